@@ -1,0 +1,14 @@
+//! # geomrender
+//!
+//! Generate GeomVerse-style geometry problems, render their diagrams in batch on the
+//! GPU with wgpu, and emit controlled robustness variants of every image.
+//!
+//! The modules follow the pipeline; data flows one way through owned values:
+//!
+//! ```text
+//! scene   Scene v1: the renderer's input contract (parse, validate, JSON Schema)
+//! render  Scene batches → RGBA pixels (lyon tessellation, glyphon text, wgpu)
+//! output  PNG encoding, atomic file writes, manifest rows
+//! ```
+
+pub mod scene;
