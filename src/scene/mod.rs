@@ -19,6 +19,9 @@ pub use validate::{check_id, limits, validate};
 
 use serde::{Deserialize, Serialize};
 
+/// The JSON Schema of Scene v1 (`geomrender schema scene`).
+pub const SCHEMA: &str = include_str!("../../schemas/scene.schema.json");
+
 /// One image to draw.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

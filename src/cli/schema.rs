@@ -1,0 +1,24 @@
+//! `geomrender schema scene|problem`: print a published JSON Schema.
+
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Which schema to print.
+    #[arg(value_enum)]
+    which: Which,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Which {
+    /// Scene v1, the renderer's input (one JSON object per line).
+    Scene,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let text = match args.which {
+        Which::Scene => geomrender::scene::SCHEMA,
+    };
+    println!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
