@@ -11,4 +11,5 @@
 //! output  PNG encoding, atomic file writes, manifest rows
 //! ```
 
+pub mod output;
 pub mod scene;

@@ -1,0 +1,3 @@
+//! Encoding and writing results: SVG documents, PNG files, manifest rows.
+
+pub mod svg;
