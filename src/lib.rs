@@ -12,4 +12,6 @@
 //! ```
 
 pub mod output;
+pub mod pipeline;
+pub mod render;
 pub mod scene;

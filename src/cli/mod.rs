@@ -3,6 +3,9 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod doctor;
+mod progress;
+mod render;
 mod schema;
 
 /// Generate GeomVerse-style geometry problems, render their diagrams in batch on
@@ -16,6 +19,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Render Scene lines (JSONL) to PNG files and a manifest.
+    Render(render::Args),
+    /// List GPU adapters, say which would be used and why, and try a test render.
+    Doctor(doctor::Args),
     /// Print a JSON Schema (scene or problem).
     Schema(schema::Args),
 }
@@ -23,8 +30,11 @@ enum Command {
 /// Parses the command line, runs the subcommand and maps errors to exit codes:
 /// 0 success, 1 some input items failed, 2 the run could not proceed.
 pub fn main() -> ExitCode {
+    quiet_headless_vulkan();
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Render(args) => render::run(args),
+        Command::Doctor(args) => doctor::run(args),
         Command::Schema(args) => schema::run(args),
     };
     match result {
@@ -33,5 +43,17 @@ pub fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Mesa's device-select Vulkan layer tries to reach a Wayland compositor and prints
+/// "XDG_RUNTIME_DIR is invalid" on headless machines; it has nothing to select
+/// there, so it is switched off when no session is present.
+fn quiet_headless_vulkan() {
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none()
+        && std::env::var_os("NODEVICE_SELECT").is_none()
+    {
+        // SAFETY: called first thing in main, before any other thread exists.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
     }
 }

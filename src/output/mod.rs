@@ -1,3 +1,6 @@
-//! Encoding and writing results: SVG documents, PNG files, manifest rows.
+//! Encoding and writing results: PNG and SVG files, written atomically, and manifest rows.
 
+pub mod atomic;
+pub mod manifest;
+pub mod png;
 pub mod svg;

@@ -35,8 +35,8 @@ pub fn diagram_scene(index: u64, size: u32) -> Scene {
         let fill = PALETTE[rng.below(PALETTE.len() as u64) as usize];
         let fill_opacity = [0.5, 0.75, 1.0][rng.below(3) as usize];
         let d = match (k + index) % 4 {
-            0 => polygon(cx, cy, r, 3, rng.unit() * 6.28),
-            1 => polygon(cx, cy, r, 4, rng.unit() * 6.28),
+            0 => polygon(cx, cy, r, 3, rng.unit() * std::f32::consts::TAU),
+            1 => polygon(cx, cy, r, 4, rng.unit() * std::f32::consts::TAU),
             2 => format!(
                 "M {a:.2} {cy:.2} A {r:.2} {r:.2} 0 0 1 {b:.2} {cy:.2} Z",
                 a = cx - r,

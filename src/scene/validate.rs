@@ -154,7 +154,7 @@ fn check_text(i: usize, t: &TextItem) -> Result<(), SceneError> {
         limits::MAX_COORDINATE,
         at("y"),
     )?;
-    if !(t.size > 0.0) || !t.size.is_finite() {
+    if t.size.is_nan() || t.size <= 0.0 || t.size.is_infinite() {
         let r = if t.size.is_finite() {
             Reason::NotPositive(t.size as f64)
         } else {

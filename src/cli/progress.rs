@@ -1,0 +1,93 @@
+//! Progress reporting: a bar on a terminal, periodic log lines otherwise.
+
+use geomrender::pipeline::{LineError, Progress};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// How often non-terminal runs log a line.
+const LOG_EVERY: Duration = Duration::from_secs(10);
+
+pub struct Reporter {
+    bar: Option<ProgressBar>,
+    written: AtomicU64,
+    failed: AtomicU64,
+    start: Instant,
+    last_log: Mutex<Instant>,
+    quiet: bool,
+}
+
+impl Reporter {
+    /// `total`: images expected, when known.
+    pub fn new(total: Option<u64>, quiet: bool) -> Self {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = match total {
+                Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
+                None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+            };
+            let template = if total.is_some() {
+                "{bar:40.cyan/blue} {pos}/{len} images  {per_sec}  eta {eta}  {msg}"
+            } else {
+                "{spinner} {pos} images  {per_sec}  {elapsed}  {msg}"
+            };
+            bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        Reporter {
+            bar,
+            written: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            start: Instant::now(),
+            last_log: Mutex::new(Instant::now()),
+            quiet,
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+
+    /// Prints a line without breaking the bar.
+    pub fn println(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{text}")),
+            None => eprintln!("{text}"),
+        }
+    }
+}
+
+impl Progress for Reporter {
+    fn image_written(&self, _id: &str) {
+        let n = self.written.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(bar) = &self.bar {
+            bar.set_position(n);
+            return;
+        }
+        if self.quiet {
+            return;
+        }
+        let mut last = self.last_log.lock().unwrap_or_else(|p| p.into_inner());
+        if last.elapsed() >= LOG_EVERY {
+            *last = Instant::now();
+            let secs = self.start.elapsed().as_secs_f64();
+            eprintln!(
+                "geomrender: {n} images written ({:.1} images/s), {} lines failed",
+                n as f64 / secs,
+                self.failed.load(Ordering::Relaxed)
+            );
+        }
+    }
+
+    fn line_failed(&self, error: &LineError) {
+        let n = self.failed.fetch_add(1, Ordering::Relaxed) + 1;
+        self.println(&format!("error: {error}"));
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{n} failed"));
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Reading input lines: bounded length, UTF-8 checked, numbered from 1.
+
+use std::io::{BufRead, Read};
+
+/// Longest accepted input line in bytes.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// One input line, or why it could not be read as text.
+pub struct Line {
+    /// 1-based line number.
+    pub number: u64,
+    pub text: Result<String, String>,
+}
+
+/// Yields non-blank lines of `reader` in order; I/O failures end the iteration with an error.
+pub struct Lines<R> {
+    reader: R,
+    number: u64,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> Lines<R> {
+    pub fn new(reader: R) -> Self {
+        Lines {
+            reader,
+            number: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Up to `n` more lines; an empty vector at the end of input.
+    pub fn next_chunk(&mut self, n: usize) -> std::io::Result<Vec<Line>> {
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            match self.next_line()? {
+                Some(line) => out.push(line),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+
+    fn next_line(&mut self) -> std::io::Result<Option<Line>> {
+        loop {
+            self.buf.clear();
+            let read = (&mut self.reader)
+                .take(MAX_LINE_BYTES as u64 + 1)
+                .read_until(b'\n', &mut self.buf)?;
+            if read == 0 {
+                return Ok(None);
+            }
+            self.number += 1;
+            let complete = self.buf.last() == Some(&b'\n');
+            if !complete && self.buf.len() > MAX_LINE_BYTES {
+                // Skip the rest of the over-long line.
+                let mut sink = Vec::new();
+                loop {
+                    sink.clear();
+                    let n = (&mut self.reader)
+                        .take(1 << 20)
+                        .read_until(b'\n', &mut sink)?;
+                    if n == 0 || sink.last() == Some(&b'\n') {
+                        break;
+                    }
+                }
+                return Ok(Some(Line {
+                    number: self.number,
+                    text: Err(format!("line longer than {MAX_LINE_BYTES} bytes")),
+                }));
+            }
+            let bytes = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
+            let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let text = std::str::from_utf8(bytes)
+                .map(str::to_string)
+                .map_err(|e| format!("line is not valid UTF-8 (byte {})", e.valid_up_to() + 1));
+            return Ok(Some(Line {
+                number: self.number,
+                text,
+            }));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_lines_and_skips_blank_ones() {
+        let mut lines = Lines::new(&b"a\n\n  \r\nb\r\nc"[..]);
+        let chunk = lines.next_chunk(10).unwrap();
+        let got: Vec<(u64, String)> = chunk
+            .into_iter()
+            .map(|l| (l.number, l.text.unwrap()))
+            .collect();
+        assert_eq!(got, vec![(1, "a".into()), (4, "b".into()), (5, "c".into())]);
+        assert!(lines.next_chunk(10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn invalid_utf8_is_a_line_error() {
+        let mut lines = Lines::new(&b"ok\n\xff\xfe\nok2\n"[..]);
+        let chunk = lines.next_chunk(10).unwrap();
+        assert_eq!(chunk.len(), 3);
+        assert!(chunk[1].text.as_ref().unwrap_err().contains("UTF-8"));
+        assert_eq!(chunk[2].text.as_deref(), Ok("ok2"));
+    }
+
+    #[test]
+    fn chunks_are_bounded() {
+        let data = "x\n".repeat(10);
+        let mut lines = Lines::new(data.as_bytes());
+        assert_eq!(lines.next_chunk(4).unwrap().len(), 4);
+        assert_eq!(lines.next_chunk(4).unwrap().len(), 4);
+        assert_eq!(lines.next_chunk(4).unwrap().len(), 2);
+    }
+}

@@ -1,0 +1,93 @@
+//! A frame: prepared scenes packed as tiles into one render target, drawn in one
+//! render pass, read back with one copy.
+
+use super::pack::ShelfPacker;
+use crate::render::prepare::PreparedScene;
+
+/// One scene and where its tile sits in the frame's target.
+pub struct Tile {
+    pub scene: PreparedScene,
+    pub x: u32,
+    pub y: u32,
+}
+
+/// Scenes packed into one target of `width`×`height` pixels.
+pub struct Frame {
+    pub width: u32,
+    pub height: u32,
+    pub tiles: Vec<Tile>,
+}
+
+/// Builds frames from a stream of prepared scenes.
+pub struct FrameBuilder {
+    target: (u32, u32),
+    max_tiles: usize,
+    packer: ShelfPacker,
+    tiles: Vec<Tile>,
+}
+
+impl FrameBuilder {
+    /// Frames of at most `target` pixels holding at most `max_tiles` scenes; larger
+    /// scenes get a frame of their own, sized to them.
+    pub fn new(target: (u32, u32), max_tiles: usize) -> Self {
+        FrameBuilder {
+            target,
+            max_tiles: max_tiles.max(1),
+            packer: ShelfPacker::new(target.0, target.1),
+            tiles: Vec::new(),
+        }
+    }
+
+    /// Adds a scene; returns the frames completed by doing so (zero, one or two).
+    pub fn push(&mut self, scene: PreparedScene) -> Vec<Frame> {
+        let mut done = Vec::new();
+        let (w, h) = (scene.width, scene.height);
+        if w > self.target.0 || h > self.target.1 {
+            done.extend(self.finish());
+            done.push(Frame {
+                width: w,
+                height: h,
+                tiles: vec![Tile { scene, x: 0, y: 0 }],
+            });
+            return done;
+        }
+        if self.tiles.len() >= self.max_tiles {
+            done.extend(self.finish());
+        }
+        let spot = match self.packer.place(w, h) {
+            Some(spot) => spot,
+            None => {
+                done.extend(self.finish());
+                self.packer
+                    .place(w, h)
+                    .expect("a tile no larger than the target fits an empty one")
+            }
+        };
+        self.tiles.push(Tile {
+            scene,
+            x: spot.0,
+            y: spot.1,
+        });
+        done
+    }
+
+    /// The partly filled frame, if any.
+    pub fn finish(&mut self) -> Option<Frame> {
+        if self.tiles.is_empty() {
+            return None;
+        }
+        let width = self
+            .tiles
+            .iter()
+            .map(|t| t.x + t.scene.width)
+            .max()
+            .unwrap_or(1);
+        let height = self.packer.used_height();
+        self.packer = ShelfPacker::new(self.target.0, self.target.1);
+        Some(Frame {
+            width,
+            height,
+            tiles: std::mem::take(&mut self.tiles),
+        })
+    }
+}

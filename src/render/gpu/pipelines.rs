@@ -1,0 +1,136 @@
+//! Render pipelines for paths, and the formats every pipeline of a pass shares.
+//!
+//! Translucent paints use the stencil buffer so that each sample is covered at
+//! most once per paint: every such paint gets its own stencil reference, and a
+//! sample passes only while its stencil differs from that reference (then takes
+//! it). Opaque paints ignore the stencil, so overlap inside them is harmless.
+
+use crate::render::tessellate::Vertex;
+
+/// Colour target: non-sRGB, holding sRGB values, so blending happens in sRGB space.
+pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+/// Depth is unused; Depth24PlusStencil8 is the stencil format every adapter supports with MSAA.
+pub const STENCIL_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
+/// Samples per pixel.
+pub const SAMPLE_COUNT: u32 = 4;
+
+/// WGSL source of the path pipelines.
+pub const PATH_SHADER: &str = include_str!("../../../shaders/path.wgsl");
+
+/// The three path pipelines.
+pub struct PathPipelines {
+    /// Opaque paint: no stencil test.
+    pub opaque: wgpu::RenderPipeline,
+    /// Translucent paint: each sample at most once per stencil reference.
+    pub once: wgpu::RenderPipeline,
+    /// Writes zero to the stencil of the viewport and nothing to colour.
+    pub stencil_clear: wgpu::RenderPipeline,
+}
+
+/// Colour blending for sources with non-premultiplied alpha onto a premultiplied target.
+pub const BLEND: wgpu::BlendState = wgpu::BlendState::ALPHA_BLENDING;
+
+pub fn multisample() -> wgpu::MultisampleState {
+    wgpu::MultisampleState {
+        count: SAMPLE_COUNT,
+        mask: !0,
+        alpha_to_coverage_enabled: false,
+    }
+}
+
+/// Depth-stencil state with the same test on both faces (triangles are not culled).
+pub fn stencil_state(
+    compare: wgpu::CompareFunction,
+    pass_op: wgpu::StencilOperation,
+    write: bool,
+) -> wgpu::DepthStencilState {
+    let face = wgpu::StencilFaceState {
+        compare,
+        fail_op: wgpu::StencilOperation::Keep,
+        depth_fail_op: wgpu::StencilOperation::Keep,
+        pass_op,
+    };
+    wgpu::DepthStencilState {
+        format: STENCIL_FORMAT,
+        depth_write_enabled: Some(false),
+        depth_compare: Some(wgpu::CompareFunction::Always),
+        stencil: wgpu::StencilState {
+            front: face,
+            back: face,
+            read_mask: 0xff,
+            write_mask: if write { 0xff } else { 0 },
+        },
+        bias: wgpu::DepthBiasState::default(),
+    }
+}
+
+/// The state for pipelines that neither test nor write the stencil (text).
+pub fn stencil_ignored() -> wgpu::DepthStencilState {
+    stencil_state(
+        wgpu::CompareFunction::Always,
+        wgpu::StencilOperation::Keep,
+        false,
+    )
+}
+
+impl PathPipelines {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("path.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(PATH_SHADER.into()),
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("path"),
+            bind_group_layouts: &[],
+            immediate_size: 0,
+        });
+        let attributes = wgpu::vertex_attr_array![0 => Float32x2, 1 => Unorm8x4];
+        let buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<Vertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &attributes,
+        })];
+        let make =
+            |label: &str, depth_stencil: wgpu::DepthStencilState, write_mask: wgpu::ColorWrites| {
+                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some(label),
+                    layout: Some(&layout),
+                    vertex: wgpu::VertexState {
+                        module: &module,
+                        entry_point: Some("vs_main"),
+                        compilation_options: Default::default(),
+                        buffers: &buffers,
+                    },
+                    primitive: wgpu::PrimitiveState::default(),
+                    depth_stencil: Some(depth_stencil),
+                    multisample: multisample(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &module,
+                        entry_point: Some("fs_main"),
+                        compilation_options: Default::default(),
+                        targets: &[Some(wgpu::ColorTargetState {
+                            format: COLOR_FORMAT,
+                            blend: Some(BLEND),
+                            write_mask,
+                        })],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
+            };
+        use wgpu::{ColorWrites, CompareFunction as C, StencilOperation as S};
+        PathPipelines {
+            opaque: make("path opaque", stencil_ignored(), ColorWrites::ALL),
+            once: make(
+                "path once",
+                stencil_state(C::NotEqual, S::Replace, true),
+                ColorWrites::ALL,
+            ),
+            stencil_clear: make(
+                "stencil clear",
+                stencil_state(C::Always, S::Zero, true),
+                ColorWrites::empty(),
+            ),
+        }
+    }
+}

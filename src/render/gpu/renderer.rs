@@ -1,0 +1,566 @@
+//! The GPU renderer: frames of tiled scenes → RGBA images.
+//!
+//! One render pass per frame draws every tile with its own viewport and scissor,
+//! so a scene's pixels do not depend on where its tile lands: positions are in
+//! the scene's own normalised coordinates (snapped to 1/256 px beforehand) and
+//! glyphs are placed in whole pixels of the tile. Up to two frames are in flight:
+//! the next frame is encoded and submitted while the previous one is read back.
+
+use super::GpuError;
+use super::context::{AdapterSummary, GpuContext};
+use super::frame::Frame;
+use super::pipelines::{self, COLOR_FORMAT, PathPipelines, SAMPLE_COUNT, STENCIL_FORMAT};
+use crate::render::RenderedImage;
+use crate::render::prepare::Op;
+use crate::render::tessellate::Vertex;
+use glyphon::{
+    Cache, ColorMode, FontSystem, Resolution, SwashCache, TextArea, TextAtlas, TextBounds,
+    TextRenderer, Viewport,
+};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+/// Options of the GPU renderer.
+#[derive(Clone, Copy, Debug)]
+pub struct GpuOptions {
+    /// Size of the shared render target scenes are tiled into.
+    pub target_size: (u32, u32),
+    /// Most scenes per frame.
+    pub max_tiles: usize,
+}
+
+impl GpuOptions {
+    /// 2048² holds sixteen 512² scenes.
+    pub const DEFAULT_TARGET_SIZE: (u32, u32) = (2048, 2048);
+    pub const DEFAULT_MAX_TILES: usize = 256;
+}
+
+impl Default for GpuOptions {
+    fn default() -> Self {
+        GpuOptions {
+            target_size: Self::DEFAULT_TARGET_SIZE,
+            max_tiles: Self::DEFAULT_MAX_TILES,
+        }
+    }
+}
+
+/// Frames in flight at most.
+const SLOTS: usize = 2;
+
+pub struct GpuRenderer {
+    ctx: GpuContext,
+    options: GpuOptions,
+    paths: PathPipelines,
+    text: TextState,
+    target: Option<Target>,
+    vertices: [GrowBuffer; SLOTS],
+    indices: [GrowBuffer; SLOTS],
+    staging: [Option<wgpu::Buffer>; SLOTS],
+    /// Text renderers used by the frame in each slot (one per text run).
+    text_renderers: [Vec<TextRenderer>; SLOTS],
+    next_slot: usize,
+    in_flight: VecDeque<InFlight>,
+}
+
+struct TextState {
+    fonts: FontSystem,
+    swash: SwashCache,
+    cache: Cache,
+    atlas: TextAtlas,
+    viewports: HashMap<(u32, u32), Viewport>,
+}
+
+/// Multisampled colour + stencil, and the resolved single-sample colour.
+struct Target {
+    size: (u32, u32),
+    msaa: wgpu::TextureView,
+    stencil: wgpu::TextureView,
+    resolved: wgpu::Texture,
+    resolved_view: wgpu::TextureView,
+}
+
+struct InFlight {
+    slot: usize,
+    submission: wgpu::SubmissionIndex,
+    row_pitch: u32,
+    tiles: Vec<TileMeta>,
+    mapped: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
+}
+
+struct TileMeta {
+    id: String,
+    x: u32,
+    y: u32,
+    width: u32,
+    height: u32,
+}
+
+impl GpuRenderer {
+    /// Opens the default adapter (see [`super::context`]) and builds the pipelines.
+    pub fn new(options: GpuOptions) -> Result<Self, GpuError> {
+        let ctx = GpuContext::new()?;
+        let max = ctx.max_texture_size;
+        let options = GpuOptions {
+            target_size: (
+                options.target_size.0.clamp(1, max),
+                options.target_size.1.clamp(1, max),
+            ),
+            ..options
+        };
+        let paths = PathPipelines::new(&ctx.device);
+        let cache = Cache::new(&ctx.device);
+        let atlas = TextAtlas::with_color_mode(
+            &ctx.device,
+            &ctx.queue,
+            &cache,
+            COLOR_FORMAT,
+            ColorMode::Web,
+        );
+        let text = TextState {
+            fonts: crate::render::text::font_system(),
+            swash: SwashCache::new(),
+            cache,
+            atlas,
+            viewports: HashMap::new(),
+        };
+        let grow = |usage| [GrowBuffer::new(usage), GrowBuffer::new(usage)];
+        let renderer = GpuRenderer {
+            options,
+            paths,
+            text,
+            target: None,
+            vertices: grow(wgpu::BufferUsages::VERTEX),
+            indices: grow(wgpu::BufferUsages::INDEX),
+            staging: [None, None],
+            text_renderers: [Vec::new(), Vec::new()],
+            next_slot: 0,
+            in_flight: VecDeque::new(),
+            ctx,
+        };
+        renderer.ctx.check()?;
+        Ok(renderer)
+    }
+
+    pub fn adapter(&self) -> &AdapterSummary {
+        &self.ctx.adapter
+    }
+
+    pub fn options(&self) -> GpuOptions {
+        self.options
+    }
+
+    /// Largest texture side the device allows.
+    pub fn max_texture_size(&self) -> u32 {
+        self.ctx.max_texture_size
+    }
+
+    /// Frames submitted and not yet collected.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    /// Renders one frame and waits for its images.
+    pub fn render_frame(&mut self, frame: Frame) -> Result<Vec<RenderedImage>, GpuError> {
+        self.submit(frame)?;
+        self.collect().unwrap_or(Ok(Vec::new()))
+    }
+
+    /// Encodes and submits a frame. With two frames in flight, collect one first.
+    pub fn submit(&mut self, frame: Frame) -> Result<(), GpuError> {
+        if self.in_flight.len() >= SLOTS {
+            return Err(GpuError::Busy);
+        }
+        let slot = self.next_slot;
+        self.next_slot = (slot + 1) % SLOTS;
+        let device = self.ctx.device.clone();
+        let queue = self.ctx.queue.clone();
+
+        // Geometry of all tiles, after a full-viewport quad used to clear the stencil.
+        let mut vertices: Vec<Vertex> = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]]
+            .map(|pos| Vertex { pos, color: [0; 4] })
+            .to_vec();
+        let mut indices: Vec<u32> = vec![0, 1, 2, 0, 2, 3];
+        let mut bases = Vec::with_capacity(frame.tiles.len());
+        for tile in &frame.tiles {
+            bases.push((vertices.len() as i32, indices.len() as u32));
+            vertices.extend_from_slice(&tile.scene.mesh.vertices);
+            indices.extend_from_slice(&tile.scene.mesh.indices);
+        }
+        let vbuf = self.vertices[slot].upload(&device, &queue, bytemuck::cast_slice(&vertices));
+        let ibuf = self.indices[slot].upload(&device, &queue, bytemuck::cast_slice(&indices));
+
+        // Text: one glyphon renderer per text run, prepared in tile coordinates.
+        let renderers = &mut self.text_renderers[slot];
+        let mut used = 0;
+        for tile in &frame.tiles {
+            let (w, h) = (tile.scene.width, tile.scene.height);
+            let text = &mut self.text;
+            if !text.viewports.contains_key(&(w, h)) {
+                let mut v = Viewport::new(&device, &text.cache);
+                v.update(
+                    &queue,
+                    Resolution {
+                        width: w,
+                        height: h,
+                    },
+                );
+                text.viewports.insert((w, h), v);
+            }
+            for op in &tile.scene.ops {
+                let Op::Text(run) = op else { continue };
+                if renderers.len() == used {
+                    renderers.push(TextRenderer::new(
+                        &mut text.atlas,
+                        &device,
+                        pipelines::multisample(),
+                        Some(pipelines::stencil_ignored()),
+                    ));
+                }
+                let areas = run.iter().map(|s| TextArea {
+                    buffer: &s.buffer,
+                    left: s.left,
+                    top: s.top,
+                    scale: 1.0,
+                    bounds: TextBounds {
+                        left: 0,
+                        top: 0,
+                        right: w as i32,
+                        bottom: h as i32,
+                    },
+                    default_color: glyphon::Color::rgba(
+                        s.color[0], s.color[1], s.color[2], s.color[3],
+                    ),
+                    custom_glyphs: &[],
+                });
+                renderers[used]
+                    .prepare(
+                        &device,
+                        &queue,
+                        &mut text.fonts,
+                        &mut text.atlas,
+                        &text.viewports[&(w, h)],
+                        areas,
+                        &mut text.swash,
+                    )
+                    .map_err(|e| GpuError::Text(e.to_string()))?;
+                used += 1;
+            }
+        }
+
+        let oversized =
+            frame.width > self.options.target_size.0 || frame.height > self.options.target_size.1;
+        let target_size = if oversized {
+            (frame.width, frame.height)
+        } else {
+            self.options.target_size
+        };
+        if self.target.as_ref().is_none_or(|t| t.size != target_size) {
+            self.target = Some(Target::new(&device, target_size));
+        }
+        let target = self.target.as_ref().expect("just created");
+
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("frame"),
+        });
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("tiles"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target.msaa,
+                    depth_slice: None,
+                    resolve_target: Some(&target.resolved_view),
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Discard,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &target.stencil,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            let mut text_index = 0;
+            for (tile, &(vertex_base, index_base)) in frame.tiles.iter().zip(&bases) {
+                let (w, h) = (tile.scene.width, tile.scene.height);
+                pass.set_viewport(tile.x as f32, tile.y as f32, w as f32, h as f32, 0.0, 1.0);
+                pass.set_scissor_rect(tile.x, tile.y, w, h);
+                let mut geometry_bound = false;
+                let mut stencil_ref = 0u32;
+                for op in &tile.scene.ops {
+                    match op {
+                        Op::Paint(paint) => {
+                            if !geometry_bound {
+                                pass.set_vertex_buffer(0, vbuf.slice(..));
+                                pass.set_index_buffer(ibuf.slice(..), wgpu::IndexFormat::Uint32);
+                                geometry_bound = true;
+                            }
+                            if paint.translucent {
+                                if stencil_ref == 255 {
+                                    pass.set_pipeline(&self.paths.stencil_clear);
+                                    pass.draw_indexed(0..6, 0, 0..1);
+                                    stencil_ref = 0;
+                                }
+                                stencil_ref += 1;
+                                pass.set_pipeline(&self.paths.once);
+                                pass.set_stencil_reference(stencil_ref);
+                            } else {
+                                pass.set_pipeline(&self.paths.opaque);
+                            }
+                            let range =
+                                index_base + paint.indices.start..index_base + paint.indices.end;
+                            pass.draw_indexed(range, vertex_base, 0..1);
+                        }
+                        Op::Text(_) => {
+                            self.text_renderers[slot][text_index]
+                                .render(&self.text.atlas, &self.text.viewports[&(w, h)], &mut pass)
+                                .map_err(|e| GpuError::Text(e.to_string()))?;
+                            text_index += 1;
+                            geometry_bound = false;
+                        }
+                    }
+                }
+            }
+        }
+
+        // Read back only the rows in use.
+        let row_pitch = (frame.width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let size = row_pitch as u64 * frame.height as u64;
+        if self.staging[slot]
+            .as_ref()
+            .is_none_or(|b| b.size() < size || b.size() > size.max(64 << 20))
+        {
+            self.staging[slot] = Some(device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("readback"),
+                size,
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+                mapped_at_creation: false,
+            }));
+        }
+        let staging = self.staging[slot].as_ref().expect("just created");
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: &target.resolved,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: staging,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(row_pitch),
+                    rows_per_image: None,
+                },
+            },
+            wgpu::Extent3d {
+                width: frame.width,
+                height: frame.height,
+                depth_or_array_layers: 1,
+            },
+        );
+        let submission = queue.submit([encoder.finish()]);
+        let mapped = Arc::new(Mutex::new(None));
+        let sink = mapped.clone();
+        staging
+            .slice(..size)
+            .map_async(wgpu::MapMode::Read, move |r| {
+                *sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+            });
+        self.text.atlas.trim();
+        self.ctx.check()?;
+        let tiles = frame
+            .tiles
+            .into_iter()
+            .map(|t| TileMeta {
+                id: t.scene.id,
+                x: t.x,
+                y: t.y,
+                width: t.scene.width,
+                height: t.scene.height,
+            })
+            .collect();
+        self.in_flight.push_back(InFlight {
+            slot,
+            submission,
+            row_pitch,
+            tiles,
+            mapped,
+        });
+        Ok(())
+    }
+
+    /// Waits for the oldest frame in flight and returns its images in tile order.
+    pub fn collect(&mut self) -> Option<Result<Vec<RenderedImage>, GpuError>> {
+        let frame = self.in_flight.pop_front()?;
+        Some(self.read_back(frame))
+    }
+
+    fn read_back(&mut self, frame: InFlight) -> Result<Vec<RenderedImage>, GpuError> {
+        self.ctx
+            .device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(frame.submission),
+                timeout: None,
+            })
+            .map_err(|e| GpuError::Wgpu(e.to_string()))?;
+        let status = frame
+            .mapped
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        match status {
+            Some(Ok(())) => {}
+            Some(Err(e)) => return Err(GpuError::Wgpu(e.to_string())),
+            None => {
+                return Err(GpuError::Wgpu(
+                    "readback buffer was not mapped after the frame completed".into(),
+                ));
+            }
+        }
+        let staging = self.staging[frame.slot]
+            .as_ref()
+            .expect("staging buffer of an in-flight frame");
+        let images = {
+            let data = staging
+                .slice(..)
+                .get_mapped_range()
+                .map_err(|e| GpuError::Wgpu(e.to_string()))?;
+            frame
+                .tiles
+                .into_iter()
+                .map(|t| {
+                    let mut rgba = Vec::with_capacity((t.width * t.height * 4) as usize);
+                    for row in t.y..t.y + t.height {
+                        let start = (row * frame.row_pitch + t.x * 4) as usize;
+                        rgba.extend_from_slice(&data[start..start + (t.width * 4) as usize]);
+                    }
+                    unpremultiply(&mut rgba);
+                    RenderedImage {
+                        id: t.id,
+                        width: t.width,
+                        height: t.height,
+                        rgba,
+                    }
+                })
+                .collect()
+        };
+        staging.unmap();
+        self.ctx.check()?;
+        Ok(images)
+    }
+}
+
+impl Target {
+    fn new(device: &wgpu::Device, size: (u32, u32)) -> Self {
+        let extent = wgpu::Extent3d {
+            width: size.0,
+            height: size.1,
+            depth_or_array_layers: 1,
+        };
+        let texture = |label, format, samples, usage| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: extent,
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let rt = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        let msaa = texture("msaa colour", COLOR_FORMAT, SAMPLE_COUNT, rt);
+        let stencil = texture("stencil", STENCIL_FORMAT, SAMPLE_COUNT, rt);
+        let resolved = texture(
+            "resolved",
+            COLOR_FORMAT,
+            1,
+            rt | wgpu::TextureUsages::COPY_SRC,
+        );
+        Target {
+            size,
+            msaa: msaa.create_view(&Default::default()),
+            stencil: stencil.create_view(&Default::default()),
+            resolved_view: resolved.create_view(&Default::default()),
+            resolved,
+        }
+    }
+}
+
+/// The target holds premultiplied colour; images are straight alpha, like PNG and resvg's output.
+fn unpremultiply(rgba: &mut [u8]) {
+    for px in rgba.chunks_exact_mut(4) {
+        let a = px[3] as u32;
+        if a == 255 {
+            continue;
+        }
+        if a == 0 {
+            px[..3].fill(0);
+            continue;
+        }
+        for c in &mut px[..3] {
+            *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
+        }
+    }
+}
+
+/// A GPU buffer that grows to fit what is written to it.
+struct GrowBuffer {
+    usage: wgpu::BufferUsages,
+    buffer: Option<wgpu::Buffer>,
+}
+
+impl GrowBuffer {
+    fn new(usage: wgpu::BufferUsages) -> Self {
+        GrowBuffer {
+            usage: usage | wgpu::BufferUsages::COPY_DST,
+            buffer: None,
+        }
+    }
+
+    fn upload(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, data: &[u8]) -> wgpu::Buffer {
+        let len =
+            (data.len() as u64).div_ceil(wgpu::COPY_BUFFER_ALIGNMENT) * wgpu::COPY_BUFFER_ALIGNMENT;
+        if self.buffer.as_ref().is_none_or(|b| b.size() < len) {
+            self.buffer = Some(device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("geometry"),
+                size: len.next_power_of_two().max(1 << 16),
+                usage: self.usage,
+                mapped_at_creation: false,
+            }));
+        }
+        let buffer = self.buffer.clone().expect("just created");
+        if data.len() as u64 == len {
+            queue.write_buffer(&buffer, 0, data);
+        } else {
+            let mut padded = data.to_vec();
+            padded.resize(len as usize, 0);
+            queue.write_buffer(&buffer, 0, &padded);
+        }
+        buffer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unpremultiply;
+
+    #[test]
+    fn unpremultiply_restores_straight_alpha() {
+        let mut px = [64, 32, 0, 128, 10, 20, 30, 255, 5, 5, 5, 0];
+        unpremultiply(&mut px);
+        assert_eq!(px, [128, 64, 0, 128, 10, 20, 30, 255, 0, 0, 0, 0]);
+    }
+}

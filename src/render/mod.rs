@@ -1,0 +1,26 @@
+//! Scene batches → pixels.
+//!
+//! `prepare` does the CPU work (lyon tessellation in `tessellate`, text shaping in
+//! `text`), `gpu` draws many prepared scenes per submission and reads them back.
+
+pub mod dash;
+pub mod gpu;
+pub mod prepare;
+pub mod tessellate;
+pub mod text;
+
+/// A rendered image: straight-alpha sRGB RGBA8, rows top to bottom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderedImage {
+    pub id: String,
+    pub width: u32,
+    pub height: u32,
+    pub rgba: Vec<u8>,
+}
+
+impl RenderedImage {
+    /// Whether every pixel is opaque (the image can be stored without alpha).
+    pub fn is_opaque(&self) -> bool {
+        self.rgba.chunks_exact(4).all(|p| p[3] == 255)
+    }
+}

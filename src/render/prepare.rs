@@ -1,0 +1,165 @@
+//! Scene → PreparedScene: all CPU work before the GPU (tessellation, text shaping),
+//! meant to run on rayon ahead of the GPU thread.
+
+use super::tessellate::{Mesh, Paint, TessellateOptions, Tessellator, Vertex};
+use super::text::{self, ShapedText};
+use crate::scene::{Color, Item, Scene, SceneError};
+use glyphon::FontSystem;
+use std::cell::RefCell;
+
+/// A scene ready for the GPU: triangles in normalised device coordinates of its
+/// own canvas, and draw operations in paint order.
+pub struct PreparedScene {
+    pub id: String,
+    pub width: u32,
+    pub height: u32,
+    pub mesh: Mesh,
+    pub ops: Vec<Op>,
+}
+
+/// One draw operation, in paint order.
+pub enum Op {
+    /// Triangles of the mesh; consecutive opaque paints are merged into one.
+    Paint(Paint),
+    /// A run of consecutive text items, drawn together.
+    Text(Vec<ShapedText>),
+}
+
+thread_local! {
+    static WORKER: RefCell<(FontSystem, Tessellator)> =
+        RefCell::new((text::font_system(), Tessellator::default()));
+}
+
+/// Prepares a validated scene, using this thread's font system and tessellators.
+pub fn prepare(scene: &Scene, options: TessellateOptions) -> Result<PreparedScene, SceneError> {
+    WORKER.with(|w| {
+        let (fonts, tess) = &mut *w.borrow_mut();
+        prepare_with(scene, options, fonts, tess)
+    })
+}
+
+/// [`prepare`] with explicit font system and tessellators.
+pub fn prepare_with(
+    scene: &Scene,
+    options: TessellateOptions,
+    fonts: &mut FontSystem,
+    tess: &mut Tessellator,
+) -> Result<PreparedScene, SceneError> {
+    let mut mesh = Mesh::default();
+    let mut ops: Vec<Op> = Vec::new();
+    if let Some(bg) = scene.background {
+        let (w, h) = (scene.width as f32, scene.height as f32);
+        let c = [bg.r, bg.g, bg.b, bg.a];
+        mesh.vertices
+            .extend([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]].map(|pos| Vertex { pos, color: c }));
+        mesh.indices.extend([0, 1, 2, 0, 2, 3]);
+        push_paint(
+            &mut ops,
+            Paint {
+                indices: 0..6,
+                translucent: bg.a < 255,
+            },
+        );
+    }
+    for (i, item) in scene.items.iter().enumerate() {
+        match item {
+            Item::Path(p) => {
+                let paints = tess.tessellate_path(p, options, &mut mesh).map_err(|r| {
+                    SceneError::new(format!("items[{i}].d"), r).with_id(Some(&scene.id))
+                })?;
+                for paint in paints {
+                    push_paint(&mut ops, paint);
+                }
+            }
+            Item::Text(t) => {
+                let shaped = text::shape(fonts, t);
+                match ops.last_mut() {
+                    Some(Op::Text(run)) => run.push(shaped),
+                    _ => ops.push(Op::Text(vec![shaped])),
+                }
+            }
+        }
+    }
+    to_ndc(&mut mesh, scene.width, scene.height);
+    Ok(PreparedScene {
+        id: scene.id.clone(),
+        width: scene.width,
+        height: scene.height,
+        mesh,
+        ops,
+    })
+}
+
+/// Appends a paint, merging it into the previous one when both are opaque and adjacent.
+fn push_paint(ops: &mut Vec<Op>, paint: Paint) {
+    if let Some(Op::Paint(last)) = ops.last_mut() {
+        if !last.translucent && !paint.translucent && last.indices.end == paint.indices.start {
+            last.indices.end = paint.indices.end;
+            return;
+        }
+    }
+    ops.push(Op::Paint(paint));
+}
+
+/// Pixels → normalised device coordinates of a `width`×`height` viewport (y up).
+fn to_ndc(mesh: &mut Mesh, width: u32, height: u32) {
+    let (sx, sy) = (2.0 / width as f32, 2.0 / height as f32);
+    for v in &mut mesh.vertices {
+        v.pos = [v.pos[0] * sx - 1.0, 1.0 - v.pos[1] * sy];
+    }
+}
+
+/// Whether the scene paints anything translucent over a transparent canvas, i.e.
+/// whether its pixels can end up with alpha below 255.
+pub fn may_be_translucent(scene: &Scene) -> bool {
+    scene.background.is_none_or(|c: Color| c.a < 255)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{PathItem, TextItem};
+
+    #[test]
+    fn ops_follow_paint_order_and_merge_opaque_paints() {
+        let scene = Scene {
+            id: "s".into(),
+            width: 100,
+            height: 50,
+            background: Some(Color::WHITE),
+            items: vec![
+                Item::Path(PathItem {
+                    fill: Some(Color::BLACK),
+                    ..PathItem::new("M 0 0 H 10 V 10 Z")
+                }),
+                Item::Path(PathItem {
+                    fill: Some(Color::BLACK),
+                    fill_opacity: 0.5,
+                    ..PathItem::new("M 0 0 H 10 V 10 Z")
+                }),
+                Item::Text(TextItem::new("A", 1.0, 20.0, 12.0)),
+                Item::Text(TextItem::new("B", 1.0, 40.0, 12.0)),
+                Item::Path(PathItem {
+                    stroke: Some(Color::BLACK),
+                    ..PathItem::new("M 0 0 H 10")
+                }),
+            ],
+        };
+        let p = prepare(&scene, TessellateOptions::default()).unwrap();
+        let kinds: Vec<&str> = p
+            .ops
+            .iter()
+            .map(|op| match op {
+                Op::Paint(p) if p.translucent => "translucent",
+                Op::Paint(_) => "opaque",
+                Op::Text(_) => "text",
+            })
+            .collect();
+        assert_eq!(kinds, ["opaque", "translucent", "text", "opaque"]);
+        let Op::Text(run) = &p.ops[2] else { panic!() };
+        assert_eq!(run.len(), 2);
+        // Background corners map to the NDC corners.
+        assert_eq!(p.mesh.vertices[0].pos, [-1.0, 1.0]);
+        assert_eq!(p.mesh.vertices[2].pos, [1.0, -1.0]);
+    }
+}
