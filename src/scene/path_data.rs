@@ -204,7 +204,7 @@ impl Parser<'_> {
         let v: f64 = text
             .parse()
             .map_err(|_| self.error_at(start, format!("bad number {text:?}")))?;
-        if !(v.abs() <= limits::MAX_COORDINATE) {
+        if v.is_nan() || v.abs() > limits::MAX_COORDINATE {
             return Err(self.error_at(
                 start,
                 format!("number {text} is beyond ±{}", limits::MAX_COORDINATE),

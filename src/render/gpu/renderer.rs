@@ -83,6 +83,8 @@ struct InFlight {
     slot: usize,
     submission: wgpu::SubmissionIndex,
     row_pitch: u32,
+    /// Bytes of the staging buffer this frame maps.
+    size: u64,
     tiles: Vec<TileMeta>,
     mapped: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
 }
@@ -394,6 +396,7 @@ impl GpuRenderer {
             slot,
             submission,
             row_pitch,
+            size,
             tiles,
             mapped,
         });
@@ -433,7 +436,7 @@ impl GpuRenderer {
             .expect("staging buffer of an in-flight frame");
         let images = {
             let data = staging
-                .slice(..)
+                .slice(..frame.size)
                 .get_mapped_range()
                 .map_err(|e| GpuError::Wgpu(e.to_string()))?;
             frame

@@ -1,0 +1,335 @@
+//! The `geomrender` binary end to end: render, bad input, determinism, doctor, schema.
+
+use crate::support::gpu;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_geomrender"))
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/scenes.jsonl")
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("run geomrender");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "geomrender panicked:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+fn manifest(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("manifest.jsonl"))
+        .expect("manifest.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("manifest row is JSON"))
+        .collect()
+}
+
+#[test]
+fn renders_the_bundled_examples() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(bin()
+        .args(["render"])
+        .arg(examples())
+        .arg("--out")
+        .arg(dir.path()));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = manifest(dir.path());
+    let lines = std::fs::read_to_string(examples()).unwrap().lines().count();
+    assert_eq!(rows.len(), lines);
+    for row in &rows {
+        let image = dir.path().join(row["image"].as_str().unwrap());
+        let bytes = std::fs::read(&image).unwrap();
+        assert_eq!(
+            row["sha256"],
+            geomrender::output::manifest::sha256_hex(&bytes)
+        );
+        let decoded = image::load_from_memory(&bytes).unwrap();
+        assert_eq!(decoded.width() as u64, row["width"].as_u64().unwrap());
+        assert_eq!(decoded.height() as u64, row["height"].as_u64().unwrap());
+        assert!(row["backend"].as_str().unwrap().contains('('));
+    }
+    assert!(!dir.path().join("errors.jsonl").exists());
+}
+
+#[test]
+fn rendering_twice_gives_identical_bytes() {
+    if gpu().is_none() {
+        return;
+    }
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    // Different batching must not matter either.
+    assert!(
+        run(bin()
+            .arg("render")
+            .arg(examples())
+            .arg("--out")
+            .arg(a.path()))
+        .status
+        .success()
+    );
+    assert!(
+        run(bin()
+            .arg("render")
+            .arg(examples())
+            .arg("--out")
+            .arg(b.path())
+            .args(["--max-tiles", "1", "--chunk-lines", "1"]))
+        .status
+        .success()
+    );
+    assert_eq!(
+        std::fs::read(a.path().join("manifest.jsonl")).unwrap(),
+        std::fs::read(b.path().join("manifest.jsonl")).unwrap()
+    );
+    for name in files(&a.path().join("images")) {
+        let x = std::fs::read(a.path().join("images").join(&name)).unwrap();
+        let y = std::fs::read(b.path().join("images").join(&name)).unwrap();
+        assert!(x == y, "{name} differs between runs");
+    }
+}
+
+/// One good line, then one line per kind of fault, then another good line.
+const BAD_INPUT: &[(&str, &str)] = &[
+    (
+        r##"{"id":"good-1","width":32,"height":32,"background":"#ffffff","items":[{"type":"path","d":"M 1 1 H 30 V 30 Z","fill":"#4d80e6"}]}"##,
+        "",
+    ),
+    (r##"{"id":"broken","width":32,"height":"##, "malformed JSON"),
+    (
+        r##"{"id":"circle","width":32,"height":32,"items":[{"type":"circle","r":5}]}"##,
+        r#"items[0].type: unknown item type "circle""#,
+    ),
+    (
+        r##"{"id":"nan","width":32,"height":32,"items":[{"type":"text","text":"A","x":NaN,"y":1,"size":9}]}"##,
+        "malformed JSON",
+    ),
+    (
+        r##"{"id":"inf","width":32,"height":32,"items":[{"type":"text","text":"A","x":1e300,"y":1,"size":9}]}"##,
+        "items[0].x: must be a finite number",
+    ),
+    (
+        r##"{"id":"neg","width":32,"height":32,"items":[{"type":"text","text":"A","x":1,"y":1,"size":-9}]}"##,
+        "items[0].size: must be greater than 0",
+    ),
+    (
+        r##"{"id":"negw","width":32,"height":32,"items":[{"type":"path","d":"M0 0 H 9","stroke":"#000000","stroke_width":-2}]}"##,
+        "items[0].stroke_width: must be in 0..=4096, got -2",
+    ),
+    (
+        r##"{"id":"colour","width":32,"height":32,"items":[{"type":"path","d":"M0 0 H 9","fill":"#12345"}]}"##,
+        r##"items[0].fill: bad colour "#12345""##,
+    ),
+    (
+        r##"{"id":"pathdata","width":32,"height":32,"items":[{"type":"path","d":"M 0 0 L 5 Q","fill":"#000000"}]}"##,
+        "items[0].d: bad path data: expected a number",
+    ),
+    (
+        r##"{"id":"empty","width":32,"height":32,"items":[{"type":"text","text":"","x":1,"y":1,"size":9}]}"##,
+        "items[0].text: text is empty",
+    ),
+    (
+        r##"{"id":"huge","width":9000,"height":32}"##,
+        "width: must be in 1..=8192, got 9000",
+    ),
+    (
+        r##"{"id":"good-1","width":8,"height":8}"##,
+        r#"duplicate id "good-1""#,
+    ),
+    (
+        r##"{"id":"../escape","width":8,"height":8}"##,
+        "not file-name safe",
+    ),
+    (
+        r##"{"id":"good-2","width":16,"height":16,"items":[{"type":"text","text":"α","x":8,"y":8,"size":12,"anchor":"middle","baseline":"central"}]}"##,
+        "",
+    ),
+];
+
+#[test]
+fn bad_lines_are_reported_and_the_rest_still_render() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bad.jsonl");
+    let text: String = BAD_INPUT.iter().map(|(l, _)| format!("{l}\n")).collect();
+    std::fs::write(&input, text).unwrap();
+    let out_dir = dir.path().join("out");
+    let out = run(bin().arg("render").arg(&input).arg("--out").arg(&out_dir));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for (i, (_, expected)) in BAD_INPUT.iter().enumerate() {
+        if expected.is_empty() {
+            continue;
+        }
+        let line = format!("bad.jsonl:{}:", i + 1);
+        let reported = stderr
+            .lines()
+            .find(|l| l.contains(&line))
+            .unwrap_or_else(|| panic!("no error for line {}:\n{stderr}", i + 1));
+        assert!(
+            reported.contains(expected),
+            "line {}: expected {expected:?} in {reported:?}",
+            i + 1
+        );
+    }
+    assert!(stderr.contains("12 of 14 lines failed"), "{stderr}");
+    let rows = manifest(&out_dir);
+    let ids: Vec<&str> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["good-1", "good-2"]);
+    // Only the good images exist, and no temporary files are left anywhere.
+    assert_eq!(files(&out_dir.join("images")), ["good-1.png", "good-2.png"]);
+    assert_eq!(
+        files(&out_dir),
+        ["errors.jsonl", "images", "manifest.jsonl"]
+    );
+    let errors = std::fs::read_to_string(out_dir.join("errors.jsonl")).unwrap();
+    assert_eq!(errors.lines().count(), 12);
+    let first: serde_json::Value = serde_json::from_str(errors.lines().next().unwrap()).unwrap();
+    assert_eq!(first["line"], 2);
+    assert_eq!(first["id"], serde_json::Value::Null);
+}
+
+#[test]
+fn reads_scenes_from_stdin() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = bin()
+        .args(["render", "-", "--out"])
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(std::fs::read(examples()).unwrap().as_slice())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        manifest(dir.path()).len(),
+        std::fs::read_to_string(examples()).unwrap().lines().count()
+    );
+}
+
+#[test]
+fn missing_input_and_impossible_adapter_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(bin()
+        .args(["render", "/nonexistent/scenes.jsonl", "--out"])
+        .arg(dir.path()));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot open /nonexistent/scenes.jsonl"));
+
+    let out = run(bin()
+        .arg("render")
+        .arg(examples())
+        .arg("--out")
+        .arg(dir.path())
+        .env("WGPU_ADAPTER_NAME", "no-such-gpu-anywhere"));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("WGPU_ADAPTER_NAME=\"no-such-gpu-anywhere\" matches no adapter"),
+        "{stderr}"
+    );
+
+    // A backend this platform does not have: no adapter at all.
+    let out = run(bin().args(["doctor"]).env("WGPU_BACKEND", "metal"));
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("mesa-vulkan-drivers"), "{stdout}");
+}
+
+#[test]
+fn doctor_names_the_adapter_it_would_use() {
+    if gpu().is_none() {
+        return;
+    }
+    let out = run(bin().arg("doctor"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("would use: [") && stdout.contains("test render: ok"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn schema_describes_the_bundled_examples() {
+    let out = run(bin().args(["schema", "scene"]));
+    assert!(out.status.success());
+    let schema: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    for line in std::fs::read_to_string(examples()).unwrap().lines() {
+        let scene: serde_json::Value = serde_json::from_str(line).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&scene)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+    // And it rejects what the parser rejects, where JSON Schema can say so.
+    for (line, _) in &BAD_INPUT[2..] {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let parsed = geomrender::scene::parse_scene(line);
+        // Duplicate ids and path-data syntax are beyond JSON Schema.
+        if parsed.is_err() && !line.contains("\"good-1\"") && !line.contains("pathdata") {
+            assert!(!validator.is_valid(&v), "schema accepts {line}");
+        }
+    }
+}
+
+#[test]
+fn help_explains_every_render_flag() {
+    let out = run(bin().args(["render", "--help"]));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in [
+        "--out",
+        "--frame-size",
+        "--max-tiles",
+        "--tolerance",
+        "--chunk-lines",
+        "--quiet",
+    ] {
+        assert!(help.contains(flag), "{flag} missing:\n{help}");
+    }
+    assert!(help.contains("manifest.jsonl"));
+}

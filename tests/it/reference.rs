@@ -1,0 +1,198 @@
+//! Reference-image tests of the GPU renderer, one scene per feature.
+//! Tolerance: `Tolerance::SAME_RENDERER` (see support.rs); regenerate with
+//! `GEOMRENDER_UPDATE_REFS=1 cargo test --test it reference`.
+
+use crate::support::{Tolerance, check_reference, gpu, render_one};
+use geomrender::scene::{Scene, parse_scene};
+
+/// Builds a scene from a JSON object literal written over several lines.
+pub fn scene(json: &str) -> Scene {
+    parse_scene(&json.replace('\n', " ")).unwrap_or_else(|e| panic!("bad test scene: {e}"))
+}
+
+fn check(name: &str, s: &Scene) {
+    let Some(mut r) = gpu() else { return };
+    let img = render_one(&mut r, s);
+    check_reference(name, &img, Tolerance::SAME_RENDERER);
+}
+
+/// Ten overlapping squares, fill opacity 0.1 to 1.0, alternating colours.
+pub fn fills_opacity() -> Scene {
+    let mut items = Vec::new();
+    let colours = ["#4d80e6", "#e64d4d", "#4db34d", "#e6b333", "#9966cc"];
+    for i in 0..10 {
+        let x = 10 + i * 28;
+        items.push(format!(
+            r#"{{"type":"path","d":"M {x} 20 h 60 v 60 h -60 Z","fill":"{}","fill_opacity":{}}}"#,
+            colours[i % 5],
+            (i + 1) as f32 / 10.0
+        ));
+    }
+    scene(&format!(
+        r##"{{"id":"fills_opacity","width":340,"height":100,"background":"#ffffff","items":[{}]}}"##,
+        items.join(",")
+    ))
+}
+
+#[test]
+fn reference_fills_opacity() {
+    check("fills_opacity", &fills_opacity());
+}
+
+#[test]
+fn reference_evenodd_hole() {
+    check(
+        "evenodd_hole",
+        &scene(
+            r##"{"id":"evenodd_hole","width":260,"height":120,"background":"#ffffff","items":[
+            {"type":"path","d":"M 10 10 H 110 V 110 H 10 Z M 35 35 H 85 V 85 H 35 Z","fill":"#4d80e6","fill_rule":"evenodd","stroke":"#000000","stroke_width":2},
+            {"type":"path","d":"M 140 10 H 240 V 110 H 140 Z M 190 60 m -30 0 a 30 30 0 1 0 60 0 a 30 30 0 1 0 -60 0 Z","fill":"#e64d4d","fill_opacity":0.7,"fill_rule":"evenodd"}]}"##,
+        ),
+    );
+}
+
+#[test]
+fn reference_strokes() {
+    let mut items = Vec::new();
+    let widths = [0.5, 1.0, 2.0, 4.0, 8.0];
+    let joins = ["miter", "round", "bevel"];
+    for (row, w) in widths.iter().enumerate() {
+        for (col, j) in joins.iter().enumerate() {
+            let (x, y) = (15 + col * 95, 20 + row * 45);
+            items.push(format!(
+                r##"{{"type":"path","d":"M {x} {} l 20 -25 l 20 25 l 20 -25","stroke":"#000000","stroke_width":{w},"line_join":"{j}"}}"##,
+                y + 25
+            ));
+        }
+    }
+    let caps = ["butt", "round", "square"];
+    for (k, c) in caps.iter().enumerate() {
+        let y = 30 + k * 30;
+        items.push(format!(
+            r##"{{"type":"path","d":"M 310 {y} H 380","stroke":"#2050a0","stroke_width":8,"line_cap":"{c}"}}"##
+        ));
+    }
+    items.push(r##"{"type":"path","d":"M 300 140 H 440","stroke":"#000000","stroke_width":2,"dash":[6,4]}"##.into());
+    items.push(r##"{"type":"path","d":"M 300 160 H 440","stroke":"#000000","stroke_width":3,"dash":[0,6],"line_cap":"round"}"##.into());
+    items.push(r##"{"type":"path","d":"M 300 180 H 440","stroke":"#c03030","stroke_width":2,"dash":[10,3,2,3],"dash_offset":5}"##.into());
+    items.push(r##"{"type":"path","d":"M 300 200 L 360 230 L 440 200","stroke":"#000000","stroke_width":4,"dash":[12,6],"line_join":"round"}"##.into());
+    let json = format!(
+        r##"{{"id":"strokes","width":460,"height":250,"background":"#ffffff","items":[{}]}}"##,
+        items.join(",")
+    );
+    check("strokes", &scene(&json));
+}
+
+#[test]
+fn reference_arcs_and_circles() {
+    check(
+        "arcs",
+        &scene(
+            r##"{"id":"arcs","width":420,"height":140,"background":"#ffffff","items":[
+            {"type":"path","d":"M 10 100 A 50 50 0 0 1 110 100 Z","fill":"#4db34d","fill_opacity":0.6,"stroke":"#000000","stroke_width":2},
+            {"type":"path","d":"M 170 100 L 230 100 A 60 60 0 0 0 200 48.04 Z","fill":"#e6b333","stroke":"#000000","stroke_width":2,"line_join":"round"},
+            {"type":"path","d":"M 250 70 a 40 40 0 1 0 80 0 a 40 40 0 1 0 -80 0 Z","fill":"#9966cc","fill_opacity":0.5,"stroke":"#000000","stroke_width":1.5},
+            {"type":"path","d":"M 350 40 A 30 15 30 1 1 400 90","stroke":"#c03030","stroke_width":3,"line_cap":"round"},
+            {"type":"path","d":"M 10 135 A 300 300 0 0 1 410 135","stroke":"#2050a0","stroke_width":1,"dash":[4,2]}]}"##,
+        ),
+    );
+}
+
+/// Text at sizes 8 to 48, Latin, digits and Greek.
+pub fn text_sizes() -> Scene {
+    let mut items = Vec::new();
+    let mut y = 10.0;
+    for size in [8, 10, 12, 14, 16, 20, 24, 32, 48] {
+        y += size as f32 * 1.25;
+        items.push(format!(
+            r##"{{"type":"text","text":"Ag 12.5 cm² αβγθ ABC?","x":8,"y":{y},"size":{size},"color":"#202020"}}"##
+        ));
+    }
+    scene(&format!(
+        r##"{{"id":"text_sizes","width":560,"height":260,"background":"#ffffff","items":[{}]}}"##,
+        items.join(",")
+    ))
+}
+
+#[test]
+fn reference_text_sizes() {
+    check("text_sizes", &text_sizes());
+}
+
+#[test]
+fn reference_text_anchors_and_baselines() {
+    let mut items = Vec::new();
+    for (col, anchor) in ["start", "middle", "end"].iter().enumerate() {
+        for (row, baseline) in ["alphabetic", "central"].iter().enumerate() {
+            let (x, y) = (90 + col * 150, 40 + row * 60);
+            items.push(format!(
+                r##"{{"type":"path","d":"M {} {y} h 20 M {x} {} v 20","stroke":"#e64d4d","stroke_width":1}}"##,
+                x - 10,
+                y - 10
+            ));
+            items.push(format!(
+                r##"{{"type":"text","text":"Hxg 7","x":{x},"y":{y},"size":20,"anchor":"{anchor}","baseline":"{baseline}"}}"##
+            ));
+        }
+    }
+    let json = format!(
+        r##"{{"id":"text_anchors","width":460,"height":140,"background":"#ffffff","items":[{}]}}"##,
+        items.join(",")
+    );
+    check("text_anchors", &scene(&json));
+}
+
+#[test]
+fn reference_greek_letters() {
+    check(
+        "greek",
+        &scene(
+            r##"{"id":"greek","width":420,"height":70,"background":"#ffffff","items":[
+            {"type":"text","text":"αβγδεζηθικλμνξοπρστυφχψω","x":10,"y":28,"size":18},
+            {"type":"text","text":"ΑΒΓΔΘΛΞΠΣΦΨΩ ∠ABC = 35° π ≈ 3.14","x":10,"y":58,"size":18,"color":"#2050a0"}]}"##,
+        ),
+    );
+}
+
+#[test]
+fn reference_one_pixel_canvas() {
+    check(
+        "one_pixel",
+        &scene(
+            r##"{"id":"one_pixel","width":1,"height":1,"background":"#ffffff","items":[{"type":"path","d":"M 0 0 H 1 V 1 H 0 Z","fill":"#4d80e6","fill_opacity":0.5}]}"##,
+        ),
+    );
+}
+
+#[test]
+fn reference_wide_canvas() {
+    let mut items =
+        vec![r##"{"type":"path","d":"M 0 0 H 8192 V 24 H 0 Z","fill":"#e6e6f0"}"##.to_string()];
+    for k in 0..16 {
+        let x = k * 512 + 8;
+        items.push(format!(
+            r##"{{"type":"path","d":"M {x} 4 h 480 v 16 h -480 Z","fill":"#4d80e6","fill_opacity":{},"stroke":"#000000"}}"##,
+            (k + 1) as f32 / 16.0
+        ));
+        items.push(format!(r##"{{"type":"text","text":"tile {k}","x":{},"y":12,"size":12,"anchor":"middle","baseline":"central"}}"##, x + 240));
+    }
+    let json = format!(
+        r##"{{"id":"wide_8192","width":8192,"height":24,"background":"#ffffff","items":[{}]}}"##,
+        items.join(",")
+    );
+    check("wide_8192", &scene(&json));
+}
+
+#[test]
+fn reference_transparent_background() {
+    // No background: translucent paint keeps its alpha, written as RGBA.
+    check(
+        "transparent",
+        &scene(
+            r##"{"id":"transparent","width":120,"height":60,"items":[
+            {"type":"path","d":"M 10 10 H 70 V 50 H 10 Z","fill":"#e64d4d","fill_opacity":0.5},
+            {"type":"path","d":"M 50 10 H 110 V 50 H 50 Z","fill":"#4d80e680"},
+            {"type":"text","text":"α","x":60,"y":30,"size":24,"anchor":"middle","baseline":"central","opacity":0.75}]}"##,
+        ),
+    );
+}
