@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod schema;
+mod score;
 
 /// Generate GeomVerse-style geometry problems, render their diagrams in batch on
 /// the GPU (wgpu), and emit controlled robustness variants of every image.
@@ -18,6 +19,7 @@ struct Cli {
 enum Command {
     /// Print a JSON Schema (scene or problem).
     Schema(schema::Args),
+    Score(score::Args),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes:
@@ -26,6 +28,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Schema(args) => schema::run(args),
+        Command::Score(args) => score::run(args),
     };
     match result {
         Ok(code) => code,

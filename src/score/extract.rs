@@ -529,6 +529,68 @@ mod tests {
     }
 
     #[test]
+    fn random_token_soup_never_panics() {
+        const TOKENS: [&str; 40] = [
+            "answer is",
+            "final answer:",
+            "\\boxed{",
+            "}",
+            "{",
+            "\\frac{",
+            "^",
+            "-",
+            "−",
+            ".",
+            ",",
+            "1",
+            "23",
+            "4.5",
+            "1,234",
+            "π",
+            "√",
+            "e",
+            "×10^",
+            "%",
+            "°",
+            " ",
+            "\n",
+            "option",
+            "A",
+            "(C)",
+            "=",
+            "≈",
+            "é",
+            "日本",
+            "\u{202F}",
+            "$",
+            "**",
+            "\\text{",
+            "cannot be determined",
+            "value of x is",
+            "answer to the problem is",
+            "is approximately",
+            "the closest value is",
+            "\\sqrt",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..3000 {
+            let mut s = String::new();
+            for _ in 0..(state % 24) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                s.push_str(TOKENS[(state % TOKENS.len() as u64) as usize]);
+            }
+            let e = explain(&s, Some(3));
+            let f = extract(&s, None);
+            assert!(!matches!(f.answer, Some(Answer::Choice(_))));
+            if let Some(Answer::Number(v)) = e.answer {
+                assert!(v.is_finite(), "{s:?}");
+            }
+        }
+    }
+
+    #[test]
     fn empty_and_garbage_never_panic() {
         for s in [
             "",

@@ -33,6 +33,8 @@ const PANEL_W: u32 = 420;
 const PANEL_H: u32 = 320;
 const HEADER_H: u32 = 74;
 const MAX_COLS: usize = 3;
+/// Panels drawn at most (the image stays a sane size); report.md has every axis.
+const MAX_PANELS: usize = 48;
 
 /// Okabe–Ito colours: distinguishable with colour-vision deficiencies.
 const PALETTE: [RGBColor; 8] = [
@@ -117,6 +119,8 @@ struct PlotData<'a> {
     rows: HashMap<(&'a str, &'a str, &'a str), &'a Row>,
     base: HashMap<&'a str, &'a Row>,
     tolerance: f64,
+    /// Axes beyond [`MAX_PANELS`], not drawn.
+    omitted: usize,
 }
 
 impl<'a> PlotData<'a> {
@@ -142,8 +146,10 @@ impl<'a> PlotData<'a> {
             axes: r
                 .axes
                 .iter()
+                .take(MAX_PANELS)
                 .map(|a| (a.axis.as_str(), a.values.as_slice()))
                 .collect(),
+            omitted: r.axes.len().saturating_sub(MAX_PANELS),
             rows,
             base,
             tolerance: r.tolerance.relative,
@@ -184,6 +190,10 @@ fn draw<DB: DrawingBackend>(
             "Paired flips vs base image: ↑ right→wrong, ↓ wrong→right (pale); * McNemar p < 0.05"
                 .to_string()
         }
+    };
+    let title = match d.omitted {
+        0 => title,
+        n => format!("{title} (first {MAX_PANELS} axes; {n} more in report.md)"),
     };
     header.draw(&Text::new(
         title,
