@@ -679,6 +679,29 @@ fn unreadable_inputs_exit_2_without_panic() {
 }
 
 #[test]
+fn invalid_tolerance_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = small_manifest(dir.path());
+    let p = dir.path().join("m.jsonl");
+    std::fs::write(&p, "").unwrap();
+    let run = geomrender()
+        .args(["score", "--tolerance", "-0.1", "--out"])
+        .arg(dir.path().join("out"))
+        .arg("--manifest")
+        .arg(&manifest)
+        .arg("--predictions")
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("invalid option tolerance"));
+    assert!(
+        !dir.path().join("out").exists(),
+        "nothing written on a bad option"
+    );
+}
+
+#[test]
 fn explain_prints_the_trace() {
     let dir = tempfile::tempdir().unwrap();
     let manifest = small_manifest(dir.path());

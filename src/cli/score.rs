@@ -38,13 +38,13 @@ pub struct Args {
 
     /// Relative tolerance of relaxed accuracy: correct when
     /// |prediction − label| ≤ TOLERANCE · |label| (GeomVerse uses 0.03).
-    #[arg(long, value_name = "FRACTION", default_value_t = Tolerance::DEFAULT_RELATIVE)]
+    #[arg(long, value_name = "FRACTION", default_value_t = Tolerance::DEFAULT_RELATIVE, allow_negative_numbers = true)]
     tolerance: f64,
 
     /// Absolute tolerance used only for labels equal to 0, where a relative one is
     /// meaningless: correct when |prediction| ≤ this. The default is half a unit of
     /// the 2 decimals GeomVerse rounds answers to.
-    #[arg(long, value_name = "ABS", default_value_t = Tolerance::DEFAULT_ABSOLUTE_AT_ZERO)]
+    #[arg(long, value_name = "ABS", default_value_t = Tolerance::DEFAULT_ABSOLUTE_AT_ZERO, allow_negative_numbers = true)]
     zero_tolerance: f64,
 
     /// How an image without a prediction counts: `exclude` leaves it out of n (it is

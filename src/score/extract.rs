@@ -9,6 +9,12 @@
 //! The answer text after a trigger ("answer is", `\boxed{`) is read as one clause: up to
 //! the end of the line or sentence, cut before ", since …"-style asides; if it is an
 //! equation (`x = 12.5`, `2 * 22 = 44`) the value after the last `=` or `≈` counts.
+//!
+//! Known limits, kept for fidelity to GeoEval or for lack of a safe reading: the
+//! GeoEval rules run before the last-number fallback, so "the value of x is 5, hence
+//! the angle is 75" reads 5 when no answer phrase follows; decimal commas (`12,5`) and
+//! plain-space thousands groups (`1 234`) are not numbers; `\frac` reads numbers and π
+//! only, not nested expressions.
 
 use super::normalize::{find_values, first_value, normalize_text};
 use regex::Regex;
@@ -67,8 +73,8 @@ pub enum Rule {
     /// GeoEval table 10: "(.+) is approximately (.+) units" (also "about", "roughly";
     /// units optional).
     GeoevalApproximately,
-    /// Only for items with choices: "option C", "choice (C)", or a reply that is just a
-    /// letter ("C", "(C).", "**C**").
+    /// Only for items with choices: "option C", "the correct choice is (C)", "(C) is
+    /// correct", or a reply that is just a letter ("C", "(C).", "**C**").
     OptionLetter,
     /// An explicit refusal ("cannot be determined", "not enough information", …) with
     /// no number after it: no answer, rather than a number from the reasoning.
@@ -402,14 +408,17 @@ fn matching_brace(text: &str, from: usize) -> usize {
 }
 
 fn option_letter_rule(text: &str, n: usize) -> Outcome {
-    static NAMED: LazyLock<Regex> =
-        LazyLock::new(|| re(r"\b(?i:option|choice)\s*\(?([A-Z])\)?(?:[^A-Za-z]|$)"));
+    static NAMED: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"\b(?i:option|choice)(?:\s+is)?\s*:?\s*\(?([A-Z])\)?(?:[^A-Za-z]|$)|\(([A-Z])\)\s+is\s+(?i:the\s+)?(?i:correct|right|answer)",
+        )
+    });
     static ALONE: LazyLock<Regex> = LazyLock::new(|| re(r"^[\s(*.]*([A-Z])[\s).:*]*$"));
     let mut candidates: Vec<(usize, String)> = NAMED
         .captures_iter(text)
         .filter_map(|c| {
             Some((
-                letter_index(c.get(1)?.as_str())?,
+                letter_index(c.get(1).or_else(|| c.get(2))?.as_str())?,
                 c.get(0)?.as_str().trim().to_string(),
             ))
         })

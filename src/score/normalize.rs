@@ -6,7 +6,8 @@
 //! [`find_values`] read numbers from it: thousands separators, decimals, negatives,
 //! `a/b`, `\frac{a}{b}`, scientific notation (`1.2e3`, `1.2 \times 10^{3}`), multiples
 //! of π and square roots. Units, degree signs and percent signs after a number are
-//! ignored (`45%` reads as 45). Decimal commas (`12,5`) are not supported: a comma is a
+//! ignored (`45%` reads as 45); a number that states a precision ("to 2 decimal
+//! places") is not a value. Decimal commas (`12,5`) are not supported: a comma is a
 //! thousands separator only before a group of exactly three digits.
 
 use regex::{Captures, Regex};
@@ -56,6 +57,7 @@ pub fn normalize_text(raw: &str) -> String {
     static DEGREE: LazyLock<Regex> = LazyLock::new(|| {
         re(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\circ|\\degree|[◦º˚]|\^\s*\{\s*°\s*\}|\^°")
     });
+    static SUPERSCRIPT_EXP: LazyLock<Regex> = LazyLock::new(|| re(r"10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"));
     static FRAC_VARIANT: LazyLock<Regex> = LazyLock::new(|| re(r"\\[dt]frac\b"));
     static SPACING: LazyLock<Regex> =
         LazyLock::new(|| re(r"\\[,;:! ]|\\quad|\\qquad|\\left\b|\\right\b|\\displaystyle"));
@@ -89,6 +91,11 @@ pub fn normalize_text(raw: &str) -> String {
         s = next;
     }
     s = DEGREE.replace_all(&s, "°").into_owned();
+    s = SUPERSCRIPT_EXP
+        .replace_all(&s, |c: &Captures<'_>| {
+            format!("10^{{{}}}", from_superscript(&c[1]))
+        })
+        .into_owned();
     s = FRAC_VARIANT.replace_all(&s, r"\frac").into_owned();
     s = s
         .replace(r"\pi", "π")
@@ -113,23 +120,48 @@ pub fn normalize_text(raw: &str) -> String {
         .collect()
 }
 
+/// `⁻¹²` → `-12`.
+fn from_superscript(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '⁻' => '-',
+            '⁺' => '+',
+            '⁰' => '0',
+            '¹' => '1',
+            '²' => '2',
+            '³' => '3',
+            c => u32::from(c)
+                .checked_sub(0x2070)
+                .and_then(|d| char::from_digit(d, 10))
+                .unwrap_or(c),
+        })
+        .collect()
+}
+
 /// All numbers in `text`, in order. Digits that belong to a word (`cm2`, `x1`,
 /// `p000042`) or to an exponent (`6^{2}`, `cm^2`) are skipped: they are never an answer.
 pub fn find_values(text: &str) -> Vec<ValueMatch> {
-    let mut out = Vec::new();
-    for caps in VALUE.captures_iter(text) {
-        if let Some(m) = read_captures(text, &caps) {
-            out.push(m);
-        }
-    }
-    out
+    VALUE
+        .captures_iter(text)
+        .filter_map(|caps| read_captures(text, &caps))
+        .filter(|m| !is_precision(&text[m.span.end..]))
+        .collect()
+}
+
+/// Whether the text after a number makes it a precision, not a quantity
+/// ("rounded to 2 decimal places", "3 significant figures", "2 d.p.").
+fn is_precision(after: &str) -> bool {
+    static PRECISION: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"^\s*(?i:decimal\s+(?:places?|digits?)|decimals\b|significant\s+(?:figures?|digits?)|sig\.?\s*figs?\b|d\.p\.|dp\b|s\.f\.)",
+        )
+    });
+    PRECISION.is_match(after)
 }
 
 /// The first number in `text` (see [`find_values`]).
 pub fn first_value(text: &str) -> Option<ValueMatch> {
-    VALUE
-        .captures_iter(text)
-        .find_map(|caps| read_captures(text, &caps))
+    find_values(text).into_iter().next()
 }
 
 /// Parses `text` as exactly one number (surrounding spaces, units, `°`, `%` allowed
@@ -255,6 +287,7 @@ mod tests {
         assert_eq!(values("45/9"), [5.0]);
         assert_eq!(values(r"1.2 \times 10^{3}"), [1200.0]);
         assert_eq!(values("2.5e-2"), [0.025]);
+        assert_eq!(values("2.5 × 10³ and 4·10⁻²"), [2500.0, 0.04]);
         assert_eq!(values("1/0"), Vec::<f64>::new());
     }
 
@@ -274,6 +307,7 @@ mod tests {
         // `6` in `6^{2}` is a base, a real number; the exponent is not.
         assert_eq!(values("60 cm2 and x1 and 6^{2}"), [60.0, 6.0]);
         assert_eq!(values(r"60^\circ and 45\%"), [60.0, 45.0]);
+        assert_eq!(values("44 (rounded to 2 decimal places, 3 s.f.)"), [44.0]);
     }
 
     #[test]

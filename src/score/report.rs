@@ -1,7 +1,14 @@
 //! The report: accuracy with Wilson intervals per (model, axis, value), the paired
 //! comparison of every variant with its base image, breakdowns by depth and question
 //! type, and the input bookkeeping. Field meanings are published in
-//! `schemas/report.schema.json`; everything is sorted so equal inputs give equal bytes.
+//! `schemas/report.schema.json`; everything is sorted so equal inputs give equal bytes,
+//! whatever the order of the input lines.
+//!
+//! A row's axis is the variant's axis name; a grid variant (`{"fontsize": 8,
+//! "opacity": 0.25}`) is its own axis named by the axis names sorted and joined with
+//! `+` (`fontsize+opacity`), its value the values in the same order (`8+0.25`). Base
+//! images form the row with axis and value `base`. Numbers print without a trailing
+//! `.0` (24, 0.5).
 
 use super::accuracy::Tolerance;
 use super::error::LineError;

@@ -57,16 +57,17 @@ fn write_one(out: &mut String, item: &Item, raw: &str, opts: &ScoreOptions) {
             };
             writeln!(
                 out,
-                "label       {l} (correct within ±{allowed}: {}..={})",
-                l - allowed,
-                l + allowed
+                "label       {l} (correct within ±{}: {} to {})",
+                display(allowed),
+                display(l - allowed),
+                display(l + allowed)
             )
         }
         Label::Choice { index, choices } => writeln!(
             out,
             "label       option {} = {:?} of {:?}",
             option_letter(*index),
-            choices[*index],
+            choices.get(*index).map_or("?", String::as_str),
             choices
         ),
     };
@@ -95,6 +96,12 @@ fn write_one(out: &mut String, item: &Item, raw: &str, opts: &ScoreOptions) {
         Some(a) => format!("{} → wrong", show(&Some(a))),
     };
     let _ = writeln!(out, "extracted   by {}: {verdict}", e.rule);
+}
+
+/// A number for reading: rounded to 9 decimals so binary noise (1.3199999999999998)
+/// does not show; the verdict itself uses the exact values.
+fn display(x: f64) -> f64 {
+    (x * 1e9).round() / 1e9
 }
 
 fn show(answer: &Option<Answer>) -> String {
