@@ -471,6 +471,35 @@ fn check_sweep(manifest: &Path) {
     }
 
     check_schema(&report);
+    check_order_invariance(manifest, &preds, &report, work.path());
+}
+
+/// Reversing every input file changes no row, breakdown, model summary or axis.
+fn check_order_invariance(manifest: &Path, preds: &[PathBuf], report: &Value, dir: &Path) {
+    let reversed = |path: &Path, name: &str| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.reverse();
+        let out = dir.join("reversed").join(name);
+        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+        std::fs::write(&out, lines.join("\n") + "\n").unwrap();
+        out
+    };
+    let m = reversed(manifest, "manifest.jsonl");
+    let p: Vec<PathBuf> = preds
+        .iter()
+        .map(|p| reversed(p, p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    let out = dir.join("reversed-report");
+    assert!(run_score(&m, &p, &out).status.success());
+    let again: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    for field in ["rows", "breakdowns", "models", "axes", "counts"] {
+        assert_eq!(
+            again[field], report[field],
+            "{field} depends on input line order"
+        );
+    }
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -288,8 +288,8 @@ fn phrase(rule: Rule, trigger: &Regex, text: &str, choices: Option<usize>) -> Ou
     let mut last_evidence = None;
     for &(start, end) in ends.iter().rev() {
         let clause = clause_after(&text[end..]);
-        let evidence = format!("{}{}", &text[start..end], clause.text);
-        if let Some((answer, rest)) = read_answer(clause.text, choices) {
+        let evidence = format!("{}{}", &text[start..end], clause);
+        if let Some((answer, rest)) = read_answer(clause, choices) {
             let degrees_ok = rule != Rule::GeoevalAnswerToDegrees || {
                 let rest = rest.trim_start().to_lowercase();
                 rest.starts_with('°') || rest.starts_with("degree")
@@ -312,13 +312,9 @@ fn phrase(rule: Rule, trigger: &Regex, text: &str, choices: Option<usize>) -> Ou
     }
 }
 
-struct Clause<'a> {
-    text: &'a str,
-}
-
 /// The answer clause after a trigger: the rest of the line (or the next non-empty line
 /// when the trigger ends its line), bounded in length, cut at the sentence end.
-fn clause_after(tail: &str) -> Clause<'_> {
+fn clause_after(tail: &str) -> &str {
     static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| re(r"\.(?:\s|$)|[\n;!?]"));
     let trimmed = tail.trim_start();
     let line = trimmed.split('\n').next().unwrap_or("");
@@ -328,7 +324,7 @@ fn clause_after(tail: &str) -> Clause<'_> {
     }
     let line = &line[..end];
     let cut = SENTENCE_END.find(line).map_or(line.len(), |m| m.start());
-    Clause { text: &line[..cut] }
+    &line[..cut]
 }
 
 /// Reads one answer from a clause: an option letter at its start (items with choices),

@@ -2,7 +2,7 @@
 //! comparison of every variant with its base image, breakdowns by depth and question
 //! type, and the input bookkeeping. Field meanings are published in
 //! `schemas/report.schema.json`; everything is sorted so equal inputs give equal bytes,
-//! whatever the order of the input lines.
+//! and rows, breakdowns and model summaries do not depend on the order of input lines.
 //!
 //! A row's axis is the variant's axis name; a grid variant (`{"fontsize": 8,
 //! "opacity": 0.25}`) is its own axis named by the axis names sorted and joined with
@@ -238,6 +238,94 @@ pub struct BuildInput<'a> {
     pub predictions: usize,
 }
 
+/// Which row each item belongs to, and where each problem's base image is.
+struct Layout<'a> {
+    /// One key per distinct (axis, value), in report order.
+    keys: Vec<Key>,
+    /// `slot[i]`: index into `keys` of item i.
+    slot: Vec<usize>,
+    /// base_id → index of the base item.
+    base_of: HashMap<&'a str, usize>,
+}
+
+impl<'a> Layout<'a> {
+    fn new(items: &'a [Item]) -> Self {
+        let item_keys: Vec<Key> = items.iter().map(Key::of).collect();
+        let mut keys: Vec<Key> = Vec::new();
+        let mut sorted: Vec<&Key> = item_keys.iter().collect();
+        sorted.sort_by(|a, b| a.cmp(b));
+        for k in sorted {
+            if keys.last().is_none_or(|last| last.cmp(k).is_ne()) {
+                keys.push(k.clone());
+            }
+        }
+        let slot = item_keys
+            .iter()
+            .map(|k| keys.binary_search_by(|probe| probe.cmp(k)).unwrap_or(0))
+            .collect();
+        let base_of = items
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| it.is_base())
+            .map(|(i, it)| (it.base_id.as_str(), i))
+            .collect();
+        Layout {
+            keys,
+            slot,
+            base_of,
+        }
+    }
+}
+
+/// One model's tallies: per row, and per (row, group) for each breakdown.
+struct ModelTallies {
+    rows: Vec<Tally>,
+    depth: BTreeMap<(usize, GroupKey), Tally>,
+    question_type: BTreeMap<(usize, GroupKey), Tally>,
+}
+
+fn tally_model(
+    layout: &Layout<'_>,
+    items: &[Item],
+    verdicts: &[Option<Verdict>],
+    policy: MissingPolicy,
+) -> ModelTallies {
+    let mut out = ModelTallies {
+        rows: vec![Tally::default(); layout.keys.len()],
+        depth: BTreeMap::new(),
+        question_type: BTreeMap::new(),
+    };
+    for (i, item) in items.iter().enumerate() {
+        let slot = layout.slot[i];
+        let t = &mut out.rows[slot];
+        let v = verdicts[i].as_ref();
+        t.missing += u64::from(v.is_none());
+        let Some(ok) = counted(v, policy) else {
+            continue;
+        };
+        t.n += 1;
+        t.correct += u64::from(ok);
+        t.no_answer += u64::from(v.is_some_and(|v| v.answer.is_none()));
+        let base = layout.base_of.get(item.base_id.as_str()).copied();
+        if let Some(b) = base.filter(|_| !item.is_base())
+            && let Some(base_ok) = counted(verdicts[b].as_ref(), policy)
+        {
+            t.paired_n += 1;
+            t.to_wrong += u64::from(base_ok && !ok);
+            t.to_right += u64::from(!base_ok && ok);
+        }
+        for (map, group) in [
+            (&mut out.depth, item.depth.as_deref()),
+            (&mut out.question_type, item.question_type.as_deref()),
+        ] {
+            let g = map.entry((slot, GroupKey::of(group))).or_default();
+            g.n += 1;
+            g.correct += u64::from(ok);
+        }
+    }
+    out
+}
+
 /// Aggregates scored predictions into the report.
 pub fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report {
     let BuildInput {
@@ -247,96 +335,63 @@ pub fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report {
         mut errors,
         predictions,
     } = input;
-    let keys: Vec<Key> = items.iter().map(Key::of).collect();
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
-    let mut distinct: Vec<usize> = Vec::new();
-    for &i in &order {
-        if distinct
-            .last()
-            .is_none_or(|&j| keys[j].cmp(&keys[i]).is_ne())
-        {
-            distinct.push(i);
-        }
-    }
-    let key_slot: Vec<usize> = keys
-        .iter()
-        .map(|k| {
-            distinct
-                .iter()
-                .position(|&d| keys[d].cmp(k).is_eq())
-                .unwrap_or(0)
-        })
-        .collect();
-    let base_of: HashMap<&str, usize> = items
-        .iter()
-        .enumerate()
-        .filter(|(_, it)| it.is_base())
-        .map(|(i, it)| (it.base_id.as_str(), i))
-        .collect();
-
+    let layout = Layout::new(items);
     let mut rows = Vec::new();
     let mut depth = Vec::new();
-    let mut qtype = Vec::new();
+    let mut question_type = Vec::new();
     let mut models = Vec::new();
-    for (m, model) in scored.models.iter().enumerate() {
-        let verdicts = &scored.verdicts[m];
-        let mut tallies = vec![Tally::default(); distinct.len()];
-        let mut by_depth: BTreeMap<(usize, GroupKey), Tally> = BTreeMap::new();
-        let mut by_qtype: BTreeMap<(usize, GroupKey), Tally> = BTreeMap::new();
-        for (i, item) in items.iter().enumerate() {
-            let slot = key_slot[i];
-            let t = &mut tallies[slot];
-            let v = verdicts[i].as_ref();
-            t.missing += u64::from(v.is_none());
-            let Some(ok) = counted(v, opts.missing) else {
-                continue;
-            };
-            t.n += 1;
-            t.correct += u64::from(ok);
-            t.no_answer += u64::from(v.is_some_and(|v| v.answer.is_none()));
-            let base = base_of.get(item.base_id.as_str()).copied();
-            if let Some(b) = base.filter(|_| !item.is_base())
-                && let Some(base_ok) = counted(verdicts[b].as_ref(), opts.missing)
-            {
-                t.paired_n += 1;
-                t.to_wrong += u64::from(base_ok && !ok);
-                t.to_right += u64::from(!base_ok && ok);
-            }
-            for (map, group) in [
-                (&mut by_depth, item.depth.as_deref()),
-                (&mut by_qtype, item.question_type.as_deref()),
-            ] {
-                let g = map.entry((slot, GroupKey::of(group))).or_default();
-                g.n += 1;
-                g.correct += u64::from(ok);
-            }
+    for (model, verdicts) in scored.models.iter().zip(&scored.verdicts) {
+        let t = tally_model(&layout, items, verdicts, opts.missing);
+        for (key, tally) in layout.keys.iter().zip(&t.rows) {
+            rows.push(make_row(model, key, tally));
         }
-        for (slot, &rep) in distinct.iter().enumerate() {
-            rows.push(make_row(model, &keys[rep], &tallies[slot]));
-        }
-        for (map, out) in [(by_depth, &mut depth), (by_qtype, &mut qtype)] {
-            for ((slot, group), t) in map {
+        for (map, out) in [(t.depth, &mut depth), (t.question_type, &mut question_type)] {
+            for ((slot, group), tally) in map {
                 out.push(make_group_row(
                     model,
-                    &keys[distinct[slot]],
+                    &layout.keys[slot],
                     group.label(),
-                    &t,
+                    &tally,
                 ));
             }
         }
         models.push(model_summary(model, items, verdicts));
     }
-
     errors.sort();
-    let count = |f: fn(&LineError) -> bool| errors.iter().filter(|e| f(e)).count();
+    let counts = counts(items, &layout, &models, &errors, predictions);
+    Report {
+        format: REPORT_FORMAT,
+        tolerance: opts.tolerance,
+        missing_policy: opts.missing,
+        confidence: 0.95,
+        inputs,
+        counts,
+        models,
+        axes: axes(&layout.keys),
+        rows,
+        breakdowns: Breakdowns {
+            depth,
+            question_type,
+        },
+        errors,
+    }
+}
+
+fn counts(
+    items: &[Item],
+    layout: &Layout<'_>,
+    models: &[ModelSummary],
+    errors: &[LineError],
+    predictions: usize,
+) -> Counts {
     use super::error::LineReason as R;
-    let counts = Counts {
+    let count = |f: fn(&LineError) -> bool| errors.iter().filter(|e| f(e)).count();
+    Counts {
         items: items.len(),
         base_items: items.iter().filter(|i| i.is_base()).count(),
         variants_without_base: items
             .iter()
-            .filter(|i| !i.is_base() && !base_of.contains_key(i.base_id.as_str()))
+            .filter(|i| !i.is_base() && !layout.base_of.contains_key(i.base_id.as_str()))
             .count(),
         predictions,
         missing: models.iter().map(|m| m.missing).sum(),
@@ -348,27 +403,6 @@ pub fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report {
                 R::UnknownId { .. } | R::DuplicatePrediction { .. }
             )
         }),
-    };
-    Report {
-        format: REPORT_FORMAT,
-        tolerance: opts.tolerance,
-        missing_policy: opts.missing,
-        confidence: 0.95,
-        inputs,
-        counts,
-        models,
-        axes: axes(
-            &distinct
-                .iter()
-                .map(|&d| keys[d].clone())
-                .collect::<Vec<_>>(),
-        ),
-        rows,
-        breakdowns: Breakdowns {
-            depth,
-            question_type: qtype,
-        },
-        errors,
     }
 }
 
