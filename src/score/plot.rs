@@ -6,7 +6,7 @@
 //!   accuracy on the base images as a dashed line.
 //! - `flips`: one panel per axis, per value and model the share of paired problems
 //!   that flipped right→wrong (bar up) and wrong→right (pale bar down); `*` marks
-//!   McNemar p < 0.05.
+//!   McNemar p < 0.05. All panels share one scale.
 //!
 //! Values sit evenly spaced in report order (numbers ascending), labelled by value.
 
@@ -121,6 +121,8 @@ struct PlotData<'a> {
     tolerance: f64,
     /// Axes beyond [`MAX_PANELS`], not drawn.
     omitted: usize,
+    /// Half-height of every flips panel, shared so panels compare at a glance.
+    flip_scale: f64,
 }
 
 impl<'a> PlotData<'a> {
@@ -150,6 +152,15 @@ impl<'a> PlotData<'a> {
                 .map(|a| (a.axis.as_str(), a.values.as_slice()))
                 .collect(),
             omitted: r.axes.len().saturating_sub(MAX_PANELS),
+            flip_scale: r
+                .rows
+                .iter()
+                .map(|row| {
+                    flip_rate(row.flips_to_wrong, row).max(flip_rate(row.flips_to_right, row))
+                })
+                .fold(0.05f64, f64::max)
+                .min(1.0 / 1.2)
+                * 1.2,
             rows,
             base,
             tolerance: r.tolerance.relative,
@@ -314,6 +325,15 @@ fn accuracy_panel<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Share of the paired problems that flipped.
+fn flip_rate(flips: u64, r: &Row) -> f64 {
+    if r.paired_n == 0 {
+        0.0
+    } else {
+        flips as f64 / r.paired_n as f64
+    }
+}
+
 fn flips_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     d: &PlotData<'_>,
@@ -321,24 +341,7 @@ fn flips_panel<DB: DrawingBackend>(
     values: &[String],
 ) -> DrawResult<DB> {
     let k = values.len();
-    let rate = |n: u64, r: &Row| {
-        if r.paired_n == 0 {
-            0.0
-        } else {
-            n as f64 / r.paired_n as f64
-        }
-    };
-    let mut top: f64 = 0.05;
-    for model in &d.models {
-        for v in values {
-            if let Some(r) = d.rows.get(&(*model, axis, v.as_str())) {
-                top = top
-                    .max(rate(r.flips_to_wrong, r))
-                    .max(rate(r.flips_to_right, r));
-            }
-        }
-    }
-    let top = (top * 1.2).min(1.0);
+    let top = d.flip_scale;
     let mut chart = ChartBuilder::on(area)
         .caption(axis, (FONT, 17))
         .margin(10)
@@ -373,8 +376,8 @@ fn flips_panel<DB: DrawingBackend>(
             };
             let x0 = i as f64 - 0.4 + w * m as f64 + w * 0.08;
             let x1 = x0 + w * 0.84;
-            let up = rate(r.flips_to_wrong, r);
-            let down = rate(r.flips_to_right, r);
+            let up = flip_rate(r.flips_to_wrong, r);
+            let down = flip_rate(r.flips_to_right, r);
             chart.draw_series([
                 Rectangle::new([(x0, 0.0), (x1, up)], c.filled()),
                 Rectangle::new([(x0, -down), (x1, 0.0)], c.mix(0.4).filled()),
