@@ -9,9 +9,11 @@
 //! scene   Scene v1: the renderer's input contract (parse, validate, JSON Schema)
 //! render  Scene batches → RGBA pixels (lyon tessellation, glyphon text, wgpu)
 //! output  PNG encoding, atomic file writes, manifest rows
+//! score   model predictions → answer extraction, relaxed accuracy, sensitivity report
 //! ```
 
 pub mod output;
 pub mod pipeline;
 pub mod render;
 pub mod scene;
+pub mod score;

@@ -7,6 +7,7 @@ mod doctor;
 mod progress;
 mod render;
 mod schema;
+mod score;
 
 /// Generate GeomVerse-style geometry problems, render their diagrams in batch on
 /// the GPU (wgpu), and emit controlled robustness variants of every image.
@@ -25,6 +26,7 @@ enum Command {
     Doctor(doctor::Args),
     /// Print a JSON Schema (scene or problem).
     Schema(schema::Args),
+    Score(score::Args),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes:
@@ -36,6 +38,7 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Doctor(args) => doctor::run(args),
         Command::Schema(args) => schema::run(args),
+        Command::Score(args) => score::run(args),
     };
     match result {
         Ok(code) => code,

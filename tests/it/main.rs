@@ -4,5 +4,8 @@ mod batch;
 mod cli;
 mod pixels;
 mod reference;
+mod score_end_to_end;
+mod score_extraction;
+mod score_stats;
 mod shaders;
 mod support;

@@ -1,0 +1,131 @@
+//! `geomrender score`: score model predictions per variant and write the report.
+
+use anyhow::Context;
+use geomrender::score::{self, MissingPolicy, ScoreOptions, Source, Tolerance};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// How many rejected lines are printed to stderr (all are in report.json).
+const SHOWN_ERRORS: usize = 20;
+
+/// Score model predictions per variant: accuracy, intervals, flips, plots.
+///
+/// Extracts an answer from each raw model output (an auditable rule cascade, see
+/// --explain), marks it with relaxed accuracy, and reports accuracy per variant axis and
+/// value with 95 % Wilson intervals, plus the paired flips of each variant against the
+/// base image of the same problem (exact McNemar test).
+///
+/// Writes OUT/report.json (schema: schemas/report.schema.json), OUT/report.md and
+/// OUT/accuracy.{png,svg}, OUT/flips.{png,svg}. Exit status: 0 all lines valid; 1 some
+/// lines were rejected (duplicate or unknown prediction ids, malformed lines: the
+/// report is still written and lists them); 2 the run could not proceed.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The manifest written by `geomrender render` (DIR/manifest.jsonl): one JSON
+    /// object per image with id, base_id, variant, answer, optional choices and params.
+    #[arg(long, value_name = "MANIFEST.jsonl")]
+    manifest: PathBuf,
+
+    /// A predictions file, one JSON object per line: {"id": ..., "prediction": "<raw
+    /// model output>", "model": "<name>"}; model defaults to the file name without its
+    /// extension. Repeat the flag to compare several models in one report.
+    #[arg(
+        long = "predictions",
+        value_name = "PREDICTIONS.jsonl",
+        required = true
+    )]
+    predictions: Vec<PathBuf>,
+
+    /// Relative tolerance of relaxed accuracy: correct when
+    /// |prediction − label| ≤ TOLERANCE · |label| (GeomVerse uses 0.03).
+    #[arg(long, value_name = "FRACTION", default_value_t = Tolerance::DEFAULT_RELATIVE, allow_negative_numbers = true)]
+    tolerance: f64,
+
+    /// Absolute tolerance used only for labels equal to 0, where a relative one is
+    /// meaningless: correct when |prediction| ≤ this. The default is half a unit of
+    /// the 2 decimals GeomVerse rounds answers to.
+    #[arg(long, value_name = "ABS", default_value_t = Tolerance::DEFAULT_ABSOLUTE_AT_ZERO, allow_negative_numbers = true)]
+    zero_tolerance: f64,
+
+    /// How an image without a prediction counts: `exclude` leaves it out of n (it is
+    /// still counted and listed as missing), `wrong` scores it as a wrong answer.
+    #[arg(long, value_enum, default_value_t = Missing::Exclude)]
+    missing: Missing,
+
+    /// Directory for the report files (created if needed; files are replaced
+    /// atomically).
+    #[arg(long, value_name = "DIR", required_unless_present = "explain")]
+    out: Option<PathBuf>,
+
+    /// Instead of writing a report, print the extraction trace of the prediction(s)
+    /// for this id: the label, raw and normalised text, what every rule of the
+    /// cascade read, and the verdict. Reads --manifest and --predictions; writes
+    /// nothing.
+    #[arg(long, value_name = "ID")]
+    explain: Option<String>,
+
+    /// With --explain: only this model's prediction.
+    #[arg(long, value_name = "NAME", requires = "explain")]
+    model: Option<String>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Missing {
+    Exclude,
+    Wrong,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut opts = ScoreOptions::default();
+    opts.tolerance = Tolerance {
+        relative: args.tolerance,
+        absolute_at_zero: args.zero_tolerance,
+    };
+    opts.missing = match args.missing {
+        Missing::Exclude => MissingPolicy::Exclude,
+        Missing::Wrong => MissingPolicy::Wrong,
+    };
+    let manifest = Source::read(&args.manifest)?;
+    let predictions = args
+        .predictions
+        .iter()
+        .map(|p| Source::read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+
+    if let Some(id) = &args.explain {
+        let text = score::explain_id(&manifest, &predictions, id, args.model.as_deref(), &opts)?;
+        print!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out = args.out.context("--out is required")?;
+    let report = score::score(&manifest, &predictions, &opts)?;
+    let files = score::write_report(&report, &out)?;
+
+    for e in report.errors.iter().take(SHOWN_ERRORS) {
+        eprintln!("error: {e}");
+    }
+    if report.errors.len() > SHOWN_ERRORS {
+        eprintln!(
+            "error: … and {} more (see report.json)",
+            report.errors.len() - SHOWN_ERRORS
+        );
+    }
+    let c = &report.counts;
+    eprintln!(
+        "scored {} predictions from {} model(s) on {} items; {} missing, {} unknown ids, \
+         {} duplicate ids, {} malformed lines; report: {}",
+        c.predictions,
+        report.models.len(),
+        c.items,
+        c.missing,
+        c.unknown_ids,
+        c.duplicate_ids,
+        c.malformed_lines,
+        files.json.display()
+    );
+    Ok(if report.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

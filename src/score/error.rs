@@ -1,0 +1,83 @@
+//! Why scoring failed, or which input line was rejected and why.
+
+use serde::Serialize;
+use std::fmt;
+
+/// A rejected input line. Scoring goes on without it and the run ends non-zero.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, thiserror::Error)]
+pub struct LineError {
+    /// The file as it was named on the command line.
+    pub file: String,
+    /// 1-based line number.
+    pub line: usize,
+    pub reason: LineReason,
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.reason)
+    }
+}
+
+/// The specific fault of a line.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LineReason {
+    /// The bytes are not UTF-8.
+    #[error("not valid UTF-8")]
+    NotUtf8,
+    /// Not a JSON object.
+    #[error("malformed JSON: {message}")]
+    Json { message: String },
+    /// A required field is absent.
+    #[error("missing field \"{field}\"")]
+    MissingField { field: String },
+    /// A field has the wrong type or an invalid value.
+    #[error("field \"{field}\": {message}")]
+    BadField { field: String, message: String },
+    /// The same manifest id on two lines.
+    #[error("duplicate manifest id {id:?} (first on line {first_line})")]
+    DuplicateItem { id: String, first_line: usize },
+    /// A prediction for an id the manifest does not have.
+    #[error("unknown id {id:?}: not in the manifest")]
+    UnknownId { id: String },
+    /// A second prediction for the same (model, id); the first one is scored.
+    #[error("duplicate prediction for id {id:?} of model {model:?} (first at {first})")]
+    DuplicatePrediction {
+        id: String,
+        model: String,
+        first: String,
+    },
+}
+
+/// Why a scoring run could not proceed at all.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum ScoreError {
+    /// A file could not be read or written.
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+    /// An option is out of range.
+    #[error("invalid option {option}: {message}")]
+    BadOption {
+        option: &'static str,
+        message: String,
+    },
+    /// The manifest has no valid item to score.
+    #[error("{0}: the manifest has no valid items")]
+    EmptyManifest(String),
+    /// Drawing a plot failed.
+    #[error("plot {name}: {message}")]
+    Plot { name: String, message: String },
+    /// `--explain` named an id that is not in the manifest or has no prediction.
+    #[error("{0}")]
+    Explain(String),
+}
+
+impl ScoreError {
+    pub(crate) fn io(path: impl fmt::Display, err: impl fmt::Display) -> Self {
+        ScoreError::Io {
+            path: path.to_string(),
+            message: err.to_string(),
+        }
+    }
+}

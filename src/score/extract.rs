@@ -1,0 +1,614 @@
+//! Answer extraction: an ordered cascade of named rules over normalised model output.
+//!
+//! Rules run in the order of [`Rule::CASCADE`]; the first that yields a value wins and
+//! is recorded with the prediction, so every score can be audited (`geomrender score
+//! --explain ID`). Within a rule the *last* occurrence in the text is tried first: models
+//! revise themselves ("I first thought the answer is 12 … so the answer is 14"). An
+//! occurrence whose text holds no readable value is skipped and the next one tried.
+//!
+//! The answer text after a trigger ("answer is", `\boxed{`) is read as one clause: up to
+//! the end of the line or sentence, cut before ", since …"-style asides; if it is an
+//! equation (`x = 12.5`, `2 * 22 = 44`) the value after the last `=` or `≈` counts.
+//!
+//! Known limits, kept for fidelity to GeoEval or for lack of a safe reading: the
+//! GeoEval rules run before the last-number fallback, so "the value of x is 5, hence
+//! the angle is 75" reads 5 when no answer phrase follows; decimal commas (`12,5`) and
+//! plain-space thousands groups (`1 234`) are not numbers; `\frac` reads numbers and π
+//! only, not nested expressions.
+
+use super::normalize::{find_values, first_value, normalize_text};
+use regex::Regex;
+use serde::Serialize;
+use std::fmt;
+use std::sync::LazyLock;
+
+/// An extracted answer: a number, or an option (0-based index) when the item has choices.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    Number(f64),
+    Choice(usize),
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Number(v) => write!(f, "{v}"),
+            Answer::Choice(i) => write!(f, "option {}", option_letter(*i)),
+        }
+    }
+}
+
+/// The letter of option `index` (0 → `A`).
+pub fn option_letter(index: usize) -> char {
+    u8::try_from(index)
+        .ok()
+        .filter(|i| *i < 26)
+        .map_or('?', |i| char::from(b'A' + i))
+}
+
+/// The rules of the cascade, in order, plus [`Rule::None`] when nothing fired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// "final answer is X", "Final Answer: X", `"final_answer": X`.
+    FinalAnswer,
+    /// `\boxed{X}` / `\fbox{X}`, braces matched.
+    Boxed,
+    /// "answer is X", "Answer: X", "answer = X", `"answer": X` (subsumes GeoEval's "correct answer is
+    /// (.+)" and "answer is ([\d.]+)").
+    AnswerIs,
+    /// GeoEval table 10: "value of (\w+) is ([\d.]+)".
+    GeoevalValueOf,
+    /// GeoEval table 10: "answer should be (.+) degrees" (degrees optional).
+    GeoevalAnswerShouldBe,
+    /// GeoEval table 10: "answer to (.+) is (.+) degrees" (degrees or ° required).
+    GeoevalAnswerToDegrees,
+    /// GeoEval table 10: "answer to the problem is (.+)" (or "question").
+    GeoevalAnswerToProblem,
+    /// GeoEval table 10: "The closest (.+) is (.+)".
+    GeoevalClosest,
+    /// GeoEval table 10: "the (.+) is equal to (.+)".
+    GeoevalEqualTo,
+    /// GeoEval table 10: "(.+) is approximately (.+) units" (also "about", "roughly";
+    /// units optional).
+    GeoevalApproximately,
+    /// Only for items with choices: "option C", "the correct choice is (C)", "(C) is
+    /// correct", or a reply that is just a letter ("C", "(C).", "**C**").
+    OptionLetter,
+    /// An explicit refusal ("cannot be determined", "not enough information", …) with
+    /// no number after it: no answer, rather than a number from the reasoning.
+    Refusal,
+    /// The last number in the text.
+    LastNumber,
+    /// Nothing could be read (empty output, no number).
+    None,
+}
+
+impl Rule {
+    /// The cascade, in the order the rules are tried.
+    pub const CASCADE: [Rule; 13] = [
+        Rule::FinalAnswer,
+        Rule::Boxed,
+        Rule::AnswerIs,
+        Rule::GeoevalValueOf,
+        Rule::GeoevalAnswerShouldBe,
+        Rule::GeoevalAnswerToDegrees,
+        Rule::GeoevalAnswerToProblem,
+        Rule::GeoevalClosest,
+        Rule::GeoevalEqualTo,
+        Rule::GeoevalApproximately,
+        Rule::OptionLetter,
+        Rule::Refusal,
+        Rule::LastNumber,
+    ];
+
+    /// Every rule name that can be recorded: the cascade plus `none`.
+    pub const ALL: [Rule; 14] = {
+        let mut all = [Rule::None; 14];
+        let mut i = 0;
+        while i < 13 {
+            all[i] = Rule::CASCADE[i];
+            i += 1;
+        }
+        all
+    };
+
+    /// The snake_case name used in reports and fixtures.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::FinalAnswer => "final_answer",
+            Rule::Boxed => "boxed",
+            Rule::AnswerIs => "answer_is",
+            Rule::GeoevalValueOf => "geoeval_value_of",
+            Rule::GeoevalAnswerShouldBe => "geoeval_answer_should_be",
+            Rule::GeoevalAnswerToDegrees => "geoeval_answer_to_degrees",
+            Rule::GeoevalAnswerToProblem => "geoeval_answer_to_problem",
+            Rule::GeoevalClosest => "geoeval_closest",
+            Rule::GeoevalEqualTo => "geoeval_equal_to",
+            Rule::GeoevalApproximately => "geoeval_approximately",
+            Rule::OptionLetter => "option_letter",
+            Rule::Refusal => "refusal",
+            Rule::LastNumber => "last_number",
+            Rule::None => "none",
+        }
+    }
+
+    /// The rule with this [`Rule::name`].
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What one rule did with the text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The rule does not apply to this item (option letters without choices).
+    NotApplicable,
+    /// The rule's pattern does not occur.
+    NoMatch,
+    /// The pattern occurs `count` times but no occurrence holds a readable value;
+    /// `evidence` is the last one.
+    NoValue { count: usize, evidence: String },
+    /// The rule fired: `evidence` is the text it read.
+    Fired {
+        evidence: String,
+        answer: Option<Answer>,
+    },
+}
+
+/// One step of the trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attempt {
+    pub rule: Rule,
+    pub outcome: Outcome,
+}
+
+/// The result of running the cascade on one prediction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Extraction {
+    /// The answer, `None` when nothing was read or the model refused.
+    pub answer: Option<Answer>,
+    /// The rule that decided ([`Rule::None`] if none did).
+    pub rule: Rule,
+    /// The normalised text the rules ran on.
+    pub normalized: String,
+    /// Rules tried, in order: up to the deciding one, or all of them for [`explain`].
+    pub trace: Vec<Attempt>,
+}
+
+/// Runs the cascade and stops at the first rule that fires. `choices` is the number of
+/// options when the item is multiple choice.
+pub fn extract(raw: &str, choices: Option<usize>) -> Extraction {
+    run(raw, choices, true)
+}
+
+/// Like [`extract`] but tries every rule, so the trace shows what each would have read.
+pub fn explain(raw: &str, choices: Option<usize>) -> Extraction {
+    run(raw, choices, false)
+}
+
+fn run(raw: &str, choices: Option<usize>, stop_at_first: bool) -> Extraction {
+    let normalized = normalize_text(raw);
+    let mut trace = Vec::new();
+    let mut decided: Option<(Rule, Option<Answer>)> = None;
+    for rule in Rule::CASCADE {
+        let outcome = apply(rule, &normalized, choices);
+        if let (None, Outcome::Fired { answer, .. }) = (&decided, &outcome) {
+            decided = Some((rule, *answer));
+        }
+        trace.push(Attempt { rule, outcome });
+        if stop_at_first && decided.is_some() {
+            break;
+        }
+    }
+    let (rule, answer) = decided.unwrap_or((Rule::None, None));
+    Extraction {
+        answer,
+        rule,
+        normalized,
+        trace,
+    }
+}
+
+fn re(pattern: &str) -> Regex {
+    // Patterns are constants covered by the extraction fixture.
+    Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in regex {pattern:?}: {e}"))
+}
+
+/// The trigger of each phrase rule; the answer text starts where the match ends.
+fn trigger(rule: Rule) -> Option<&'static Regex> {
+    static FINAL: LazyLock<Regex> =
+        LazyLock::new(|| re(r#"(?i)\bfinal[\s_]+answer"?\s*(?:is\b|:|=)\s*:?"#));
+    static ANSWER: LazyLock<Regex> =
+        LazyLock::new(|| re(r#"(?i)\banswers?"?\s*(?:is\b|:|=)\s*:?"#));
+    static VALUE_OF: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bvalue of\s+\w+\s+is\b"));
+    static SHOULD_BE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\banswer should be\b"));
+    static TO_DEGREES: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\banswer to\s+[^\n]{1,80}?\s+is\b"));
+    static TO_PROBLEM: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\banswer to (?:the |this )?(?:problem|question)\s+is\b"));
+    static CLOSEST: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\bthe closest\s+\w+(?:\s+\w+)?\s+is\b"));
+    static EQUAL_TO: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\bthe\s+[^\n.]{1,120}?\s+is\s+equal\s+to\b"));
+    static APPROX: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)\b(?:is|are|equals|of)\s+(?:approximately|approx\.|about|roughly|around)\s")
+    });
+    let r: &'static LazyLock<Regex> = match rule {
+        Rule::FinalAnswer => &FINAL,
+        Rule::AnswerIs => &ANSWER,
+        Rule::GeoevalValueOf => &VALUE_OF,
+        Rule::GeoevalAnswerShouldBe => &SHOULD_BE,
+        Rule::GeoevalAnswerToDegrees => &TO_DEGREES,
+        Rule::GeoevalAnswerToProblem => &TO_PROBLEM,
+        Rule::GeoevalClosest => &CLOSEST,
+        Rule::GeoevalEqualTo => &EQUAL_TO,
+        Rule::GeoevalApproximately => &APPROX,
+        _ => return None,
+    };
+    Some(LazyLock::force(r))
+}
+
+fn apply(rule: Rule, text: &str, choices: Option<usize>) -> Outcome {
+    match rule {
+        Rule::Boxed => boxed(text, choices),
+        Rule::OptionLetter => match choices {
+            Some(n) => option_letter_rule(text, n),
+            None => Outcome::NotApplicable,
+        },
+        Rule::Refusal => refusal(text),
+        Rule::LastNumber => match find_values(text).last() {
+            Some(m) => Outcome::Fired {
+                evidence: text[m.span.clone()].to_string(),
+                answer: Some(Answer::Number(m.value)),
+            },
+            None => Outcome::NoMatch,
+        },
+        Rule::None => Outcome::NoMatch,
+        _ => match trigger(rule) {
+            Some(r) => phrase(rule, r, text, choices),
+            None => Outcome::NoMatch,
+        },
+    }
+}
+
+/// A phrase rule: the last trigger occurrence whose following clause holds a value.
+fn phrase(rule: Rule, trigger: &Regex, text: &str, choices: Option<usize>) -> Outcome {
+    let ends: Vec<(usize, usize)> = trigger
+        .find_iter(text)
+        .map(|m| (m.start(), m.end()))
+        .collect();
+    let mut last_evidence = None;
+    for &(start, end) in ends.iter().rev() {
+        let clause = clause_after(&text[end..]);
+        let evidence = format!("{}{}", &text[start..end], clause);
+        if let Some((answer, rest)) = read_answer(clause, choices) {
+            let degrees_ok = rule != Rule::GeoevalAnswerToDegrees || {
+                let rest = rest.trim_start().to_lowercase();
+                rest.starts_with('°') || rest.starts_with("degree")
+            };
+            if degrees_ok {
+                return Outcome::Fired {
+                    evidence: evidence.trim().to_string(),
+                    answer: Some(answer),
+                };
+            }
+        }
+        last_evidence.get_or_insert(evidence);
+    }
+    match last_evidence {
+        None => Outcome::NoMatch,
+        Some(evidence) => Outcome::NoValue {
+            count: ends.len(),
+            evidence: evidence.trim().to_string(),
+        },
+    }
+}
+
+/// The answer clause after a trigger: the rest of the line (or the next non-empty line
+/// when the trigger ends its line), bounded in length, cut at the sentence end.
+fn clause_after(tail: &str) -> &str {
+    static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| re(r"\.(?:\s|$)|[\n;!?]"));
+    let trimmed = tail.trim_start();
+    let line = trimmed.split('\n').next().unwrap_or("");
+    let mut end = line.len().min(300);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let line = &line[..end];
+    let cut = SENTENCE_END.find(line).map_or(line.len(), |m| m.start());
+    &line[..cut]
+}
+
+/// Reads one answer from a clause: an option letter at its start (items with choices),
+/// else the first number of the clause's head (after the last `=`/`≈` of an equation).
+/// Returns the answer and the text after it.
+fn read_answer(clause: &str, choices: Option<usize>) -> Option<(Answer, &str)> {
+    static BREAK: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?i)\s\((?:[a-z])|,\s|\s(?:since|because|as|where|which|so|and|but|given|if|when|while|from|rounded|or)\s",
+        )
+    });
+    static LEADING: LazyLock<Regex> =
+        LazyLock::new(|| re(r"^(?:[\s:*=\x22'{]|\\boxed\s*\{|\\fbox\s*\{)+"));
+    let stripped = LEADING.find(clause).map_or(clause, |m| &clause[m.end()..]);
+    if let Some(n) = choices
+        && let Some((index, len)) = leading_letter(stripped, n)
+    {
+        return Some((Answer::Choice(index), &stripped[len..]));
+    }
+    let head_end = BREAK.find(stripped).map_or(stripped.len(), |m| m.start());
+    let head = &stripped[..head_end];
+    let from = head.rfind(['=', '≈']).map_or(0, |i| {
+        i + head[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    let m = first_value(&head[from..])?;
+    Some((Answer::Number(m.value), &stripped[from + m.span.end..]))
+}
+
+/// An option letter at the start: `C`, `(C)`, `option C`, `choice (C)`, valid for `n`
+/// options. Returns its index and byte length.
+fn leading_letter(s: &str, n: usize) -> Option<(usize, usize)> {
+    static LETTER: LazyLock<Regex> =
+        LazyLock::new(|| re(r"^(?:(?i:option|choice)\s*)?\(?([A-Z])\)?(?:[\s.:,)]|$)"));
+    let caps = LETTER.captures(s)?;
+    let letter = caps.get(1)?.as_str().bytes().next()?;
+    let index = usize::from(letter - b'A');
+    (index < n).then(|| (index, caps.get(1).map_or(0, |m| m.end())))
+}
+
+fn boxed(text: &str, choices: Option<usize>) -> Outcome {
+    static OPEN: LazyLock<Regex> = LazyLock::new(|| re(r"\\(?:boxed|fbox)\s*\{"));
+    let opens: Vec<(usize, usize)> = OPEN.find_iter(text).map(|m| (m.start(), m.end())).collect();
+    let mut last_evidence = None;
+    for &(start, content_start) in opens.iter().rev() {
+        let content_end = matching_brace(text, content_start);
+        let content = &text[content_start..content_end];
+        let evidence = text[start..(content_end + 1).min(text.len())].to_string();
+        if let Some((answer, _)) = read_answer(content, choices) {
+            return Outcome::Fired {
+                evidence,
+                answer: Some(answer),
+            };
+        }
+        last_evidence.get_or_insert(evidence);
+    }
+    match last_evidence {
+        None => Outcome::NoMatch,
+        Some(evidence) => Outcome::NoValue {
+            count: opens.len(),
+            evidence,
+        },
+    }
+}
+
+/// Byte index of the `}` closing a group whose content starts at `from` (or the end).
+fn matching_brace(text: &str, from: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in text[from..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return from + i,
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+fn option_letter_rule(text: &str, n: usize) -> Outcome {
+    static NAMED: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"\b(?i:option|choice)(?:\s+is)?\s*:?\s*\(?([A-Z])\)?(?:[^A-Za-z]|$)|\(([A-Z])\)\s+is\s+(?i:the\s+)?(?i:correct|right|answer)",
+        )
+    });
+    static ALONE: LazyLock<Regex> = LazyLock::new(|| re(r"^[\s(*.]*([A-Z])[\s).:*]*$"));
+    let mut candidates: Vec<(usize, String)> = NAMED
+        .captures_iter(text)
+        .filter_map(|c| {
+            Some((
+                letter_index(c.get(1).or_else(|| c.get(2))?.as_str())?,
+                c.get(0)?.as_str().trim().to_string(),
+            ))
+        })
+        .collect();
+    if let Some(c) = ALONE.captures(text.trim())
+        && let Some(i) = c.get(1).and_then(|m| letter_index(m.as_str()))
+    {
+        candidates.push((i, text.trim().to_string()));
+    }
+    let count = candidates.len();
+    match candidates.iter().rev().find(|(i, _)| *i < n) {
+        Some((i, evidence)) => Outcome::Fired {
+            evidence: evidence.clone(),
+            answer: Some(Answer::Choice(*i)),
+        },
+        None => match candidates.pop() {
+            Some((_, evidence)) => Outcome::NoValue { count, evidence },
+            None => Outcome::NoMatch,
+        },
+    }
+}
+
+fn letter_index(s: &str) -> Option<usize> {
+    let b = s.bytes().next()?;
+    b.is_ascii_uppercase().then(|| usize::from(b - b'A'))
+}
+
+fn refusal(text: &str) -> Outcome {
+    static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?ix)
+            \bcannot\s+be\s+(?:determined|computed|calculated|found|answered|solved)
+          | \bcan(?:not|'t|\s+not)\s+(?:determine|compute|calculate|find|answer|solve|tell|be\s+determined)
+          | \b(?:unable|impossible|not\s+possible)\s+to\s+(?:determine|compute|calculate|find|answer|solve|tell)
+          | \b(?:not\s+enough|insufficient)\s+(?:information|data)
+          | \bno\s+(?:answer|solution)\b
+          | \bi\s+(?:do\s+not|don't)\s+know\b
+          | \bN/A\b
+        ")
+    });
+    let Some(last) = REFUSAL.find_iter(text).last() else {
+        return Outcome::NoMatch;
+    };
+    let after = &text[last.end()..];
+    if find_values(after).is_empty() {
+        Outcome::Fired {
+            evidence: last.as_str().to_string(),
+            answer: None,
+        }
+    } else {
+        Outcome::NoValue {
+            count: REFUSAL.find_iter(text).count(),
+            evidence: last.as_str().to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(s: &str) -> (Option<f64>, Rule) {
+        let e = extract(s, None);
+        let v = match e.answer {
+            Some(Answer::Number(v)) => Some(v),
+            _ => None,
+        };
+        (v, e.rule)
+    }
+
+    #[test]
+    fn names_round_trip_and_cascade_order() {
+        for r in Rule::ALL {
+            assert_eq!(Rule::from_name(r.name()), Some(r));
+        }
+        assert_eq!(Rule::ALL[0], Rule::FinalAnswer);
+        assert_eq!(Rule::ALL[13], Rule::None);
+    }
+
+    #[test]
+    fn last_occurrence_wins() {
+        let s = "At first the answer is 12. Rechecking, the answer is 14.";
+        assert_eq!(num(s), (Some(14.0), Rule::AnswerIs));
+    }
+
+    #[test]
+    fn equation_takes_last_side() {
+        assert_eq!(
+            num("The final answer is 2 * (10 + 12) = 2 * 22 = 44."),
+            (Some(44.0), Rule::FinalAnswer)
+        );
+        assert_eq!(
+            num("Answer: 12 (since AB=3 and BC=4)"),
+            (Some(12.0), Rule::AnswerIs)
+        );
+    }
+
+    #[test]
+    fn letters_only_with_choices() {
+        let e = extract("The answer is C.", Some(4));
+        assert_eq!(
+            (e.answer, e.rule),
+            (Some(Answer::Choice(2)), Rule::AnswerIs)
+        );
+        let e = extract("The answer is E.", Some(4));
+        assert_eq!(e.rule, Rule::None);
+        let e = extract("The answer is C.", None);
+        assert_eq!(e.rule, Rule::None);
+    }
+
+    #[test]
+    fn explain_tries_every_rule() {
+        let e = explain("The final answer is 44.", None);
+        assert_eq!(e.trace.len(), Rule::CASCADE.len());
+        assert_eq!(e.rule, Rule::FinalAnswer);
+        let e = extract("The final answer is 44.", None);
+        assert_eq!(e.trace.len(), 1);
+    }
+
+    #[test]
+    fn random_token_soup_never_panics() {
+        const TOKENS: [&str; 40] = [
+            "answer is",
+            "final answer:",
+            "\\boxed{",
+            "}",
+            "{",
+            "\\frac{",
+            "^",
+            "-",
+            "−",
+            ".",
+            ",",
+            "1",
+            "23",
+            "4.5",
+            "1,234",
+            "π",
+            "√",
+            "e",
+            "×10^",
+            "%",
+            "°",
+            " ",
+            "\n",
+            "option",
+            "A",
+            "(C)",
+            "=",
+            "≈",
+            "é",
+            "日本",
+            "\u{202F}",
+            "$",
+            "**",
+            "\\text{",
+            "cannot be determined",
+            "value of x is",
+            "answer to the problem is",
+            "is approximately",
+            "the closest value is",
+            "\\sqrt",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..3000 {
+            let mut s = String::new();
+            for _ in 0..(state % 24) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                s.push_str(TOKENS[(state % TOKENS.len() as u64) as usize]);
+            }
+            let e = explain(&s, Some(3));
+            let f = extract(&s, None);
+            assert!(!matches!(f.answer, Some(Answer::Choice(_))));
+            if let Some(Answer::Number(v)) = e.answer {
+                assert!(v.is_finite(), "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn empty_and_garbage_never_panic() {
+        for s in [
+            "",
+            "   ",
+            "\\boxed{",
+            "answer is",
+            "}{",
+            "−",
+            "é\u{202F}",
+            "\\frac{}{}",
+        ] {
+            let _ = extract(s, Some(3));
+            let _ = explain(s, None);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! Matching predictions to manifest items, extracting answers and marking each one
+//! right or wrong. Unknown ids and duplicate (model, id) pairs are line errors; the
+//! first prediction of a duplicate pair is the one scored.
+
+use super::accuracy::{Tolerance, is_correct};
+use super::error::{LineError, LineReason};
+use super::extract::{Answer, Rule, extract};
+use super::manifest::Item;
+use super::predictions::Prediction;
+use rayon::prelude::*;
+use std::collections::{BTreeSet, HashMap};
+
+/// The verdict on one prediction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Verdict {
+    pub answer: Option<Answer>,
+    pub rule: Rule,
+    pub correct: bool,
+}
+
+/// Every model's verdict on every item: `verdicts[model][item]`, `None` = no prediction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scored {
+    /// Model names, sorted.
+    pub models: Vec<String>,
+    pub verdicts: Vec<Vec<Option<Verdict>>>,
+    /// Unknown ids and duplicate predictions, in input order.
+    pub errors: Vec<LineError>,
+}
+
+/// Joins `predictions` to `items` and scores them with `tol`.
+pub fn score_predictions(items: &[Item], predictions: &[Prediction], tol: &Tolerance) -> Scored {
+    let index: HashMap<&str, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| (item.id.as_str(), i))
+        .collect();
+    let models: Vec<String> = predictions
+        .iter()
+        .map(|p| p.model.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let model_index: HashMap<&str, usize> = models
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.as_str(), i))
+        .collect();
+
+    let mut errors = Vec::new();
+    let mut first_at: HashMap<(usize, usize), &Prediction> = HashMap::new();
+    let mut accepted: Vec<(usize, usize, &Prediction)> = Vec::new();
+    for p in predictions {
+        let fail = |reason| LineError {
+            file: p.file.clone(),
+            line: p.line,
+            reason,
+        };
+        let Some(&item) = index.get(p.id.as_str()) else {
+            errors.push(fail(LineReason::UnknownId { id: p.id.clone() }));
+            continue;
+        };
+        let model = model_index[p.model.as_str()];
+        match first_at.get(&(model, item)) {
+            Some(first) => errors.push(fail(LineReason::DuplicatePrediction {
+                id: p.id.clone(),
+                model: p.model.clone(),
+                first: format!("{}:{}", first.file, first.line),
+            })),
+            None => {
+                first_at.insert((model, item), p);
+                accepted.push((model, item, p));
+            }
+        }
+    }
+
+    let judged: Vec<(usize, usize, Verdict)> = accepted
+        .par_iter()
+        .map(|&(model, item, p)| {
+            let label = &items[item].label;
+            let e = extract(&p.text, items[item].choice_count());
+            let correct = e.answer.is_some_and(|a| is_correct(a, label, tol));
+            let verdict = Verdict {
+                answer: e.answer,
+                rule: e.rule,
+                correct,
+            };
+            (model, item, verdict)
+        })
+        .collect();
+    let mut verdicts = vec![vec![None; items.len()]; models.len()];
+    for (model, item, v) in judged {
+        verdicts[model][item] = Some(v);
+    }
+    Scored {
+        models,
+        verdicts,
+        errors,
+    }
+}

@@ -1,0 +1,269 @@
+//! `report.md`: the report as tables a person reads.
+
+use super::MissingPolicy;
+use super::report::{GroupRow, Report, Row};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// How many rejected lines and missing ids the markdown lists (report.json has all).
+const LIST_LIMIT: usize = 50;
+
+/// Renders the report as markdown.
+pub fn render(r: &Report) -> String {
+    let mut s = String::new();
+    header(&mut s, r);
+    models(&mut s, r);
+    axes(&mut s, r);
+    breakdown(&mut s, "depth", &r.breakdowns.depth);
+    breakdown(&mut s, "question type", &r.breakdowns.question_type);
+    problems(&mut s, r);
+    s
+}
+
+fn header(s: &mut String, r: &Report) {
+    let t = &r.tolerance;
+    let _ = writeln!(s, "# geomrender score report\n");
+    let _ = writeln!(
+        s,
+        "Relaxed accuracy: a prediction p is correct when |p − label| ≤ {} · |label| \
+         ({}); a zero label needs |p| ≤ {}. Intervals are {} % Wilson score intervals; \
+         flips compare each variant with the base image of the same problem, tested \
+         with the exact McNemar test. Missing predictions are {}.\n",
+        t.relative,
+        pct(t.relative),
+        t.absolute_at_zero,
+        r.confidence * 100.0,
+        match r.missing_policy {
+            MissingPolicy::Exclude => "left out of n (and counted below)",
+            MissingPolicy::Wrong => "counted as wrong",
+        }
+    );
+    let _ = writeln!(
+        s,
+        "## Inputs\n\n| file | sha256 | lines | accepted |\n|---|---|---:|---:|"
+    );
+    let m = &r.inputs.manifest;
+    let files = std::iter::once(m).chain(&r.inputs.predictions);
+    for f in files {
+        let _ = writeln!(
+            s,
+            "| {} | `{}` | {} | {} |",
+            cell(&f.path),
+            &f.sha256[..f.sha256.len().min(16)],
+            f.lines,
+            f.accepted
+        );
+    }
+    let c = &r.counts;
+    let _ = writeln!(
+        s,
+        "\n{} items ({} base images, {} variants without a base image); {} predictions; \
+         {} missing, {} unknown ids, {} duplicate ids, {} malformed lines.\n",
+        c.items,
+        c.base_items,
+        c.variants_without_base,
+        c.predictions,
+        c.missing,
+        c.unknown_ids,
+        c.duplicate_ids,
+        c.malformed_lines
+    );
+}
+
+fn models(s: &mut String, r: &Report) {
+    let _ = writeln!(
+        s,
+        "## Models\n\n| model | predictions | missing | no answer | extraction rules |\n|---|---:|---:|---:|---|"
+    );
+    for m in &r.models {
+        let rules: Vec<String> = m.rules.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            cell(&m.model),
+            m.predictions,
+            m.missing,
+            m.no_answer,
+            rules.join(", ")
+        );
+    }
+    s.push('\n');
+}
+
+fn axes(s: &mut String, r: &Report) {
+    let _ = writeln!(
+        s,
+        "## Accuracy per axis\n\n![accuracy per axis](accuracy.png)\n"
+    );
+    let _ = writeln!(s, "![flip rates](flips.png)\n");
+    let mut by_axis: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
+    for row in &r.rows {
+        by_axis.entry(row.axis.as_str()).or_default().push(row);
+    }
+    let order = std::iter::once("base").chain(r.axes.iter().map(|a| a.axis.as_str()));
+    for axis in order {
+        let Some(rows) = by_axis.get(axis) else {
+            continue;
+        };
+        let _ = writeln!(
+            s,
+            "### {}\n\n| model | value | n | accuracy | 95 % CI | missing | no answer | paired | Δ vs base | → wrong | → right | McNemar p |\n|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+            cell(axis)
+        );
+        let mut rows = rows.clone();
+        rows.sort_by_key(|r| r.model.as_str());
+        for row in rows {
+            let base = row.axis == "base";
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                cell(&row.model),
+                cell(&row.value),
+                row.n,
+                opt_pct(row.accuracy),
+                ci(row.ci_low, row.ci_high),
+                row.missing,
+                row.no_answer,
+                if base {
+                    "–".into()
+                } else {
+                    row.paired_n.to_string()
+                },
+                if base { "–".into() } else { pp(row.delta) },
+                if base {
+                    "–".into()
+                } else {
+                    row.flips_to_wrong.to_string()
+                },
+                if base {
+                    "–".into()
+                } else {
+                    row.flips_to_right.to_string()
+                },
+                if base {
+                    "–".into()
+                } else {
+                    pvalue(row.mcnemar_p)
+                },
+            );
+        }
+        s.push('\n');
+    }
+}
+
+/// (model, axis, value) of a breakdown table row.
+type RowKey<'a> = (&'a str, &'a str, &'a str);
+
+fn breakdown(s: &mut String, what: &str, rows: &[GroupRow]) {
+    let mut groups: Vec<&str> = Vec::new();
+    for g in rows {
+        if !groups.contains(&g.group.as_str()) {
+            groups.push(&g.group);
+        }
+    }
+    let _ = writeln!(s, "## Accuracy by {what}\n");
+    if rows.is_empty() {
+        let _ = writeln!(s, "No scored items.\n");
+        return;
+    }
+    let _ = write!(s, "| model | axis = value |");
+    for g in &groups {
+        let _ = write!(s, " {} |", cell(g));
+    }
+    let _ = write!(s, "\n|---|---|");
+    s.push_str(&"---:|".repeat(groups.len()));
+    s.push('\n');
+    let mut table: Vec<(RowKey<'_>, BTreeMap<&str, &GroupRow>)> = Vec::new();
+    for g in rows {
+        let key = (g.model.as_str(), g.axis.as_str(), g.value.as_str());
+        match table.last_mut() {
+            Some((k, cells)) if *k == key => {
+                cells.insert(&g.group, g);
+            }
+            _ => table.push((key, BTreeMap::from([(g.group.as_str(), g)]))),
+        }
+    }
+    for ((model, axis, value), cells) in table {
+        let label = if axis == "base" {
+            "base".to_string()
+        } else {
+            format!("{axis} = {value}")
+        };
+        let _ = write!(s, "| {} | {} |", cell(model), cell(&label));
+        for g in &groups {
+            let text = cells.get(g).map_or("–".to_string(), |c| {
+                format!("{} ({})", opt_pct(c.accuracy), c.n)
+            });
+            let _ = write!(s, " {text} |");
+        }
+        s.push('\n');
+    }
+    s.push('\n');
+}
+
+fn problems(s: &mut String, r: &Report) {
+    let _ = writeln!(s, "## Rejected lines ({})\n", r.errors.len());
+    for e in r.errors.iter().take(LIST_LIMIT) {
+        let _ = writeln!(s, "- `{}`", e.to_string().replace('`', "'"));
+    }
+    if r.errors.len() > LIST_LIMIT {
+        let _ = writeln!(s, "- … {} more in report.json", r.errors.len() - LIST_LIMIT);
+    }
+    let _ = writeln!(s, "\n## Missing predictions\n");
+    for m in &r.models {
+        let shown: Vec<&str> = m
+            .missing_ids
+            .iter()
+            .take(LIST_LIMIT)
+            .map(String::as_str)
+            .collect();
+        let more = m.missing_ids.len().saturating_sub(LIST_LIMIT);
+        let _ = writeln!(
+            s,
+            "- {}: {} missing{}{}",
+            cell(&m.model),
+            m.missing,
+            if shown.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", shown.join(", "))
+            },
+            if more > 0 {
+                format!(" … and {more} more (report.json)")
+            } else {
+                String::new()
+            }
+        );
+    }
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.1} %", v * 100.0)
+}
+
+fn opt_pct(v: Option<f64>) -> String {
+    v.map_or("–".into(), pct)
+}
+
+fn ci(low: Option<f64>, high: Option<f64>) -> String {
+    match (low, high) {
+        (Some(l), Some(h)) => format!("{:.1}–{:.1} %", l * 100.0, h * 100.0),
+        _ => "–".into(),
+    }
+}
+
+fn pp(delta: Option<f64>) -> String {
+    delta.map_or("–".into(), |d| format!("{:+.1} pp", d * 100.0))
+}
+
+fn pvalue(p: f64) -> String {
+    if p >= 0.001 {
+        format!("{p:.3}")
+    } else {
+        format!("{p:.1e}")
+    }
+}

@@ -1,0 +1,187 @@
+//! Scoring model predictions per variant (`geomrender score`).
+//!
+//! Reads the render manifest and one or more prediction files, extracts an answer
+//! from every raw model output with an auditable rule cascade ([`extract`]), marks it
+//! with GeomVerse's relaxed accuracy ([`Tolerance`]), and reports accuracy with
+//! Wilson intervals per (model, axis, value) plus the paired exact McNemar comparison
+//! of each variant with its base image ([`Report`]). [`write_report`] writes
+//! `report.json`, `report.md` and the plots, each atomically.
+//!
+//! ```no_run
+//! use geomrender::score::{score, write_report, ScoreOptions, Source};
+//! # fn main() -> Result<(), geomrender::score::ScoreError> {
+//! let manifest = Source::read("out/manifest.jsonl".as_ref())?;
+//! let preds = vec![Source::read("gpt.jsonl".as_ref())?];
+//! let report = score(&manifest, &preds, &ScoreOptions::default())?;
+//! write_report(&report, "out/report".as_ref())?;
+//! # Ok(()) }
+//! ```
+
+mod accuracy;
+mod error;
+mod extract;
+mod join;
+mod manifest;
+mod markdown;
+mod normalize;
+mod plot;
+mod predictions;
+mod report;
+mod stats;
+mod trace;
+mod write;
+
+pub use accuracy::{Tolerance, is_correct};
+pub use error::{LineError, LineReason, ScoreError};
+pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};
+pub use join::{Scored, Verdict, score_predictions};
+pub use manifest::{AxisValue, BASE_AXIS, Item, Label, parse_manifest};
+pub use normalize::{ValueMatch, find_values, normalize_text, parse_value};
+pub use predictions::{Prediction, default_model_name, parse_predictions};
+pub use report::{
+    Axis, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT, Report,
+    Row, UNKNOWN_GROUP,
+};
+pub use stats::{Interval, Z_95, mcnemar_exact, wilson};
+pub use trace::explain_id;
+pub use write::{ReportFiles, write_report};
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::path::Path;
+
+/// The JSON Schema of `report.json`.
+pub const REPORT_SCHEMA: &str = include_str!("../../schemas/report.schema.json");
+
+/// What a manifest item without a prediction from a model counts as.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissingPolicy {
+    /// Left out of `n` (accuracy over answered items); still counted in `missing`.
+    #[default]
+    Exclude,
+    /// Counted in `n` as a wrong answer.
+    Wrong,
+}
+
+/// Options of a scoring run; the CLI fills the same struct.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ScoreOptions {
+    /// Relaxed-accuracy tolerance (default 3 %, absolute 0.005 for zero labels).
+    pub tolerance: Tolerance,
+    /// How missing predictions count (default: excluded, and reported).
+    pub missing: MissingPolicy,
+}
+
+impl ScoreOptions {
+    /// Checks that the tolerances are finite and not negative.
+    pub fn validate(&self) -> Result<(), ScoreError> {
+        let check = |option, v: f64| {
+            if v.is_finite() && v >= 0.0 {
+                Ok(())
+            } else {
+                Err(ScoreError::BadOption {
+                    option,
+                    message: format!("must be a finite number ≥ 0, got {v}"),
+                })
+            }
+        };
+        check("tolerance", self.tolerance.relative)?;
+        check("zero-tolerance", self.tolerance.absolute_at_zero)
+    }
+}
+
+/// An input file: its name as given (used in errors and the report) and its bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Source {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+impl Source {
+    /// Reads a file whole.
+    pub fn read(path: &Path) -> Result<Source, ScoreError> {
+        let bytes = std::fs::read(path).map_err(|e| ScoreError::io(path.display(), e))?;
+        Ok(Source {
+            name: path.display().to_string(),
+            bytes,
+        })
+    }
+
+    fn sha256(&self) -> String {
+        Sha256::digest(&self.bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+}
+
+/// Parsed inputs: valid items and predictions, rejected lines, file bookkeeping.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loaded {
+    pub items: Vec<Item>,
+    pub predictions: Vec<Prediction>,
+    pub errors: Vec<LineError>,
+    pub inputs: Inputs,
+}
+
+/// Parses the manifest and every prediction file (model defaults to the file stem).
+pub fn load(manifest: &Source, predictions: &[Source]) -> Result<Loaded, ScoreError> {
+    let (items, mut errors) = parse_manifest(&manifest.bytes, &manifest.name);
+    if items.is_empty() {
+        return Err(ScoreError::EmptyManifest(manifest.name.clone()));
+    }
+    let manifest_file = input_file(manifest, items.len());
+    let mut all = Vec::new();
+    let mut files = Vec::new();
+    for src in predictions {
+        let model = default_model_name(Path::new(&src.name));
+        let (preds, errs) = parse_predictions(&src.bytes, &src.name, &model);
+        files.push(input_file(src, preds.len()));
+        all.extend(preds);
+        errors.extend(errs);
+    }
+    Ok(Loaded {
+        items,
+        predictions: all,
+        errors,
+        inputs: Inputs {
+            manifest: manifest_file,
+            predictions: files,
+        },
+    })
+}
+
+fn input_file(src: &Source, accepted: usize) -> InputFile {
+    InputFile {
+        path: src.name.clone(),
+        sha256: src.sha256(),
+        lines: manifest::jsonl_lines(&src.bytes).count(),
+        accepted,
+    }
+}
+
+/// Loads, extracts, scores and aggregates: the whole report, written nowhere.
+/// Rejected lines are listed in [`Report::errors`]; they do not stop the run.
+pub fn score(
+    manifest: &Source,
+    predictions: &[Source],
+    opts: &ScoreOptions,
+) -> Result<Report, ScoreError> {
+    opts.validate()?;
+    let loaded = load(manifest, predictions)?;
+    let scored = score_predictions(&loaded.items, &loaded.predictions, &opts.tolerance);
+    let mut errors = loaded.errors;
+    errors.extend(scored.errors.iter().cloned());
+    Ok(report::build_report(
+        report::BuildInput {
+            items: &loaded.items,
+            scored: &scored,
+            inputs: loaded.inputs,
+            errors,
+            predictions: loaded.predictions.len(),
+        },
+        opts,
+    ))
+}

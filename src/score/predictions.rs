@@ -1,0 +1,118 @@
+//! Reading model predictions: JSONL lines `{"id", "prediction", "model"?}`.
+//!
+//! `prediction` is the raw model output (a string; `null` means the model produced
+//! nothing and scores as no answer). `model` defaults to the file's stem, so one file
+//! per model needs no `model` field and one file may also hold several models.
+//! Unknown fields are ignored.
+
+use super::error::{LineError, LineReason};
+use super::manifest::{bad, jsonl_lines, parse_object, required_string};
+use serde_json::Value;
+
+/// One prediction line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    pub id: String,
+    pub model: String,
+    /// Raw model output; empty when the line had `null`.
+    pub text: String,
+    /// The file as named on the command line, and the 1-based line.
+    pub file: String,
+    pub line: usize,
+}
+
+/// Parses one predictions file. Returns the valid lines and one error per bad line.
+pub fn parse_predictions(
+    text: &[u8],
+    file: &str,
+    default_model: &str,
+) -> (Vec<Prediction>, Vec<LineError>) {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for (line, raw) in jsonl_lines(text) {
+        let parsed = std::str::from_utf8(raw)
+            .map_err(|_| LineReason::NotUtf8)
+            .and_then(|s| parse_line(s, default_model));
+        match parsed {
+            Ok((id, model, text)) => out.push(Prediction {
+                id,
+                model,
+                text,
+                file: file.to_string(),
+                line,
+            }),
+            Err(reason) => errors.push(LineError {
+                file: file.to_string(),
+                line,
+                reason,
+            }),
+        }
+    }
+    (out, errors)
+}
+
+fn parse_line(line: &str, default_model: &str) -> Result<(String, String, String), LineReason> {
+    let map = parse_object(line)?;
+    let id = required_string(&map, "id")?;
+    let text = match map.get("prediction") {
+        None => {
+            return Err(LineReason::MissingField {
+                field: "prediction".into(),
+            });
+        }
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) => String::new(),
+        Some(_) => return Err(bad("prediction", "must be a string (or null)")),
+    };
+    let model = match map.get("model") {
+        None | Some(Value::Null) => default_model.to_string(),
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+        Some(_) => return Err(bad("model", "must be a non-empty string")),
+    };
+    Ok((id, model, text))
+}
+
+/// The model name used when a line has none: the file name without its extension.
+pub fn default_model_name(path: &std::path::Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "model".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_defaults_to_stem_and_null_is_empty() {
+        let text = b"{\"id\":\"a\",\"prediction\":\"44\"}\n{\"id\":\"b\",\"prediction\":null,\"model\":\"m2\",\"latency\":3}\n";
+        let (p, e) = parse_predictions(text, "runs/gpt.jsonl", "gpt");
+        assert!(e.is_empty());
+        assert_eq!((p[0].model.as_str(), p[0].line), ("gpt", 1));
+        assert_eq!((p[1].model.as_str(), p[1].text.as_str()), ("m2", ""));
+        assert_eq!(
+            default_model_name("runs/gpt-4o.preds.jsonl".as_ref()),
+            "gpt-4o.preds"
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_reported() {
+        let text = b"{\"id\":\"a\"}\n{\"id\":3,\"prediction\":\"x\"}\nnot json\n";
+        let (p, e) = parse_predictions(text, "p.jsonl", "p");
+        assert!(p.is_empty());
+        assert_eq!(
+            e[0].reason,
+            LineReason::MissingField {
+                field: "prediction".into()
+            }
+        );
+        assert!(matches!(e[1].reason, LineReason::BadField { .. }));
+        assert!(matches!(e[2].reason, LineReason::Json { .. }));
+        assert_eq!(
+            e[2].to_string().split(':').take(2).collect::<Vec<_>>(),
+            ["p.jsonl", "3"]
+        );
+    }
+}

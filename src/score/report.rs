@@ -1,0 +1,519 @@
+//! The report: accuracy with Wilson intervals per (model, axis, value), the paired
+//! comparison of every variant with its base image, breakdowns by depth and question
+//! type, and the input bookkeeping. Field meanings are published in
+//! `schemas/report.schema.json`; everything is sorted so equal inputs give equal bytes,
+//! and rows, breakdowns and model summaries do not depend on the order of input lines.
+//!
+//! A row's axis is the variant's axis name; a grid variant (`{"fontsize": 8,
+//! "opacity": 0.25}`) is its own axis named by the axis names sorted and joined with
+//! `+` (`fontsize+opacity`), its value the values in the same order (`8+0.25`). Base
+//! images form the row with axis and value `base`. Numbers print without a trailing
+//! `.0` (24, 0.5).
+
+use super::accuracy::Tolerance;
+use super::error::LineError;
+use super::join::{Scored, Verdict};
+use super::manifest::{AxisValue, BASE_AXIS, Item};
+use super::stats::{Z_95, mcnemar_exact, wilson};
+use super::{MissingPolicy, ScoreOptions};
+use serde::Serialize;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap};
+
+/// Identifies this report format.
+pub const REPORT_FORMAT: &str = "geomrender-score-report/1";
+
+/// The whole report (`report.json`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub format: &'static str,
+    pub tolerance: Tolerance,
+    pub missing_policy: MissingPolicy,
+    /// Confidence level of `ci_low`/`ci_high` (Wilson score interval).
+    pub confidence: f64,
+    pub inputs: Inputs,
+    pub counts: Counts,
+    pub models: Vec<ModelSummary>,
+    pub axes: Vec<Axis>,
+    pub rows: Vec<Row>,
+    pub breakdowns: Breakdowns,
+    /// Every rejected input line, sorted by file and line.
+    pub errors: Vec<LineError>,
+}
+
+/// Where the numbers came from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Inputs {
+    pub manifest: InputFile,
+    pub predictions: Vec<InputFile>,
+}
+
+/// One input file: its name as given, its SHA-256, and how many lines were used.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InputFile {
+    pub path: String,
+    pub sha256: String,
+    /// Non-blank lines.
+    pub lines: usize,
+    /// Lines accepted (items or predictions).
+    pub accepted: usize,
+}
+
+/// Totals over the run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Counts {
+    pub items: usize,
+    pub base_items: usize,
+    /// Variant items whose `base_id` has no base image in the manifest: scored, never paired.
+    pub variants_without_base: usize,
+    pub predictions: usize,
+    /// (model, item) pairs with no prediction, summed over models.
+    pub missing: usize,
+    /// Prediction lines whose id is not in the manifest.
+    pub unknown_ids: usize,
+    /// Prediction lines repeating a (model, id) pair; the first is scored.
+    pub duplicate_ids: usize,
+    /// Manifest or prediction lines rejected as malformed.
+    pub malformed_lines: usize,
+}
+
+/// Per model: coverage and which extraction rules decided.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelSummary {
+    pub model: String,
+    pub predictions: usize,
+    pub missing: usize,
+    /// Predictions from which no answer could be read (rule `none` or `refusal`).
+    pub no_answer: usize,
+    /// How many predictions each rule decided, by rule name.
+    pub rules: BTreeMap<&'static str, usize>,
+    /// Ids with no prediction from this model, sorted.
+    pub missing_ids: Vec<String>,
+}
+
+/// One variant axis (or `+`-joined grid axes) and its values in plot order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Axis {
+    pub axis: String,
+    pub values: Vec<String>,
+    /// All values are single numbers (plotted on a numeric x axis).
+    pub numeric: bool,
+}
+
+/// Accuracy of one model on one (axis, value), and the paired comparison with the
+/// base images of the same problems. The base row (`axis` = `value` = "base")
+/// compares with itself: no flips, p = 1.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    pub model: String,
+    pub axis: String,
+    pub value: String,
+    /// Items scored (with `missing_policy` = wrong, missing ones count here too).
+    pub n: u64,
+    pub correct: u64,
+    pub accuracy: Option<f64>,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    /// Items of this row with no prediction from this model.
+    pub missing: u64,
+    /// Scored items whose prediction held no readable answer (counted wrong).
+    pub no_answer: u64,
+    /// Items scored both here and on their base image.
+    pub paired_n: u64,
+    /// Right on the base image, wrong here.
+    pub flips_to_wrong: u64,
+    /// Wrong on the base image, right here.
+    pub flips_to_right: u64,
+    /// Accuracy here minus on the base, over the paired items.
+    pub delta: Option<f64>,
+    /// Exact McNemar test of the flips (two-sided).
+    pub mcnemar_p: f64,
+}
+
+/// Accuracy per (model, axis, value) split by a problem parameter.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Breakdowns {
+    pub depth: Vec<GroupRow>,
+    pub question_type: Vec<GroupRow>,
+}
+
+/// One cell of a breakdown; `group` is "unknown" when the parameter is absent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupRow {
+    pub model: String,
+    pub axis: String,
+    pub value: String,
+    pub group: String,
+    pub n: u64,
+    pub correct: u64,
+    pub accuracy: Option<f64>,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+}
+
+/// The group name for items without the parameter.
+pub const UNKNOWN_GROUP: &str = "unknown";
+
+/// (axis, values) of an item: `("base", [])` for base images.
+#[derive(Clone, Debug, PartialEq)]
+struct Key {
+    axis: String,
+    values: Vec<AxisValue>,
+}
+
+impl Key {
+    fn of(item: &Item) -> Key {
+        if item.is_base() {
+            return Key {
+                axis: BASE_AXIS.to_string(),
+                values: Vec::new(),
+            };
+        }
+        Key {
+            axis: item
+                .variant
+                .iter()
+                .map(|(a, _)| a.as_str())
+                .collect::<Vec<_>>()
+                .join("+"),
+            values: item.variant.iter().map(|(_, v)| v.clone()).collect(),
+        }
+    }
+
+    fn value_label(&self) -> String {
+        if self.values.is_empty() {
+            return BASE_AXIS.to_string();
+        }
+        self.values
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("+")
+    }
+
+    /// Base first, then axes by name, values in [`AxisValue::cmp_order`].
+    fn cmp(&self, other: &Key) -> Ordering {
+        let base = |k: &Key| k.values.is_empty();
+        base(other)
+            .cmp(&base(self))
+            .then_with(|| self.axis.cmp(&other.axis))
+            .then_with(|| {
+                self.values
+                    .iter()
+                    .zip(&other.values)
+                    .map(|(a, b)| a.cmp_order(b))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(self.values.len().cmp(&other.values.len()))
+            })
+    }
+}
+
+/// Tallies for a row or a breakdown cell.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    n: u64,
+    correct: u64,
+    missing: u64,
+    no_answer: u64,
+    paired_n: u64,
+    to_wrong: u64,
+    to_right: u64,
+}
+
+/// How an item counts for a model: `None` = left out (missing, policy exclude).
+fn counted(v: Option<&Verdict>, policy: MissingPolicy) -> Option<bool> {
+    match (v, policy) {
+        (Some(v), _) => Some(v.correct),
+        (None, MissingPolicy::Wrong) => Some(false),
+        (None, MissingPolicy::Exclude) => None,
+    }
+}
+
+/// Everything the report needs besides the scored table.
+pub struct BuildInput<'a> {
+    pub items: &'a [Item],
+    pub scored: &'a Scored,
+    pub inputs: Inputs,
+    pub errors: Vec<LineError>,
+    pub predictions: usize,
+}
+
+/// Which row each item belongs to, and where each problem's base image is.
+struct Layout<'a> {
+    /// One key per distinct (axis, value), in report order.
+    keys: Vec<Key>,
+    /// `slot[i]`: index into `keys` of item i.
+    slot: Vec<usize>,
+    /// base_id → index of the base item.
+    base_of: HashMap<&'a str, usize>,
+}
+
+impl<'a> Layout<'a> {
+    fn new(items: &'a [Item]) -> Self {
+        let item_keys: Vec<Key> = items.iter().map(Key::of).collect();
+        let mut keys: Vec<Key> = Vec::new();
+        let mut sorted: Vec<&Key> = item_keys.iter().collect();
+        sorted.sort_by(|a, b| a.cmp(b));
+        for k in sorted {
+            if keys.last().is_none_or(|last| last.cmp(k).is_ne()) {
+                keys.push(k.clone());
+            }
+        }
+        let slot = item_keys
+            .iter()
+            .map(|k| keys.binary_search_by(|probe| probe.cmp(k)).unwrap_or(0))
+            .collect();
+        let base_of = items
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| it.is_base())
+            .map(|(i, it)| (it.base_id.as_str(), i))
+            .collect();
+        Layout {
+            keys,
+            slot,
+            base_of,
+        }
+    }
+}
+
+/// One model's tallies: per row, and per (row, group) for each breakdown.
+struct ModelTallies {
+    rows: Vec<Tally>,
+    depth: BTreeMap<(usize, GroupKey), Tally>,
+    question_type: BTreeMap<(usize, GroupKey), Tally>,
+}
+
+fn tally_model(
+    layout: &Layout<'_>,
+    items: &[Item],
+    verdicts: &[Option<Verdict>],
+    policy: MissingPolicy,
+) -> ModelTallies {
+    let mut out = ModelTallies {
+        rows: vec![Tally::default(); layout.keys.len()],
+        depth: BTreeMap::new(),
+        question_type: BTreeMap::new(),
+    };
+    for (i, item) in items.iter().enumerate() {
+        let slot = layout.slot[i];
+        let t = &mut out.rows[slot];
+        let v = verdicts[i].as_ref();
+        t.missing += u64::from(v.is_none());
+        let Some(ok) = counted(v, policy) else {
+            continue;
+        };
+        t.n += 1;
+        t.correct += u64::from(ok);
+        t.no_answer += u64::from(v.is_some_and(|v| v.answer.is_none()));
+        let base = layout.base_of.get(item.base_id.as_str()).copied();
+        if let Some(b) = base.filter(|_| !item.is_base())
+            && let Some(base_ok) = counted(verdicts[b].as_ref(), policy)
+        {
+            t.paired_n += 1;
+            t.to_wrong += u64::from(base_ok && !ok);
+            t.to_right += u64::from(!base_ok && ok);
+        }
+        for (map, group) in [
+            (&mut out.depth, item.depth.as_deref()),
+            (&mut out.question_type, item.question_type.as_deref()),
+        ] {
+            let g = map.entry((slot, GroupKey::of(group))).or_default();
+            g.n += 1;
+            g.correct += u64::from(ok);
+        }
+    }
+    out
+}
+
+/// Aggregates scored predictions into the report.
+pub fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report {
+    let BuildInput {
+        items,
+        scored,
+        inputs,
+        mut errors,
+        predictions,
+    } = input;
+    let layout = Layout::new(items);
+    let mut rows = Vec::new();
+    let mut depth = Vec::new();
+    let mut question_type = Vec::new();
+    let mut models = Vec::new();
+    for (model, verdicts) in scored.models.iter().zip(&scored.verdicts) {
+        let t = tally_model(&layout, items, verdicts, opts.missing);
+        for (key, tally) in layout.keys.iter().zip(&t.rows) {
+            rows.push(make_row(model, key, tally));
+        }
+        for (map, out) in [(t.depth, &mut depth), (t.question_type, &mut question_type)] {
+            for ((slot, group), tally) in map {
+                out.push(make_group_row(
+                    model,
+                    &layout.keys[slot],
+                    group.label(),
+                    &tally,
+                ));
+            }
+        }
+        models.push(model_summary(model, items, verdicts));
+    }
+    errors.sort();
+    let counts = counts(items, &layout, &models, &errors, predictions);
+    Report {
+        format: REPORT_FORMAT,
+        tolerance: opts.tolerance,
+        missing_policy: opts.missing,
+        confidence: 0.95,
+        inputs,
+        counts,
+        models,
+        axes: axes(&layout.keys),
+        rows,
+        breakdowns: Breakdowns {
+            depth,
+            question_type,
+        },
+        errors,
+    }
+}
+
+fn counts(
+    items: &[Item],
+    layout: &Layout<'_>,
+    models: &[ModelSummary],
+    errors: &[LineError],
+    predictions: usize,
+) -> Counts {
+    use super::error::LineReason as R;
+    let count = |f: fn(&LineError) -> bool| errors.iter().filter(|e| f(e)).count();
+    Counts {
+        items: items.len(),
+        base_items: items.iter().filter(|i| i.is_base()).count(),
+        variants_without_base: items
+            .iter()
+            .filter(|i| !i.is_base() && !layout.base_of.contains_key(i.base_id.as_str()))
+            .count(),
+        predictions,
+        missing: models.iter().map(|m| m.missing).sum(),
+        unknown_ids: count(|e| matches!(e.reason, R::UnknownId { .. })),
+        duplicate_ids: count(|e| matches!(e.reason, R::DuplicatePrediction { .. })),
+        malformed_lines: count(|e| {
+            !matches!(
+                e.reason,
+                R::UnknownId { .. } | R::DuplicatePrediction { .. }
+            )
+        }),
+    }
+}
+
+/// Sort key of a breakdown group: integers numerically, then text, then "unknown".
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum GroupKey {
+    Int(i64),
+    Text(String),
+    Unknown,
+}
+
+impl GroupKey {
+    fn of(group: Option<&str>) -> GroupKey {
+        match group {
+            None => GroupKey::Unknown,
+            Some(g) => g
+                .parse()
+                .map_or_else(|_| GroupKey::Text(g.to_string()), GroupKey::Int),
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            GroupKey::Int(i) => i.to_string(),
+            GroupKey::Text(s) => s.clone(),
+            GroupKey::Unknown => UNKNOWN_GROUP.to_string(),
+        }
+    }
+}
+
+fn ratio(a: u64, n: u64) -> Option<f64> {
+    (n > 0).then(|| a as f64 / n as f64)
+}
+
+fn make_row(model: &str, key: &Key, t: &Tally) -> Row {
+    let ci = wilson(t.correct, t.n, Z_95);
+    Row {
+        model: model.to_string(),
+        axis: key.axis.clone(),
+        value: key.value_label(),
+        n: t.n,
+        correct: t.correct,
+        accuracy: ratio(t.correct, t.n),
+        ci_low: ci.map(|c| c.low),
+        ci_high: ci.map(|c| c.high),
+        missing: t.missing,
+        no_answer: t.no_answer,
+        paired_n: t.paired_n,
+        flips_to_wrong: t.to_wrong,
+        flips_to_right: t.to_right,
+        delta: (t.paired_n > 0)
+            .then(|| (t.to_right as f64 - t.to_wrong as f64) / t.paired_n as f64),
+        mcnemar_p: mcnemar_exact(t.to_wrong, t.to_right),
+    }
+}
+
+fn make_group_row(model: &str, key: &Key, group: String, t: &Tally) -> GroupRow {
+    let ci = wilson(t.correct, t.n, Z_95);
+    GroupRow {
+        model: model.to_string(),
+        axis: key.axis.clone(),
+        value: key.value_label(),
+        group,
+        n: t.n,
+        correct: t.correct,
+        accuracy: ratio(t.correct, t.n),
+        ci_low: ci.map(|c| c.low),
+        ci_high: ci.map(|c| c.high),
+    }
+}
+
+fn model_summary(model: &str, items: &[Item], verdicts: &[Option<Verdict>]) -> ModelSummary {
+    let mut rules: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut missing_ids = Vec::new();
+    for (item, v) in items.iter().zip(verdicts) {
+        match v {
+            Some(v) => *rules.entry(v.rule.name()).or_default() += 1,
+            None => missing_ids.push(item.id.clone()),
+        }
+    }
+    missing_ids.sort();
+    let no_answer = verdicts
+        .iter()
+        .flatten()
+        .filter(|v| v.answer.is_none())
+        .count();
+    ModelSummary {
+        model: model.to_string(),
+        predictions: verdicts.iter().flatten().count(),
+        missing: missing_ids.len(),
+        no_answer,
+        rules,
+        missing_ids,
+    }
+}
+
+fn axes(keys: &[Key]) -> Vec<Axis> {
+    let mut out: Vec<Axis> = Vec::new();
+    for k in keys.iter().filter(|k| !k.values.is_empty()) {
+        let numeric = k.values.len() == 1 && matches!(k.values[0], AxisValue::Number(_));
+        match out.last_mut() {
+            Some(a) if a.axis == k.axis => {
+                a.values.push(k.value_label());
+                a.numeric &= numeric;
+            }
+            _ => out.push(Axis {
+                axis: k.axis.clone(),
+                values: vec![k.value_label()],
+                numeric,
+            }),
+        }
+    }
+    out
+}

@@ -1,0 +1,898 @@
+//! End to end: a manifest of a small sweep in the exact format `geomrender render
+//! --variants` writes, predictions whose correctness per item is decided here, and a
+//! check that every count in report.json equals the one computed independently.
+//!
+//! [`check_sweep`] takes any manifest path: set `GEOMRENDER_SWEEP_MANIFEST` to run
+//! it on a real rendered sweep (`real_sweep_from_env`).
+
+use geomrender::score::{self, LineError, LineReason, ScoreOptions, Source};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+// ---------------------------------------------------------------- manifest helper
+
+/// One manifest row: the fields scoring reads; the rest is filled like the renderer.
+struct ManifestRow {
+    base: usize,
+    variant: Value,
+    answer: f64,
+    depth: Option<u32>,
+    question_type: Option<&'static str>,
+}
+
+fn id_of(base: usize, variant: &Value) -> String {
+    let base_id = format!("p{base:06}");
+    let map = variant.as_object().expect("variant object");
+    if map.is_empty() {
+        return base_id;
+    }
+    let parts: Vec<String> = map
+        .iter()
+        .map(|(k, v)| format!("{k}-{}", v.to_string().trim_matches('"')))
+        .collect();
+    format!("{base_id}__{}", parts.join("__"))
+}
+
+/// Writes `dir/manifest.jsonl` in the render manifest format (issue 4's contract).
+fn write_manifest(dir: &Path, rows: &[ManifestRow]) -> PathBuf {
+    let mut text = String::new();
+    for r in rows {
+        let id = id_of(r.base, &r.variant);
+        let mut params = json!({"width": 1, "distractors": false});
+        if let Some(d) = r.depth {
+            params["depth"] = json!(d);
+        }
+        if let Some(q) = r.question_type {
+            params["question_type"] = json!(q);
+        }
+        let line = json!({
+            "id": id,
+            "base_id": format!("p{:06}", r.base),
+            "variant": r.variant,
+            "image": format!("images/{id}.png"),
+            "width": 512,
+            "height": 512,
+            "sha256": "0".repeat(64),
+            "backend": "cpu",
+            "question": "Compute the perimeter of the ABCD parallelogram.",
+            "cot": "The lengths of the AD and the AB sides are 10 and 12, so the perimeter is 44.",
+            "answer": r.answer,
+            "annotation": "coordinate",
+            "params": params,
+            "layout": {"labels": []},
+        });
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    let path = dir.join("manifest.jsonl");
+    std::fs::write(&path, text).expect("write manifest");
+    path
+}
+
+/// 24 problems × (base, fontsize 8/16/32, opacity 0.25/1, annotation
+/// coordinate/individual, a fontsize+opacity grid pair); depth and question type
+/// cycle, and problem 5 has neither.
+fn small_sweep() -> Vec<ManifestRow> {
+    let variants = [
+        json!({}),
+        json!({"fontsize": 8}),
+        json!({"fontsize": 16}),
+        json!({"fontsize": 32}),
+        json!({"opacity": 0.25}),
+        json!({"opacity": 1.0}),
+        json!({"annotation": "coordinate"}),
+        json!({"annotation": "individual"}),
+        json!({"fontsize": 8, "opacity": 0.25}),
+        json!({"fontsize": 32, "opacity": 0.25}),
+    ];
+    let qtypes = ["area", "perimeter", "angle", "side"];
+    let mut rows = Vec::new();
+    for base in 0..24 {
+        for v in &variants {
+            rows.push(ManifestRow {
+                base,
+                variant: v.clone(),
+                answer: [44.0, 75.0, 28.69, 124.0, 57.7, 0.0, 1234.5, 6.58][base % 8],
+                depth: (base != 5).then_some(1 + (base % 3) as u32),
+                question_type: (base != 5).then_some(qtypes[base % 4]),
+            });
+        }
+    }
+    rows
+}
+
+// ---------------------------------------------------------------- the oracle
+
+/// An item as this test reads it, independently of the library.
+struct Expected {
+    id: String,
+    base_id: String,
+    axis: String,
+    value: String,
+    answer: f64,
+    depth: String,
+    qtype: String,
+}
+
+fn fmt_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => {
+            let f = n.as_f64().expect("number");
+            if f.fract() == 0.0 {
+                format!("{}", f as i64)
+            } else {
+                format!("{f}")
+            }
+        }
+        other => panic!("bad variant value {other}"),
+    }
+}
+
+fn read_items(manifest: &Path) -> Vec<Expected> {
+    let text = std::fs::read_to_string(manifest).expect("manifest readable");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("manifest line");
+            let variant = v["variant"].as_object().expect("variant");
+            let mut keys: Vec<&String> = variant.keys().collect();
+            keys.sort();
+            let (axis, value) = if keys.is_empty() {
+                ("base".to_string(), "base".to_string())
+            } else {
+                (
+                    keys.iter()
+                        .map(|k| k.as_str())
+                        .collect::<Vec<_>>()
+                        .join("+"),
+                    keys.iter()
+                        .map(|k| fmt_value(&variant[*k]))
+                        .collect::<Vec<_>>()
+                        .join("+"),
+                )
+            };
+            let group = |g: &Value| match g {
+                Value::Null => "unknown".to_string(),
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            Expected {
+                id: v["id"].as_str().expect("id").to_string(),
+                base_id: v["base_id"].as_str().expect("base_id").to_string(),
+                axis,
+                value,
+                answer: v["answer"].as_f64().expect("numeric answer"),
+                depth: group(&v["params"]["depth"]),
+                qtype: group(&v["params"]["question_type"]),
+            }
+        })
+        .collect()
+}
+
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Whether `model` answers `item` correctly. Like a real model, a variant keeps the
+/// base image's outcome except for flips whose rates depend on the axis value
+/// (alpha is thrown by small fonts, beta by the individual annotation style); a hash
+/// decides, so the pattern has no structure the scorer could exploit.
+fn truth(model: &str, item: &Expected) -> bool {
+    let base_ok = fnv(&format!("{model}/{}", item.base_id)) % 100 < 70;
+    if item.axis == "base" {
+        return base_ok;
+    }
+    let (to_wrong, to_right) = match (model, item.value.as_str()) {
+        ("alpha", "8") | ("alpha", "8+0.25") => (45, 5),
+        ("alpha", "32") | ("alpha", "32+0.25") => (15, 10),
+        ("beta", "individual") => (40, 5),
+        ("beta", "8") => (20, 5),
+        _ => (6, 6),
+    };
+    let r = fnv(&format!("{model}/{}", item.id)) % 100;
+    if base_ok { r >= to_wrong } else { r < to_right }
+}
+
+/// `beta` has no prediction for every 7th variant item.
+fn skipped(model: &str, item: &Expected) -> bool {
+    model == "beta" && item.axis != "base" && fnv(&item.id).is_multiple_of(7)
+}
+
+/// A raw model output whose extracted value is right (or wrong) for `answer`,
+/// cycling through the phrasings models use.
+fn output(answer: f64, right: bool, k: u64) -> String {
+    let shown = if right {
+        // Inside the 3 % band (absolute 0.004 for a zero label).
+        if answer == 0.0 { 0.004 } else { answer * 1.02 }
+    } else if k % 5 == 4 {
+        return "I cannot determine this from the diagram.".to_string();
+    } else {
+        answer * 1.5 + 1.0
+    };
+    let v = format!("{shown:.4}");
+    match k % 4 {
+        0 => format!(
+            "The sides are 10 and 12, so 2 * (10 + 12) = 44. Therefore the final answer is {v}."
+        ),
+        1 => format!("We compute the area step by step.\n\n$$\\boxed{{{v}}}$$"),
+        2 => format!("**Answer:** {v} cm^2"),
+        _ => format!("AB = 3, BC = 4, so the result is {v}"),
+    }
+}
+
+/// Writes `dir/<model>.jsonl` for the items and returns the paths.
+fn write_predictions(dir: &Path, items: &[Expected], models: &[&str]) -> Vec<PathBuf> {
+    models
+        .iter()
+        .map(|model| {
+            let mut text = String::new();
+            for item in items.iter().filter(|i| !skipped(model, i)) {
+                let k = fnv(&format!("fmt/{model}/{}", item.id));
+                let line = json!({"id": item.id, "prediction": output(item.answer, truth(model, item), k)});
+                text.push_str(&line.to_string());
+                text.push('\n');
+            }
+            let path = dir.join(format!("{model}.jsonl"));
+            std::fs::write(&path, text).expect("write predictions");
+            path
+        })
+        .collect()
+}
+
+/// Exact McNemar p from integer binomial sums (n ≤ 120 here): an oracle independent of
+/// the library's scaled floating-point sum.
+fn mcnemar_oracle(b: u64, c: u64) -> f64 {
+    let n = b + c;
+    assert!(n <= 120, "oracle limited to n ≤ 120");
+    if n == 0 {
+        return 1.0;
+    }
+    let mut binom: u128 = 1;
+    let mut sum: u128 = 0;
+    for i in 0..=b.min(c) {
+        if i > 0 {
+            binom = binom * u128::from(n - i + 1) / u128::from(i);
+        }
+        sum += binom;
+    }
+    (2.0 * sum as f64 / 2f64.powi(n as i32)).min(1.0)
+}
+
+/// (breakdown kind, model, axis, value, group).
+type GroupKey = (&'static str, String, String, String, String);
+
+#[derive(Default, Debug, PartialEq)]
+struct Tally {
+    n: u64,
+    correct: u64,
+    missing: u64,
+    paired: u64,
+    to_wrong: u64,
+    to_right: u64,
+}
+
+// ---------------------------------------------------------------- the check
+
+fn geomrender() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_geomrender"))
+}
+
+fn run_score(manifest: &Path, preds: &[PathBuf], out: &Path) -> std::process::Output {
+    let mut cmd = geomrender();
+    cmd.arg("score")
+        .arg("--manifest")
+        .arg(manifest)
+        .arg("--out")
+        .arg(out);
+    for p in preds {
+        cmd.arg("--predictions").arg(p);
+    }
+    cmd.output().expect("run geomrender")
+}
+
+/// Scores synthetic predictions for `manifest` and checks every number in the report.
+fn check_sweep(manifest: &Path) {
+    let work = tempfile::tempdir().expect("tempdir");
+    let items = read_items(manifest);
+    let models = ["alpha", "beta"];
+    let preds = write_predictions(work.path(), &items, &models);
+    let out = work.path().join("report");
+    let run = run_score(manifest, &preds, &out);
+    assert!(
+        run.status.success(),
+        "score failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).expect("report.json"))
+            .expect("report is JSON");
+
+    // Expected rows, computed here.
+    let base_of: HashMap<&str, &Expected> = items
+        .iter()
+        .filter(|i| i.axis == "base")
+        .map(|i| (i.base_id.as_str(), i))
+        .collect();
+    let mut rows: BTreeMap<(String, String, String), Tally> = BTreeMap::new();
+    let mut groups: BTreeMap<GroupKey, (u64, u64)> = BTreeMap::new();
+    for model in models {
+        for item in &items {
+            let t = rows
+                .entry((model.into(), item.axis.clone(), item.value.clone()))
+                .or_default();
+            if skipped(model, item) {
+                t.missing += 1;
+                continue;
+            }
+            let ok = truth(model, item);
+            t.n += 1;
+            t.correct += u64::from(ok);
+            if item.axis != "base"
+                && let Some(b) = base_of.get(item.base_id.as_str())
+                && !skipped(model, b)
+            {
+                let base_ok = truth(model, b);
+                t.paired += 1;
+                t.to_wrong += u64::from(base_ok && !ok);
+                t.to_right += u64::from(!base_ok && ok);
+            }
+            for (kind, g) in [("depth", &item.depth), ("question_type", &item.qtype)] {
+                let e = groups
+                    .entry((
+                        kind,
+                        model.into(),
+                        item.axis.clone(),
+                        item.value.clone(),
+                        g.clone(),
+                    ))
+                    .or_default();
+                e.0 += 1;
+                e.1 += u64::from(ok);
+            }
+        }
+    }
+
+    let got_rows = report["rows"].as_array().expect("rows");
+    assert_eq!(
+        got_rows.len(),
+        rows.len(),
+        "one row per (model, axis, value)"
+    );
+    for r in got_rows {
+        let key = (
+            r["model"].as_str().unwrap().to_string(),
+            r["axis"].as_str().unwrap().to_string(),
+            r["value"].as_str().unwrap().to_string(),
+        );
+        let want = rows
+            .get(&key)
+            .unwrap_or_else(|| panic!("unexpected row {key:?}"));
+        let u = |f: &str| r[f].as_u64().unwrap_or_else(|| panic!("{key:?}.{f}"));
+        let got = Tally {
+            n: u("n"),
+            correct: u("correct"),
+            missing: u("missing"),
+            paired: u("paired_n"),
+            to_wrong: u("flips_to_wrong"),
+            to_right: u("flips_to_right"),
+        };
+        assert_eq!(&got, want, "row {key:?}");
+        let acc = r["accuracy"].as_f64().expect("accuracy");
+        assert_eq!(acc, want.correct as f64 / want.n as f64, "accuracy {key:?}");
+        let (lo, hi) = (
+            r["ci_low"].as_f64().unwrap(),
+            r["ci_high"].as_f64().unwrap(),
+        );
+        assert!(
+            0.0 <= lo && lo <= acc && acc <= hi && hi <= 1.0,
+            "CI {key:?}"
+        );
+        let p = r["mcnemar_p"].as_f64().unwrap();
+        let oracle = mcnemar_oracle(want.to_wrong, want.to_right);
+        assert!(
+            (p - oracle).abs() <= 1e-12 * oracle.max(1e-300),
+            "p {key:?}: {p} vs {oracle}"
+        );
+    }
+
+    let mut got_groups = 0;
+    for kind in ["depth", "question_type"] {
+        for g in report["breakdowns"][kind].as_array().expect("breakdown") {
+            let key = (
+                kind,
+                g["model"].as_str().unwrap().to_string(),
+                g["axis"].as_str().unwrap().to_string(),
+                g["value"].as_str().unwrap().to_string(),
+                g["group"].as_str().unwrap().to_string(),
+            );
+            let want = groups
+                .get(&key)
+                .unwrap_or_else(|| panic!("unexpected group {key:?}"));
+            assert_eq!(
+                (g["n"].as_u64().unwrap(), g["correct"].as_u64().unwrap()),
+                *want,
+                "{key:?}"
+            );
+            got_groups += 1;
+        }
+    }
+    assert_eq!(got_groups, groups.len(), "every breakdown cell present");
+
+    let missing: u64 = rows.values().map(|t| t.missing).sum();
+    assert_eq!(report["counts"]["missing"].as_u64(), Some(missing));
+    assert_eq!(report["counts"]["duplicate_ids"].as_u64(), Some(0));
+    assert_eq!(report["counts"]["unknown_ids"].as_u64(), Some(0));
+    assert_eq!(report["tolerance"]["relative"].as_f64(), Some(0.03));
+    assert!(report["errors"].as_array().unwrap().is_empty());
+    for name in [
+        "report.md",
+        "accuracy.png",
+        "accuracy.svg",
+        "flips.png",
+        "flips.svg",
+    ] {
+        let bytes = std::fs::read(out.join(name)).unwrap_or_else(|_| panic!("{name} written"));
+        assert!(bytes.len() > 1000, "{name} is too small");
+    }
+    if let Ok(keep) = std::env::var("GEOMRENDER_KEEP_REPORT") {
+        copy_dir(&out, Path::new(&keep));
+    }
+
+    // Same inputs, same bytes; no temporary files left behind.
+    let out2 = work.path().join("report2");
+    assert!(run_score(manifest, &preds, &out2).status.success());
+    let mut names: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "accuracy.png",
+            "accuracy.svg",
+            "flips.png",
+            "flips.svg",
+            "report.json",
+            "report.md"
+        ]
+    );
+    for name in &names {
+        assert_eq!(
+            std::fs::read(out.join(name)).unwrap(),
+            std::fs::read(out2.join(name)).unwrap(),
+            "{name} differs between runs"
+        );
+    }
+
+    check_schema(&report);
+    check_order_invariance(manifest, &preds, &report, work.path());
+}
+
+/// Reversing every input file changes no row, breakdown, model summary or axis.
+fn check_order_invariance(manifest: &Path, preds: &[PathBuf], report: &Value, dir: &Path) {
+    let reversed = |path: &Path, name: &str| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.reverse();
+        let out = dir.join("reversed").join(name);
+        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+        std::fs::write(&out, lines.join("\n") + "\n").unwrap();
+        out
+    };
+    let m = reversed(manifest, "manifest.jsonl");
+    let p: Vec<PathBuf> = preds
+        .iter()
+        .map(|p| reversed(p, p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    let out = dir.join("reversed-report");
+    assert!(run_score(&m, &p, &out).status.success());
+    let again: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    for field in ["rows", "breakdowns", "models", "axes", "counts"] {
+        assert_eq!(
+            again[field], report[field],
+            "{field} depends on input line order"
+        );
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+#[test]
+fn small_sweep_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = write_manifest(dir.path(), &small_sweep());
+    check_sweep(&manifest);
+}
+
+#[test]
+fn real_sweep_from_env() {
+    match std::env::var("GEOMRENDER_SWEEP_MANIFEST") {
+        Ok(path) => check_sweep(Path::new(&path)),
+        Err(_) => eprintln!("GEOMRENDER_SWEEP_MANIFEST not set: real-sweep check skipped"),
+    }
+}
+
+// ---------------------------------------------------------------- bad input
+
+fn small_manifest(dir: &Path) -> PathBuf {
+    let rows: Vec<ManifestRow> = (0..2)
+        .flat_map(|base| {
+            [json!({}), json!({"fontsize": 8})].map(|variant| ManifestRow {
+                base,
+                variant,
+                answer: 44.0,
+                depth: Some(1),
+                question_type: Some("area"),
+            })
+        })
+        .collect();
+    write_manifest(dir, &rows)
+}
+
+fn scored(dir: &Path, preds: &str) -> (geomrender::score::Report, PathBuf) {
+    let manifest = small_manifest(dir);
+    let p = dir.join("m.jsonl");
+    std::fs::write(&p, preds).unwrap();
+    let report = score::score(
+        &Source::read(&manifest).unwrap(),
+        &[Source::read(&p).unwrap()],
+        &ScoreOptions::default(),
+    )
+    .unwrap();
+    (report, p)
+}
+
+fn line_error(file: &Path, line: usize, reason: LineReason) -> LineError {
+    LineError {
+        file: file.display().to_string(),
+        line,
+        reason,
+    }
+}
+
+#[test]
+fn malformed_prediction_line_is_located() {
+    let dir = tempfile::tempdir().unwrap();
+    let preds = "{\"id\":\"p000000\",\"prediction\":\"44\"}\n{\"id\":\"p000001\",\"prediction\":\"44\"}\n{\"id\": \"p000001__fontsize-8\", \"prediction\": 44}\n{oops\n";
+    let (report, p) = scored(dir.path(), preds);
+    assert_eq!(report.errors.len(), 2);
+    assert_eq!(
+        report.errors[0],
+        line_error(
+            &p,
+            3,
+            LineReason::BadField {
+                field: "prediction".into(),
+                message: "must be a string (or null)".into()
+            }
+        )
+    );
+    assert_eq!(report.errors[1].line, 4);
+    assert!(matches!(report.errors[1].reason, LineReason::Json { .. }));
+    assert_eq!(report.counts.malformed_lines, 2);
+    assert_eq!(report.counts.missing, 2);
+
+    // The CLI writes the report, names file and line, and exits 1.
+    let run = run_score(
+        &dir.path().join("manifest.jsonl"),
+        std::slice::from_ref(&p),
+        &dir.path().join("out"),
+    );
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains(&format!("{}:4: malformed JSON", p.display())),
+        "{stderr}"
+    );
+    assert!(dir.path().join("out/report.json").exists());
+}
+
+#[test]
+fn duplicate_prediction_is_an_error_and_the_first_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let preds = "{\"id\":\"p000000\",\"prediction\":\"The answer is 44.\"}\n{\"id\":\"p000000\",\"prediction\":\"The answer is 99.\"}\n";
+    let (report, p) = scored(dir.path(), preds);
+    assert_eq!(
+        report.errors,
+        [line_error(
+            &p,
+            2,
+            LineReason::DuplicatePrediction {
+                id: "p000000".into(),
+                model: "m".into(),
+                first: format!("{}:1", p.display()),
+            }
+        )]
+    );
+    assert_eq!(report.counts.duplicate_ids, 1);
+    let base = report.rows.iter().find(|r| r.axis == "base").unwrap();
+    assert_eq!((base.n, base.correct), (1, 1));
+    let run = run_score(
+        &dir.path().join("manifest.jsonl"),
+        &[p],
+        &dir.path().join("out"),
+    );
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("duplicate prediction for id \"p000000\"")
+    );
+}
+
+#[test]
+fn unknown_id_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let preds = "{\"id\":\"p000000\",\"prediction\":\"44\",\"model\":\"x\"}\n{\"id\":\"p999999\",\"prediction\":\"44\",\"model\":\"x\"}\n";
+    let (report, p) = scored(dir.path(), preds);
+    assert_eq!(
+        report.errors,
+        [line_error(
+            &p,
+            2,
+            LineReason::UnknownId {
+                id: "p999999".into()
+            }
+        )]
+    );
+    assert_eq!(report.counts.unknown_ids, 1);
+    assert_eq!(report.models[0].model, "x");
+    assert_eq!(
+        report.models[0].missing_ids,
+        ["p000000__fontsize-8", "p000001", "p000001__fontsize-8"]
+    );
+    let run = run_score(
+        &dir.path().join("manifest.jsonl"),
+        std::slice::from_ref(&p),
+        &dir.path().join("out"),
+    );
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&run.stderr)
+            .contains(&format!("{}:2: unknown id \"p999999\"", p.display()))
+    );
+}
+
+#[test]
+fn bad_manifest_line_is_located_and_the_rest_scored() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = small_manifest(dir.path());
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str(
+        "{\"id\":\"p000009\",\"base_id\":\"p000009\",\"variant\":{},\"answer\":\"44\"}\n",
+    );
+    std::fs::write(&manifest, text).unwrap();
+    let p = dir.path().join("m.jsonl");
+    std::fs::write(&p, "{\"id\":\"p000000\",\"prediction\":\"44\"}\n").unwrap();
+    let run = run_score(&manifest, &[p], &dir.path().join("out"));
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{}:5: field \"answer\": must be a number",
+            manifest.display()
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn unreadable_inputs_exit_2_without_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_score(
+        &dir.path().join("nope.jsonl"),
+        &[dir.path().join("p.jsonl")],
+        &dir.path().join("out"),
+    );
+    assert_eq!(run.status.code(), Some(2));
+    std::fs::write(dir.path().join("empty.jsonl"), "\n").unwrap();
+    std::fs::write(dir.path().join("p.jsonl"), "").unwrap();
+    let run = run_score(
+        &dir.path().join("empty.jsonl"),
+        &[dir.path().join("p.jsonl")],
+        &dir.path().join("out"),
+    );
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("no valid items"));
+}
+
+#[test]
+fn invalid_tolerance_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = small_manifest(dir.path());
+    let p = dir.path().join("m.jsonl");
+    std::fs::write(&p, "").unwrap();
+    let run = geomrender()
+        .args(["score", "--tolerance", "-0.1", "--out"])
+        .arg(dir.path().join("out"))
+        .arg("--manifest")
+        .arg(&manifest)
+        .arg("--predictions")
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("invalid option tolerance"));
+    assert!(
+        !dir.path().join("out").exists(),
+        "nothing written on a bad option"
+    );
+}
+
+#[test]
+fn explain_prints_the_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = small_manifest(dir.path());
+    let p = dir.path().join("gpt.jsonl");
+    std::fs::write(
+        &p,
+        "{\"id\":\"p000000__fontsize-8\",\"prediction\":\"So 2 * 22 = 44. **Answer:** 44 cm\"}\n",
+    )
+    .unwrap();
+    let run = geomrender()
+        .args(["score", "--explain", "p000000__fontsize-8", "--manifest"])
+        .arg(&manifest)
+        .arg("--predictions")
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = String::from_utf8(run.stdout).unwrap();
+    assert!(text.contains("model gpt"), "{text}");
+    assert!(text.contains("answer_is"), "{text}");
+    assert!(text.contains("FIRED \"Answer: 44 cm\" → 44"), "{text}");
+    assert!(text.contains("would read \"44\" → 44"), "{text}");
+    assert!(
+        text.contains("extracted   by answer_is: 44 → correct"),
+        "{text}"
+    );
+
+    let run = geomrender()
+        .args(["score", "--explain", "p404", "--manifest"])
+        .arg(&manifest)
+        .arg("--predictions")
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+}
+
+// ---------------------------------------------------------------- schema check
+
+/// Validates `value` against the published schema with a small validator for the
+/// keywords the schema uses; unknown keywords fail loudly so the check cannot rot.
+fn check_schema(report: &Value) {
+    let schema: Value = serde_json::from_str(score::REPORT_SCHEMA).expect("schema is JSON");
+    let mut errors = Vec::new();
+    validate(&schema, &schema, report, "$", &mut errors);
+    assert!(
+        errors.is_empty(),
+        "report does not match its schema:\n{}",
+        errors.join("\n")
+    );
+}
+
+fn validate(root: &Value, s: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
+    let Some(obj) = s.as_object() else { return };
+    for (k, rule) in obj {
+        match k.as_str() {
+            "$schema" | "$id" | "title" | "description" | "$defs" => {}
+            "$ref" => {
+                let name = rule.as_str().unwrap().trim_start_matches("#/$defs/");
+                validate(root, &root["$defs"][name], v, at, errors);
+            }
+            "type" => {
+                let types: Vec<&str> = match rule {
+                    Value::String(t) => vec![t.as_str()],
+                    Value::Array(a) => a.iter().map(|t| t.as_str().unwrap()).collect(),
+                    _ => panic!("bad type"),
+                };
+                let ok = types.iter().any(|t| match *t {
+                    "object" => v.is_object(),
+                    "array" => v.is_array(),
+                    "string" => v.is_string(),
+                    "number" => v.is_number(),
+                    "integer" => v.is_u64() || v.is_i64(),
+                    "boolean" => v.is_boolean(),
+                    "null" => v.is_null(),
+                    other => panic!("type {other}"),
+                });
+                if !ok {
+                    errors.push(format!("{at}: {v} is not {types:?}"));
+                }
+            }
+            "const" if v != rule => errors.push(format!("{at}: {v} != {rule}")),
+            "const" => {}
+            "enum" if !rule.as_array().unwrap().contains(v) => {
+                errors.push(format!("{at}: {v} not in enum"))
+            }
+            "enum" => {}
+            "minimum" | "maximum" => {
+                if let (Some(x), Some(b)) = (v.as_f64(), rule.as_f64()) {
+                    let bad = if k == "minimum" { x < b } else { x > b };
+                    if bad {
+                        errors.push(format!("{at}: {x} violates {k} {b}"));
+                    }
+                }
+            }
+            "pattern" => {
+                if let Some(s) = v.as_str()
+                    && !regex::Regex::new(rule.as_str().unwrap())
+                        .unwrap()
+                        .is_match(s)
+                {
+                    errors.push(format!("{at}: {s:?} does not match {rule}"));
+                }
+            }
+            "required" => {
+                for f in rule.as_array().unwrap() {
+                    if v.is_object() && v.get(f.as_str().unwrap()).is_none() {
+                        errors.push(format!("{at}: missing {f}"));
+                    }
+                }
+            }
+            "properties" => {
+                if let Some(map) = v.as_object() {
+                    for (name, sub) in rule.as_object().unwrap() {
+                        if let Some(x) = map.get(name) {
+                            validate(root, sub, x, &format!("{at}.{name}"), errors);
+                        }
+                    }
+                }
+            }
+            "additionalProperties" => {
+                if let Some(map) = v.as_object() {
+                    let known = obj.get("properties").and_then(Value::as_object);
+                    for (name, x) in map {
+                        if known.is_some_and(|p| p.contains_key(name)) {
+                            continue;
+                        }
+                        match rule {
+                            Value::Bool(false) => {
+                                errors.push(format!("{at}: unexpected field {name}"))
+                            }
+                            Value::Bool(true) => {}
+                            sub => validate(root, sub, x, &format!("{at}.{name}"), errors),
+                        }
+                    }
+                }
+            }
+            "propertyNames" => {
+                if let Some(map) = v.as_object() {
+                    for name in map.keys() {
+                        validate(
+                            root,
+                            rule,
+                            &Value::String(name.clone()),
+                            &format!("{at}[key {name}]"),
+                            errors,
+                        );
+                    }
+                }
+            }
+            "items" => {
+                if let Some(a) = v.as_array() {
+                    for (i, x) in a.iter().enumerate() {
+                        validate(root, rule, x, &format!("{at}[{i}]"), errors);
+                    }
+                }
+            }
+            other => panic!("schema keyword {other} not supported by this test's validator"),
+        }
+    }
+}
