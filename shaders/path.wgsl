@@ -24,3 +24,18 @@ fn vs_main(input: VertexInput) -> VertexOutput {
 fn fs_main(input: VertexOutput) -> @location(0) vec4<f32> {
     return input.color;
 }
+
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        return c / 12.92;
+    }
+    return pow((c + 0.055) / 1.055, 2.4);
+}
+
+// For an sRGB target (linear-light blending, `BlendSpace::Linear`): the target
+// expects linear values and encodes them back to sRGB on store.
+@fragment
+fn fs_linear(input: VertexOutput) -> @location(0) vec4<f32> {
+    let c = input.color;
+    return vec4<f32>(srgb_to_linear(c.r), srgb_to_linear(c.g), srgb_to_linear(c.b), c.a);
+}

@@ -61,6 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         gpu: GpuOptions {
             target_size: (args.frame_size, args.frame_size),
             max_tiles: args.max_tiles.max(1),
+            ..GpuOptions::default()
         },
         tessellate: TessellateOptions {
             tolerance: args.tolerance,

@@ -30,6 +30,29 @@ fn half_opacity_fill_blends_in_srgb_space_like_svg() {
 }
 
 #[test]
+fn linear_blend_space_differs_as_expected() {
+    // The opt-in linear-light mode exists to prove the resvg comparison catches it.
+    if gpu().is_none() {
+        return;
+    }
+    use geomrender::render::gpu::{BlendSpace, GpuOptions, GpuRenderer};
+    let mut r = GpuRenderer::new(GpuOptions {
+        blend: BlendSpace::Linear,
+        ..GpuOptions::default()
+    })
+    .unwrap();
+    let img = render_one(
+        &mut r,
+        &scene(
+            r##"{"id":"b","width":8,"height":8,"background":"#ffffff","items":[{"type":"path","d":"M 0 0 H 8 V 8 H 0 Z","fill":"#4d80e6","fill_opacity":0.5}]}"##,
+        ),
+    );
+    // Linear light: ((77/255)^2.2-ish ≈ 0.074 · a + 1 · (1 − a)) → back to sRGB ≈ 193.
+    let red = pixel(&img, 4, 4)[0] as i32;
+    assert!((red - 193).abs() <= 2, "{red}");
+}
+
+#[test]
 fn translucent_stroke_covers_its_own_overlaps_once() {
     let Some(mut r) = gpu() else { return };
     let img = render_one(

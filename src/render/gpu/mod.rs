@@ -9,7 +9,7 @@ mod renderer;
 pub use context::{AdapterReport, AdapterSummary, survey};
 pub use frame::{Frame, FrameBuilder, Tile};
 pub use pack::ShelfPacker;
-pub use pipelines::PATH_SHADER;
+pub use pipelines::{BlendSpace, PATH_SHADER};
 pub use renderer::{GpuOptions, GpuRenderer};
 
 /// Why the GPU backend failed.

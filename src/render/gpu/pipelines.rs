@@ -7,8 +7,33 @@
 
 use crate::render::tessellate::Vertex;
 
-/// Colour target: non-sRGB, holding sRGB values, so blending happens in sRGB space.
-pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+/// Where colours are blended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BlendSpace {
+    /// On sRGB-encoded values, like SVG, resvg and browsers (the Scene v1 contract).
+    #[default]
+    Srgb,
+    /// On linear-light values (an sRGB target). Not what SVG does: it exists to show
+    /// that the GPU-vs-resvg comparison notices the difference.
+    Linear,
+}
+
+impl BlendSpace {
+    /// Colour target format: non-sRGB holding sRGB values, or an sRGB format.
+    pub fn format(self) -> wgpu::TextureFormat {
+        match self {
+            BlendSpace::Srgb => wgpu::TextureFormat::Rgba8Unorm,
+            BlendSpace::Linear => wgpu::TextureFormat::Rgba8UnormSrgb,
+        }
+    }
+
+    fn fragment_entry(self) -> &'static str {
+        match self {
+            BlendSpace::Srgb => "fs_main",
+            BlendSpace::Linear => "fs_linear",
+        }
+    }
+}
 /// Depth is unused; Depth24PlusStencil8 is the stencil format every adapter supports with MSAA.
 pub const STENCIL_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
 /// Samples per pixel.
@@ -74,7 +99,7 @@ pub fn stencil_ignored() -> wgpu::DepthStencilState {
 }
 
 impl PathPipelines {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &wgpu::Device, blend: BlendSpace) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("path.wgsl"),
             source: wgpu::ShaderSource::Wgsl(PATH_SHADER.into()),
@@ -106,10 +131,10 @@ impl PathPipelines {
                     multisample: multisample(),
                     fragment: Some(wgpu::FragmentState {
                         module: &module,
-                        entry_point: Some("fs_main"),
+                        entry_point: Some(blend.fragment_entry()),
                         compilation_options: Default::default(),
                         targets: &[Some(wgpu::ColorTargetState {
-                            format: COLOR_FORMAT,
+                            format: blend.format(),
                             blend: Some(BLEND),
                             write_mask,
                         })],

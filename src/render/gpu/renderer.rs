@@ -9,7 +9,7 @@
 use super::GpuError;
 use super::context::{AdapterSummary, GpuContext};
 use super::frame::Frame;
-use super::pipelines::{self, COLOR_FORMAT, PathPipelines, SAMPLE_COUNT, STENCIL_FORMAT};
+use super::pipelines::{self, BlendSpace, PathPipelines, SAMPLE_COUNT, STENCIL_FORMAT};
 use crate::render::RenderedImage;
 use crate::render::prepare::Op;
 use crate::render::tessellate::Vertex;
@@ -27,6 +27,8 @@ pub struct GpuOptions {
     pub target_size: (u32, u32),
     /// Most scenes per frame.
     pub max_tiles: usize,
+    /// Where colours blend; SVG semantics (sRGB) unless a test says otherwise.
+    pub blend: BlendSpace,
 }
 
 impl GpuOptions {
@@ -40,6 +42,7 @@ impl Default for GpuOptions {
         GpuOptions {
             target_size: Self::DEFAULT_TARGET_SIZE,
             max_tiles: Self::DEFAULT_MAX_TILES,
+            blend: BlendSpace::Srgb,
         }
     }
 }
@@ -109,14 +112,17 @@ impl GpuRenderer {
             ),
             ..options
         };
-        let paths = PathPipelines::new(&ctx.device);
+        let paths = PathPipelines::new(&ctx.device, options.blend);
         let cache = Cache::new(&ctx.device);
         let atlas = TextAtlas::with_color_mode(
             &ctx.device,
             &ctx.queue,
             &cache,
-            COLOR_FORMAT,
-            ColorMode::Web,
+            options.blend.format(),
+            match options.blend {
+                BlendSpace::Srgb => ColorMode::Web,
+                BlendSpace::Linear => ColorMode::Accurate,
+            },
         );
         let text = TextState {
             fonts: crate::render::text::font_system(),
@@ -257,7 +263,11 @@ impl GpuRenderer {
             self.options.target_size
         };
         if self.target.as_ref().is_none_or(|t| t.size != target_size) {
-            self.target = Some(Target::new(&device, target_size));
+            self.target = Some(Target::new(
+                &device,
+                target_size,
+                self.options.blend.format(),
+            ));
         }
         let target = self.target.as_ref().expect("just created");
 
@@ -465,7 +475,7 @@ impl GpuRenderer {
 }
 
 impl Target {
-    fn new(device: &wgpu::Device, size: (u32, u32)) -> Self {
+    fn new(device: &wgpu::Device, size: (u32, u32), format: wgpu::TextureFormat) -> Self {
         let extent = wgpu::Extent3d {
             width: size.0,
             height: size.1,
@@ -484,14 +494,9 @@ impl Target {
             })
         };
         let rt = wgpu::TextureUsages::RENDER_ATTACHMENT;
-        let msaa = texture("msaa colour", COLOR_FORMAT, SAMPLE_COUNT, rt);
+        let msaa = texture("msaa colour", format, SAMPLE_COUNT, rt);
         let stencil = texture("stencil", STENCIL_FORMAT, SAMPLE_COUNT, rt);
-        let resolved = texture(
-            "resolved",
-            COLOR_FORMAT,
-            1,
-            rt | wgpu::TextureUsages::COPY_SRC,
-        );
+        let resolved = texture("resolved", format, 1, rt | wgpu::TextureUsages::COPY_SRC);
         Target {
             size,
             msaa: msaa.create_view(&Default::default()),
