@@ -91,3 +91,26 @@ impl Progress for Reporter {
         }
     }
 }
+
+/// "busy time per stage (summed over threads): prepare 1.2 s (40 %), …" — shares of
+/// the summed busy time, which can exceed wall time because stages overlap.
+pub fn stage_line(stages: &geomrender::pipeline::StageTimes, elapsed: Duration) -> String {
+    let list = stages.list();
+    let total: f64 = list.iter().map(|(_, d)| d.as_secs_f64()).sum();
+    let parts: Vec<String> = list
+        .iter()
+        .filter(|(_, d)| !d.is_zero())
+        .map(|(name, d)| {
+            format!(
+                "{name} {:.2} s ({:.0} %)",
+                d.as_secs_f64(),
+                100.0 * d.as_secs_f64() / total.max(1e-9)
+            )
+        })
+        .collect();
+    format!(
+        "stage busy time, summed over threads ({:.2} s wall): {}",
+        elapsed.as_secs_f64(),
+        parts.join(", ")
+    )
+}

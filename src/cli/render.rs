@@ -2,7 +2,7 @@
 
 use super::progress::Reporter;
 use anyhow::Context;
-use geomrender::pipeline::{self, RunOptions};
+use geomrender::pipeline::{self, Backend, Outputs, RunOptions};
 use geomrender::render::gpu::GpuOptions;
 use geomrender::render::tessellate::TessellateOptions;
 use std::io::{BufRead, BufReader};
@@ -27,12 +27,35 @@ pub struct Args {
     /// Curve flattening tolerance in pixels.
     #[arg(long, default_value_t = geomrender::render::tessellate::DEFAULT_TOLERANCE, value_name = "PX")]
     tolerance: f32,
+    /// Files to write per image: `png` (the rendered image) and/or `svg` (its exact
+    /// SVG equivalent), comma-separated. Variants with a `jpeg` axis write JPEG
+    /// instead of PNG.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "png",
+        value_name = "FORMATS"
+    )]
+    format: Vec<Format>,
+    /// Embed the font in SVG files (self-contained files of about 1 MB) instead of
+    /// naming "DejaVu Sans".
+    #[arg(long)]
+    embed_font: bool,
     /// Input lines read and prepared per parallel step.
     #[arg(long, default_value_t = RunOptions::DEFAULT_CHUNK_LINES, value_name = "N")]
     chunk_lines: usize,
     /// No progress bar or periodic log lines (errors and the summary are still printed).
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// Output file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// PNG files rendered on the GPU.
+    Png,
+    /// SVG files (no rendering needed).
+    Svg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -58,11 +81,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let options = RunOptions {
         out_dir: args.out.clone(),
-        gpu: GpuOptions {
+        backend: Backend::Gpu(GpuOptions {
             target_size: (args.frame_size, args.frame_size),
             max_tiles: args.max_tiles.max(1),
             ..GpuOptions::default()
+        }),
+        outputs: Outputs {
+            raster: args.format.contains(&Format::Png),
+            svg: args.format.contains(&Format::Svg),
         },
+        svg_embed_font: args.embed_font,
         tessellate: TessellateOptions {
             tolerance: args.tolerance,
         },
@@ -88,6 +116,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         summary.backend,
         summary.manifest.display()
     );
+    if !args.quiet {
+        eprintln!(
+            "{}",
+            super::progress::stage_line(&summary.stages, summary.elapsed)
+        );
+    }
     if summary.failed.is_empty() {
         Ok(ExitCode::SUCCESS)
     } else {

@@ -1,42 +1,55 @@
-//! The streaming render run: input lines → jobs → prepared scenes → GPU frames →
-//! encoded files + manifest rows.
+//! The streaming render run: input lines → jobs → images → files + manifest rows.
 //!
-//! Three stages on their own threads, joined by bounded channels so memory stays
-//! flat however long the input is:
+//! Stages on their own threads, joined by bounded channels so memory stays flat
+//! however long the input is:
 //!
-//! 1. the calling thread reads lines in chunks and expands/validates/prepares
-//!    them in parallel on rayon, reporting bad lines as it goes;
-//! 2. a GPU thread packs prepared scenes into frames and keeps two in flight;
-//! 3. a sink thread encodes and writes images on rayon and appends manifest rows
+//! 1. the calling thread reads lines in chunks and expands, validates and prepares
+//!    them in parallel on rayon (for the CPU backend it also renders them there),
+//!    reporting bad lines as it goes;
+//! 2. with the GPU backend, a GPU thread packs prepared scenes into frames and
+//!    keeps two in flight;
+//! 3. a sink thread encodes and writes files on rayon and appends manifest rows
 //!    in input order.
 
+mod gpu_stage;
 mod input;
+mod read;
 mod sink;
 mod stats;
 
 pub use input::{Line, Lines, MAX_LINE_BYTES};
 pub use stats::{StageTimes, Timer};
 
+use crate::output::Encoding;
 use crate::output::manifest::ManifestWriter;
-use crate::render::RenderedImage;
-use crate::render::gpu::{FrameBuilder, GpuError, GpuOptions, GpuRenderer};
-use crate::render::prepare::{PreparedScene, prepare};
+use crate::render::gpu::{GpuError, GpuOptions, GpuRenderer};
 use crate::render::tessellate::TessellateOptions;
+use crate::render::{RenderedImage, SceneRenderer};
 use crate::scene::{Scene, SceneError};
-use rayon::prelude::*;
 use serde_json::{Map, Value};
-use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::Arc;
+use std::sync::mpsc::sync_channel;
 use std::time::{Duration, Instant};
 
-/// One image to produce: a scene and the fields its manifest row carries besides
-/// the image record (question, answer, variant, ...).
+/// One image to produce: a scene, how to store it, and the fields its manifest
+/// row carries besides the image record (question, answer, variant, ...).
 pub struct Job {
     pub scene: Scene,
     pub extra: Map<String, Value>,
+    pub encoding: Encoding,
+}
+
+impl Job {
+    pub fn new(scene: Scene) -> Self {
+        Job {
+            scene,
+            extra: Map::new(),
+            encoding: Encoding::Png,
+        }
+    }
 }
 
 /// Why an input line produced no images.
@@ -85,19 +98,46 @@ pub type Expand<'a> = dyn Fn(&str) -> Result<Vec<Job>, JobError> + Sync + 'a;
 
 /// Expands a Scene v1 line into its single job.
 pub fn expand_scene_line(line: &str) -> Result<Vec<Job>, JobError> {
-    let scene = crate::scene::parse_scene(line)?;
-    Ok(vec![Job {
-        scene,
-        extra: Map::new(),
-    }])
+    Ok(vec![Job::new(crate::scene::parse_scene(line)?)])
+}
+
+/// What draws the pixels.
+#[derive(Clone)]
+pub enum Backend {
+    /// wgpu, many scenes per submission.
+    Gpu(GpuOptions),
+    /// A per-scene renderer run on rayon (resvg).
+    Cpu(Arc<dyn SceneRenderer>),
+}
+
+/// Which files each job produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outputs {
+    /// The rendered image, encoded as the job says (PNG unless a variant asks for JPEG).
+    pub raster: bool,
+    /// The scene's exact SVG equivalent.
+    pub svg: bool,
+}
+
+impl Default for Outputs {
+    fn default() -> Self {
+        Outputs {
+            raster: true,
+            svg: false,
+        }
+    }
 }
 
 /// Options of a render run.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct RunOptions {
-    /// Output directory: images go to `images/`, rows to `manifest.jsonl`.
+    /// Output directory: files go to `images/`, rows to `manifest.jsonl`,
+    /// rejected lines to `errors.jsonl`.
     pub out_dir: PathBuf,
-    pub gpu: GpuOptions,
+    pub backend: Backend,
+    pub outputs: Outputs,
+    /// Embed the font in SVG files (self-contained, ~1 MB each) instead of naming it.
+    pub svg_embed_font: bool,
     pub tessellate: TessellateOptions,
     /// Lines read and prepared per parallel step.
     pub chunk_lines: usize,
@@ -106,10 +146,13 @@ pub struct RunOptions {
 impl RunOptions {
     pub const DEFAULT_CHUNK_LINES: usize = 64;
 
+    /// GPU rendering to PNG with default settings.
     pub fn new(out_dir: impl Into<PathBuf>) -> Self {
         RunOptions {
             out_dir: out_dir.into(),
-            gpu: GpuOptions::default(),
+            backend: Backend::Gpu(GpuOptions::default()),
+            outputs: Outputs::default(),
+            svg_embed_font: false,
             tessellate: TessellateOptions::default(),
             chunk_lines: Self::DEFAULT_CHUNK_LINES,
         }
@@ -136,7 +179,7 @@ pub struct RunSummary {
     pub images: u64,
     /// Lines that failed, in order.
     pub failed: Vec<LineError>,
-    /// The adapter that rendered, as in the manifest.
+    /// What rendered, as in the manifest's `backend` column.
     pub backend: String,
     pub manifest: PathBuf,
     pub elapsed: Duration,
@@ -162,13 +205,20 @@ pub enum RunError {
     Encode { id: String, message: String },
 }
 
-/// A line's prepared scenes, or why it has none.
-type PreparedLine = Result<Vec<(PreparedScene, Meta)>, JobError>;
-
-/// Where an image of a job came from in the input.
-struct Meta {
+/// A job on its way to the sink: identity, row fields, encoding, SVG text if wanted.
+pub(crate) struct Meta {
     id: String,
+    width: u32,
+    height: u32,
     extra: Map<String, Value>,
+    encoding: Encoding,
+    svg: Option<String>,
+}
+
+/// A job ready to be written: its image unless only SVG was asked for.
+pub(crate) struct Done {
+    meta: Meta,
+    image: Option<RenderedImage>,
 }
 
 /// Renders every job of every line of `input` into `options.out_dir`.
@@ -190,43 +240,60 @@ pub fn run(
         path: manifest_path.clone(),
         source,
     })?;
-    let renderer = GpuRenderer::new(options.gpu)?;
-    let backend = renderer.adapter().label();
+    // Only raster output needs a renderer; a GPU is opened before any line is read.
+    let (gpu, cpu, backend) = match (&options.backend, options.outputs.raster) {
+        (_, false) => (None, None, "svg export (no rasterisation)".to_string()),
+        (Backend::Gpu(o), true) => {
+            let r = GpuRenderer::new(*o)?;
+            let label = r.adapter().label();
+            (Some(r), None, label)
+        }
+        (Backend::Cpu(r), true) => (None, Some(r.clone()), r.label()),
+    };
     let stats = StageTimes::default();
-
-    let (to_gpu, gpu_in) = sync_channel::<(PreparedScene, Meta)>(options.chunk_lines.max(1) * 2);
-    let (to_sink, sink_in) = sync_channel::<Vec<(RenderedImage, Meta)>>(2);
     let mut failed = Vec::new();
     let mut lines_read = 0;
+    let (to_sink, sink_in) = sync_channel::<Vec<Done>>(2);
     let (gpu_result, sink_result, read_result) = std::thread::scope(|s| {
         let stats = &stats;
-        let gpu = s.spawn(move || gpu_stage(renderer, options.gpu, gpu_in, to_sink, stats));
-        let sink_ctx = sink::Sink {
+        let sink = sink::Sink {
             out_dir: &options.out_dir,
             backend: &backend,
             progress,
             stats,
         };
-        let sink = s.spawn(move || sink_ctx.run(sink_in, manifest));
-        let read = read_stage(
-            input,
+        let sink = s.spawn(move || sink.run(sink_in, manifest));
+        let mut reader = read::Reader {
             file,
             expand,
             options,
-            &to_gpu,
             progress,
             stats,
-            &mut failed,
-            &mut lines_read,
-        );
-        drop(to_gpu);
-        (gpu.join(), sink.join(), read)
+            cpu: cpu.as_deref(),
+            failed: &mut failed,
+            lines_read: &mut lines_read,
+        };
+        let (gpu, read) = match gpu {
+            Some(renderer) => {
+                let (to_gpu, gpu_in) = sync_channel(options.chunk_lines.max(1) * 2);
+                let gpu = s.spawn(move || gpu_stage::run(renderer, gpu_in, to_sink, stats));
+                let read = reader.run(input, read::Next::Gpu(&to_gpu));
+                drop(to_gpu);
+                (Some(gpu), read)
+            }
+            None => {
+                let read = reader.run(input, read::Next::Sink(&to_sink));
+                drop(to_sink);
+                (None, read)
+            }
+        };
+        (gpu.map(|g| g.join()), sink.join(), read)
     });
     // The first failure in pipeline order explains the others (closed channels).
-    let gpu_result = gpu_result.unwrap_or_else(|p| std::panic::resume_unwind(p));
-    let sink_result = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p));
-    gpu_result?;
-    let (images, manifest) = sink_result?;
+    if let Some(r) = gpu_result {
+        r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    }
+    let (images, manifest) = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
     read_result?;
     write_errors(&options.out_dir, &failed)?;
     Ok(RunSummary {
@@ -238,163 +305,6 @@ pub fn run(
         elapsed: start.elapsed(),
         stages: stats,
     })
-}
-
-#[allow(clippy::too_many_arguments)]
-fn read_stage(
-    input: impl BufRead,
-    file: &str,
-    expand: &Expand<'_>,
-    options: &RunOptions,
-    to_gpu: &SyncSender<(PreparedScene, Meta)>,
-    progress: &dyn Progress,
-    stats: &StageTimes,
-    failed: &mut Vec<LineError>,
-    lines_read: &mut u64,
-) -> Result<(), RunError> {
-    let mut lines = Lines::new(input);
-    let mut seen: HashSet<Box<str>> = HashSet::new();
-    loop {
-        let chunk = lines
-            .next_chunk(options.chunk_lines.max(1))
-            .map_err(|source| RunError::Read {
-                file: file.to_string(),
-                source,
-            })?;
-        if chunk.is_empty() {
-            return Ok(());
-        }
-        *lines_read += chunk.len() as u64;
-        let prepared: Vec<(u64, PreparedLine)> = chunk
-            .into_par_iter()
-            .map(|line| {
-                let _t = Timer::new(&stats.prepare);
-                let result = line
-                    .text
-                    .map_err(|message| JobError { id: None, message })
-                    .and_then(|text| {
-                        expand(&text)?
-                            .into_iter()
-                            .map(|job| {
-                                let p = prepare(&job.scene, options.tessellate)?;
-                                Ok((
-                                    p,
-                                    Meta {
-                                        id: job.scene.id,
-                                        extra: job.extra,
-                                    },
-                                ))
-                            })
-                            .collect()
-                    });
-                (line.number, result)
-            })
-            .collect();
-        for (number, result) in prepared {
-            let fail = |e: JobError| LineError {
-                file: file.to_string(),
-                line: number,
-                id: e.id,
-                message: e.message,
-            };
-            let jobs = match result {
-                Ok(jobs) => jobs,
-                Err(e) => {
-                    let e = fail(e);
-                    progress.line_failed(&e);
-                    failed.push(e);
-                    continue;
-                }
-            };
-            // A duplicate id rejects the whole line, before any of its images is sent.
-            let mut ids = HashSet::new();
-            if let Some(dup) = jobs
-                .iter()
-                .find(|(_, m)| seen.contains(m.id.as_str()) || !ids.insert(m.id.as_str()))
-            {
-                let e = fail(JobError {
-                    id: Some(dup.1.id.clone()),
-                    message: format!(
-                        "duplicate id {:?}: an earlier item has the same id",
-                        dup.1.id
-                    ),
-                });
-                progress.line_failed(&e);
-                failed.push(e);
-                continue;
-            }
-            for (p, meta) in jobs {
-                seen.insert(meta.id.clone().into_boxed_str());
-                if to_gpu.send((p, meta)).is_err() {
-                    // A later stage failed; its error is reported by the caller.
-                    return Ok(());
-                }
-            }
-        }
-    }
-}
-
-fn gpu_stage(
-    mut renderer: GpuRenderer,
-    options: GpuOptions,
-    input: Receiver<(PreparedScene, Meta)>,
-    to_sink: SyncSender<Vec<(RenderedImage, Meta)>>,
-    stats: &StageTimes,
-) -> Result<(), GpuError> {
-    let options = GpuOptions {
-        target_size: renderer.options().target_size,
-        ..options
-    };
-    let mut frames = FrameBuilder::new(options.target_size, options.max_tiles);
-    let mut metas: VecDeque<Meta> = VecDeque::new();
-    // Collects the oldest frame and hands it on; false when the sink has gone.
-    let collect =
-        |renderer: &mut GpuRenderer, metas: &mut VecDeque<Meta>| -> Result<bool, GpuError> {
-            let images = {
-                let _t = Timer::new(&stats.gpu_wait);
-                match renderer.collect() {
-                    Some(r) => r?,
-                    None => return Ok(true),
-                }
-            };
-            let batch: Vec<(RenderedImage, Meta)> = images
-                .into_iter()
-                .map(|img| {
-                    let meta = metas.pop_front().expect("one meta per image");
-                    debug_assert_eq!(img.id, meta.id);
-                    (img, meta)
-                })
-                .collect();
-            Ok(to_sink.send(batch).is_ok())
-        };
-    let submit =
-        |renderer: &mut GpuRenderer, metas: &mut VecDeque<Meta>, frame| -> Result<bool, GpuError> {
-            if renderer.in_flight() >= 2 && !collect(renderer, metas)? {
-                return Ok(false);
-            }
-            let _t = Timer::new(&stats.gpu_submit);
-            renderer.submit(frame)?;
-            Ok(true)
-        };
-    for (prepared, meta) in input {
-        metas.push_back(meta);
-        for frame in frames.push(prepared) {
-            if !submit(&mut renderer, &mut metas, frame)? {
-                return Ok(());
-            }
-        }
-    }
-    if let Some(frame) = frames.finish() {
-        if !submit(&mut renderer, &mut metas, frame)? {
-            return Ok(());
-        }
-    }
-    while renderer.in_flight() > 0 {
-        if !collect(&mut renderer, &mut metas)? {
-            return Ok(());
-        }
-    }
-    Ok(())
 }
 
 /// `errors.jsonl` lists the failed lines, one JSON object each; a clean run removes

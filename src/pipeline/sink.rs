@@ -1,11 +1,10 @@
-//! The last stage: encode and write images on rayon, append manifest rows in order.
+//! The last stage: encode and write files on rayon, append manifest rows in order.
 
-use super::{Meta, Progress, RunError, StageTimes, Timer};
+use super::{Done, Progress, RunError, StageTimes, Timer};
 use crate::output::atomic::write_atomic;
 use crate::output::manifest::{ImageRecord, ManifestWriter, sha256_hex};
-use crate::output::png::encode_png;
-use crate::render::RenderedImage;
 use rayon::prelude::*;
+use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Receiver;
 
@@ -17,66 +16,83 @@ pub(super) struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    /// Writes every batch; returns the number of images and the manifest path.
+    /// Writes every batch; returns the number of rows and the manifest path.
     pub fn run(
         self,
-        input: Receiver<Vec<(RenderedImage, Meta)>>,
+        input: Receiver<Vec<Done>>,
         mut manifest: ManifestWriter,
     ) -> Result<(u64, PathBuf), RunError> {
-        for batch in input {
-            let rows: Vec<Result<_, RunError>> = batch
-                .par_iter()
-                .map(|(img, meta)| self.write_image(img, meta))
-                .collect();
-            let _t = Timer::new(&self.stats.write);
-            for (row, (_, meta)) in rows.into_iter().zip(&batch) {
-                let row = row?;
-                manifest.write_row(&row).map_err(|source| RunError::Io {
-                    path: self.out_dir.join("manifest.jsonl"),
-                    source,
-                })?;
-                self.progress.image_written(&meta.id);
-            }
-        }
-        let images = manifest.rows();
-        let path = manifest.finish().map_err(|source| RunError::Io {
+        let manifest_err = |source| RunError::Io {
             path: self.out_dir.join("manifest.jsonl"),
             source,
-        })?;
-        Ok((images, path))
+        };
+        for batch in input {
+            let rows: Vec<Result<_, RunError>> =
+                batch.par_iter().map(|done| self.write(done)).collect();
+            let _t = Timer::new(&self.stats.write);
+            for (row, done) in rows.into_iter().zip(&batch) {
+                manifest.write_row(&row?).map_err(manifest_err)?;
+                self.progress.image_written(&done.meta.id);
+            }
+        }
+        let rows = manifest.rows();
+        let path = manifest.finish().map_err(manifest_err)?;
+        Ok((rows, path))
     }
 
-    fn write_image(
-        &self,
-        img: &RenderedImage,
-        meta: &Meta,
-    ) -> Result<serde_json::Map<String, serde_json::Value>, RunError> {
-        let (bytes, sha256) = {
-            let _t = Timer::new(&self.stats.encode);
-            let bytes = encode_png(img).map_err(|e| RunError::Encode {
-                id: meta.id.clone(),
-                message: e.to_string(),
-            })?;
-            let sha = sha256_hex(&bytes);
-            (bytes, sha)
+    /// Writes one job's files and returns its manifest row.
+    fn write(&self, done: &Done) -> Result<Map<String, Value>, RunError> {
+        let meta = &done.meta;
+        let raster = match &done.image {
+            Some(img) => {
+                let _t = Timer::new(&self.stats.encode);
+                let bytes = meta.encoding.encode(img).map_err(|e| RunError::Encode {
+                    id: meta.id.clone(),
+                    message: e.to_string(),
+                })?;
+                Some((
+                    format!("images/{}.{}", meta.id, meta.encoding.extension()),
+                    bytes,
+                ))
+            }
+            None => None,
         };
-        let rel = format!("images/{}.png", meta.id);
-        let path = self.out_dir.join(&rel);
-        {
-            let _t = Timer::new(&self.stats.write);
-            write_atomic(&path, &bytes).map_err(|source| RunError::Io {
-                path: path.clone(),
-                source,
-            })?;
+        let svg = meta
+            .svg
+            .as_ref()
+            .map(|text| (format!("images/{}.svg", meta.id), text.as_bytes()));
+        let (image, sha256) = match (&raster, &svg) {
+            (Some((rel, bytes)), _) => (rel.clone(), self.put(rel, bytes)?),
+            (None, Some((rel, bytes))) => (rel.clone(), self.put(rel, bytes)?),
+            (None, None) => unreachable!("every job writes a raster image or an SVG"),
+        };
+        let mut extra = Map::new();
+        if let (Some(_), Some((rel, bytes))) = (&raster, &svg) {
+            let sha = self.put(rel, bytes)?;
+            extra.insert("svg".into(), rel.clone().into());
+            extra.insert("svg_sha256".into(), sha.into());
         }
+        extra.extend(meta.extra.clone());
         let record = ImageRecord {
             id: meta.id.clone(),
-            image: rel,
-            width: img.width,
-            height: img.height,
+            image,
+            width: meta.width,
+            height: meta.height,
             sha256,
             backend: self.backend.to_string(),
         };
-        Ok(record.to_row(&meta.extra))
+        Ok(record.to_row(&extra))
+    }
+
+    /// Writes `bytes` to `out_dir/rel` atomically; returns their SHA-256.
+    fn put(&self, rel: &str, bytes: &[u8]) -> Result<String, RunError> {
+        let sha = {
+            let _t = Timer::new(&self.stats.encode);
+            sha256_hex(bytes)
+        };
+        let _t = Timer::new(&self.stats.write);
+        let path = self.out_dir.join(rel);
+        write_atomic(&path, bytes).map_err(|source| RunError::Io { path, source })?;
+        Ok(sha)
     }
 }

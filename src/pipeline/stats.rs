@@ -12,6 +12,8 @@ pub struct StageTimes {
     pub gpu_submit: AtomicU64,
     /// Waiting for frames to finish and copying tiles out (GPU thread).
     pub gpu_wait: AtomicU64,
+    /// Rendering scenes with the CPU backend (rayon workers).
+    pub render_cpu: AtomicU64,
     /// Image encoding and hashing (rayon workers).
     pub encode: AtomicU64,
     /// Writing image files and manifest rows.
@@ -20,12 +22,13 @@ pub struct StageTimes {
 
 impl StageTimes {
     /// `(stage name, busy time)` in pipeline order.
-    pub fn list(&self) -> [(&'static str, Duration); 5] {
+    pub fn list(&self) -> [(&'static str, Duration); 6] {
         let d = |a: &AtomicU64| Duration::from_nanos(a.load(Ordering::Relaxed));
         [
             ("prepare", d(&self.prepare)),
             ("gpu submit", d(&self.gpu_submit)),
             ("gpu wait + readback", d(&self.gpu_wait)),
+            ("cpu render", d(&self.render_cpu)),
             ("encode", d(&self.encode)),
             ("write", d(&self.write)),
         ]
@@ -39,6 +42,7 @@ impl Clone for StageTimes {
             prepare: c(&self.prepare),
             gpu_submit: c(&self.gpu_submit),
             gpu_wait: c(&self.gpu_wait),
+            render_cpu: c(&self.render_cpu),
             encode: c(&self.encode),
             write: c(&self.write),
         }

@@ -1,0 +1,178 @@
+//! Stage 1: read lines in chunks; expand, prepare (or CPU-render) them on rayon;
+//! report bad lines and duplicate ids in input order; pass the rest on.
+
+use super::{
+    Done, Expand, JobError, LineError, Lines, Meta, Progress, RunError, RunOptions, StageTimes,
+    Timer,
+};
+use crate::render::SceneRenderer;
+use crate::render::prepare::{PreparedScene, prepare};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::io::BufRead;
+use std::sync::mpsc::SyncSender;
+
+/// Where prepared work goes.
+pub(super) enum Next<'a> {
+    /// Prepared scenes, one by one, to the GPU thread.
+    Gpu(&'a SyncSender<(PreparedScene, Meta)>),
+    /// Finished jobs, a chunk at a time, straight to the sink (CPU or SVG only).
+    Sink(&'a SyncSender<Vec<Done>>),
+}
+
+/// What one job became on a worker thread.
+enum Work {
+    Gpu(PreparedScene, Meta),
+    Done(Done),
+}
+
+impl Work {
+    fn id(&self) -> &str {
+        match self {
+            Work::Gpu(_, m) => &m.id,
+            Work::Done(d) => &d.meta.id,
+        }
+    }
+}
+
+pub(super) struct Reader<'a> {
+    pub file: &'a str,
+    pub expand: &'a Expand<'a>,
+    pub options: &'a RunOptions,
+    pub progress: &'a dyn Progress,
+    pub stats: &'a StageTimes,
+    /// Renders on the worker threads when set (CPU backend).
+    pub cpu: Option<&'a dyn SceneRenderer>,
+    pub failed: &'a mut Vec<LineError>,
+    pub lines_read: &'a mut u64,
+}
+
+impl Reader<'_> {
+    /// Runs until the input ends or a later stage hangs up.
+    pub fn run(&mut self, input: impl BufRead, next: Next<'_>) -> Result<(), RunError> {
+        let gpu = matches!(next, Next::Gpu(_)) && self.options.outputs.raster;
+        let mut lines = Lines::new(input);
+        // Every id written so far: the only state that grows with the input (~40 bytes a line).
+        let mut seen: HashSet<Box<str>> = HashSet::new();
+        loop {
+            let chunk = lines
+                .next_chunk(self.options.chunk_lines.max(1))
+                .map_err(|source| RunError::Read {
+                    file: self.file.to_string(),
+                    source,
+                })?;
+            if chunk.is_empty() {
+                return Ok(());
+            }
+            *self.lines_read += chunk.len() as u64;
+            let worked: Vec<(u64, Result<Vec<Work>, JobError>)> = chunk
+                .into_par_iter()
+                .map(|line| {
+                    let result = line
+                        .text
+                        .map_err(|message| JobError { id: None, message })
+                        .and_then(|text| self.work_line(&text, gpu));
+                    (line.number, result)
+                })
+                .collect();
+            let mut ready = Vec::new();
+            for (number, result) in worked {
+                let fail = |e: JobError| LineError {
+                    file: self.file.to_string(),
+                    line: number,
+                    id: e.id,
+                    message: e.message,
+                };
+                let works = match result {
+                    Ok(w) => w,
+                    Err(e) => {
+                        self.reject(fail(e));
+                        continue;
+                    }
+                };
+                // A duplicate id rejects the whole line, before any of its images is written.
+                let mut ids = HashSet::new();
+                if let Some(dup) = works
+                    .iter()
+                    .map(Work::id)
+                    .find(|id| seen.contains(*id) || !ids.insert(*id))
+                {
+                    let id = dup.to_string();
+                    let message = format!("duplicate id {id:?}: an earlier item has the same id");
+                    self.reject(fail(JobError {
+                        id: Some(id),
+                        message,
+                    }));
+                    continue;
+                }
+                for w in works {
+                    seen.insert(w.id().into());
+                    match (w, &next) {
+                        (Work::Gpu(p, meta), Next::Gpu(tx)) => {
+                            if tx.send((p, meta)).is_err() {
+                                return Ok(()); // the GPU stage failed; the caller reports why
+                            }
+                        }
+                        (Work::Done(d), _) => ready.push(d),
+                        (Work::Gpu(..), Next::Sink(_)) => {
+                            unreachable!("GPU work only exists with a GPU stage")
+                        }
+                    }
+                }
+            }
+            if let Next::Sink(tx) = &next {
+                if !ready.is_empty() && tx.send(ready).is_err() {
+                    return Ok(()); // the sink failed; the caller reports why
+                }
+            }
+        }
+    }
+
+    fn reject(&mut self, e: LineError) {
+        self.progress.line_failed(&e);
+        self.failed.push(e);
+    }
+
+    /// Expands one line and does the per-job CPU work.
+    fn work_line(&self, text: &str, gpu: bool) -> Result<Vec<Work>, JobError> {
+        let jobs = {
+            let _t = Timer::new(&self.stats.prepare);
+            (self.expand)(text)?
+        };
+        jobs.into_iter()
+            .map(|job| {
+                let prepare_timer = Timer::new(&self.stats.prepare);
+                let svg = self
+                    .options
+                    .outputs
+                    .svg
+                    .then(|| crate::output::svg::to_svg(&job.scene));
+                let meta = Meta {
+                    id: job.scene.id.clone(),
+                    width: job.scene.width,
+                    height: job.scene.height,
+                    extra: job.extra,
+                    encoding: job.encoding,
+                    svg,
+                };
+                if gpu {
+                    let p = prepare(&job.scene, self.options.tessellate)?;
+                    return Ok(Work::Gpu(p, meta));
+                }
+                drop(prepare_timer);
+                let image = match (self.cpu, self.options.outputs.raster) {
+                    (Some(cpu), true) => {
+                        let _t = Timer::new(&self.stats.render_cpu);
+                        let img = cpu.render(&job.scene).map_err(|message| JobError {
+                            id: Some(meta.id.clone()),
+                            message,
+                        })?;
+                        Some(img)
+                    }
+                    _ => None,
+                };
+                Ok(Work::Done(Done { meta, image }))
+            })
+            .collect()
+    }
+}
