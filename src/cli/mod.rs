@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod generate;
 mod schema;
 
 /// Generate GeomVerse-style geometry problems, render their diagrams in batch on
@@ -16,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Generate GeomVerse-style problems (JSON lines).
+    Generate(generate::Args),
     /// Print a JSON Schema (scene or problem).
     Schema(schema::Args),
 }
@@ -25,6 +28,7 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Generate(args) => generate::run(args),
         Command::Schema(args) => schema::run(args),
     };
     match result {

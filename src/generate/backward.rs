@@ -112,7 +112,11 @@ pub(crate) fn generate_tree(cfg: &TreeConfig, rng: &mut Rng) -> Result<Tree, Rej
         budget: MAX_NODES.saturating_sub(levels as usize),
     };
     b.grow(Need::Root(cfg.question), levels - 1, 1)?;
-    let mut nodes: Vec<Node> = b.nodes.into_iter().collect::<Option<_>>().ok_or(Reject::Values)?;
+    let mut nodes: Vec<Node> = b
+        .nodes
+        .into_iter()
+        .collect::<Option<_>>()
+        .ok_or(Reject::Values)?;
     if cfg.distractors && levels > 1 {
         for node in nodes.iter_mut().filter(|n| n.level == levels) {
             node.revealed = true;
@@ -172,8 +176,12 @@ impl Builder<'_> {
         self.nodes.push(None);
         let mut children = Vec::new();
         if depth > 0 {
-            let mut open: Vec<Role> =
-                formula.inputs.iter().copied().filter(|r| r.connectable()).collect();
+            let mut open: Vec<Role> = formula
+                .inputs
+                .iter()
+                .copied()
+                .filter(|r| r.connectable())
+                .collect();
             self.rng.shuffle(&mut open);
             let mut chosen = vec![open[0]];
             if open.len() > 1
@@ -219,7 +227,10 @@ impl Builder<'_> {
             let Some((params, inputs, output)) = self.try_values(formula, &derived) else {
                 continue;
             };
-            let variable = if children.is_empty() && formula.linear.is_some() && self.rng.chance(self.cfg.variablized) {
+            let variable = if children.is_empty()
+                && formula.linear.is_some()
+                && self.rng.chance(self.cfg.variablized)
+            {
                 plan_variable(formula, &inputs, output, self.rng)
             } else {
                 None
@@ -264,7 +275,8 @@ impl Builder<'_> {
                 .inputs
                 .iter()
                 .map(|&r| {
-                    let v = known(r).or_else(|| shapes::role_value(kind, &target, r).map(|v| nice(r, v)));
+                    let v = known(r)
+                        .or_else(|| shapes::role_value(kind, &target, r).map(|v| nice(r, v)));
                     v.map(|v| (r, v))
                 })
                 .collect::<Option<_>>()?;
@@ -369,11 +381,18 @@ mod tests {
     #[test]
     fn trees_have_the_requested_depth_and_type() {
         for levels in 1..=4u8 {
-            for q in [QuestionType::Side, QuestionType::Angle, QuestionType::Area, QuestionType::Perimeter] {
+            for q in [
+                QuestionType::Side,
+                QuestionType::Angle,
+                QuestionType::Area,
+                QuestionType::Perimeter,
+            ] {
                 let mut made = 0;
                 for seed in 0..40 {
                     let mut rng = Rng::for_attempt(seed, 0);
-                    let Ok(tree) = generate_tree(&cfg(levels, q), &mut rng) else { continue };
+                    let Ok(tree) = generate_tree(&cfg(levels, q), &mut rng) else {
+                        continue;
+                    };
                     made += 1;
                     assert!(tree.nodes.iter().all(|n| n.level <= levels));
                     assert!(tree.nodes.iter().any(|n| n.level == levels));

@@ -32,7 +32,11 @@ pub(crate) fn build(tree: &Tree, placed: &Placed, rng: &mut Rng) -> (Diagram, Ve
     b.d.points = placed
         .points
         .iter()
-        .map(|&p| Point { name: String::new(), x: flip(p)[0], y: flip(p)[1] })
+        .map(|&p| Point {
+            name: String::new(),
+            x: flip(p)[0],
+            y: flip(p)[1],
+        })
         .collect();
     let mut colours = COLOURS.to_vec();
     rng.shuffle(&mut colours);
@@ -59,7 +63,11 @@ pub(crate) fn build(tree: &Tree, placed: &Placed, rng: &mut Rng) -> (Diagram, Ve
             }
         }
     }
-    b.d.rays = placed.rays.iter().map(|&(a, c)| Ray { points: [a, c] }).collect();
+    b.d.rays = placed
+        .rays
+        .iter()
+        .map(|&(a, c)| Ray { points: [a, c] })
+        .collect();
     b.d.right_angles = placed.right_angles.clone();
     let steps = b.steps(tree, placed);
     (b.d, steps)
@@ -72,7 +80,9 @@ fn contour_segments(start: geom::P, segs: &[GSeg]) -> Vec<Segment> {
         .map(|s| match *s {
             GSeg::Line(to) => {
                 cur = to;
-                Segment::Line { to: [to[0], -to[1]] }
+                Segment::Line {
+                    to: [to[0], -to[1]],
+                }
             }
             GSeg::Arc { to, center, ccw } => {
                 let a0 = (cur[1] - center[1]).atan2(cur[0] - center[0]);
@@ -88,8 +98,9 @@ fn contour_segments(start: geom::P, segs: &[GSeg]) -> Vec<Segment> {
                     center: [center[0], -center[1]],
                     radius: geom::dist(to, center),
                     large_arc: sweep > std::f64::consts::PI + 1e-9,
-                    // Counter-clockwise with y up is clockwise on a y-down screen.
-                    sweep: ccw,
+                    // Negating y keeps the picture as drawn with y up, so counter-clockwise
+                    // stays counter-clockwise on screen, which is SVG's sweep 0.
+                    sweep: !ccw,
                 }
             }
         })
@@ -155,8 +166,15 @@ impl Builder {
         if let Some(&i) = self.measures.get(&(shape, kind)) {
             return i;
         }
-        self.d.measures.push(Measure { shape, kind, value: 0.0, status: Status::Unused, expr: None });
-        self.measures.insert((shape, kind), self.d.measures.len() - 1);
+        self.d.measures.push(Measure {
+            shape,
+            kind,
+            value: 0.0,
+            status: Status::Unused,
+            expr: None,
+        });
+        self.measures
+            .insert((shape, kind), self.d.measures.len() - 1);
         self.d.measures.len() - 1
     }
 
@@ -235,14 +253,22 @@ impl Builder {
             let mut inputs = Vec::new();
             for &(role, value) in &node.inputs {
                 let e = self.element(placed, id, role);
-                let child = node.children.iter().find(|(r, _)| *r == role).map(|&(_, c)| c);
+                let child = node
+                    .children
+                    .iter()
+                    .find(|(r, _)| *r == role)
+                    .map(|&(_, c)| c);
                 let expr = var_terms(role).map(|(a, b)| linear_text(a, b));
                 let status = match child {
                     Some(c) if !tree.nodes[c].revealed => Status::Derived,
                     _ => Status::Given,
                 };
                 self.set(e, value, status, expr);
-                inputs.push(Binding { role, element: e, value });
+                inputs.push(Binding {
+                    role,
+                    element: e,
+                    value,
+                });
             }
             let out = self.element(placed, id, f.output);
             let status = if id == 0 {
@@ -252,7 +278,12 @@ impl Builder {
             } else {
                 Status::Derived
             };
-            self.set(out, node.output, status, var_terms(f.output).map(|(a, b)| linear_text(a, b)));
+            self.set(
+                out,
+                node.output,
+                status,
+                var_terms(f.output).map(|(a, b)| linear_text(a, b)),
+            );
             let variable = node.variable.as_ref().map(|v| Variable {
                 x: v.x as f64,
                 terms: v
@@ -262,7 +293,10 @@ impl Builder {
                         element: if role == f.output {
                             out
                         } else {
-                            inputs.iter().find(|x| x.role == role).map_or(out, |x| x.element)
+                            inputs
+                                .iter()
+                                .find(|x| x.role == role)
+                                .map_or(out, |x| x.element)
                         },
                         a,
                         b,
@@ -274,7 +308,11 @@ impl Builder {
                 kind: f.kind,
                 shape: placed.node_shape[id],
                 inputs,
-                output: Binding { role: f.output, element: out, value: node.output },
+                output: Binding {
+                    role: f.output,
+                    element: out,
+                    value: node.output,
+                },
                 variable,
                 distractor,
             });
@@ -295,7 +333,11 @@ fn post_order(tree: &Tree, id: usize, distract: bool, out: &mut Vec<(usize, bool
 
 /// `a·x + b` as written in texts: "2x + 3", "x - 4", "3x".
 pub fn linear_text(a: i64, b: i64) -> String {
-    let ax = if a == 1 { "x".to_string() } else { format!("{a}x") };
+    let ax = if a == 1 {
+        "x".to_string()
+    } else {
+        format!("{a}x")
+    };
     match b {
         0 => ax,
         b if b > 0 => format!("{ax} + {b}"),

@@ -154,7 +154,11 @@ fn apply(op: Op, a: f64, b: f64) -> Result<f64, ExprError> {
         Op::Div => a / b,
         Op::Pow => a.powf(b),
     };
-    if r.is_finite() { Ok(r) } else { Err(ExprError::NonFinite) }
+    if r.is_finite() {
+        Ok(r)
+    } else {
+        Err(ExprError::NonFinite)
+    }
 }
 
 impl Expr {
@@ -182,7 +186,11 @@ impl Expr {
             Expr::Num(v) => Ok(Expr::Num(*v)),
             Expr::Bin(op, a, b) => match (a.num(), b.num()) {
                 (Some(x), Some(y)) => Ok(Expr::Num(fin(apply(*op, x, y)?))),
-                _ => Ok(Expr::Bin(*op, Box::new(a.step(round)?), Box::new(b.step(round)?))),
+                _ => Ok(Expr::Bin(
+                    *op,
+                    Box::new(a.step(round)?),
+                    Box::new(b.step(round)?),
+                )),
             },
             Expr::Call(f, a) => match a.num() {
                 Some(x) => Ok(Expr::Num(fin(f.apply(x)?))),
@@ -253,7 +261,10 @@ mod tests {
     fn chains_follow_the_paper() {
         // Table 3 (a).
         let e = mul(n(2.0), add(n(10.0), n(12.0)));
-        assert_eq!(e.chain().unwrap(), ("2 * (10 + 12) = 2 * 22 = 44".into(), 44.0));
+        assert_eq!(
+            e.chain().unwrap(),
+            ("2 * (10 + 12) = 2 * 22 = 44".into(), 44.0)
+        );
         // Table 3 (c), first computation.
         let e = sub(n(102.0), div(mul(n(PI), sq(n(6.0))), n(8.0)));
         assert_eq!(
@@ -262,7 +273,10 @@ mod tests {
         );
         // Table 3 (c), last computation: asin(7 / 14.65) = asin(0.48) = 28.69.
         let e = call(Func::Asin, div(n(7.0), n(14.65)));
-        assert_eq!(e.chain().unwrap(), ("asin(7 / 14.65) = asin(0.48) = 28.69".into(), 28.69));
+        assert_eq!(
+            e.chain().unwrap(),
+            ("asin(7 / 14.65) = asin(0.48) = 28.69".into(), 28.69)
+        );
         // Table 3 (d): sqrt(8 * 189.97 / 3.14) = sqrt(1519.76 / 3.14) = sqrt(484) = 22.
         let e = sqrt(div(mul(n(8.0), n(189.97)), n(PI)));
         assert_eq!(e.chain().unwrap().1, 22.0);
@@ -288,7 +302,10 @@ mod tests {
     #[test]
     fn domain_errors_are_reported() {
         assert_eq!(sqrt(n(-1.0)).eval(), Err(ExprError::Domain("sqrt")));
-        assert_eq!(call(Func::Asin, n(1.5)).chain(), Err(ExprError::Domain("asin")));
+        assert_eq!(
+            call(Func::Asin, n(1.5)).chain(),
+            Err(ExprError::Domain("asin"))
+        );
         assert_eq!(div(n(1.0), n(0.0)).eval(), Err(ExprError::NonFinite));
     }
 }

@@ -38,12 +38,24 @@ pub struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// Exact mode: no text, no intermediate rounding.
     pub fn exact(formula: &'a Formula, values: &'a [(Role, f64)]) -> Self {
-        Ctx { formula, values, round: false, words: None, text: String::new() }
+        Ctx {
+            formula,
+            values,
+            round: false,
+            words: None,
+            text: String::new(),
+        }
     }
 
     /// Rounded mode without text: the value the solution arrives at.
     pub fn rounded(formula: &'a Formula, values: &'a [(Role, f64)]) -> Self {
-        Ctx { formula, values, round: true, words: None, text: String::new() }
+        Ctx {
+            formula,
+            values,
+            round: true,
+            words: None,
+            text: String::new(),
+        }
     }
 
     /// Text mode: writes the explanation, rounding every step.
@@ -52,12 +64,21 @@ impl<'a> Ctx<'a> {
         values: &'a [(Role, f64)],
         words: &'a dyn Words,
     ) -> Self {
-        Ctx { formula, values, round: true, words: Some(words), text: String::new() }
+        Ctx {
+            formula,
+            values,
+            round: true,
+            words: Some(words),
+            text: String::new(),
+        }
     }
 
     /// The value of an input role (0 when absent; `run` checks presence first).
     pub fn x(&self, r: Role) -> f64 {
-        self.values.iter().find(|(role, _)| *role == r).map_or(0.0, |(_, v)| *v)
+        self.values
+            .iter()
+            .find(|(role, _)| *role == r)
+            .map_or(0.0, |(_, v)| *v)
     }
 
     /// The value of an input role as an expression leaf.
@@ -142,7 +163,12 @@ impl Formula {
                 | ShapeKind::RectangleMinusSemicircle
                 | ShapeKind::SquareMinusCircle
         );
-        round && self.inputs.iter().chain([&self.output]).any(|r| !r.connectable())
+        round
+            && self
+                .inputs
+                .iter()
+                .chain([&self.output])
+                .any(|r| !r.connectable())
     }
 }
 
@@ -169,7 +195,11 @@ pub fn capitalise(s: &str) -> String {
 fn composite_side_from_area(c: &mut Ctx, extra: Expr, plus: bool) -> Result<f64, ExprError> {
     let (a, d) = (c.x(Role::Area), c.x(Role::Edge(1)));
     let given = c.given_inputs();
-    let (op, inv) = if plus { ("+", sub as fn(Expr, Expr) -> Expr) } else { ("-", add as fn(Expr, Expr) -> Expr) };
+    let (op, inv) = if plus {
+        ("+", sub as fn(Expr, Expr) -> Expr)
+    } else {
+        ("-", add as fn(Expr, Expr) -> Expr)
+    };
     c.say(&format!(
         "{}, so OtherSide * {} {op} {extra} = {}, so OtherSide * {} = ",
         capitalise(&given),
@@ -225,7 +255,11 @@ fn composite_d_from_perimeter(c: &mut Ctx, semi: bool) -> Result<f64, ExprError>
     let (p, l) = (c.x(Role::Perimeter), c.x(Role::Edge(0)));
     let given = c.given_inputs();
     let out = c.with(|w| w.quantity(Role::Edge(1)));
-    let k = if semi { add(n(1.0), div(n(PI), n(2.0))) } else { n(3.0) };
+    let k = if semi {
+        add(n(1.0), div(n(PI), n(2.0)))
+    } else {
+        n(3.0)
+    };
     let what = if semi {
         "the perimeter is 2 * OtherSide + Side + Side * 3.14 / 2"
     } else {
@@ -240,7 +274,10 @@ fn composite_d_from_perimeter(c: &mut Ctx, semi: bool) -> Result<f64, ExprError>
 fn heron(c: &mut Ctx) -> Result<f64, ExprError> {
     let (ab, bc, ca) = (c.x(Role::Edge(0)), c.x(Role::Edge(1)), c.x(Role::Edge(2)));
     let given = c.given_inputs();
-    c.say(&format!("{}, so the semi-perimeter is ", capitalise(&given)));
+    c.say(&format!(
+        "{}, so the semi-perimeter is ",
+        capitalise(&given)
+    ));
     let s = c.calc(div(add(add(n(ab), n(bc)), n(ca)), n(2.0)))?;
     let out = c.with(|w| w.quantity(Role::Area));
     c.say(&format!(" and {out} is "));
@@ -258,7 +295,10 @@ fn connector(c: &mut Ctx, e: fn(Expr) -> Expr, word: &str) -> Result<f64, ExprEr
     let given = c.with(|w| w.given(&[inn], &[c.x(inn)]));
     let (a, b) = c.with(|w| (w.name(inn), w.name(out)));
     let q = c.with(|w| w.quantity(out));
-    c.say(&format!("{}, and {a} and {b} are {word}, so {q} is ", capitalise(&given)));
+    c.say(&format!(
+        "{}, and {a} and {b} are {word}, so {q} is ",
+        capitalise(&given)
+    ));
     let v = c.calc(e(c.v(inn)))?;
     c.say(".");
     Ok(v)

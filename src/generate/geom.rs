@@ -27,7 +27,11 @@ pub fn dist(a: P, b: P) -> f64 {
 }
 pub fn unit(a: P) -> P {
     let l = len(a);
-    if l > 0.0 { scale(a, 1.0 / l) } else { [1.0, 0.0] }
+    if l > 0.0 {
+        scale(a, 1.0 / l)
+    } else {
+        [1.0, 0.0]
+    }
 }
 /// Rotates by 90° counter-clockwise.
 pub fn perp(a: P) -> P {
@@ -42,7 +46,6 @@ pub struct Xf {
 }
 
 impl Xf {
-
     pub fn apply(&self, p: P) -> P {
         [
             self.m[0][0] * p[0] + self.m[0][1] * p[1] + self.t[0],
@@ -62,7 +65,10 @@ impl Xf {
         let ang = v[1].atan2(v[0]) - u[1].atan2(u[0]);
         let (c, sn) = (s * ang.cos(), s * ang.sin());
         let m = [[c, -sn], [sn, c]];
-        let mp = [m[0][0] * p[0] + m[0][1] * p[1], m[1][0] * p[0] + m[1][1] * p[1]];
+        let mp = [
+            m[0][0] * p[0] + m[0][1] * p[1],
+            m[1][0] * p[0] + m[1][1] * p[1],
+        ];
         Xf { m, t: sub(a, mp) }
     }
 
@@ -84,7 +90,13 @@ impl Xf {
         ];
         // Reflect the translated origin about the line as well.
         let t0 = sub(self.t, a);
-        let t = add(a, [r[0][0] * t0[0] + r[0][1] * t0[1], r[1][0] * t0[0] + r[1][1] * t0[1]]);
+        let t = add(
+            a,
+            [
+                r[0][0] * t0[0] + r[0][1] * t0[1],
+                r[1][0] * t0[0] + r[1][1] * t0[1],
+            ],
+        );
         Xf { m, t }
     }
 }
@@ -109,7 +121,11 @@ pub fn inside(poly: &[P], p: P) -> bool {
 pub fn seg_dist(p: P, a: P, b: P) -> f64 {
     let ab = sub(b, a);
     let l2 = dot(ab, ab);
-    let t = if l2 > 0.0 { (dot(sub(p, a), ab) / l2).clamp(0.0, 1.0) } else { 0.0 };
+    let t = if l2 > 0.0 {
+        (dot(sub(p, a), ab) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     dist(p, add(a, scale(ab, t)))
 }
 
@@ -173,8 +189,12 @@ pub fn overlaps(p: &[P], q: &[P], tol: f64) -> bool {
     let strictly_in = |poly: &[P], x: P| inside(poly, x) && boundary_dist(poly, x) > tol;
     p.iter().any(|&v| strictly_in(q, v))
         || q.iter().any(|&v| strictly_in(p, v))
-        || interior_probes(p, tol * 4.0).into_iter().any(|x| strictly_in(q, x))
-        || interior_probes(q, tol * 4.0).into_iter().any(|x| strictly_in(p, x))
+        || interior_probes(p, tol * 4.0)
+            .into_iter()
+            .any(|x| strictly_in(q, x))
+        || interior_probes(q, tol * 4.0)
+            .into_iter()
+            .any(|x| strictly_in(p, x))
 }
 
 /// Whether segment `ab` enters the interior of `poly`.
@@ -208,7 +228,11 @@ pub fn arc_points(from: P, to: P, center: P, ccw: bool, per_turn: usize) -> Vec<
     (1..=steps)
         .map(|k| {
             let a = a0 + sweep * k as f64 / steps as f64;
-            if k == steps { to } else { [center[0] + r * a.cos(), center[1] + r * a.sin()] }
+            if k == steps {
+                to
+            } else {
+                [center[0] + r * a.cos(), center[1] + r * a.sin()]
+            }
         })
         .collect()
 }
@@ -225,9 +249,18 @@ mod tests {
     fn overlap_test_separates_touching_from_overlapping() {
         let a = square(0.0, 0.0, 10.0);
         assert!(!overlaps(&a, &square(10.0, 0.0, 10.0), 1e-3), "shared edge");
-        assert!(!overlaps(&a, &square(10.0, 10.0, 5.0), 1e-3), "shared corner");
-        assert!(!overlaps(&a, &square(10.0, 2.0, 5.0), 1e-3), "partly shared edge");
-        assert!(overlaps(&a, &square(9.0, 0.0, 10.0), 1e-3), "slight overlap");
+        assert!(
+            !overlaps(&a, &square(10.0, 10.0, 5.0), 1e-3),
+            "shared corner"
+        );
+        assert!(
+            !overlaps(&a, &square(10.0, 2.0, 5.0), 1e-3),
+            "partly shared edge"
+        );
+        assert!(
+            overlaps(&a, &square(9.0, 0.0, 10.0), 1e-3),
+            "slight overlap"
+        );
         assert!(overlaps(&a, &square(0.0, 0.0, 10.0), 1e-3), "identical");
         assert!(overlaps(&a, &square(2.0, 2.0, 3.0), 1e-3), "contained");
         // A cross: no vertex inside the other, edges cross.

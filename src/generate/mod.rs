@@ -105,7 +105,10 @@ impl GenerateOptions {
         if lo == 0 || hi > MAX_DEPTH || lo > hi {
             return Err(GenerateError::BadDepth(lo, hi));
         }
-        for (name, value) in [("branch probability", self.branch_prob), ("variablized ρ", self.variablized)] {
+        for (name, value) in [
+            ("branch probability", self.branch_prob),
+            ("variablized ρ", self.variablized),
+        ] {
             if !(0.0..=1.0).contains(&value) {
                 return Err(GenerateError::BadProbability { name, value });
             }
@@ -122,8 +125,12 @@ pub fn generate_one(opts: &GenerateOptions, index: u64) -> Result<Problem, Gener
     let mut pick = rng::Rng::for_attempt(seed, u32::MAX);
     let depth = pick.int(*opts.depth.start() as i64, *opts.depth.end() as i64) as u8;
     let question = match opts.question {
-        QuestionType::Any => [QuestionType::Side, QuestionType::Angle, QuestionType::Area, QuestionType::Perimeter]
-            [pick.index(4)],
+        QuestionType::Any => [
+            QuestionType::Side,
+            QuestionType::Angle,
+            QuestionType::Area,
+            QuestionType::Perimeter,
+        ][pick.index(4)],
         q => q,
     };
     let params = Params {
@@ -150,7 +157,10 @@ pub fn generate_one(opts: &GenerateOptions, index: u64) -> Result<Problem, Gener
             return Ok(p);
         }
     }
-    Err(GenerateError::Exhausted { index, attempts: MAX_ATTEMPTS })
+    Err(GenerateError::Exhausted {
+        index,
+        attempts: MAX_ATTEMPTS,
+    })
 }
 
 fn attempt_once(
@@ -193,7 +203,10 @@ pub fn generate_range(
     start: u64,
     count: u64,
 ) -> Vec<Result<Problem, GenerateError>> {
-    (start..start + count).into_par_iter().map(|i| generate_one(opts, i)).collect()
+    (start..start + count)
+        .into_par_iter()
+        .map(|i| generate_one(opts, i))
+        .collect()
 }
 
 /// The same problem with its given values moved to the image or into the question;

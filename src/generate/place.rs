@@ -90,7 +90,10 @@ pub(crate) fn place(tree: &Tree, rng: &mut Rng) -> Option<Placed> {
     let g = shapes::local_geometry(root.kind(), &root.params);
     let turn = st.rng.index(4) as f64 * std::f64::consts::FRAC_PI_2;
     let (c, s) = (turn.cos(), turn.sin());
-    let xf = Xf { m: [[c, -s], [s, c]], t: [0.0, 0.0] };
+    let xf = Xf {
+        m: [[c, -s], [s, c]],
+        t: [0.0, 0.0],
+    };
     let (verts, contours, poly) = transform(&g, &xf);
     st.commit_shape(0, &g, verts, contours, poly, &[]);
     let mut queue = std::collections::VecDeque::from([0usize]);
@@ -150,9 +153,11 @@ fn transform(g: &LocalGeometry, xf: &Xf) -> (Vec<P>, Vec<GContour>, Vec<P>) {
                 .iter()
                 .map(|s| match *s {
                     Seg::Line(to) => GSeg::Line(xf.apply(to)),
-                    Seg::Arc { to, center, ccw } => {
-                        GSeg::Arc { to: xf.apply(to), center: xf.apply(center), ccw: ccw != flip }
-                    }
+                    Seg::Arc { to, center, ccw } => GSeg::Arc {
+                        to: xf.apply(to),
+                        center: xf.apply(center),
+                        ccw: ccw != flip,
+                    },
                 })
                 .collect(),
         })
@@ -187,7 +192,10 @@ impl St<'_> {
     /// Whether a new outline overlaps nothing drawn so far (shapes and connector lines).
     fn free(&self, poly: &[P]) -> bool {
         let tol = self.tol;
-        self.out.shapes.iter().all(|s| !geom::overlaps(&s.poly, poly, tol))
+        self.out
+            .shapes
+            .iter()
+            .all(|s| !geom::overlaps(&s.poly, poly, tol))
             && self.out.rays.iter().all(|&(a, b)| {
                 !geom::segment_enters(poly, self.out.points[a], self.out.points[b], tol)
             })
@@ -195,7 +203,10 @@ impl St<'_> {
 
     /// Whether a new straight line crosses no shape.
     fn ray_free(&self, a: P, b: P) -> bool {
-        self.out.shapes.iter().all(|s| !geom::segment_enters(&s.poly, a, b, self.tol))
+        self.out
+            .shapes
+            .iter()
+            .all(|s| !geom::segment_enters(&s.poly, a, b, self.tol))
     }
 
     fn add_point(&mut self, p: P) -> usize {
@@ -222,17 +233,26 @@ impl St<'_> {
             })
             .collect();
         for r in &g.right_angles {
-            self.out.right_angles.push([ids[r[0]], ids[r[1]], ids[r[2]]]);
+            self.out
+                .right_angles
+                .push([ids[r[0]], ids[r[1]], ids[r[2]]]);
         }
         self.local[node] = ids.clone();
         self.out.node_shape[node] = Some(self.out.shapes.len());
-        self.out.shapes.push(PlacedShape { node, vertices: ids, contours, poly });
+        self.out.shapes.push(PlacedShape {
+            node,
+            vertices: ids,
+            contours,
+            poly,
+        });
     }
 
     fn attach_edge(&mut self, parent: usize, group: usize, child: usize) -> Option<()> {
         let pk = self.kind(parent);
         let ck = self.kind(child);
-        let Role::Edge(h) = self.tree.nodes[child].formula.output else { return None };
+        let Role::Edge(h) = self.tree.nodes[child].formula.output else {
+            return None;
+        };
         let mut pcands: Vec<(usize, usize)> = shapes::edges(pk)
             .get(group)?
             .iter()
@@ -293,7 +313,14 @@ impl St<'_> {
                 // Only vertical angles carry a shape: it fills the opposite angle.
                 let neg = |u: P| geom::scale(u, -1.0);
                 if let Some(tri) = self.place_in_cone(gc, gv, neg(ua), neg(ub)) {
-                    self.finish_connector(parent, group, iv, conn, parent_angle, Elem::Angle(tri[0], tri[1], tri[2]));
+                    self.finish_connector(
+                        parent,
+                        group,
+                        iv,
+                        conn,
+                        parent_angle,
+                        Elem::Angle(tri[0], tri[1], tri[2]),
+                    );
                     return Some(());
                 }
                 continue;
@@ -301,7 +328,9 @@ impl St<'_> {
             let at = |u: P, s: f64| geom::add(v, geom::scale(u, s * len));
             // (new points, new angle from them: (first, vertex, second), right angle corner).
             let mut variants: Vec<(Vec<P>, [Option<usize>; 2], Option<usize>)> = match ck {
-                ShapeKind::VerticalAngles => vec![(vec![at(ua, -1.0), at(ub, -1.0)], [None, None], None)],
+                ShapeKind::VerticalAngles => {
+                    vec![(vec![at(ua, -1.0), at(ub, -1.0)], [None, None], None)]
+                }
                 ShapeKind::SupplementaryAngles => vec![
                     (vec![at(ua, -1.0)], [None, Some(gb)], None),
                     (vec![at(ub, -1.0)], [Some(ga), None], None),
@@ -309,7 +338,11 @@ impl St<'_> {
                 ShapeKind::ComplementaryAngles => {
                     let turn = |u: P, toward: P| {
                         let p = geom::perp(u);
-                        if geom::cross(u, toward) >= 0.0 { p } else { geom::scale(p, -1.0) }
+                        if geom::cross(u, toward) >= 0.0 {
+                            p
+                        } else {
+                            geom::scale(p, -1.0)
+                        }
                     };
                     vec![
                         (vec![at(turn(ua, ub), 1.0)], [Some(gb), None], Some(ga)),
@@ -333,7 +366,14 @@ impl St<'_> {
                 if let Some(corner_from) = right {
                     self.out.right_angles.push([corner_from, gv, ids[0]]);
                 }
-                self.finish_connector(parent, group, iv, conn, parent_angle, Elem::Angle(first, gv, second));
+                self.finish_connector(
+                    parent,
+                    group,
+                    iv,
+                    conn,
+                    parent_angle,
+                    Elem::Angle(first, gv, second),
+                );
                 return Some(());
             }
         }
@@ -359,7 +399,9 @@ impl St<'_> {
     /// directions `d1` and `d2`.
     fn place_in_cone(&mut self, node: usize, v: usize, d1: P, d2: P) -> Option<[usize; 3]> {
         let k = self.kind(node);
-        let Role::Angle(h) = self.tree.nodes[node].formula.output else { return None };
+        let Role::Angle(h) = self.tree.nodes[node].formula.output else {
+            return None;
+        };
         let mut cands = shapes::angles(k).get(h as usize)?.to_vec();
         self.rng.shuffle(&mut cands);
         let g = shapes::local_geometry(k, self.params(node));
@@ -383,7 +425,8 @@ impl St<'_> {
                     self.used_vertices[node].push(iv);
                     let l = &self.local[node];
                     let tri = [l[ia], l[iv], l[ib]];
-                    self.out.elements[node].push((Role::Angle(h), Elem::Angle(tri[0], tri[1], tri[2])));
+                    self.out.elements[node]
+                        .push((Role::Angle(h), Elem::Angle(tri[0], tri[1], tri[2])));
                     return Some(tri);
                 }
             }

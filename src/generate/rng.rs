@@ -106,9 +106,7 @@ mod tests {
         assert_eq!(problem_seed(0, 0), problem_seed(0, 0));
         assert_ne!(problem_seed(0, 0), problem_seed(0, 1));
         assert_ne!(problem_seed(0, 0), problem_seed(1, 0));
-        let a: Vec<u64> = (0..4)
-            .map(|_| Rng::for_attempt(7, 0).next_u64())
-            .collect();
+        let a: Vec<u64> = (0..4).map(|_| Rng::for_attempt(7, 0).next_u64()).collect();
         assert!(a.windows(2).all(|w| w[0] == w[1]));
     }
 

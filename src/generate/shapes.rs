@@ -274,7 +274,9 @@ fn param_count(kind: ShapeKind) -> usize {
 const SQRT3: f64 = 1.732_050_807_568_877_2;
 
 fn law_of_cosines(b: f64, c: f64, a_deg: f64) -> f64 {
-    (b * b + c * c - 2.0 * b * c * a_deg.to_radians().cos()).max(0.0).sqrt()
+    (b * b + c * c - 2.0 * b * c * a_deg.to_radians().cos())
+        .max(0.0)
+        .sqrt()
 }
 
 /// Values of every role of a kind from its parameters (π = 3.14, as in the texts).
@@ -369,7 +371,10 @@ pub fn role_value(kind: ShapeKind, p: &[f64], role: Role) -> Option<f64> {
 fn triangle_value(p: &[f64], role: Role) -> Option<f64> {
     let (c, b, a_deg) = (p[0], p[1], p[2]);
     let a = law_of_cosines(b, c, a_deg);
-    let angle_b = ((a * a + c * c - b * b) / (2.0 * a * c)).clamp(-1.0, 1.0).acos().to_degrees();
+    let angle_b = ((a * a + c * c - b * b) / (2.0 * a * c))
+        .clamp(-1.0, 1.0)
+        .acos()
+        .to_degrees();
     Some(match role {
         Role::Edge(0) => c,
         Role::Edge(1) => a,
@@ -505,7 +510,11 @@ fn derive(kind: ShapeKind, k: &Known, p: &mut [Option<f64>]) {
             Parallelogram => {
                 set(p, 0, kv(Role::Edge(0)));
                 set(p, 1, kv(Role::Edge(1)));
-                set(p, 2, kv(Role::Angle(0)).or(kv(Role::Angle(1)).map(|b| 180.0 - b)));
+                set(
+                    p,
+                    2,
+                    kv(Role::Angle(0)).or(kv(Role::Angle(1)).map(|b| 180.0 - b)),
+                );
                 for (i, j) in [(0, 1), (1, 0)] {
                     if let Some(o) = p[j] {
                         set(p, i, kv(Role::Perimeter).map(|v| v / 2.0 - o));
@@ -532,8 +541,16 @@ fn derive(kind: ShapeKind, k: &Known, p: &mut [Option<f64>]) {
                 }
                 if let Some(r) = p[0] {
                     set(p, 1, kv(Role::Area).map(|a| a / (PI * r * r) * 360.0));
-                    set(p, 1, kv(Role::ArcLength).map(|l| l / (2.0 * PI * r) * 360.0));
-                    set(p, 1, kv(Role::Perimeter).map(|v| (v - 2.0 * r) / (2.0 * PI * r) * 360.0));
+                    set(
+                        p,
+                        1,
+                        kv(Role::ArcLength).map(|l| l / (2.0 * PI * r) * 360.0),
+                    );
+                    set(
+                        p,
+                        1,
+                        kv(Role::Perimeter).map(|v| (v - 2.0 * r) / (2.0 * PI * r) * 360.0),
+                    );
                 }
             }
             RectanglePlusSemicircle
@@ -549,7 +566,11 @@ fn derive(kind: ShapeKind, k: &Known, p: &mut [Option<f64>]) {
                 };
                 let semi = matches!(kind, RectanglePlusSemicircle | RectangleMinusSemicircle);
                 // extra area per d², extra perimeter per d (besides 2L).
-                let (ka, kp) = if semi { (PI / 8.0, 1.0 + PI / 2.0) } else { (SQRT3 / 4.0, 3.0) };
+                let (ka, kp) = if semi {
+                    (PI / 8.0, 1.0 + PI / 2.0)
+                } else {
+                    (SQRT3 / 4.0, 3.0)
+                };
                 if let Some(d) = p[1] {
                     set(p, 0, kv(Role::Area).map(|a| (a - sign * ka * d * d) / d));
                     set(p, 0, kv(Role::Perimeter).map(|v| (v - kp * d) / 2.0));
@@ -646,9 +667,8 @@ fn derive_trapezoid(k: &Known, p: &mut [Option<f64>]) {
     }
     let (right, left) = (kv(Role::Edge(2)), kv(Role::Edge(3)));
     // Perimeter gives the missing leg.
-    let left = left.or_else(|| {
-        Some(kv(Role::Perimeter)? - p[0]? - p[1]? - right?).filter(|v| *v > 0.0)
-    });
+    let left =
+        left.or_else(|| Some(kv(Role::Perimeter)? - p[0]? - p[1]? - right?).filter(|v| *v > 0.0));
     if let (Some(b1), Some(b2), Some(l), Some(r)) = (p[0], p[1], left, right) {
         // Legs fix the offset and the height: l² = o² + h², r² = (D − o)² + h².
         let d = b1 - b2;
@@ -677,7 +697,10 @@ fn next_free(kind: ShapeKind, k: &Known, p: &[Option<f64>]) -> Option<usize> {
         ShapeKind::Trapezoid => &[0, 1, 2, 3],
         _ => &[0, 1, 2, 3],
     };
-    order.iter().copied().find(|&i| i < p.len() && p[i].is_none())
+    order
+        .iter()
+        .copied()
+        .find(|&i| i < p.len() && p[i].is_none())
 }
 
 /// A nice value for free parameter `i`.
@@ -706,12 +729,16 @@ fn draw(kind: ShapeKind, i: usize, p: &[Option<f64>], k: &Known, rng: &mut Rng) 
             (rng.unit() * span * 100.0).round() / 100.0 + 0.01
         }
         (
-            RectangleMinusSemicircle | RectangleMinusEquilateral | RectanglePlusSemicircle
+            RectangleMinusSemicircle
+            | RectangleMinusEquilateral
+            | RectanglePlusSemicircle
             | RectanglePlusEquilateral,
             1,
         ) => rng.int(5, 14) as f64,
         (
-            RectangleMinusSemicircle | RectangleMinusEquilateral | RectanglePlusSemicircle
+            RectangleMinusSemicircle
+            | RectangleMinusEquilateral
+            | RectanglePlusSemicircle
             | RectanglePlusEquilateral,
             0,
         ) => {
@@ -740,7 +767,10 @@ pub fn valid(kind: ShapeKind, p: &[f64]) -> bool {
             let ok_angles = names
                 .iter()
                 .all(|r| role_value(kind, p, *r).is_some_and(|a| (12.0..=150.0).contains(&a)));
-            let s: Vec<f64> = sides.iter().filter_map(|r| role_value(kind, p, *r)).collect();
+            let s: Vec<f64> = sides
+                .iter()
+                .filter_map(|r| role_value(kind, p, *r))
+                .collect();
             ok_angles
                 && s.len() == 3
                 && s[0] + s[1] > s[2] * 1.02
@@ -780,15 +810,24 @@ pub fn local_geometry(kind: ShapeKind, p: &[f64]) -> LocalGeometry {
             }
             g
         }
-        Rectangle => poly(vec![[0.0, 0.0], [p[0], 0.0], [p[0], p[1]], [0.0, p[1]]], vec![]),
+        Rectangle => poly(
+            vec![[0.0, 0.0], [p[0], 0.0], [p[0], p[1]], [0.0, p[1]]],
+            vec![],
+        ),
         RightTriangle => poly(vec![[0.0, 0.0], [p[0], 0.0], [p[0], p[1]]], vec![[0, 1, 2]]),
         Triangle => {
             let (c, b, a) = (p[0], p[1], rad(p[2]));
-            poly(vec![[0.0, 0.0], [c, 0.0], [b * a.cos(), b * a.sin()]], vec![])
+            poly(
+                vec![[0.0, 0.0], [c, 0.0], [b * a.cos(), b * a.sin()]],
+                vec![],
+            )
         }
         EquilateralTriangle => {
             let s = p[0];
-            poly(vec![[0.0, 0.0], [s, 0.0], [s / 2.0, s * SQRT3 / 2.0]], vec![])
+            poly(
+                vec![[0.0, 0.0], [s, 0.0], [s / 2.0, s * SQRT3 / 2.0]],
+                vec![],
+            )
         }
         Parallelogram => {
             let (a, b, t) = (p[0], p[1], rad(p[2]));
@@ -815,7 +854,11 @@ pub fn local_geometry(kind: ShapeKind, p: &[f64]) -> LocalGeometry {
                     start: [0.0, 0.0],
                     segs: vec![
                         Seg::Line([d, 0.0]),
-                        Seg::Arc { to: [0.0, 0.0], center: [d / 2.0, 0.0], ccw: true },
+                        Seg::Arc {
+                            to: [0.0, 0.0],
+                            center: [d / 2.0, 0.0],
+                            ccw: true,
+                        },
                     ],
                 }],
                 right_angles: vec![],
@@ -830,7 +873,11 @@ pub fn local_geometry(kind: ShapeKind, p: &[f64]) -> LocalGeometry {
                     start: [0.0, 0.0],
                     segs: vec![
                         Seg::Line([r, 0.0]),
-                        Seg::Arc { to: tip, center: [0.0, 0.0], ccw: true },
+                        Seg::Arc {
+                            to: tip,
+                            center: [0.0, 0.0],
+                            ccw: true,
+                        },
                         Seg::Line([0.0, 0.0]),
                     ],
                 }],
@@ -849,7 +896,11 @@ pub fn local_geometry(kind: ShapeKind, p: &[f64]) -> LocalGeometry {
                         Seg::Line([l, 0.0]),
                         Seg::Line([l, d]),
                         Seg::Line([0.0, d]),
-                        Seg::Arc { to: [0.0, 0.0], center: [0.0, d / 2.0], ccw },
+                        Seg::Arc {
+                            to: [0.0, 0.0],
+                            center: [0.0, d / 2.0],
+                            ccw,
+                        },
                     ],
                 }],
                 right_angles: vec![],
@@ -858,8 +909,15 @@ pub fn local_geometry(kind: ShapeKind, p: &[f64]) -> LocalGeometry {
         RectanglePlusEquilateral | RectangleMinusEquilateral => {
             let (l, d) = (p[0], p[1]);
             let apex = d * SQRT3 / 2.0;
-            let x = if kind == RectanglePlusEquilateral { -apex } else { apex };
-            poly(vec![[0.0, 0.0], [l, 0.0], [l, d], [0.0, d], [x, d / 2.0]], vec![])
+            let x = if kind == RectanglePlusEquilateral {
+                -apex
+            } else {
+                apex
+            };
+            poly(
+                vec![[0.0, 0.0], [l, 0.0], [l, d], [0.0, d], [x, d / 2.0]],
+                vec![],
+            )
         }
         SupplementaryAngles | ComplementaryAngles | VerticalAngles => LocalGeometry {
             vertices: vec![],
@@ -872,7 +930,11 @@ pub fn local_geometry(kind: ShapeKind, p: &[f64]) -> LocalGeometry {
 fn polygon(v: &[[f64; 2]]) -> LocalContour {
     LocalContour {
         start: v[0],
-        segs: v[1..].iter().chain(std::iter::once(&v[0])).map(|&q| Seg::Line(q)).collect(),
+        segs: v[1..]
+            .iter()
+            .chain(std::iter::once(&v[0]))
+            .map(|&q| Seg::Line(q))
+            .collect(),
     }
 }
 
@@ -881,7 +943,18 @@ fn circle_contour(c: [f64; 2], r: f64) -> LocalContour {
     let b = [c[0] - r, c[1]];
     LocalContour {
         start: a,
-        segs: vec![Seg::Arc { to: b, center: c, ccw: true }, Seg::Arc { to: a, center: c, ccw: true }],
+        segs: vec![
+            Seg::Arc {
+                to: b,
+                center: c,
+                ccw: true,
+            },
+            Seg::Arc {
+                to: a,
+                center: c,
+                ccw: true,
+            },
+        ],
     }
 }
 
@@ -895,7 +968,9 @@ mod tests {
         for kind in ShapeKind::SHAPES {
             let mut ok = 0;
             for _ in 0..50 {
-                let Some(p) = fit(kind, &[], &mut rng) else { continue };
+                let Some(p) = fit(kind, &[], &mut rng) else {
+                    continue;
+                };
                 ok += 1;
                 // Every role value, given back as a known, must lead to the same shape.
                 let roles: Vec<(Role, f64)> = all_roles(kind)
@@ -915,7 +990,14 @@ mod tests {
     pub(crate) fn all_roles(kind: ShapeKind) -> Vec<Role> {
         let mut r: Vec<Role> = (0..edges(kind).len() as u8).map(Role::Edge).collect();
         r.extend((0..angles(kind).len() as u8).map(Role::Angle));
-        r.extend([Role::Diagonal, Role::Diameter, Role::Height, Role::Area, Role::Perimeter, Role::ArcLength]);
+        r.extend([
+            Role::Diagonal,
+            Role::Diameter,
+            Role::Height,
+            Role::Area,
+            Role::Perimeter,
+            Role::ArcLength,
+        ]);
         r
     }
 }

@@ -24,13 +24,21 @@ const LATIN: &str = "abcdefghijkmnpqrstuvwxyz";
 
 fn nth_name(i: usize, alphabet: &[&str]) -> String {
     let k = alphabet.len();
-    if i < k { alphabet[i].to_string() } else { format!("{}{}", alphabet[i % k], i / k + 1) }
+    if i < k {
+        alphabet[i].to_string()
+    } else {
+        format!("{}{}", alphabet[i % k], i / k + 1)
+    }
 }
 
 /// The point names A, B, … Z, A1, B1, …
 pub fn point_name(i: usize) -> String {
     let c = (b'A' + (i % 26) as u8) as char;
-    if i < 26 { c.to_string() } else { format!("{c}{}", i / 26) }
+    if i < 26 {
+        c.to_string()
+    } else {
+        format!("{c}{}", i / 26)
+    }
 }
 
 /// Recomputes every name, label and text of a problem from its diagram, steps and info.
@@ -71,7 +79,11 @@ pub fn refresh_names(d: &mut Diagram) {
             };
             let letters: String = order.iter().map(|&i| pname(i)).collect();
             Texts {
-                coordinate: if s.kind.named_by_colour() { s.colour.clone() } else { letters },
+                coordinate: if s.kind.named_by_colour() {
+                    s.colour.clone()
+                } else {
+                    letters
+                },
                 individual: s.colour.clone(),
             }
         })
@@ -95,7 +107,13 @@ pub fn refresh_names(d: &mut Diagram) {
                 next += 1;
                 nth_name(next - 1, &latin)
             };
-            (i, Texts { coordinate: format!("{}{}", pname(s.points[0]), pname(s.points[1])), individual })
+            (
+                i,
+                Texts {
+                    coordinate: format!("{}{}", pname(s.points[0]), pname(s.points[1])),
+                    individual,
+                },
+            )
         })
         .collect();
     for (i, n) in side_names {
@@ -109,7 +127,13 @@ pub fn refresh_names(d: &mut Diagram) {
         .enumerate()
         .map(|(k, i)| {
             let a = &d.angles[i];
-            (i, Texts { coordinate: a.points.iter().map(|&p| pname(p)).collect(), individual: nth_name(k, &GREEK) })
+            (
+                i,
+                Texts {
+                    coordinate: a.points.iter().map(|&p| pname(p)).collect(),
+                    individual: nth_name(k, &GREEK),
+                },
+            )
         })
         .collect();
     for (i, n) in angle_names {
@@ -156,7 +180,9 @@ pub fn refresh_labels(d: &mut Diagram, info: Info) {
 }
 
 fn shape_phrase(d: &Diagram, s: usize, a: Annotation) -> String {
-    let Some(shape) = d.shapes.get(s) else { return "the shape".into() };
+    let Some(shape) = d.shapes.get(s) else {
+        return "the shape".into();
+    };
     let name = match a {
         Annotation::Coordinate => &shape.name.coordinate,
         Annotation::Individual => &shape.name.individual,
@@ -178,7 +204,13 @@ impl<'a> W<'a> {
         let mut binds: Vec<(Role, ElementRef)> =
             step.inputs.iter().map(|b| (b.role, b.element)).collect();
         binds.push((step.output.role, step.output.element));
-        W { d, a, shape: step.shape, kind: step.kind, binds }
+        W {
+            d,
+            a,
+            shape: step.shape,
+            kind: step.kind,
+            binds,
+        }
     }
 
     fn elem(&self, role: Role) -> Option<ElementRef> {
@@ -186,7 +218,8 @@ impl<'a> W<'a> {
     }
 
     fn shape_of(&self) -> String {
-        self.shape.map_or_else(|| "the angles".into(), |s| shape_phrase(self.d, s, self.a))
+        self.shape
+            .map_or_else(|| "the angles".into(), |s| shape_phrase(self.d, s, self.a))
     }
 
     /// "side", "diameter", "radius", "base", "diagonal".
@@ -204,7 +237,11 @@ impl<'a> W<'a> {
     fn measure_phrase(&self, m: usize) -> String {
         let me = &self.d.measures[m];
         let shape = shape_phrase(self.d, me.shape, self.a);
-        let circle = self.d.shapes.get(me.shape).is_some_and(|s| s.kind == ShapeKind::Circle);
+        let circle = self
+            .d
+            .shapes
+            .get(me.shape)
+            .is_some_and(|s| s.kind == ShapeKind::Circle);
         match me.kind {
             MeasureKind::Area => format!("the area of {shape}"),
             MeasureKind::Perimeter if circle => format!("the circumference of {shape}"),
@@ -219,8 +256,12 @@ impl<'a> W<'a> {
         let noun = self.noun(role, i);
         match self.a {
             Annotation::Coordinate => format!("the {} {noun}", s.name.coordinate),
-            Annotation::Individual if s.shown => format!("the {noun} with length {}", fmt_num(s.value)),
-            Annotation::Individual if s.status == Status::Asked => format!("the {noun} marked with \"?\""),
+            Annotation::Individual if s.shown => {
+                format!("the {noun} with length {}", fmt_num(s.value))
+            }
+            Annotation::Individual if s.status == Status::Asked => {
+                format!("the {noun} marked with \"?\"")
+            }
             Annotation::Individual => format!("the {noun} marked with {}", s.name.individual),
         }
     }
@@ -229,7 +270,9 @@ impl<'a> W<'a> {
         let a = &self.d.angles[i];
         match self.a {
             Annotation::Coordinate => format!("the {} angle", a.name.coordinate),
-            Annotation::Individual if a.shown => format!("the angle with degree {}", fmt_num(a.value)),
+            Annotation::Individual if a.shown => {
+                format!("the angle with degree {}", fmt_num(a.value))
+            }
             Annotation::Individual => format!("the {} angle", a.name.individual),
         }
     }
@@ -241,15 +284,24 @@ impl<'a> W<'a> {
             Some(ElementRef::Side(i)) => {
                 let s = &self.d.sides[i];
                 let noun = self.noun(role, i);
-                let of = if with_shape { format!(" of {shape}") } else { String::new() };
+                let of = if with_shape {
+                    format!(" of {shape}")
+                } else {
+                    String::new()
+                };
                 match self.a {
                     Annotation::Individual if s.shown => {
                         format!("the length of one {noun} of {shape} is {value}")
                     }
                     Annotation::Coordinate => {
-                        format!("the length of the {} {noun}{of} is {value}", s.name.coordinate)
+                        format!(
+                            "the length of the {} {noun}{of} is {value}",
+                            s.name.coordinate
+                        )
                     }
-                    Annotation::Individual => format!("the length of {} is {value}", self.side_name(role, i)),
+                    Annotation::Individual => {
+                        format!("the length of {} is {value}", self.side_name(role, i))
+                    }
                 }
             }
             Some(ElementRef::Angle(i)) => {
@@ -325,14 +377,23 @@ impl Words for W<'_> {
                 let shape = self.shape_of();
                 let text = match self.a {
                     Annotation::Coordinate => {
-                        let names: Vec<String> =
-                            sides.iter().map(|&s| format!("the {}", self.d.sides[s].name.coordinate)).collect();
-                        format!("the lengths of {} sides of {shape} are {}", join(&names), join(&vals))
+                        let names: Vec<String> = sides
+                            .iter()
+                            .map(|&s| format!("the {}", self.d.sides[s].name.coordinate))
+                            .collect();
+                        format!(
+                            "the lengths of {} sides of {shape} are {}",
+                            join(&names),
+                            join(&vals)
+                        )
                     }
                     // Values tell the sides apart (paper table 4 (h)).
                     Annotation::Individual => {
                         let count = ["two", "three", "four"][(sides.len() - 2).min(2)];
-                        format!("the lengths of {count} sides of {shape} are {}", join(&vals))
+                        format!(
+                            "the lengths of {count} sides of {shape} are {}",
+                            join(&vals)
+                        )
                     }
                 };
                 clauses.push(text);
@@ -396,7 +457,8 @@ fn write(p: &Problem, a: Annotation) -> Result<(String, String), ExprError> {
             stated.push(b.element);
             let value = expr.unwrap_or_else(|| fmt_num(b.value));
             facts.push(w.clause(b.role, &value, info == Info::Text));
-            if let (Some(s), ElementRef::Measure(_) | ElementRef::Side(_)) = (step.shape, b.element) {
+            if let (Some(s), ElementRef::Measure(_) | ElementRef::Side(_)) = (step.shape, b.element)
+            {
                 mentioned.push(s);
             }
         }
@@ -423,7 +485,10 @@ fn write(p: &Problem, a: Annotation) -> Result<(String, String), ExprError> {
         format!("If {}, compute {asked}.", join(&facts))
     };
     let cot = solution(p, a)?;
-    let uses_pi = p.steps.iter().any(|s| formulas::by_id(&s.formula).is_some_and(Formula::uses_pi));
+    let uses_pi = p
+        .steps
+        .iter()
+        .any(|s| formulas::by_id(&s.formula).is_some_and(Formula::uses_pi));
     if uses_pi {
         question.push_str(" Assume π = 3.14.");
     }
@@ -444,7 +509,11 @@ fn connector_word(kind: ShapeKind) -> &'static str {
 fn element_state(d: &Diagram, e: ElementRef) -> (Status, bool, Option<String>) {
     match e {
         ElementRef::Side(i) => (d.sides[i].status, d.sides[i].shown, d.sides[i].expr.clone()),
-        ElementRef::Angle(i) => (d.angles[i].status, d.angles[i].shown, d.angles[i].expr.clone()),
+        ElementRef::Angle(i) => (
+            d.angles[i].status,
+            d.angles[i].shown,
+            d.angles[i].expr.clone(),
+        ),
         ElementRef::Measure(i) => (d.measures[i].status, false, d.measures[i].expr.clone()),
     }
 }
@@ -457,7 +526,10 @@ fn asked_phrase(d: &Diagram, a: Annotation, root: &Step) -> String {
             let noun = w.noun(root.output.role, i);
             match a {
                 Annotation::Coordinate => {
-                    format!("the length of the {} {noun} of {shape}", d.sides[i].name.coordinate)
+                    format!(
+                        "the length of the {} {noun} of {shape}",
+                        d.sides[i].name.coordinate
+                    )
                 }
                 Annotation::Individual => {
                     format!("the length of the {noun} of {shape} marked with question mark")
@@ -465,8 +537,13 @@ fn asked_phrase(d: &Diagram, a: Annotation, root: &Step) -> String {
             }
         }
         ElementRef::Angle(i) => match a {
-            Annotation::Coordinate => format!("the degree of the {} angle", d.angles[i].name.coordinate),
-            Annotation::Individual => format!("the degree of the angle marked with {}", d.angles[i].name.individual),
+            Annotation::Coordinate => {
+                format!("the degree of the {} angle", d.angles[i].name.coordinate)
+            }
+            Annotation::Individual => format!(
+                "the degree of the angle marked with {}",
+                d.angles[i].name.individual
+            ),
         },
         ElementRef::Measure(m) => w.measure_phrase(m),
     }
@@ -482,7 +559,9 @@ fn has_decimals(text: &str) -> bool {
 fn solution(p: &Problem, a: Annotation) -> Result<String, ExprError> {
     let mut parts = Vec::new();
     for step in p.steps.iter().filter(|s| !s.distractor) {
-        let Some(f) = formulas::by_id(&step.formula) else { return Err(ExprError::NonFinite) };
+        let Some(f) = formulas::by_id(&step.formula) else {
+            return Err(ExprError::NonFinite);
+        };
         let w = W::new(&p.diagram, a, step);
         let values: Vec<(Role, f64)> = step.inputs.iter().map(|b| (b.role, b.value)).collect();
         let text = match &step.variable {
@@ -495,7 +574,10 @@ fn solution(p: &Problem, a: Annotation) -> Result<String, ExprError> {
         };
         parts.push(text);
     }
-    parts.push(format!("Therefore the final answer is {}.", fmt_num(p.answer)));
+    parts.push(format!(
+        "Therefore the final answer is {}.",
+        fmt_num(p.answer)
+    ));
     Ok(parts.join(" "))
 }
 
@@ -513,7 +595,10 @@ pub(crate) fn variable_text(
         let e = if role == step.output.role {
             step.output.element
         } else {
-            step.inputs.iter().find(|b| b.role == role).map_or(step.output.element, |b| b.element)
+            step.inputs
+                .iter()
+                .find(|b| b.role == role)
+                .map_or(step.output.element, |b| b.element)
         };
         v.terms.iter().find(|t| t.element == e).map(|t| (t.a, t.b))
     };
@@ -547,15 +632,31 @@ pub(crate) fn variable_text(
         lhs.push(if c == 1 { e } else { format!("{c} * ({e})") });
     }
     let be = if exprs.len() == 1 { "is" } else { "are" };
-    text.push_str(&format!("{} {be} {}. ", capitalise(&join(&names)), join(&exprs)));
+    text.push_str(&format!(
+        "{} {be} {}. ",
+        capitalise(&join(&names)),
+        join(&exprs)
+    ));
     let ctx = Ctx::with_words(f, values, w);
     let rhs: Expr = (linear.rhs)(&ctx);
     let (rhs_chain, r) = rhs.chain()?;
     text.push_str(&format!("Therefore, {} = {rhs_chain}", lhs.join(" + ")));
-    let ax = if big_a == 1 { "x".to_string() } else { format!("{big_a}x") };
+    let ax = if big_a == 1 {
+        "x".to_string()
+    } else {
+        format!("{big_a}x")
+    };
     let q = if big_b != 0 {
-        text.push_str(&format!(", so {} = {}", linear_text(big_a, big_b), fmt_num(r)));
-        let e = if big_b > 0 { sub(n(r), n(big_b as f64)) } else { add(n(r), n(-big_b as f64)) };
+        text.push_str(&format!(
+            ", so {} = {}",
+            linear_text(big_a, big_b),
+            fmt_num(r)
+        ));
+        let e = if big_b > 0 {
+            sub(n(r), n(big_b as f64))
+        } else {
+            add(n(r), n(-big_b as f64))
+        };
         let (chain, q) = e.chain()?;
         text.push_str(&format!(", so {ax} = {chain}"));
         q
@@ -576,7 +677,10 @@ pub(crate) fn variable_text(
         b => sub(mul(n(oa as f64), n(x)), n(-b as f64)),
     };
     let (chain, out) = e.chain()?;
-    text.push_str(&format!(". {} is {chain}.", capitalise(&w.quantity(step.output.role))));
+    text.push_str(&format!(
+        ". {} is {chain}.",
+        capitalise(&w.quantity(step.output.role))
+    ));
     let _ = v.x;
     Ok((text, out))
 }
