@@ -284,7 +284,11 @@ impl Builder<'_> {
         };
         let output = formula.rounded(&inputs).ok()?;
         let exact = formula.exact(&inputs).ok()?;
-        if !sensible(formula.output, output) || !sensible(formula.output, exact) {
+        // Each step's rounding must stay within GeomVerse's 3 % too, not just the answer.
+        if !sensible(formula.output, output)
+            || !sensible(formula.output, exact)
+            || (output - exact).abs() > 0.03 * exact.abs()
+        {
             return None;
         }
         if kind.is_connector() {

@@ -128,13 +128,10 @@ pub fn sqrt(a: Expr) -> Expr {
     call(Func::Sqrt, a)
 }
 
-/// Rounds half away from zero to two decimals; -0 becomes 0.
+/// Rounds to two decimals, half away from zero on the binary value (as GeomVerse's
+/// Python did: 92.13 / 6 = 15.354999… gives 15.35); -0 becomes 0.
 pub fn round2(v: f64) -> f64 {
     let r = (v * 100.0).round() / 100.0;
-    // Values such as 1.005 are stored as 1.00499999…; nudge by a relative epsilon so
-    // the printed decimal, not the binary value, decides.
-    let nudged = ((v * 100.0) + v.signum() * 1e-9 * v.abs().max(1.0)).round() / 100.0;
-    let r = if (nudged - r).abs() > 0.0 { nudged } else { r };
     if r == 0.0 { 0.0 } else { r }
 }
 
@@ -295,8 +292,9 @@ mod tests {
         assert_eq!(fmt_num(57.700000001), "57.7");
         assert_eq!(fmt_num(484.0), "484");
         assert_eq!(fmt_num(-0.001), "0");
-        assert_eq!(round2(1.005), 1.01);
-        assert_eq!(round2(2.675), 2.68);
+        assert_eq!(round2(92.13 / 6.0), 15.35); // paper table 4 (f)
+        assert_eq!(round2(0.125), 0.13);
+        assert_eq!(round2(-2.5e-3), 0.0);
     }
 
     #[test]
