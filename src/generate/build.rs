@@ -28,7 +28,7 @@ pub(crate) fn build(tree: &Tree, placed: &Placed, rng: &mut Rng) -> (Diagram, Ve
         angles: HashMap::new(),
         measures: HashMap::new(),
     };
-    let flip = |p: geom::P| [p[0], -p[1]];
+    let flip = |p: geom::P| [snap(p[0]), snap(-p[1])];
     b.d.points = placed
         .points
         .iter()
@@ -73,6 +73,13 @@ pub(crate) fn build(tree: &Tree, placed: &Placed, rng: &mut Rng) -> (Diagram, Ve
     (b.d, steps)
 }
 
+/// Coordinates are kept to 1e-6 diagram units: far below any visible size, and short
+/// enough that every JSON reader gets the same float back.
+fn snap(v: f64) -> f64 {
+    let r = (v * 1e6).round() / 1e6;
+    if r == 0.0 { 0.0 } else { r }
+}
+
 /// Converts y-up arcs to y-down SVG flags.
 fn contour_segments(start: geom::P, segs: &[GSeg]) -> Vec<Segment> {
     let mut cur = start;
@@ -81,7 +88,7 @@ fn contour_segments(start: geom::P, segs: &[GSeg]) -> Vec<Segment> {
             GSeg::Line(to) => {
                 cur = to;
                 Segment::Line {
-                    to: [to[0], -to[1]],
+                    to: [snap(to[0]), snap(-to[1])],
                 }
             }
             GSeg::Arc { to, center, ccw } => {
@@ -94,9 +101,9 @@ fn contour_segments(start: geom::P, segs: &[GSeg]) -> Vec<Segment> {
                 }
                 cur = to;
                 Segment::Arc {
-                    to: [to[0], -to[1]],
-                    center: [center[0], -center[1]],
-                    radius: geom::dist(to, center),
+                    to: [snap(to[0]), snap(-to[1])],
+                    center: [snap(center[0]), snap(-center[1])],
+                    radius: snap(geom::dist(to, center)),
                     large_arc: sweep > std::f64::consts::PI + 1e-9,
                     // Negating y keeps the picture as drawn with y up, so counter-clockwise
                     // stays counter-clockwise on screen, which is SVG's sweep 0.
