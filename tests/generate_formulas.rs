@@ -4,8 +4,11 @@ use geomrender::generate::formulas::{FORMULAS, Formula, shape_formula_count};
 use geomrender::generate::rng::Rng;
 use geomrender::generate::shapes::{self, Role};
 
+/// A shape's parameters and a formula's input values read from it.
+type Sample = (Vec<f64>, Vec<(Role, f64)>);
+
 /// Input values taken from a random valid shape of the formula's kind.
-fn sample(f: &Formula, rng: &mut Rng) -> Option<(Vec<f64>, Vec<(Role, f64)>)> {
+fn sample(f: &Formula, rng: &mut Rng) -> Option<Sample> {
     let p = shapes::fit(f.kind, &[], rng)?;
     let inputs = f
         .inputs

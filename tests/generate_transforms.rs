@@ -173,3 +173,27 @@ fn json_matches_the_published_schema_shape() {
         check(&v, &schema, &schema, "problem");
     }
 }
+
+#[test]
+fn edited_problems_give_errors_not_panics() {
+    let p = problems(1).remove(0);
+    let mut cases = Vec::new();
+    let mut q = p.clone();
+    q.steps[0].formula = "no.such".into();
+    cases.push(q);
+    let mut q = p.clone();
+    q.diagram.points.clear();
+    cases.push(q);
+    let mut q = p.clone();
+    q.steps[0].output.element = geomrender::generate::ElementRef::Side(9999);
+    cases.push(q);
+    let mut q = p.clone();
+    q.steps.clear();
+    cases.push(q);
+    for mut q in cases {
+        assert!(refresh_texts(&mut q).is_err());
+        // The infallible rewrites keep such a problem as it was.
+        assert_eq!(with_info(&q, Info::Text).question, q.question);
+        let _ = relabel(&q, 1);
+    }
+}

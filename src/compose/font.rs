@@ -44,7 +44,7 @@ mod tests {
     #[test]
     fn boxes_grow_with_text_and_size() {
         let (w1, h1) = text_box("A", 16.0);
-        let (w2, _) = text_box("AB", 16.0);
+        let (w2, _) = text_box("AA", 16.0);
         let (w3, h3) = text_box("A", 32.0);
         assert!(w1 > 5.0 && w1 < 16.0, "{w1}");
         assert!((w2 - 2.0 * w1).abs() < 0.01);

@@ -2,7 +2,9 @@
 //! the first candidate position, in order of preference, that keeps the box inside the
 //! canvas, off every other label and clear of every stroke.
 //!
-//! Candidates surround the label's anchor: vertex letters start opposite the edges that
+//! Side and angle labels are placed first (they have one natural spot each), then
+//! vertex letters (which can go anywhere around their vertex). Candidates surround the
+//! label's anchor: vertex letters start opposite the edges that
 //! meet at the vertex, side labels on the outer side of their side (sliding along it if
 //! needed), angle labels on the angle's bisector beyond its arc; each then turns away
 //! from the preferred direction and steps further out. When some label finds no place,
@@ -126,43 +128,6 @@ fn requests(p: &Problem, frame: &Frame, a: Annotation, style: &Style) -> Vec<Req
     }
     let centre = scale(centre, 1.0 / d.points.len().max(1) as f32);
     let mut out = Vec::new();
-    if a == Annotation::Coordinate {
-        for (i, point) in d.points.iter().enumerate() {
-            let here = pt(i);
-            let mut sum = [0.0f32, 0.0];
-            let mut neighbours = Vec::new();
-            for s in &d.shapes {
-                let n = s.vertices.len();
-                if let Some(k) = s.vertices.iter().position(|&v| v == i) {
-                    neighbours.push(s.vertices[(k + 1) % n]);
-                    neighbours.push(s.vertices[(k + n - 1) % n]);
-                }
-            }
-            for r in &d.rays {
-                if r.points[0] == i {
-                    neighbours.push(r.points[1]);
-                }
-                if r.points[1] == i {
-                    neighbours.push(r.points[0]);
-                }
-            }
-            for nb in neighbours.into_iter().filter(|&nb| nb != i) {
-                sum = add(sum, unit(sub(pt(nb), here)));
-            }
-            let away = if len(sum) > 0.3 {
-                scale(unit(sum), -1.0)
-            } else {
-                unit(sub(here, centre))
-            };
-            out.push(Request {
-                text: point.name.clone(),
-                anchor: here,
-                dirs: vec![away],
-                base: gap,
-                along: None,
-            });
-        }
-    }
     for ang in &d.angles {
         let Some(text) = ang.label.get(a) else {
             continue;
@@ -210,6 +175,43 @@ fn requests(p: &Problem, frame: &Frame, a: Annotation, style: &Style) -> Vec<Req
             base: gap,
             along: Some(along),
         });
+    }
+    if a == Annotation::Coordinate {
+        for (i, point) in d.points.iter().enumerate() {
+            let here = pt(i);
+            let mut sum = [0.0f32, 0.0];
+            let mut neighbours = Vec::new();
+            for s in &d.shapes {
+                let n = s.vertices.len();
+                if let Some(k) = s.vertices.iter().position(|&v| v == i) {
+                    neighbours.push(s.vertices[(k + 1) % n]);
+                    neighbours.push(s.vertices[(k + n - 1) % n]);
+                }
+            }
+            for r in &d.rays {
+                if r.points[0] == i {
+                    neighbours.push(r.points[1]);
+                }
+                if r.points[1] == i {
+                    neighbours.push(r.points[0]);
+                }
+            }
+            for nb in neighbours.into_iter().filter(|&nb| nb != i) {
+                sum = add(sum, unit(sub(pt(nb), here)));
+            }
+            let away = if len(sum) > 0.3 {
+                scale(unit(sum), -1.0)
+            } else {
+                unit(sub(here, centre))
+            };
+            out.push(Request {
+                text: point.name.clone(),
+                anchor: here,
+                dirs: vec![away],
+                base: gap,
+                along: None,
+            });
+        }
     }
     out
 }

@@ -94,6 +94,9 @@ pub(crate) struct Tree {
     pub nodes: Vec<Node>,
 }
 
+/// Shape parameters, input values and the output of one node.
+type Assigned = (Vec<f64>, Vec<(Role, f64)>, f64);
+
 struct Builder<'a> {
     cfg: &'a TreeConfig,
     rng: &'a mut Rng,
@@ -253,7 +256,7 @@ impl Builder<'_> {
         &mut self,
         formula: &'static Formula,
         derived: &[(Role, f64)],
-    ) -> Option<(Vec<f64>, Vec<(Role, f64)>, f64)> {
+    ) -> Option<Assigned> {
         let kind = formula.kind;
         let known = |r: Role| derived.iter().find(|(x, _)| *x == r).map(|(_, v)| *v);
         let (params, inputs) = if kind.is_connector() {

@@ -7,7 +7,8 @@
 
 use std::fmt;
 
-/// π as the problems state it ("Assume π = 3.14").
+/// π as the problems state it ("Assume π = 3.14"): deliberately not `f64::consts::PI`.
+#[allow(clippy::approx_constant)]
 pub const PI: f64 = 3.14;
 
 /// A one-argument function shown by name.

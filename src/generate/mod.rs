@@ -32,7 +32,7 @@ mod text;
 pub use backward::MAX_NODES;
 pub use build::COLOURS;
 pub use problem::*;
-pub use text::point_name;
+pub use text::{TextError, point_name};
 
 use rayon::prelude::*;
 use std::ops::RangeInclusive;
@@ -175,7 +175,8 @@ fn attempt_once(
     let answer = tree.nodes[0].output;
     let exact = backward::exact_value(&tree, 0)?;
     // GeomVerse drops problems whose answer rounding moves by more than 3 %.
-    if !(answer > 0.0) || (answer - exact).abs() > 0.03 * exact.abs() {
+    let kept = answer.is_finite() && answer > 0.0 && (answer - exact).abs() <= 0.03 * exact.abs();
+    if !kept {
         return None;
     }
     let (mut diagram, steps) = build::build(&tree, &placed, rng);
@@ -238,6 +239,6 @@ pub fn relabel(p: &Problem, seed: u64) -> Problem {
 
 /// Recomputes names, labels and texts from the diagram and steps (what `with_info` and
 /// `relabel` do after their change); useful to check a Problem read from JSON.
-pub fn refresh_texts(p: &mut Problem) -> Result<(), expr::ExprError> {
+pub fn refresh_texts(p: &mut Problem) -> Result<(), TextError> {
     text::refresh(p)
 }

@@ -56,6 +56,10 @@ pub(crate) struct Placed {
     pub right_angles: Vec<[usize; 3]>,
 }
 
+/// A way to draw a connector: its new points, the new angle's end points (`None` = the
+/// next new point) and, for a complementary angle, the end of the right angle's first ray.
+type Variant = (Vec<P>, [Option<usize>; 2], Option<usize>);
+
 /// Segments per full turn when flattening arcs for the overlap test.
 const ARC_STEPS: usize = 48;
 
@@ -327,7 +331,7 @@ impl St<'_> {
             }
             let at = |u: P, s: f64| geom::add(v, geom::scale(u, s * len));
             // (new points, new angle from them: (first, vertex, second), right angle corner).
-            let mut variants: Vec<(Vec<P>, [Option<usize>; 2], Option<usize>)> = match ck {
+            let mut variants: Vec<Variant> = match ck {
                 ShapeKind::VerticalAngles => {
                     vec![(vec![at(ua, -1.0), at(ub, -1.0)], [None, None], None)]
                 }

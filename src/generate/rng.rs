@@ -102,12 +102,12 @@ mod tests {
 
     #[test]
     fn streams_are_pinned() {
-        // Changing these values changes every generated data set: bump the format version.
-        assert_eq!(problem_seed(0, 0), problem_seed(0, 0));
+        // These words are part of the output format: if they change, every generated data
+        // set changes. Only change them with a deliberate version bump.
+        assert_eq!(problem_seed(0, 0), 4742014963783493823);
+        assert_eq!(problem_seed(1, 2), 8703819010893391757);
+        assert_eq!(Rng::for_attempt(7, 0).next_u64(), 10538879479348139344);
         assert_ne!(problem_seed(0, 0), problem_seed(0, 1));
-        assert_ne!(problem_seed(0, 0), problem_seed(1, 0));
-        let a: Vec<u64> = (0..4).map(|_| Rng::for_attempt(7, 0).next_u64()).collect();
-        assert!(a.windows(2).all(|w| w[0] == w[1]));
     }
 
     #[test]

@@ -82,7 +82,8 @@ impl ShapeKind {
     /// Composite shapes are called "shape" in texts and introduced by a sentence.
     pub fn noun(self) -> &'static str {
         match self {
-            ShapeKind::Triangle | ShapeKind::EquilateralTriangle => "triangle",
+            ShapeKind::Triangle => "triangle",
+            ShapeKind::EquilateralTriangle => "equilateral triangle",
             ShapeKind::RightTriangle => "right triangle",
             ShapeKind::Square => "square",
             ShapeKind::Rectangle => "rectangle",
@@ -887,7 +888,7 @@ pub fn local_geometry(kind: ShapeKind, p: &[f64]) -> LocalGeometry {
         RectanglePlusSemicircle | RectangleMinusSemicircle => {
             let (l, d) = (p[0], p[1]);
             // The arc replaces the far side (from D back to A), bulging out (+) or in (−).
-            let ccw = kind == RectangleMinusSemicircle;
+            let ccw = kind == RectanglePlusSemicircle;
             LocalGeometry {
                 vertices: vec![[0.0, 0.0], [l, 0.0], [l, d], [0.0, d]],
                 contours: vec![LocalContour {

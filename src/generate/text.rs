@@ -7,6 +7,7 @@
 use super::build::linear_text;
 use super::expr::{ExprError, fmt_num};
 use super::formulas::{self, Ctx, Formula, Words, capitalise};
+use super::problem::Binding;
 use super::problem::{
     Annotation, Diagram, ElementRef, Info, MeasureKind, Problem, SideKind, Status, Step, Texts,
 };
@@ -41,8 +42,86 @@ pub fn point_name(i: usize) -> String {
     }
 }
 
+/// Why texts could not be written for a Problem (one read from JSON and edited, say).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TextError {
+    /// An index or formula id that does not fit the rest of the Problem.
+    #[error("inconsistent problem: {0}")]
+    Inconsistent(String),
+    /// A step whose values cannot be computed.
+    #[error(transparent)]
+    Expr(#[from] ExprError),
+}
+
+fn bad(what: String) -> TextError {
+    TextError::Inconsistent(what)
+}
+
+/// Checks every index and formula id before any text is written, so that a hand-edited
+/// Problem gives an error instead of a panic.
+fn check(p: &Problem) -> Result<(), TextError> {
+    let d = &p.diagram;
+    let np = d.points.len();
+    let pts_ok = |v: &[usize]| v.iter().all(|&i| i < np);
+    for (i, s) in d.shapes.iter().enumerate() {
+        if !pts_ok(&s.vertices) || s.vertices.is_empty() {
+            return Err(bad(format!("shape {i} has a bad vertex")));
+        }
+    }
+    if !d
+        .sides
+        .iter()
+        .all(|s| pts_ok(&s.points) && s.shapes.iter().all(|&k| k < d.shapes.len()))
+    {
+        return Err(bad("a side refers to a missing point or shape".into()));
+    }
+    if !d
+        .angles
+        .iter()
+        .all(|a| pts_ok(&a.points) && a.shape.is_none_or(|k| k < d.shapes.len()))
+    {
+        return Err(bad("an angle refers to a missing point or shape".into()));
+    }
+    if !d.measures.iter().all(|m| m.shape < d.shapes.len()) {
+        return Err(bad("a measure refers to a missing shape".into()));
+    }
+    let elem_ok = |e: ElementRef| match e {
+        ElementRef::Side(i) => i < d.sides.len(),
+        ElementRef::Angle(i) => i < d.angles.len(),
+        ElementRef::Measure(i) => i < d.measures.len(),
+    };
+    if p.steps.is_empty() {
+        return Err(bad("no steps".into()));
+    }
+    for (k, st) in p.steps.iter().enumerate() {
+        let f = formulas::by_id(&st.formula)
+            .ok_or_else(|| bad(format!("step {k}: unknown formula {}", st.formula)))?;
+        let binds: Vec<&Binding> = st.inputs.iter().chain([&st.output]).collect();
+        let roles_ok = f.kind == st.kind
+            && st.output.role == f.output
+            && f.inputs
+                .iter()
+                .all(|r| st.inputs.iter().any(|b| b.role == *r));
+        let shape_ok = st.shape.is_none_or(|s| s < d.shapes.len())
+            && (st.shape.is_some() || f.kind.is_connector());
+        let elems_ok = binds.iter().all(|b| elem_ok(b.element))
+            && st
+                .variable
+                .as_ref()
+                .is_none_or(|v| v.terms.iter().all(|t| elem_ok(t.element)));
+        if !(roles_ok && shape_ok && elems_ok) {
+            return Err(bad(format!(
+                "step {k} ({}) does not fit its formula or the diagram",
+                st.formula
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Recomputes every name, label and text of a problem from its diagram, steps and info.
-pub fn refresh(p: &mut Problem) -> Result<(), ExprError> {
+pub fn refresh(p: &mut Problem) -> Result<(), TextError> {
+    check(p)?;
     refresh_names(&mut p.diagram);
     refresh_labels(&mut p.diagram, p.params.info);
     let mut q = Texts::default();
@@ -413,7 +492,7 @@ impl Words for W<'_> {
 }
 
 /// Question and solution in one style.
-fn write(p: &Problem, a: Annotation) -> Result<(String, String), ExprError> {
+fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
     let d = &p.diagram;
     let info = p.params.info;
     let mut facts: Vec<String> = Vec::new();
@@ -463,8 +542,12 @@ fn write(p: &Problem, a: Annotation) -> Result<(String, String), ExprError> {
             }
         }
     }
-    let root_step = root.ok_or(ExprError::NonFinite)?;
-    if let Some(s) = root_step.shape {
+    let root_step = root.ok_or_else(|| bad("no steps".into()))?;
+    // The asked phrase names the root shape, except for angles ("the BCA angle").
+    if let (Some(s), false) = (
+        root_step.shape,
+        matches!(root_step.output.element, ElementRef::Angle(_)),
+    ) {
         mentioned.push(s);
     }
     if info == Info::Text {
@@ -556,11 +639,11 @@ fn has_decimals(text: &str) -> bool {
 }
 
 /// The chain of thought: every needed step, then "Therefore the final answer is N."
-fn solution(p: &Problem, a: Annotation) -> Result<String, ExprError> {
+fn solution(p: &Problem, a: Annotation) -> Result<String, TextError> {
     let mut parts = Vec::new();
     for step in p.steps.iter().filter(|s| !s.distractor) {
         let Some(f) = formulas::by_id(&step.formula) else {
-            return Err(ExprError::NonFinite);
+            return Err(bad(format!("unknown formula {}", step.formula)));
         };
         let w = W::new(&p.diagram, a, step);
         let values: Vec<(Role, f64)> = step.inputs.iter().map(|b| (b.role, b.value)).collect();
@@ -589,8 +672,10 @@ pub(crate) fn variable_text(
     v: &super::problem::Variable,
     values: &[(Role, f64)],
     w: &dyn Words,
-) -> Result<(String, f64), ExprError> {
-    let linear = f.linear.ok_or(ExprError::NonFinite)?;
+) -> Result<(String, f64), TextError> {
+    let linear = f
+        .linear
+        .ok_or_else(|| bad(format!("{} cannot be variablized", f.id)))?;
     let term_of = |role: Role| {
         let e = if role == step.output.role {
             step.output.element
@@ -622,7 +707,8 @@ pub(crate) fn variable_text(
     let (mut big_a, mut big_b) = (0i64, 0i64);
     let mut lhs = Vec::new();
     for &(role, c) in linear.terms {
-        let (ta, tb) = term_of(role).ok_or(ExprError::NonFinite)?;
+        let (ta, tb) =
+            term_of(role).ok_or_else(|| bad(format!("{}: no a·x + b for {role:?}", f.id)))?;
         names.push(w.quantity(role));
         let e = linear_text(ta, tb);
         exprs.push(e.clone());
@@ -670,11 +756,17 @@ pub(crate) fn variable_text(
         text.push_str(&format!(", so x = {chain}"));
         x
     };
-    let (oa, ob) = term_of(step.output.role).ok_or(ExprError::NonFinite)?;
+    let (oa, ob) = term_of(step.output.role)
+        .ok_or_else(|| bad(format!("{}: no a·x + b for the output", f.id)))?;
+    let ax_expr = if oa == 1 {
+        n(x)
+    } else {
+        mul(n(oa as f64), n(x))
+    };
     let e = match ob {
-        0 => mul(n(oa as f64), n(x)),
-        b if b > 0 => add(mul(n(oa as f64), n(x)), n(b as f64)),
-        b => sub(mul(n(oa as f64), n(x)), n(-b as f64)),
+        0 => ax_expr,
+        b if b > 0 => add(ax_expr, n(b as f64)),
+        b => sub(ax_expr, n(-b as f64)),
     };
     let (chain, out) = e.chain()?;
     text.push_str(&format!(
