@@ -44,6 +44,9 @@ struct Request {
     base: f32,
     /// Half the side's vector, for sliding side labels along their side.
     along: Option<Px>,
+    /// Degrees of turning away from the preferred direction that cost as much as 6 px
+    /// more distance: small for angle labels, which should stay inside their angle.
+    turn_cost: f32,
 }
 
 fn sub(a: Px, b: Px) -> Px {
@@ -151,6 +154,7 @@ fn requests(p: &Problem, frame: &Frame, a: Annotation, style: &Style) -> Vec<Req
             dirs: vec![dir],
             base: r + gap,
             along: None,
+            turn_cost: 6.0,
         });
     }
     for side in &d.sides {
@@ -174,6 +178,7 @@ fn requests(p: &Problem, frame: &Frame, a: Annotation, style: &Style) -> Vec<Req
             dirs,
             base: gap,
             along: Some(along),
+            turn_cost: 20.0,
         });
     }
     if a == Annotation::Coordinate {
@@ -210,6 +215,7 @@ fn requests(p: &Problem, frame: &Frame, a: Annotation, style: &Style) -> Vec<Req
                 dirs: vec![away],
                 base: gap,
                 along: None,
+                turn_cost: 20.0,
             });
         }
     }
@@ -309,7 +315,14 @@ const OFFSETS: [f32; 14] = [
 const EXTRA: [f32; 7] = [0.0, 3.0, 7.0, 12.0, 20.0, 32.0, 48.0];
 const SLIDES: [f32; 5] = [0.0, 0.25, -0.25, 0.5, -0.5];
 
-/// Places labels in order; returns them and how many found no collision-free spot.
+/// Candidate score beyond which a label counts as displaced (turned well away from its
+/// element or pushed out by more than ~36 px).
+const FAR_SCORE: f32 = 6.0;
+/// Weight of a label with no collision-free spot against displaced or stroke-touching ones.
+const COLLISION: usize = 1000;
+
+/// Places labels in order; returns them and a badness count: `COLLISION` per label with
+/// no collision-free spot, 1 per label touching a stroke or placed far from its element.
 fn place_all(reqs: &[Request], segs: &[(Px, Px)], canvas: f32, size: f32) -> (Vec<Placed>, usize) {
     let mut placed: Vec<Placed> = Vec::with_capacity(reqs.len());
     let mut failures = 0;
@@ -352,12 +365,16 @@ fn place_all(reqs: &[Request], segs: &[(Px, Px)], canvas: f32, size: f32) -> (Ve
         };
         let mut chosen = None;
         let mut fallback: Option<(f32, Px)> = None;
-        for &(_, c) in &cands {
+        for &(score, c) in &cands {
             if !hard_ok(c) {
                 continue;
             }
             let cl = stroke_clearance(c);
             if cl >= clear {
+                // Far from where it belongs: it fits, but a smaller diagram may do better.
+                if score > FAR_SCORE {
+                    failures += 1;
+                }
                 chosen = Some(c);
                 break;
             }
@@ -367,9 +384,12 @@ fn place_all(reqs: &[Request], segs: &[(Px, Px)], canvas: f32, size: f32) -> (Ve
         }
         let center = match (chosen, fallback) {
             (Some(c), _) => c,
-            (None, Some((_, c))) => c,
-            (None, None) => {
+            (None, Some((_, c))) => {
                 failures += 1;
+                c
+            }
+            (None, None) => {
+                failures += COLLISION;
                 let c = cands.first().map_or(r.anchor, |x| x.1);
                 [
                     c[0].clamp(half[0] + 1.0, canvas - half[0] - 1.0),
