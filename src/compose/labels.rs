@@ -344,8 +344,10 @@ fn place_all(reqs: &[Request], segs: &[(Px, Px)], canvas: f32, size: f32) -> (Ve
                     for &slide in slides {
                         let shift = r.along.map_or([0.0, 0.0], |al| scale(al, slide));
                         let c = add(add(r.anchor, shift), scale(dir, r.base + extent + extra));
-                        let score =
-                            off.abs() / 20.0 + extra / 6.0 + k as f32 * 2.5 + slide.abs() * 6.0;
+                        let score = off.abs() / r.turn_cost
+                            + extra / 6.0
+                            + k as f32 * 2.5
+                            + slide.abs() * 6.0;
                         cands.push((score, c));
                     }
                 }
