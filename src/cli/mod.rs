@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod doctor;
+mod generate;
 mod progress;
 mod render;
 mod schema;
@@ -20,12 +21,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Generate GeomVerse-style problems (JSON lines).
+    Generate(generate::Args),
     /// Render Scene lines (JSONL) to PNG files and a manifest.
     Render(render::Args),
     /// List GPU adapters, say which would be used and why, and try a test render.
     Doctor(doctor::Args),
     /// Print a JSON Schema (scene or problem).
     Schema(schema::Args),
+    /// Score model predictions against a rendered manifest, per variant.
     Score(score::Args),
 }
 
@@ -35,6 +39,7 @@ pub fn main() -> ExitCode {
     quiet_headless_vulkan();
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Generate(args) => generate::run(args),
         Command::Render(args) => render::run(args),
         Command::Doctor(args) => doctor::run(args),
         Command::Schema(args) => schema::run(args),

@@ -13,11 +13,14 @@ pub struct Args {
 enum Which {
     /// Scene v1, the renderer's input (one JSON object per line).
     Scene,
+    /// Problem, the generator's output (one JSON object per line).
+    Problem,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = match args.which {
         Which::Scene => geomrender::scene::SCHEMA,
+        Which::Problem => geomrender::generate::SCHEMA,
     };
     println!("{text}");
     Ok(ExitCode::SUCCESS)

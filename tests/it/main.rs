@@ -2,6 +2,13 @@
 
 mod batch;
 mod cli;
+mod compose_layout;
+mod generate_cli;
+mod generate_corpus;
+mod generate_formulas;
+mod generate_paper;
+mod generate_solutions;
+mod generate_transforms;
 mod pixels;
 mod reference;
 mod score_end_to_end;

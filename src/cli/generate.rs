@@ -1,0 +1,178 @@
+//! `geomrender generate`: write GeomVerse-style problems as JSON lines.
+
+use anyhow::Context;
+use geomrender::generate::{self, GenerateOptions, Info, QuestionType};
+use std::io::Write;
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Problems generated per parallel batch (bounds memory, keeps output ordered).
+const BATCH: u64 = 2048;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Number of problems to write; exactly this many lines (failed draws are re-drawn).
+    #[arg(long, default_value_t = 100)]
+    count: u64,
+    /// Run seed. The same seed and options give the same file, byte for byte, whatever
+    /// the thread count; problem k's own seed is derived from (seed, k).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Hops of reasoning from the given values to the answer: a number (`2`) or an
+    /// inclusive range (`1..3`) drawn from per problem; within 1..=6.
+    #[arg(long, default_value = "1..3", value_parser = parse_depth)]
+    depth: RangeInclusive<u8>,
+    /// Probability (0..=1) that a formula gets a second input derived from another shape,
+    /// which makes the reasoning a tree instead of a chain (GeomVerse's width).
+    #[arg(long, default_value_t = 0.0)]
+    branch_prob: f64,
+    /// Add one more level of shapes whose derived value is also given, so they only
+    /// distract (the reasoning depth stays as requested).
+    #[arg(long)]
+    distractors: bool,
+    /// Probability ρ (0..=1) of stating a linear formula's elements as `a·x + b`, so that
+    /// x must be found from a 1-d linear equation first.
+    #[arg(long, default_value_t = 0.0)]
+    variablized: f64,
+    /// Where given side lengths and angles go: printed on the image, or stated in the
+    /// question text (areas, perimeters and heights are always in the text).
+    #[arg(long, value_enum, default_value = "image")]
+    info: InfoArg,
+    /// What the question asks for; `any` draws one of the four per problem.
+    #[arg(long, value_enum, default_value = "any")]
+    question: QuestionArg,
+    /// Only standard shapes (no rectangle ± semi-circle / equilateral triangle, no
+    /// square − circle).
+    #[arg(long)]
+    standard_only: bool,
+    /// Output file (JSON lines); written to a temporary file and renamed when complete.
+    #[arg(long)]
+    out: PathBuf,
+    /// Worker threads (default: one per core). Does not change the output.
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum InfoArg {
+    /// Values printed next to their sides and angles.
+    Image,
+    /// Values stated in the question.
+    Text,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum QuestionArg {
+    /// A length: side, diagonal, diameter or height.
+    Side,
+    /// The degree of an angle.
+    Angle,
+    /// An area.
+    Area,
+    /// A perimeter, circumference or arc length.
+    Perimeter,
+    /// One of the four, drawn per problem.
+    Any,
+}
+
+fn parse_depth(s: &str) -> Result<RangeInclusive<u8>, String> {
+    let num = |t: &str| {
+        t.trim()
+            .parse::<u8>()
+            .map_err(|_| format!("bad depth {s:?}: expected N or A..B"))
+    };
+    let range = match s.split_once("..") {
+        Some((a, b)) => num(a)?..=num(b.trim_start_matches('='))?,
+        None => {
+            let d = num(s)?;
+            d..=d
+        }
+    };
+    let (lo, hi) = (*range.start(), *range.end());
+    if lo == 0 || hi > generate::MAX_DEPTH || lo > hi {
+        return Err(format!(
+            "depth {s:?} must lie within 1..={}",
+            generate::MAX_DEPTH
+        ));
+    }
+    Ok(range)
+}
+
+impl Args {
+    fn options(&self) -> GenerateOptions {
+        GenerateOptions {
+            seed: self.seed,
+            depth: self.depth.clone(),
+            branch_prob: self.branch_prob,
+            distractors: self.distractors,
+            variablized: self.variablized,
+            info: match self.info {
+                InfoArg::Image => Info::Image,
+                InfoArg::Text => Info::Text,
+            },
+            question: match self.question {
+                QuestionArg::Side => QuestionType::Side,
+                QuestionArg::Angle => QuestionType::Angle,
+                QuestionArg::Area => QuestionType::Area,
+                QuestionArg::Perimeter => QuestionType::Perimeter,
+                QuestionArg::Any => QuestionType::Any,
+            },
+            standard_only: self.standard_only,
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let opts = args.options();
+    opts.validate()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("starting worker threads")?;
+    let start = std::time::Instant::now();
+    let tmp = temp_path(&args.out);
+    let result = pool.install(|| write_all(&tmp, &opts, args.count));
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    std::fs::rename(&tmp, &args.out)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), args.out.display()))?;
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "wrote {} problems to {} in {secs:.2} s ({:.0} problems/s)",
+        args.count,
+        args.out.display(),
+        args.count as f64 / secs.max(1e-9)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A hidden temporary file next to `out`, so the final rename is atomic.
+fn temp_path(out: &Path) -> PathBuf {
+    let name = out.file_name().map_or("problems.jsonl".into(), |n| {
+        n.to_string_lossy().into_owned()
+    });
+    out.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+fn write_all(path: &Path, opts: &GenerateOptions, count: u64) -> anyhow::Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    let mut start = 0;
+    while start < count {
+        let n = BATCH.min(count - start);
+        for problem in generate::generate_range(opts, start, n) {
+            let problem = problem?;
+            serde_json::to_writer(&mut w, &problem)?;
+            w.write_all(b"\n")?;
+        }
+        start += n;
+    }
+    let file = w.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,178 @@
+//! From diagram units to canvas pixels: rotation, scale and centring.
+
+use super::Rotation;
+use crate::generate::{Problem, Segment};
+
+/// A 2-D point in px.
+pub(crate) type Px = [f32; 2];
+
+/// The diagram's drawable geometry, sampled (arcs included) for fitting.
+pub(crate) struct Geometry {
+    /// Points to fit: every named point and samples along every arc.
+    pub samples: Vec<[f64; 2]>,
+}
+
+/// Points along an arc from `from` to `to` (diagram units, y down), `from` excluded.
+pub(crate) fn arc_samples(
+    from: [f64; 2],
+    to: [f64; 2],
+    center: [f64; 2],
+    sweep: bool,
+    n: usize,
+) -> Vec<[f64; 2]> {
+    let r = (from[0] - center[0]).hypot(from[1] - center[1]);
+    let a0 = (from[1] - center[1]).atan2(from[0] - center[0]);
+    let a1 = (to[1] - center[1]).atan2(to[0] - center[0]);
+    let tau = std::f64::consts::TAU;
+    let mut d = a1 - a0;
+    if sweep {
+        while d <= 1e-9 {
+            d += tau;
+        }
+    } else {
+        while d >= -1e-9 {
+            d -= tau;
+        }
+    }
+    let steps = ((d.abs() / tau) * n as f64).ceil().max(2.0) as usize;
+    (1..=steps)
+        .map(|k| {
+            if k == steps {
+                to
+            } else {
+                let a = a0 + d * k as f64 / steps as f64;
+                [center[0] + r * a.cos(), center[1] + r * a.sin()]
+            }
+        })
+        .collect()
+}
+
+/// Every contour of the problem's shapes as polylines (diagram units).
+pub(crate) fn outline_polylines(p: &Problem) -> Vec<(usize, Vec<[f64; 2]>)> {
+    let mut out = Vec::new();
+    for (i, s) in p.diagram.shapes.iter().enumerate() {
+        for c in &s.outline {
+            let mut pts = vec![c.start];
+            let mut cur = c.start;
+            for seg in &c.segments {
+                match *seg {
+                    Segment::Line { to } => {
+                        pts.push(to);
+                        cur = to;
+                    }
+                    Segment::Arc {
+                        to, center, sweep, ..
+                    } => {
+                        pts.extend(arc_samples(cur, to, center, sweep, 72));
+                        cur = to;
+                    }
+                }
+            }
+            out.push((i, pts));
+        }
+    }
+    out
+}
+
+impl Geometry {
+    /// Checks the diagram has finite coordinates and something to draw.
+    pub fn of(p: &Problem) -> Result<Geometry, String> {
+        let mut samples: Vec<[f64; 2]> = p.diagram.points.iter().map(|q| [q.x, q.y]).collect();
+        for (_, poly) in outline_polylines(p) {
+            samples.extend(poly);
+        }
+        if samples.is_empty() {
+            return Err("the diagram has no points".into());
+        }
+        if let Some(bad) = samples
+            .iter()
+            .find(|q| !(q[0].is_finite() && q[1].is_finite()))
+        {
+            return Err(format!("coordinate {bad:?} is not finite"));
+        }
+        let n = p.diagram.points.len();
+        let refs_ok = p
+            .diagram
+            .shapes
+            .iter()
+            .all(|s| s.vertices.iter().all(|&v| v < n))
+            && p.diagram
+                .sides
+                .iter()
+                .all(|s| s.points.iter().all(|&v| v < n))
+            && p.diagram
+                .angles
+                .iter()
+                .all(|a| a.points.iter().all(|&v| v < n))
+            && p.diagram
+                .rays
+                .iter()
+                .all(|r| r.points.iter().all(|&v| v < n))
+            && p.diagram
+                .right_angles
+                .iter()
+                .all(|r| r.iter().all(|&v| v < n));
+        if !refs_ok {
+            return Err("an element refers to a point that does not exist".into());
+        }
+        Ok(Geometry { samples })
+    }
+}
+
+/// Diagram units → px.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Frame {
+    rotation: Rotation,
+    /// px per diagram unit.
+    pub scale: f64,
+    offset: [f64; 2],
+}
+
+fn rotate(r: Rotation, p: [f64; 2]) -> [f64; 2] {
+    // Clockwise on a y-down screen.
+    match r {
+        Rotation::R0 => p,
+        Rotation::R90 => [-p[1], p[0]],
+        Rotation::R180 => [-p[0], -p[1]],
+        Rotation::R270 => [p[1], -p[0]],
+    }
+}
+
+impl Frame {
+    /// Fits the geometry into the canvas, leaving `margin` px on every side.
+    pub fn fit(geo: &Geometry, rotation: Rotation, canvas: u32, margin: f64) -> Frame {
+        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        for &s in &geo.samples {
+            let q = rotate(rotation, s);
+            for i in 0..2 {
+                lo[i] = lo[i].min(q[i]);
+                hi[i] = hi[i].max(q[i]);
+            }
+        }
+        let size = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1e-9);
+        let avail = (canvas as f64 - 2.0 * margin).max(canvas as f64 * 0.2);
+        let scale = avail / size;
+        let c = canvas as f64 / 2.0;
+        let mid = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
+        Frame {
+            rotation,
+            scale,
+            offset: [c - mid[0] * scale, c - mid[1] * scale],
+        }
+    }
+
+    /// A diagram point in px.
+    pub fn px(&self, p: [f64; 2]) -> Px {
+        let q = rotate(self.rotation, p);
+        [
+            (q[0] * self.scale + self.offset[0]) as f32,
+            (q[1] * self.scale + self.offset[1]) as f32,
+        ]
+    }
+
+    /// A named point in px.
+    pub fn point(&self, p: &Problem, i: usize) -> Px {
+        let q = &p.diagram.points[i];
+        self.px([q.x, q.y])
+    }
+}

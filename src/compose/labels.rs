@@ -1,0 +1,440 @@
+//! Label placement: every label gets a box (real glyph advances × ascent − descent) and
+//! the first candidate position, in order of preference, that keeps the box inside the
+//! canvas, off every other label and clear of every stroke.
+//!
+//! Side and angle labels are placed first (they have one natural spot each), then
+//! vertex letters (which can go anywhere around their vertex). Candidates surround the
+//! label's anchor: vertex letters start opposite the edges that
+//! meet at the vertex, side labels on the outer side of their side (sliding along it if
+//! needed), angle labels on the angle's bisector beyond its arc; each then turns away
+//! from the preferred direction and steps further out. When some label finds no place,
+//! the whole diagram is fitted smaller (wider margin) and the layout redone; the first
+//! layout without collisions wins, else the one with fewest. Clearances use
+//! `REFERENCE_LINE_WIDTH`, never the style's line width, so that positions do not
+//! depend on it.
+
+use super::draw::{self, Marks};
+use super::font::text_box;
+use super::frame::{Frame, Geometry, Px, outline_polylines};
+use super::{Annotation, LayoutStats, REFERENCE_LINE_WIDTH, Style};
+use crate::generate::{Problem, Status};
+
+/// Gap kept between two labels, px.
+const LABEL_GAP: f32 = 2.0;
+/// Gap kept between a label and a stroke's edge, px.
+const STROKE_GAP: f32 = 2.0;
+/// Margins tried, as extra fractions of the canvas on each side.
+const SHRINK_STEPS: [f32; 6] = [0.0, 0.04, 0.08, 0.12, 0.17, 0.22];
+
+/// A label with its final position.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Placed {
+    pub text: String,
+    pub center: Px,
+    pub half: [f32; 2],
+}
+
+/// What to place.
+struct Request {
+    text: String,
+    anchor: Px,
+    /// Preferred directions, best first.
+    dirs: Vec<Px>,
+    /// Distance from the anchor to keep before the box starts.
+    base: f32,
+    /// Half the side's vector, for sliding side labels along their side.
+    along: Option<Px>,
+    /// Degrees of turning away from the preferred direction that cost as much as 6 px
+    /// more distance: small for angle labels, which should stay inside their angle.
+    turn_cost: f32,
+}
+
+fn sub(a: Px, b: Px) -> Px {
+    [a[0] - b[0], a[1] - b[1]]
+}
+fn add(a: Px, b: Px) -> Px {
+    [a[0] + b[0], a[1] + b[1]]
+}
+fn scale(a: Px, s: f32) -> Px {
+    [a[0] * s, a[1] * s]
+}
+fn len(a: Px) -> f32 {
+    a[0].hypot(a[1])
+}
+fn unit(a: Px) -> Px {
+    let l = len(a);
+    if l > 1e-6 {
+        scale(a, 1.0 / l)
+    } else {
+        [0.0, -1.0]
+    }
+}
+fn rotate(a: Px, deg: f32) -> Px {
+    let (s, c) = deg.to_radians().sin_cos();
+    [a[0] * c - a[1] * s, a[0] * s + a[1] * c]
+}
+
+/// Lays out labels, shrinking the diagram until they fit.
+pub(crate) fn layout(
+    p: &Problem,
+    geo: &Geometry,
+    style: &Style,
+    a: Annotation,
+) -> (Frame, Marks, Vec<Placed>, LayoutStats) {
+    let canvas = style.canvas as f32;
+    let base_margin = (0.06 * canvas).max(1.5 * style.font_size + 4.0);
+    let mut best: Option<(usize, Frame, Marks, Vec<Placed>, LayoutStats)> = None;
+    for step in SHRINK_STEPS {
+        let margin = (base_margin + step * canvas) as f64;
+        let frame = Frame::fit(geo, style.rotation, style.canvas, margin);
+        let marks = draw::marks(p, &frame, style.canvas);
+        let segs = draw::stroke_segments(p, &frame, &marks);
+        let requests = requests(p, &frame, a, style);
+        let (placed, failures) = place_all(&requests, &segs, canvas, style.font_size);
+        let stats = measure(&placed, &segs, canvas);
+        let better = best.as_ref().is_none_or(|b| failures < b.0);
+        if better {
+            best = Some((failures, frame, marks, placed, stats));
+        }
+        if failures == 0 {
+            break;
+        }
+    }
+    match best {
+        Some((_, frame, marks, placed, stats)) => (frame, marks, placed, stats),
+        None => {
+            let frame = Frame::fit(geo, style.rotation, style.canvas, base_margin as f64);
+            let marks = draw::marks(p, &frame, style.canvas);
+            let stats = LayoutStats {
+                labels: 0,
+                min_clearance_px: canvas,
+                overlaps: 0,
+                off_canvas: 0,
+            };
+            (frame, marks, Vec::new(), stats)
+        }
+    }
+}
+
+/// The labels of one annotation style, with their anchors and preferred directions.
+fn requests(p: &Problem, frame: &Frame, a: Annotation, style: &Style) -> Vec<Request> {
+    let d = &p.diagram;
+    let pt = |i: usize| frame.point(p, i);
+    let gap = REFERENCE_LINE_WIDTH / 2.0 + STROKE_GAP;
+    let polys: Vec<(usize, Vec<Px>)> = outline_polylines(p)
+        .into_iter()
+        .map(|(s, poly)| (s, poly.iter().map(|&q| frame.px(q)).collect()))
+        .collect();
+    let mut centre = [0.0f32, 0.0];
+    for i in 0..d.points.len() {
+        centre = add(centre, pt(i));
+    }
+    let centre = scale(centre, 1.0 / d.points.len().max(1) as f32);
+    let mut out = Vec::new();
+    for ang in &d.angles {
+        let Some(text) = ang.label.get(a) else {
+            continue;
+        };
+        let (pa, v, pb) = (pt(ang.points[0]), pt(ang.points[1]), pt(ang.points[2]));
+        let (ua, ub) = (unit(sub(pa, v)), unit(sub(pb, v)));
+        let bis = add(ua, ub);
+        let dir = if len(bis) > 0.05 {
+            unit(bis)
+        } else {
+            [-ua[1], ua[0]]
+        };
+        let r = if ang.status == Status::Unused {
+            0.0
+        } else {
+            draw::arc_radius(style.canvas, pa, v, pb)
+        };
+        out.push(Request {
+            text: text.to_string(),
+            anchor: v,
+            dirs: vec![dir],
+            base: r + gap,
+            along: None,
+            turn_cost: 6.0,
+        });
+    }
+    for side in &d.sides {
+        let Some(text) = side.label.get(a) else {
+            continue;
+        };
+        let (s0, s1) = (pt(side.points[0]), pt(side.points[1]));
+        let mid = scale(add(s0, s1), 0.5);
+        let n = unit([-(s1[1] - s0[1]), s1[0] - s0[0]]);
+        let probe = add(mid, scale(n, 3.0));
+        let inside_n = polys.iter().any(|(_, poly)| inside(poly, probe));
+        let dirs = if inside_n {
+            vec![scale(n, -1.0), n]
+        } else {
+            vec![n, scale(n, -1.0)]
+        };
+        let along = scale(sub(s1, s0), 0.5);
+        out.push(Request {
+            text: text.to_string(),
+            anchor: mid,
+            dirs,
+            base: gap,
+            along: Some(along),
+            turn_cost: 20.0,
+        });
+    }
+    if a == Annotation::Coordinate {
+        for (i, point) in d.points.iter().enumerate() {
+            let here = pt(i);
+            let mut sum = [0.0f32, 0.0];
+            let mut neighbours = Vec::new();
+            for s in &d.shapes {
+                let n = s.vertices.len();
+                if let Some(k) = s.vertices.iter().position(|&v| v == i) {
+                    neighbours.push(s.vertices[(k + 1) % n]);
+                    neighbours.push(s.vertices[(k + n - 1) % n]);
+                }
+            }
+            for r in &d.rays {
+                if r.points[0] == i {
+                    neighbours.push(r.points[1]);
+                }
+                if r.points[1] == i {
+                    neighbours.push(r.points[0]);
+                }
+            }
+            for nb in neighbours.into_iter().filter(|&nb| nb != i) {
+                sum = add(sum, unit(sub(pt(nb), here)));
+            }
+            let away = if len(sum) > 0.3 {
+                scale(unit(sum), -1.0)
+            } else {
+                unit(sub(here, centre))
+            };
+            out.push(Request {
+                text: point.name.clone(),
+                anchor: here,
+                dirs: vec![away],
+                base: gap,
+                along: None,
+                turn_cost: 20.0,
+            });
+        }
+    }
+    out
+}
+
+fn inside(poly: &[Px], p: Px) -> bool {
+    let mut c = false;
+    let n = poly.len();
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        if (a[1] > p[1]) != (b[1] > p[1]) {
+            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
+            if p[0] < x {
+                c = !c;
+            }
+        }
+    }
+    c
+}
+
+/// Distance from the box (centre, half sizes) to segment `ab`; 0 when they meet.
+fn box_seg_dist(c: Px, h: [f32; 2], a: Px, b: Px) -> f32 {
+    // Liang–Barsky: does the segment enter the box?
+    let (x0, x1, y0, y1) = (c[0] - h[0], c[0] + h[0], c[1] - h[1], c[1] + h[1]);
+    let d = sub(b, a);
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    let mut hits = true;
+    for (pp, q) in [
+        (-d[0], a[0] - x0),
+        (d[0], x1 - a[0]),
+        (-d[1], a[1] - y0),
+        (d[1], y1 - a[1]),
+    ] {
+        if pp == 0.0 {
+            if q < 0.0 {
+                hits = false;
+                break;
+            }
+        } else {
+            let r = q / pp;
+            if pp < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+            if t0 > t1 {
+                hits = false;
+                break;
+            }
+        }
+    }
+    if hits {
+        return 0.0;
+    }
+    let pbox = |p: Px| {
+        let dx = ((p[0] - c[0]).abs() - h[0]).max(0.0);
+        let dy = ((p[1] - c[1]).abs() - h[1]).max(0.0);
+        dx.hypot(dy)
+    };
+    let pseg = |p: Px| {
+        let l2 = d[0] * d[0] + d[1] * d[1];
+        let t = if l2 > 0.0 {
+            (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / l2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        len(sub(p, add(a, scale(d, t))))
+    };
+    let corners = [[x0, y0], [x1, y0], [x0, y1], [x1, y1]];
+    corners
+        .iter()
+        .map(|&q| pseg(q))
+        .fold(pbox(a).min(pbox(b)), f32::min)
+}
+
+fn box_gap(c1: Px, h1: [f32; 2], c2: Px, h2: [f32; 2]) -> f32 {
+    let dx = ((c1[0] - c2[0]).abs() - h1[0] - h2[0]).max(0.0);
+    let dy = ((c1[1] - c2[1]).abs() - h1[1] - h2[1]).max(0.0);
+    dx.hypot(dy)
+}
+
+fn boxes_intersect(c1: Px, h1: [f32; 2], c2: Px, h2: [f32; 2], gap: f32) -> bool {
+    (c1[0] - c2[0]).abs() < h1[0] + h2[0] + gap && (c1[1] - c2[1]).abs() < h1[1] + h2[1] + gap
+}
+
+fn on_canvas(c: Px, h: [f32; 2], canvas: f32) -> bool {
+    c[0] - h[0] >= 1.0
+        && c[1] - h[1] >= 1.0
+        && c[0] + h[0] <= canvas - 1.0
+        && c[1] + h[1] <= canvas - 1.0
+}
+
+const OFFSETS: [f32; 14] = [
+    0.0, 20.0, -20.0, 40.0, -40.0, 65.0, -65.0, 90.0, -90.0, 120.0, -120.0, 150.0, -150.0, 180.0,
+];
+const EXTRA: [f32; 7] = [0.0, 3.0, 7.0, 12.0, 20.0, 32.0, 48.0];
+const SLIDES: [f32; 5] = [0.0, 0.25, -0.25, 0.5, -0.5];
+
+/// Candidate score beyond which a label counts as displaced (turned well away from its
+/// element or pushed out by more than ~36 px).
+const FAR_SCORE: f32 = 6.0;
+/// Weight of a label with no collision-free spot against displaced or stroke-touching ones.
+const COLLISION: usize = 1000;
+
+/// Places labels in order; returns them and a badness count: `COLLISION` per label with
+/// no collision-free spot, 1 per label touching a stroke or placed far from its element.
+fn place_all(reqs: &[Request], segs: &[(Px, Px)], canvas: f32, size: f32) -> (Vec<Placed>, usize) {
+    let mut placed: Vec<Placed> = Vec::with_capacity(reqs.len());
+    let mut failures = 0;
+    let clear = REFERENCE_LINE_WIDTH / 2.0 + STROKE_GAP;
+    for r in reqs {
+        let (w, h) = text_box(&r.text, size);
+        let half = [w / 2.0, h / 2.0];
+        let mut cands: Vec<(f32, Px)> = Vec::new();
+        let slides: &[f32] = if r.along.is_some() {
+            &SLIDES
+        } else {
+            &SLIDES[..1]
+        };
+        for (k, &dir0) in r.dirs.iter().enumerate() {
+            for &off in &OFFSETS {
+                let dir = rotate(dir0, off);
+                let extent = dir[0].abs() * half[0] + dir[1].abs() * half[1];
+                for &extra in &EXTRA {
+                    for &slide in slides {
+                        let shift = r.along.map_or([0.0, 0.0], |al| scale(al, slide));
+                        let c = add(add(r.anchor, shift), scale(dir, r.base + extent + extra));
+                        let score = off.abs() / r.turn_cost
+                            + extra / 6.0
+                            + k as f32 * 2.5
+                            + slide.abs() * 6.0;
+                        cands.push((score, c));
+                    }
+                }
+            }
+        }
+        cands.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let hard_ok = |c: Px| {
+            on_canvas(c, half, canvas)
+                && placed
+                    .iter()
+                    .all(|q| !boxes_intersect(c, half, q.center, q.half, LABEL_GAP))
+        };
+        let stroke_clearance = |c: Px| {
+            segs.iter()
+                .map(|&(a, b)| box_seg_dist(c, half, a, b))
+                .fold(f32::INFINITY, f32::min)
+        };
+        let mut chosen = None;
+        let mut fallback: Option<(f32, Px)> = None;
+        for &(score, c) in &cands {
+            if !hard_ok(c) {
+                continue;
+            }
+            let cl = stroke_clearance(c);
+            if cl >= clear {
+                // Far from where it belongs: it fits, but a smaller diagram may do better.
+                if score > FAR_SCORE {
+                    failures += 1;
+                }
+                chosen = Some(c);
+                break;
+            }
+            if fallback.is_none_or(|(best, _)| cl > best) {
+                fallback = Some((cl, c));
+            }
+        }
+        let center = match (chosen, fallback) {
+            (Some(c), _) => c,
+            (None, Some((_, c))) => {
+                failures += 1;
+                c
+            }
+            (None, None) => {
+                failures += COLLISION;
+                let c = cands.first().map_or(r.anchor, |x| x.1);
+                [
+                    c[0].clamp(half[0] + 1.0, canvas - half[0] - 1.0),
+                    c[1].clamp(half[1] + 1.0, canvas - half[1] - 1.0),
+                ]
+            }
+        };
+        placed.push(Placed {
+            text: r.text.clone(),
+            center,
+            half,
+        });
+    }
+    (placed, failures)
+}
+
+/// Layout figures for the chosen placement.
+fn measure(placed: &[Placed], segs: &[(Px, Px)], canvas: f32) -> LayoutStats {
+    let mut overlaps = 0;
+    let mut min_clear = canvas;
+    for (i, a) in placed.iter().enumerate() {
+        for b in &placed[i + 1..] {
+            if boxes_intersect(a.center, a.half, b.center, b.half, 0.0) {
+                overlaps += 1;
+            }
+            min_clear = min_clear.min(box_gap(a.center, a.half, b.center, b.half));
+        }
+        for &(s, e) in segs {
+            let dd = box_seg_dist(a.center, a.half, s, e) - REFERENCE_LINE_WIDTH / 2.0;
+            min_clear = min_clear.min(dd.max(0.0));
+        }
+    }
+    let inside_canvas = |l: &Placed| {
+        l.center[0] - l.half[0] >= 0.0
+            && l.center[1] - l.half[1] >= 0.0
+            && l.center[0] + l.half[0] <= canvas
+            && l.center[1] + l.half[1] <= canvas
+    };
+    let off_canvas = placed.iter().filter(|l| !inside_canvas(l)).count();
+    LayoutStats {
+        labels: placed.len(),
+        min_clearance_px: min_clear,
+        overlaps,
+        off_canvas,
+    }
+}

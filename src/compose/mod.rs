@@ -1,0 +1,207 @@
+//! Problem + Style + Annotation → Scene: the diagram fitted to the canvas, fills and
+//! outlines, right-angle marks and angle arcs, and labels placed clear of each other,
+//! of the strokes and of the canvas edge.
+//!
+//! Only what `Style` names changes between two styles of one problem: label positions
+//! depend on the canvas, font size and rotation, never on line width, fill opacity or
+//! palette (clearances are measured from a fixed reference stroke width,
+//! [`REFERENCE_LINE_WIDTH`]), so a line-width variant leaves every label pixel in place
+//! and an opacity variant changes only fill alpha.
+//!
+//! ```
+//! use geomrender::compose::{compose, Annotation, Style};
+//! use geomrender::generate::{generate_one, GenerateOptions};
+//! let p = generate_one(&GenerateOptions::default(), 3).unwrap();
+//! let c = compose(&p, &Style::default(), Annotation::Coordinate).unwrap();
+//! assert_eq!(c.layout.overlaps, 0);
+//! assert_eq!(c.scene.width, 512);
+//! ```
+
+mod draw;
+pub mod font;
+mod frame;
+mod labels;
+
+pub use crate::generate::Annotation;
+
+use crate::generate::Problem;
+use crate::scene::{Color, Scene, SceneError};
+use serde::{Deserialize, Serialize};
+
+/// Stroke width (px) that label clearances are measured from, whatever the style's.
+pub const REFERENCE_LINE_WIDTH: f32 = 2.0;
+
+/// How a diagram is drawn. Sizes are in px of the output canvas.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Style {
+    /// Square canvas side in px (default 512).
+    pub canvas: u32,
+    /// Opacity of the shape fills, 0..=1 (default 0.5: GeomVerse-like pastel fills).
+    pub fill_opacity: f32,
+    /// Outline width in px (default 2).
+    pub line_width: f32,
+    /// Label font size in px (default 16; labels stay readable on a 512 px canvas).
+    pub font_size: f32,
+    pub palette: Palette,
+    pub rotation: Rotation,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            canvas: 512,
+            fill_opacity: 0.5,
+            line_width: 2.0,
+            font_size: 16.0,
+            palette: Palette::Color,
+            rotation: Rotation::R0,
+        }
+    }
+}
+
+/// The colours shapes are filled with (outlines and labels are always black).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Palette {
+    /// Each shape's named colour (the colour the individual-style texts name).
+    #[default]
+    Color,
+    /// The named colours' luminance as gray.
+    Grayscale,
+    /// Fully saturated versions of the named colours.
+    HighContrast,
+}
+
+/// Rotation of the diagram, clockwise; labels stay upright and are placed afresh.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Rotation {
+    #[default]
+    #[serde(rename = "0")]
+    R0,
+    #[serde(rename = "90")]
+    R90,
+    #[serde(rename = "180")]
+    R180,
+    #[serde(rename = "270")]
+    R270,
+}
+
+/// How well the labels fit, measured on label boxes (glyph advances × font ascent −
+/// descent, centred on the anchor as drawn).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayoutStats {
+    /// Labels drawn.
+    pub labels: usize,
+    /// Smallest distance from a label box to another label box or to a stroke's edge
+    /// (centre line minus half the reference width), in px; the canvas size when no
+    /// label has anything near.
+    pub min_clearance_px: f32,
+    /// Pairs of label boxes that intersect.
+    pub overlaps: usize,
+    /// Label boxes not entirely inside the canvas.
+    pub off_canvas: usize,
+}
+
+/// A composed image.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Composed {
+    pub scene: Scene,
+    pub layout: LayoutStats,
+}
+
+/// Why a problem could not be composed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ComposeError {
+    /// A style value out of range.
+    #[error("style: {field} must be {expected}, got {got}")]
+    BadStyle {
+        field: &'static str,
+        expected: &'static str,
+        got: f64,
+    },
+    /// The diagram has nothing to draw, or a coordinate that is not finite.
+    #[error("problem {id}: {reason}")]
+    BadDiagram { id: String, reason: String },
+    /// The composed scene broke a Scene v1 limit.
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+}
+
+impl Style {
+    /// Checks every value; `compose` calls it.
+    pub fn validate(&self) -> Result<(), ComposeError> {
+        let bad = |field, expected, got: f64| {
+            Err(ComposeError::BadStyle {
+                field,
+                expected,
+                got,
+            })
+        };
+        if !(64..=8192).contains(&self.canvas) {
+            return bad("canvas", "within 64..=8192", self.canvas as f64);
+        }
+        if !(0.0..=1.0).contains(&self.fill_opacity) {
+            return bad("fill_opacity", "within 0..=1", self.fill_opacity as f64);
+        }
+        if !(0.0..=64.0).contains(&self.line_width) {
+            return bad("line_width", "within 0..=64", self.line_width as f64);
+        }
+        if !(4.0..=256.0).contains(&self.font_size) {
+            return bad("font_size", "within 4..=256", self.font_size as f64);
+        }
+        Ok(())
+    }
+}
+
+/// The colour a palette gives a named shape colour (unknown names are gray).
+pub fn fill_colour(name: &str, palette: Palette) -> Color {
+    let (c, vivid) = match name {
+        "blue" => (Color::rgb(0x4c, 0x7f, 0xe0), Color::rgb(0x00, 0x40, 0xff)),
+        "green" => (Color::rgb(0x4c, 0xaf, 0x50), Color::rgb(0x00, 0xa0, 0x00)),
+        "orange" => (Color::rgb(0xf3, 0x9c, 0x34), Color::rgb(0xff, 0x80, 0x00)),
+        "purple" => (Color::rgb(0x9b, 0x59, 0xb6), Color::rgb(0x80, 0x00, 0xff)),
+        "red" => (Color::rgb(0xe0, 0x50, 0x50), Color::rgb(0xff, 0x00, 0x00)),
+        "yellow" => (Color::rgb(0xf1, 0xc4, 0x0f), Color::rgb(0xff, 0xe0, 0x00)),
+        "brown" => (Color::rgb(0xa0, 0x52, 0x2d), Color::rgb(0x80, 0x40, 0x00)),
+        "cyan" => (Color::rgb(0x26, 0xc6, 0xda), Color::rgb(0x00, 0xe0, 0xff)),
+        "pink" => (Color::rgb(0xf0, 0x62, 0x92), Color::rgb(0xff, 0x00, 0xc0)),
+        "lime" => (Color::rgb(0xb2, 0xd7, 0x32), Color::rgb(0x80, 0xff, 0x00)),
+        "teal" => (Color::rgb(0x26, 0xa6, 0x9a), Color::rgb(0x00, 0x80, 0x80)),
+        _ => (Color::rgb(0x9e, 0x9e, 0x9e), Color::rgb(0x80, 0x80, 0x80)),
+    };
+    match palette {
+        Palette::Color => c,
+        Palette::HighContrast => vivid,
+        Palette::Grayscale => {
+            let l = 0.2126 * c.r as f32 + 0.7152 * c.g as f32 + 0.0722 * c.b as f32;
+            let v = l.round().clamp(0.0, 255.0) as u8;
+            Color::rgb(v, v, v)
+        }
+    }
+}
+
+/// Draws `problem` in `style` with `annotation`'s labels.
+pub fn compose(
+    problem: &Problem,
+    style: &Style,
+    annotation: Annotation,
+) -> Result<Composed, ComposeError> {
+    style.validate()?;
+    let geo = frame::Geometry::of(problem).map_err(|reason| ComposeError::BadDiagram {
+        id: problem.id.clone(),
+        reason,
+    })?;
+    let (frame, marks, placed, layout) = labels::layout(problem, &geo, style, annotation);
+    let mut items = draw::shapes(problem, &frame, &marks, style);
+    items.extend(draw::labels(&placed, style));
+    let scene = Scene {
+        id: problem.id.clone(),
+        width: style.canvas,
+        height: style.canvas,
+        background: Some(Color::WHITE),
+        items,
+    };
+    crate::scene::validate(&scene)?;
+    Ok(Composed { scene, layout })
+}

@@ -1,0 +1,244 @@
+//! GeomVerse-style problem generation (Kazemi et al. 2023, Algorithm 1).
+//!
+//! ```text
+//! backward  Algorithm 1: a tree of shapes and formulas, values assigned bottom-up
+//! place     the tree drawn to scale, children attached outward, overlaps rejected
+//! build     diagram elements, statuses and reasoning steps
+//! text      names, labels, question and solution in both annotation styles
+//! ```
+//!
+//! Each problem has its own seed, derived from (run seed, index) with ChaCha8, and
+//! attempts that fail (no sensible values, overlapping shapes, an answer that rounding
+//! moves by more than 3 %) are re-drawn from (seed, attempt), so a run of N problems
+//! yields exactly N, identical whatever the thread count.
+//!
+//! ```
+//! use geomrender::generate::{generate_one, GenerateOptions, Annotation};
+//! let p = generate_one(&GenerateOptions::default(), 0).unwrap();
+//! assert!(p.cot(Annotation::Coordinate).ends_with(&format!("is {}.", geomrender::generate::expr::fmt_num(p.answer))));
+//! ```
+
+mod backward;
+mod build;
+pub mod expr;
+pub mod formulas;
+mod geom;
+mod place;
+mod problem;
+pub mod rng;
+pub mod shapes;
+mod text;
+
+pub use backward::MAX_NODES;
+pub use build::COLOURS;
+pub use problem::*;
+pub use text::{TextError, point_name};
+
+use rayon::prelude::*;
+use std::ops::RangeInclusive;
+
+/// The JSON Schema of a Problem (`geomrender schema problem`).
+pub const SCHEMA: &str = include_str!("../../schemas/problem.schema.json");
+
+/// Deepest supported reasoning.
+pub const MAX_DEPTH: u8 = 6;
+
+/// Attempts per problem before giving up (each attempt is a fresh random draw).
+pub const MAX_ATTEMPTS: u32 = 5_000;
+
+/// What to generate. The CLI fills the same struct.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenerateOptions {
+    /// Run seed; problem k's seed is derived from (seed, k).
+    pub seed: u64,
+    /// Reasoning depth, drawn uniformly per problem from this range (within 1..=6).
+    pub depth: RangeInclusive<u8>,
+    /// Probability of expanding a second input of a formula (GeomVerse's width).
+    pub branch_prob: f64,
+    /// Add one level of distracting shapes whose derived value is also given.
+    pub distractors: bool,
+    /// Probability ρ of stating a linear formula's elements as `a·x + b`.
+    pub variablized: f64,
+    /// Where given sides and angles are stated.
+    pub info: Info,
+    /// What to ask; `Any` draws one of the four per problem.
+    pub question: QuestionType,
+    /// Only standard shapes.
+    pub standard_only: bool,
+}
+
+impl Default for GenerateOptions {
+    /// Depths 1–3, chains (no branching), no distractors, no variables, values on the
+    /// image, any question type, all shapes.
+    fn default() -> Self {
+        GenerateOptions {
+            seed: 0,
+            depth: 1..=3,
+            branch_prob: 0.0,
+            distractors: false,
+            variablized: 0.0,
+            info: Info::Image,
+            question: QuestionType::Any,
+            standard_only: false,
+        }
+    }
+}
+
+/// Why generation could not proceed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum GenerateError {
+    /// The depth range is empty or outside 1..=6.
+    #[error("depth must be a range within 1..={MAX_DEPTH}, got {0}..={1}")]
+    BadDepth(u8, u8),
+    /// A probability outside 0..=1 (or not a number).
+    #[error("{name} must be within 0..=1, got {value}")]
+    BadProbability { name: &'static str, value: f64 },
+    /// Every attempt failed (should not happen with the built-in catalogue).
+    #[error("problem {index}: no valid problem in {attempts} attempts")]
+    Exhausted { index: u64, attempts: u32 },
+}
+
+impl GenerateOptions {
+    /// Checks ranges; `generate_one` calls it.
+    pub fn validate(&self) -> Result<(), GenerateError> {
+        let (lo, hi) = (*self.depth.start(), *self.depth.end());
+        if lo == 0 || hi > MAX_DEPTH || lo > hi {
+            return Err(GenerateError::BadDepth(lo, hi));
+        }
+        for (name, value) in [
+            ("branch probability", self.branch_prob),
+            ("variablized ρ", self.variablized),
+        ] {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(GenerateError::BadProbability { name, value });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Problem `index` of the run described by `opts`.
+pub fn generate_one(opts: &GenerateOptions, index: u64) -> Result<Problem, GenerateError> {
+    opts.validate()?;
+    let seed = rng::problem_seed(opts.seed, index);
+    // Per-problem choices come from their own stream, so failed attempts cannot bias them.
+    let mut pick = rng::Rng::for_attempt(seed, u32::MAX);
+    let depth = pick.int(*opts.depth.start() as i64, *opts.depth.end() as i64) as u8;
+    let question = match opts.question {
+        QuestionType::Any => [
+            QuestionType::Side,
+            QuestionType::Angle,
+            QuestionType::Area,
+            QuestionType::Perimeter,
+        ][pick.index(4)],
+        q => q,
+    };
+    let params = Params {
+        depth,
+        branch_prob: opts.branch_prob,
+        distractors: opts.distractors,
+        variablized: opts.variablized,
+        info: opts.info,
+        question_type: question,
+        standard_only: opts.standard_only,
+    };
+    let cfg = backward::TreeConfig {
+        levels: depth + opts.distractors as u8,
+        branch_prob: opts.branch_prob,
+        variablized: opts.variablized,
+        question,
+        standard_only: opts.standard_only,
+        distractors: opts.distractors,
+    };
+    let id = format!("s{}-{index:06}", opts.seed);
+    for attempt in 0..MAX_ATTEMPTS {
+        let mut rng = rng::Rng::for_attempt(seed, attempt);
+        if let Some(p) = attempt_once(&cfg, &params, &id, seed, &mut rng) {
+            return Ok(p);
+        }
+    }
+    Err(GenerateError::Exhausted {
+        index,
+        attempts: MAX_ATTEMPTS,
+    })
+}
+
+fn attempt_once(
+    cfg: &backward::TreeConfig,
+    params: &Params,
+    id: &str,
+    seed: u64,
+    rng: &mut rng::Rng,
+) -> Option<Problem> {
+    let tree = backward::generate_tree(cfg, rng).ok()?;
+    let placed = place::place(&tree, rng)?;
+    let answer = tree.nodes[0].output;
+    let exact = backward::exact_value(&tree, 0)?;
+    // GeomVerse drops problems whose answer rounding moves by more than 3 %.
+    let kept = answer.is_finite() && answer > 0.0 && (answer - exact).abs() <= 0.03 * exact.abs();
+    if !kept {
+        return None;
+    }
+    let (mut diagram, steps) = build::build(&tree, &placed, rng);
+    for (i, p) in diagram.points.iter_mut().enumerate() {
+        p.name = point_name(i);
+    }
+    let mut problem = Problem {
+        id: id.to_string(),
+        seed,
+        params: params.clone(),
+        question: Texts::default(),
+        cot: Texts::default(),
+        answer,
+        diagram,
+        steps,
+    };
+    text::refresh(&mut problem).ok()?;
+    Some(problem)
+}
+
+/// Problems `start..start + count` of a run, generated in parallel (on the current rayon
+/// pool) and returned in index order.
+pub fn generate_range(
+    opts: &GenerateOptions,
+    start: u64,
+    count: u64,
+) -> Vec<Result<Problem, GenerateError>> {
+    (start..start + count)
+        .into_par_iter()
+        .map(|i| generate_one(opts, i))
+        .collect()
+}
+
+/// The same problem with its given values moved to the image or into the question;
+/// labels and both texts are rewritten, the answer is unchanged.
+pub fn with_info(p: &Problem, info: Info) -> Problem {
+    let mut q = p.clone();
+    q.params.info = info;
+    match text::refresh(&mut q) {
+        Ok(()) => q,
+        Err(_) => p.clone(),
+    }
+}
+
+/// The same problem with its vertex letters permuted (a seeded permutation of the
+/// names in use), in the diagram and in both texts; the answer is unchanged.
+pub fn relabel(p: &Problem, seed: u64) -> Problem {
+    let mut q = p.clone();
+    let mut names: Vec<String> = q.diagram.points.iter().map(|pt| pt.name.clone()).collect();
+    let mut r = rng::Rng::from_u64(seed, 0x7265_6c61_6265_6c00);
+    r.shuffle(&mut names);
+    for (pt, n) in q.diagram.points.iter_mut().zip(names) {
+        pt.name = n;
+    }
+    match text::refresh(&mut q) {
+        Ok(()) => q,
+        Err(_) => p.clone(),
+    }
+}
+
+/// Recomputes names, labels and texts from the diagram and steps (what `with_info` and
+/// `relabel` do after their change); useful to check a Problem read from JSON.
+pub fn refresh_texts(p: &mut Problem) -> Result<(), TextError> {
+    text::refresh(p)
+}

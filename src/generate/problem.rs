@@ -1,0 +1,348 @@
+//! The Problem: what `generate` emits, one JSON object per line (`schemas/problem.schema.json`).
+//!
+//! A Problem carries its semantic diagram (points with coordinates, shapes, sides, angles
+//! and measures, each named in both annotation styles), the reasoning steps behind the
+//! answer, and the question and solution texts. The texts are a pure function of the
+//! diagram, the steps and `params.info` (see `text`), which is what lets `with_info` and
+//! `relabel` rewrite a Problem without regenerating it.
+
+use super::shapes::{Role, ShapeKind};
+use serde::{Deserialize, Serialize};
+
+/// The annotation style of a diagram and of the texts that refer to it (GeomVerse A.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Annotation {
+    /// Upper-case letters on vertices; "the AB side", "the ABC angle", "the ABCD square".
+    #[default]
+    Coordinate,
+    /// Sides by lower-case letters, angles by Greek letters, shapes by colour; the asked
+    /// side is marked "?".
+    Individual,
+}
+
+impl Annotation {
+    pub const ALL: [Annotation; 2] = [Annotation::Coordinate, Annotation::Individual];
+}
+
+/// Where given side lengths and angle degrees are stated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Info {
+    /// Drawn on the image next to their element (areas, perimeters, heights and
+    /// variablized values are always in the text).
+    #[default]
+    Image,
+    /// Stated in the question; the image then only names elements.
+    Text,
+}
+
+/// What the question asks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QuestionType {
+    /// A length: a side, diagonal, diameter or height.
+    Side,
+    /// The degree of an angle.
+    Angle,
+    Area,
+    /// A perimeter, circumference or arc length.
+    Perimeter,
+    /// Any of the four, drawn per problem.
+    #[default]
+    Any,
+}
+
+/// The generation parameters of one problem (the resolved question type, never `any`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    /// Hops of reasoning from the given values to the answer.
+    pub depth: u8,
+    /// Probability of expanding a second input of a formula (reasoning width).
+    pub branch_prob: f64,
+    /// One more level of shapes whose derived value is also given, so they distract.
+    pub distractors: bool,
+    /// Probability ρ of stating a linear formula's elements as `a·x + b`.
+    pub variablized: f64,
+    pub info: Info,
+    pub question_type: QuestionType,
+    /// Only standard shapes (no composites).
+    pub standard_only: bool,
+}
+
+/// A text in both annotation styles.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Texts {
+    pub coordinate: String,
+    pub individual: String,
+}
+
+impl Texts {
+    pub fn get(&self, a: Annotation) -> &str {
+        match a {
+            Annotation::Coordinate => &self.coordinate,
+            Annotation::Individual => &self.individual,
+        }
+    }
+}
+
+/// A label to draw in each style (absent = nothing drawn in that style).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Labels {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coordinate: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub individual: Option<String>,
+}
+
+impl Labels {
+    pub fn get(&self, a: Annotation) -> Option<&str> {
+        match a {
+            Annotation::Coordinate => self.coordinate.as_deref(),
+            Annotation::Individual => self.individual.as_deref(),
+        }
+    }
+}
+
+/// The part an element plays in the problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Its value is given (on the image or in the question).
+    Given,
+    /// Computed on the way to the answer.
+    Derived,
+    /// What the question asks for.
+    Asked,
+    /// Drawn but not part of the reasoning.
+    Unused,
+}
+
+/// A named point, in diagram units (the problem's own lengths), y pointing down.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    pub name: String,
+    pub x: f64,
+    pub y: f64,
+}
+
+/// One piece of a closed outline, in diagram units (y down).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Segment {
+    Line {
+        to: [f64; 2],
+    },
+    /// A circular arc, with SVG's flags: `sweep` = clockwise on screen.
+    Arc {
+        to: [f64; 2],
+        center: [f64; 2],
+        radius: f64,
+        large_arc: bool,
+        sweep: bool,
+    },
+}
+
+/// A closed outline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Contour {
+    pub start: [f64; 2],
+    pub segments: Vec<Segment>,
+}
+
+/// A drawn shape.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shape {
+    pub kind: ShapeKind,
+    /// "ABCD" / "blue rectangle" (coordinate names of round shapes use the colour too).
+    pub name: Texts,
+    /// Colour name, distinct per shape ("blue"); `compose` maps it to a palette.
+    pub colour: String,
+    /// Points, in outline order.
+    pub vertices: Vec<usize>,
+    /// Outer outline first; further contours are holes (filled even-odd).
+    pub outline: Vec<Contour>,
+}
+
+/// What a side element is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SideKind {
+    /// An outline edge.
+    Edge,
+    /// A diagonal drawn inside (square, rectangle).
+    Diagonal,
+    /// A diameter drawn inside a circle.
+    Diameter,
+}
+
+/// A straight segment between two points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Side {
+    pub points: [usize; 2],
+    pub kind: SideKind,
+    /// Shapes it belongs to (two when shared).
+    pub shapes: Vec<usize>,
+    /// Length (the rounded value used by the texts).
+    pub value: f64,
+    pub name: Texts,
+    pub status: Status,
+    /// Its value is printed on the image.
+    pub shown: bool,
+    /// Given as `a·x + b` (variablized), e.g. "2x + 3".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expr: Option<String>,
+    pub label: Labels,
+}
+
+/// An angle (a, vertex, b), measured inside the shape or connector it belongs to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Angle {
+    pub points: [usize; 3],
+    /// The shape whose angle it is (absent for a connector's new angle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<usize>,
+    /// Degrees.
+    pub value: f64,
+    pub name: Texts,
+    pub status: Status,
+    pub shown: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expr: Option<String>,
+    pub label: Labels,
+}
+
+/// What a measure is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeasureKind {
+    Area,
+    Perimeter,
+    ArcLength,
+    Height,
+}
+
+/// A value of a whole shape that is never drawn (always stated in the text).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Measure {
+    pub shape: usize,
+    pub kind: MeasureKind,
+    pub value: f64,
+    pub status: Status,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expr: Option<String>,
+}
+
+/// An extra straight line of an angle connector (a side extended through a vertex).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ray {
+    pub points: [usize; 2],
+}
+
+/// The semantic diagram `compose` draws.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Diagram {
+    pub points: Vec<Point>,
+    pub shapes: Vec<Shape>,
+    pub sides: Vec<Side>,
+    pub angles: Vec<Angle>,
+    pub measures: Vec<Measure>,
+    pub rays: Vec<Ray>,
+    /// Corners (a, vertex, b) that get a right-angle mark.
+    pub right_angles: Vec<[usize; 3]>,
+}
+
+/// An element of the diagram.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "index", rename_all = "lowercase")]
+pub enum ElementRef {
+    Side(usize),
+    Angle(usize),
+    Measure(usize),
+}
+
+/// A formula's role bound to a diagram element and its value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Binding {
+    pub role: Role,
+    pub element: ElementRef,
+    pub value: f64,
+}
+
+/// An element stated as `a·x + b`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VarTerm {
+    pub element: ElementRef,
+    pub a: i64,
+    pub b: i64,
+}
+
+/// The variable of a variablized step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variable {
+    /// The value of x.
+    pub x: f64,
+    pub terms: Vec<VarTerm>,
+}
+
+/// One application of a formula; `steps` are in solution order (inputs before use).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// Formula id (`formulas::FORMULAS`).
+    pub formula: String,
+    pub kind: ShapeKind,
+    /// The shape it applies to (absent for angle connectors).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<usize>,
+    pub inputs: Vec<Binding>,
+    pub output: Binding,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variable: Option<Variable>,
+    /// Not needed: its output is also given, so this step's shape only distracts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub distractor: bool,
+}
+
+/// A generated problem.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Problem {
+    /// File-name safe identifier, unique within a run (`s<seed>-<index>`).
+    pub id: String,
+    /// Per-problem seed; `generate::generate_one` with it and `params` reproduces the problem.
+    pub seed: u64,
+    pub params: Params,
+    pub question: Texts,
+    /// The solution (chain of thought), ending "Therefore the final answer is N."
+    pub cot: Texts,
+    pub answer: f64,
+    pub diagram: Diagram,
+    pub steps: Vec<Step>,
+}
+
+impl Problem {
+    /// The question in one annotation style.
+    pub fn question(&self, a: Annotation) -> &str {
+        self.question.get(a)
+    }
+
+    /// The solution in one annotation style.
+    pub fn cot(&self, a: Annotation) -> &str {
+        self.cot.get(a)
+    }
+}

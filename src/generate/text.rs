@@ -1,0 +1,778 @@
+//! Names, labels, questions and solutions, in both annotation styles.
+//!
+//! Everything here is a pure function of the diagram, the steps and `params.info`, so a
+//! Problem can be rewritten (values moved between image and text, letters permuted) and
+//! its texts regenerated consistently. Wording follows GeomVerse's tables 3 and 4.
+
+use super::build::linear_text;
+use super::expr::{ExprError, fmt_num};
+use super::formulas::{self, Ctx, Formula, Words, capitalise};
+use super::problem::Binding;
+use super::problem::{
+    Annotation, Diagram, ElementRef, Info, MeasureKind, Problem, SideKind, Status, Step, Texts,
+};
+use super::shapes::{Role, ShapeKind};
+use crate::generate::expr::{Expr, add, mul, n, sub};
+
+/// Greek letters for angles (π is left out: it is the constant).
+const GREEK: [&str; 20] = [
+    "α", "β", "γ", "δ", "ε", "ζ", "η", "θ", "κ", "λ", "μ", "ν", "ξ", "ρ", "σ", "τ", "φ", "χ", "ψ",
+    "ω",
+];
+
+/// Side letters (l and o are left out: they read as 1 and 0).
+const LATIN: &str = "abcdefghijkmnpqrstuvwxyz";
+
+fn nth_name(i: usize, alphabet: &[&str]) -> String {
+    let k = alphabet.len();
+    if i < k {
+        alphabet[i].to_string()
+    } else {
+        format!("{}{}", alphabet[i % k], i / k + 1)
+    }
+}
+
+/// The point names A, B, … Z, A1, B1, …
+pub fn point_name(i: usize) -> String {
+    let c = (b'A' + (i % 26) as u8) as char;
+    if i < 26 {
+        c.to_string()
+    } else {
+        format!("{c}{}", i / 26)
+    }
+}
+
+/// Why texts could not be written for a Problem (one read from JSON and edited, say).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TextError {
+    /// An index or formula id that does not fit the rest of the Problem.
+    #[error("inconsistent problem: {0}")]
+    Inconsistent(String),
+    /// A step whose values cannot be computed.
+    #[error(transparent)]
+    Expr(#[from] ExprError),
+}
+
+fn bad(what: String) -> TextError {
+    TextError::Inconsistent(what)
+}
+
+/// Checks every index and formula id before any text is written, so that a hand-edited
+/// Problem gives an error instead of a panic.
+fn check(p: &Problem) -> Result<(), TextError> {
+    let d = &p.diagram;
+    let np = d.points.len();
+    let pts_ok = |v: &[usize]| v.iter().all(|&i| i < np);
+    for (i, s) in d.shapes.iter().enumerate() {
+        if !pts_ok(&s.vertices) || s.vertices.is_empty() {
+            return Err(bad(format!("shape {i} has a bad vertex")));
+        }
+    }
+    if !d
+        .sides
+        .iter()
+        .all(|s| pts_ok(&s.points) && s.shapes.iter().all(|&k| k < d.shapes.len()))
+    {
+        return Err(bad("a side refers to a missing point or shape".into()));
+    }
+    if !d
+        .angles
+        .iter()
+        .all(|a| pts_ok(&a.points) && a.shape.is_none_or(|k| k < d.shapes.len()))
+    {
+        return Err(bad("an angle refers to a missing point or shape".into()));
+    }
+    if !d.measures.iter().all(|m| m.shape < d.shapes.len()) {
+        return Err(bad("a measure refers to a missing shape".into()));
+    }
+    let elem_ok = |e: ElementRef| match e {
+        ElementRef::Side(i) => i < d.sides.len(),
+        ElementRef::Angle(i) => i < d.angles.len(),
+        ElementRef::Measure(i) => i < d.measures.len(),
+    };
+    if p.steps.is_empty() {
+        return Err(bad("no steps".into()));
+    }
+    for (k, st) in p.steps.iter().enumerate() {
+        let f = formulas::by_id(&st.formula)
+            .ok_or_else(|| bad(format!("step {k}: unknown formula {}", st.formula)))?;
+        let binds: Vec<&Binding> = st.inputs.iter().chain([&st.output]).collect();
+        let roles_ok = f.kind == st.kind
+            && st.output.role == f.output
+            && f.inputs
+                .iter()
+                .all(|r| st.inputs.iter().any(|b| b.role == *r));
+        let shape_ok = st.shape.is_none_or(|s| s < d.shapes.len())
+            && (st.shape.is_some() || f.kind.is_connector());
+        let elems_ok = binds.iter().all(|b| elem_ok(b.element))
+            && st
+                .variable
+                .as_ref()
+                .is_none_or(|v| v.terms.iter().all(|t| elem_ok(t.element)));
+        if !(roles_ok && shape_ok && elems_ok) {
+            return Err(bad(format!(
+                "step {k} ({}) does not fit its formula or the diagram",
+                st.formula
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Recomputes every name, label and text of a problem from its diagram, steps and info.
+pub fn refresh(p: &mut Problem) -> Result<(), TextError> {
+    check(p)?;
+    refresh_names(&mut p.diagram);
+    refresh_labels(&mut p.diagram, p.params.info);
+    let mut q = Texts::default();
+    let mut c = Texts::default();
+    for a in Annotation::ALL {
+        let (question, cot) = write(p, a)?;
+        match a {
+            Annotation::Coordinate => {
+                q.coordinate = question;
+                c.coordinate = cot;
+            }
+            Annotation::Individual => {
+                q.individual = question;
+                c.individual = cot;
+            }
+        }
+    }
+    p.question = q;
+    p.cot = c;
+    Ok(())
+}
+
+/// Names of shapes, sides and angles in both styles, from the point names.
+pub fn refresh_names(d: &mut Diagram) {
+    let pname = |i: usize| d.points.get(i).map_or(String::new(), |p| p.name.clone());
+    let shape_names: Vec<Texts> = d
+        .shapes
+        .iter()
+        .map(|s| {
+            let order: Vec<usize> = if s.kind == ShapeKind::Sector && s.vertices.len() == 3 {
+                vec![s.vertices[1], s.vertices[0], s.vertices[2]]
+            } else {
+                s.vertices.clone()
+            };
+            let letters: String = order.iter().map(|&i| pname(i)).collect();
+            Texts {
+                coordinate: if s.kind.named_by_colour() {
+                    s.colour.clone()
+                } else {
+                    letters
+                },
+                individual: s.colour.clone(),
+            }
+        })
+        .collect();
+    for (s, n) in d.shapes.iter_mut().zip(shape_names) {
+        s.name = n;
+    }
+    // Letters go to the sides the texts talk about first, then to the rest.
+    let mut order: Vec<usize> = (0..d.sides.len()).collect();
+    order.sort_by_key(|&i| (status_rank(d.sides[i].status), i));
+    let latin: Vec<String> = LATIN.chars().map(String::from).collect();
+    let latin: Vec<&str> = latin.iter().map(String::as_str).collect();
+    let mut next = 0;
+    let side_names: Vec<(usize, Texts)> = order
+        .into_iter()
+        .map(|i| {
+            let s = &d.sides[i];
+            let individual = if s.status == Status::Asked {
+                "?".to_string()
+            } else {
+                next += 1;
+                nth_name(next - 1, &latin)
+            };
+            (
+                i,
+                Texts {
+                    coordinate: format!("{}{}", pname(s.points[0]), pname(s.points[1])),
+                    individual,
+                },
+            )
+        })
+        .collect();
+    for (i, n) in side_names {
+        d.sides[i].name = n;
+    }
+    // Greek letters: the asked angle first, then derived ones, then given ones.
+    let mut order: Vec<usize> = (0..d.angles.len()).collect();
+    order.sort_by_key(|&i| (status_rank(d.angles[i].status), i));
+    let angle_names: Vec<(usize, Texts)> = order
+        .into_iter()
+        .enumerate()
+        .map(|(k, i)| {
+            let a = &d.angles[i];
+            (
+                i,
+                Texts {
+                    coordinate: a.points.iter().map(|&p| pname(p)).collect(),
+                    individual: nth_name(k, &GREEK),
+                },
+            )
+        })
+        .collect();
+    for (i, n) in angle_names {
+        d.angles[i].name = n;
+    }
+}
+
+/// Naming order: what the texts derive first, given values after, unused last.
+fn status_rank(s: Status) -> u8 {
+    match s {
+        Status::Asked => 0,
+        Status::Derived => 1,
+        Status::Given => 2,
+        Status::Unused => 3,
+    }
+}
+
+/// Which values are printed on the image and what label each element carries.
+pub fn refresh_labels(d: &mut Diagram, info: Info) {
+    for s in &mut d.sides {
+        s.shown = s.status == Status::Given && s.expr.is_none() && info == Info::Image;
+        let value = fmt_num(s.value);
+        s.label.coordinate = s.shown.then(|| value.clone());
+        s.label.individual = if s.shown {
+            Some(value)
+        } else if s.status != Status::Unused {
+            Some(s.name.individual.clone())
+        } else {
+            None
+        };
+    }
+    for a in &mut d.angles {
+        a.shown = a.status == Status::Given && a.expr.is_none() && info == Info::Image;
+        let value = format!("{}°", fmt_num(a.value));
+        a.label.coordinate = a.shown.then(|| value.clone());
+        a.label.individual = if a.shown {
+            Some(value)
+        } else if a.status != Status::Unused {
+            Some(a.name.individual.clone())
+        } else {
+            None
+        };
+    }
+}
+
+fn shape_phrase(d: &Diagram, s: usize, a: Annotation) -> String {
+    let Some(shape) = d.shapes.get(s) else {
+        return "the shape".into();
+    };
+    let name = match a {
+        Annotation::Coordinate => &shape.name.coordinate,
+        Annotation::Individual => &shape.name.individual,
+    };
+    format!("the {name} {}", shape.kind.noun())
+}
+
+/// Words for one step in one style.
+struct W<'a> {
+    d: &'a Diagram,
+    a: Annotation,
+    shape: Option<usize>,
+    kind: ShapeKind,
+    binds: Vec<(Role, ElementRef)>,
+}
+
+impl<'a> W<'a> {
+    fn new(d: &'a Diagram, a: Annotation, step: &Step) -> Self {
+        let mut binds: Vec<(Role, ElementRef)> =
+            step.inputs.iter().map(|b| (b.role, b.element)).collect();
+        binds.push((step.output.role, step.output.element));
+        W {
+            d,
+            a,
+            shape: step.shape,
+            kind: step.kind,
+            binds,
+        }
+    }
+
+    fn elem(&self, role: Role) -> Option<ElementRef> {
+        self.binds.iter().find(|(r, _)| *r == role).map(|(_, e)| *e)
+    }
+
+    fn shape_of(&self) -> String {
+        self.shape
+            .map_or_else(|| "the angles".into(), |s| shape_phrase(self.d, s, self.a))
+    }
+
+    /// "side", "diameter", "radius", "base", "diagonal".
+    fn noun(&self, role: Role, side: usize) -> &'static str {
+        match (self.d.sides[side].kind, self.kind, role) {
+            (SideKind::Diagonal, ..) => "diagonal",
+            (SideKind::Diameter, ..) => "diameter",
+            (_, ShapeKind::Semicircle, _) => "diameter",
+            (_, ShapeKind::Sector, _) => "radius",
+            (_, ShapeKind::Trapezoid, Role::Edge(0) | Role::Edge(1)) => "base",
+            _ => "side",
+        }
+    }
+
+    fn measure_phrase(&self, m: usize) -> String {
+        let me = &self.d.measures[m];
+        let shape = shape_phrase(self.d, me.shape, self.a);
+        let circle = self
+            .d
+            .shapes
+            .get(me.shape)
+            .is_some_and(|s| s.kind == ShapeKind::Circle);
+        match me.kind {
+            MeasureKind::Area => format!("the area of {shape}"),
+            MeasureKind::Perimeter if circle => format!("the circumference of {shape}"),
+            MeasureKind::Perimeter => format!("the perimeter of {shape}"),
+            MeasureKind::ArcLength => format!("the arc length of {shape}"),
+            MeasureKind::Height => format!("the length of the height of {shape}"),
+        }
+    }
+
+    fn side_name(&self, role: Role, i: usize) -> String {
+        let s = &self.d.sides[i];
+        let noun = self.noun(role, i);
+        match self.a {
+            Annotation::Coordinate => format!("the {} {noun}", s.name.coordinate),
+            Annotation::Individual if s.shown => {
+                format!("the {noun} with length {}", fmt_num(s.value))
+            }
+            Annotation::Individual if s.status == Status::Asked => {
+                format!("the {noun} marked with \"?\"")
+            }
+            Annotation::Individual => format!("the {noun} marked with {}", s.name.individual),
+        }
+    }
+
+    fn angle_name(&self, i: usize) -> String {
+        let a = &self.d.angles[i];
+        match self.a {
+            Annotation::Coordinate => format!("the {} angle", a.name.coordinate),
+            Annotation::Individual if a.shown => {
+                format!("the angle with degree {}", fmt_num(a.value))
+            }
+            Annotation::Individual => format!("the {} angle", a.name.individual),
+        }
+    }
+
+    /// One "X is v" clause; `with_shape` adds "of SHAPE" to side lengths.
+    fn clause(&self, role: Role, value: &str, with_shape: bool) -> String {
+        let shape = self.shape_of();
+        match self.elem(role) {
+            Some(ElementRef::Side(i)) => {
+                let s = &self.d.sides[i];
+                let noun = self.noun(role, i);
+                let of = if with_shape {
+                    format!(" of {shape}")
+                } else {
+                    String::new()
+                };
+                match self.a {
+                    Annotation::Individual if s.shown => {
+                        format!("the length of one {noun} of {shape} is {value}")
+                    }
+                    Annotation::Coordinate => {
+                        format!(
+                            "the length of the {} {noun}{of} is {value}",
+                            s.name.coordinate
+                        )
+                    }
+                    Annotation::Individual => {
+                        format!("the length of {} is {value}", self.side_name(role, i))
+                    }
+                }
+            }
+            Some(ElementRef::Angle(i)) => {
+                let a = &self.d.angles[i];
+                if self.a == Annotation::Individual && a.shown {
+                    match self.shape {
+                        Some(_) => format!("the degree of one angle of {shape} is {value}"),
+                        None => format!("the degree of one angle is {value}"),
+                    }
+                } else {
+                    format!("the degree of {} is {value}", self.angle_name(i))
+                }
+            }
+            Some(ElementRef::Measure(m)) => format!("{} is {value}", self.measure_phrase(m)),
+            None => String::new(),
+        }
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn join(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+impl Words for W<'_> {
+    fn shape(&self) -> String {
+        self.shape_of()
+    }
+
+    fn name(&self, role: Role) -> String {
+        match self.elem(role) {
+            Some(ElementRef::Side(i)) => self.side_name(role, i),
+            Some(ElementRef::Angle(i)) => self.angle_name(i),
+            Some(ElementRef::Measure(m)) => self.measure_phrase(m),
+            None => String::new(),
+        }
+    }
+
+    fn quantity(&self, role: Role) -> String {
+        match self.elem(role) {
+            Some(ElementRef::Side(i)) => format!("the length of {}", self.side_name(role, i)),
+            Some(ElementRef::Angle(i)) => format!("the degree of {}", self.angle_name(i)),
+            Some(ElementRef::Measure(m)) => self.measure_phrase(m),
+            None => String::new(),
+        }
+    }
+
+    fn given(&self, roles: &[Role], values: &[f64]) -> String {
+        let mut clauses = Vec::new();
+        let mut shape_said = false;
+        let mut i = 0;
+        while i < roles.len() {
+            // A run of plain sides is stated together (paper table 3 (a)).
+            let run: Vec<usize> = (i..roles.len())
+                .take_while(|&j| match self.elem(roles[j]) {
+                    Some(ElementRef::Side(s)) => self.noun(roles[j], s) == "side",
+                    _ => false,
+                })
+                .collect();
+            if run.len() >= 2 {
+                let vals: Vec<String> = run.iter().map(|&j| fmt_num(values[j])).collect();
+                let sides: Vec<usize> = run
+                    .iter()
+                    .filter_map(|&j| match self.elem(roles[j]) {
+                        Some(ElementRef::Side(s)) => Some(s),
+                        _ => None,
+                    })
+                    .collect();
+                let shape = self.shape_of();
+                let text = match self.a {
+                    Annotation::Coordinate => {
+                        let names: Vec<String> = sides
+                            .iter()
+                            .map(|&s| format!("the {}", self.d.sides[s].name.coordinate))
+                            .collect();
+                        format!(
+                            "the lengths of {} sides of {shape} are {}",
+                            join(&names),
+                            join(&vals)
+                        )
+                    }
+                    // Values tell the sides apart (paper table 4 (h)).
+                    Annotation::Individual => {
+                        let count = ["two", "three", "four"][(sides.len() - 2).min(2)];
+                        format!(
+                            "the lengths of {count} sides of {shape} are {}",
+                            join(&vals)
+                        )
+                    }
+                };
+                clauses.push(text);
+                shape_said = true;
+                i += run.len();
+                continue;
+            }
+            let with_shape = !shape_said && self.shape.is_some();
+            if matches!(self.elem(roles[i]), Some(ElementRef::Side(_))) {
+                shape_said = true;
+            }
+            clauses.push(self.clause(roles[i], &fmt_num(values[i]), with_shape));
+            i += 1;
+        }
+        join(&clauses)
+    }
+}
+
+/// Question and solution in one style.
+fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
+    let d = &p.diagram;
+    let info = p.params.info;
+    let mut facts: Vec<String> = Vec::new();
+    let mut stated: Vec<ElementRef> = Vec::new();
+    let mut introduced: Vec<usize> = Vec::new();
+    let mut mentioned: Vec<usize> = Vec::new();
+    let root = p.steps.last();
+    // Facts from the root down (steps are stored children first).
+    for step in p.steps.iter().rev() {
+        let w = W::new(d, a, step);
+        if let Some(s) = step.shape {
+            if !step.kind.is_standard() && !introduced.contains(&s) {
+                introduced.push(s);
+                mentioned.push(s);
+                let name = match a {
+                    Annotation::Coordinate => &d.shapes[s].name.coordinate,
+                    Annotation::Individual => &d.shapes[s].name.individual,
+                };
+                facts.push(format!("the {name} shape is {}", step.kind.description()));
+            }
+        }
+        if step.kind.is_connector() && info == Info::Text {
+            facts.push(format!(
+                "{} and {} are {}",
+                w.name(Role::Angle(0)),
+                w.name(Role::Angle(1)),
+                connector_word(step.kind)
+            ));
+        }
+        let mut bindings: Vec<&super::problem::Binding> = step.inputs.iter().collect();
+        bindings.push(&step.output);
+        for b in bindings {
+            if stated.contains(&b.element) {
+                continue;
+            }
+            let (status, shown, expr) = element_state(d, b.element);
+            let given = status == Status::Given || expr.is_some();
+            if !given || shown {
+                continue;
+            }
+            stated.push(b.element);
+            let value = expr.unwrap_or_else(|| fmt_num(b.value));
+            facts.push(w.clause(b.role, &value, info == Info::Text));
+            if let (Some(s), ElementRef::Measure(_) | ElementRef::Side(_)) = (step.shape, b.element)
+            {
+                mentioned.push(s);
+            }
+        }
+    }
+    let root_step = root.ok_or_else(|| bad("no steps".into()))?;
+    // The asked phrase names the root shape, except for angles ("the BCA angle").
+    if let (Some(s), false) = (
+        root_step.shape,
+        matches!(root_step.output.element, ElementRef::Angle(_)),
+    ) {
+        mentioned.push(s);
+    }
+    if info == Info::Text {
+        for (s, shape) in d.shapes.iter().enumerate() {
+            if !mentioned.contains(&s) {
+                let name = match a {
+                    Annotation::Coordinate => &shape.name.coordinate,
+                    Annotation::Individual => &shape.name.individual,
+                };
+                facts.push(format!("the {name} shape is {}", shape.kind.description()));
+            }
+        }
+    }
+    let asked = asked_phrase(d, a, root_step);
+    let mut question = if facts.is_empty() {
+        format!("Compute {asked}.")
+    } else {
+        format!("If {}, compute {asked}.", join(&facts))
+    };
+    let cot = solution(p, a)?;
+    let uses_pi = p
+        .steps
+        .iter()
+        .any(|s| formulas::by_id(&s.formula).is_some_and(Formula::uses_pi));
+    if uses_pi {
+        question.push_str(" Assume π = 3.14.");
+    }
+    if has_decimals(&cot) {
+        question.push_str(" Round computations to 2 decimal places.");
+    }
+    Ok((question, cot))
+}
+
+fn connector_word(kind: ShapeKind) -> &'static str {
+    match kind {
+        ShapeKind::VerticalAngles => "vertical angles",
+        ShapeKind::SupplementaryAngles => "supplementary angles",
+        _ => "complementary angles",
+    }
+}
+
+fn element_state(d: &Diagram, e: ElementRef) -> (Status, bool, Option<String>) {
+    match e {
+        ElementRef::Side(i) => (d.sides[i].status, d.sides[i].shown, d.sides[i].expr.clone()),
+        ElementRef::Angle(i) => (
+            d.angles[i].status,
+            d.angles[i].shown,
+            d.angles[i].expr.clone(),
+        ),
+        ElementRef::Measure(i) => (d.measures[i].status, false, d.measures[i].expr.clone()),
+    }
+}
+
+fn asked_phrase(d: &Diagram, a: Annotation, root: &Step) -> String {
+    let w = W::new(d, a, root);
+    let shape = w.shape_of();
+    match root.output.element {
+        ElementRef::Side(i) => {
+            let noun = w.noun(root.output.role, i);
+            match a {
+                Annotation::Coordinate => {
+                    format!(
+                        "the length of the {} {noun} of {shape}",
+                        d.sides[i].name.coordinate
+                    )
+                }
+                Annotation::Individual => {
+                    format!("the length of the {noun} of {shape} marked with question mark")
+                }
+            }
+        }
+        ElementRef::Angle(i) => match a {
+            Annotation::Coordinate => {
+                format!("the degree of the {} angle", d.angles[i].name.coordinate)
+            }
+            Annotation::Individual => format!(
+                "the degree of the angle marked with {}",
+                d.angles[i].name.individual
+            ),
+        },
+        ElementRef::Measure(m) => w.measure_phrase(m),
+    }
+}
+
+fn has_decimals(text: &str) -> bool {
+    let b = text.as_bytes();
+    (1..b.len().saturating_sub(1))
+        .any(|i| b[i] == b'.' && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit())
+}
+
+/// The chain of thought: every needed step, then "Therefore the final answer is N."
+fn solution(p: &Problem, a: Annotation) -> Result<String, TextError> {
+    let mut parts = Vec::new();
+    for step in p.steps.iter().filter(|s| !s.distractor) {
+        let Some(f) = formulas::by_id(&step.formula) else {
+            return Err(bad(format!("unknown formula {}", step.formula)));
+        };
+        let w = W::new(&p.diagram, a, step);
+        let values: Vec<(Role, f64)> = step.inputs.iter().map(|b| (b.role, b.value)).collect();
+        let text = match &step.variable {
+            Some(v) => variable_text(f, step, v, &values, &w)?.0,
+            None => {
+                let mut ctx = Ctx::with_words(f, &values, &w);
+                (f.explain)(&mut ctx)?;
+                ctx.text
+            }
+        };
+        parts.push(text);
+    }
+    parts.push(format!(
+        "Therefore the final answer is {}.",
+        fmt_num(p.answer)
+    ));
+    Ok(parts.join(" "))
+}
+
+/// A variablized step: solve the 1-d linear equation for x, then compute the output
+/// (paper table 3 (b)). Returns the text and the rounded output.
+pub(crate) fn variable_text(
+    f: &Formula,
+    step: &Step,
+    v: &super::problem::Variable,
+    values: &[(Role, f64)],
+    w: &dyn Words,
+) -> Result<(String, f64), TextError> {
+    let linear = f
+        .linear
+        .ok_or_else(|| bad(format!("{} cannot be variablized", f.id)))?;
+    let term_of = |role: Role| {
+        let e = if role == step.output.role {
+            step.output.element
+        } else {
+            step.inputs
+                .iter()
+                .find(|b| b.role == role)
+                .map_or(step.output.element, |b| b.element)
+        };
+        v.terms.iter().find(|t| t.element == e).map(|t| (t.a, t.b))
+    };
+    let mut text = String::new();
+    let numeric: Vec<Role> = f
+        .inputs
+        .iter()
+        .copied()
+        .filter(|r| !linear.terms.iter().any(|(t, _)| t == r))
+        .collect();
+    let numeric_vals: Vec<f64> = numeric
+        .iter()
+        .map(|r| values.iter().find(|(x, _)| x == r).map_or(0.0, |(_, v)| *v))
+        .collect();
+    if !numeric.is_empty() {
+        text.push_str(&capitalise(&w.given(&numeric, &numeric_vals)));
+        text.push_str(". ");
+    }
+    let mut names = Vec::new();
+    let mut exprs = Vec::new();
+    let (mut big_a, mut big_b) = (0i64, 0i64);
+    let mut lhs = Vec::new();
+    for &(role, c) in linear.terms {
+        let (ta, tb) =
+            term_of(role).ok_or_else(|| bad(format!("{}: no a·x + b for {role:?}", f.id)))?;
+        names.push(w.quantity(role));
+        let e = linear_text(ta, tb);
+        exprs.push(e.clone());
+        let c = c as i64;
+        big_a += c * ta;
+        big_b += c * tb;
+        lhs.push(if c == 1 { e } else { format!("{c} * ({e})") });
+    }
+    let be = if exprs.len() == 1 { "is" } else { "are" };
+    text.push_str(&format!(
+        "{} {be} {}. ",
+        capitalise(&join(&names)),
+        join(&exprs)
+    ));
+    let ctx = Ctx::with_words(f, values, w);
+    let rhs: Expr = (linear.rhs)(&ctx);
+    let (rhs_chain, r) = rhs.chain()?;
+    text.push_str(&format!("Therefore, {} = {rhs_chain}", lhs.join(" + ")));
+    let ax = if big_a == 1 {
+        "x".to_string()
+    } else {
+        format!("{big_a}x")
+    };
+    let q = if big_b != 0 {
+        text.push_str(&format!(
+            ", so {} = {}",
+            linear_text(big_a, big_b),
+            fmt_num(r)
+        ));
+        let e = if big_b > 0 {
+            sub(n(r), n(big_b as f64))
+        } else {
+            add(n(r), n(-big_b as f64))
+        };
+        let (chain, q) = e.chain()?;
+        text.push_str(&format!(", so {ax} = {chain}"));
+        q
+    } else {
+        r
+    };
+    let x = if big_a == 1 {
+        q
+    } else {
+        let (chain, x) = super::expr::div(n(q), n(big_a as f64)).chain()?;
+        text.push_str(&format!(", so x = {chain}"));
+        x
+    };
+    let (oa, ob) = term_of(step.output.role)
+        .ok_or_else(|| bad(format!("{}: no a·x + b for the output", f.id)))?;
+    let ax_expr = if oa == 1 {
+        n(x)
+    } else {
+        mul(n(oa as f64), n(x))
+    };
+    let e = match ob {
+        0 => ax_expr,
+        b if b > 0 => add(ax_expr, n(b as f64)),
+        b => sub(ax_expr, n(-b as f64)),
+    };
+    let (chain, out) = e.chain()?;
+    text.push_str(&format!(
+        ". {} is {chain}.",
+        capitalise(&w.quantity(step.output.role))
+    ));
+    let _ = v.x;
+    Ok((text, out))
+}

@@ -1,0 +1,199 @@
+//! Semantic rewrites: values moved between image and text, vertex letters permuted, and
+//! Problems read back from JSON; the answer never changes and texts stay consistent.
+
+use geomrender::generate::{
+    Annotation, GenerateOptions, Info, Problem, Status, generate_range, refresh_texts, relabel,
+    with_info,
+};
+
+fn problems(n: u64) -> Vec<Problem> {
+    let opts = GenerateOptions {
+        seed: 60,
+        depth: 1..=3,
+        branch_prob: 0.4,
+        variablized: 0.3,
+        ..Default::default()
+    };
+    generate_range(&opts, 0, n)
+        .into_iter()
+        .map(|p| p.unwrap())
+        .collect()
+}
+
+#[test]
+fn with_info_moves_values_between_image_and_text() {
+    for p in problems(300) {
+        let text = with_info(&p, Info::Text);
+        let image = with_info(&text, Info::Image);
+        assert_eq!(
+            image, p,
+            "{}: image → text → image is not the identity",
+            p.id
+        );
+        assert_eq!(text.answer, p.answer);
+        // The coordinate solution does not depend on where values are stated (the
+        // individual one names a value-labelled side by its value, a letter-labelled one
+        // by its letter).
+        assert_eq!(text.cot.coordinate, p.cot.coordinate, "{}", p.id);
+        assert!(
+            text.diagram.sides.iter().all(|s| !s.shown)
+                && text.diagram.angles.iter().all(|a| !a.shown)
+        );
+        for s in p.diagram.sides.iter().filter(|s| s.shown) {
+            // Shown on the image, so absent from the image question but stated in the text one.
+            let v = geomrender::generate::expr::fmt_num(s.value);
+            assert!(
+                text.question(Annotation::Coordinate)
+                    .contains(&format!("the {} side", s.name.coordinate))
+                    || text
+                        .question(Annotation::Coordinate)
+                        .contains(&format!(" {} ", s.name.coordinate))
+                    || text.question(Annotation::Coordinate).contains(&v),
+                "{}: {} not stated",
+                p.id,
+                s.name.coordinate
+            );
+            assert_eq!(s.label.coordinate.as_deref(), Some(v.as_str()));
+        }
+    }
+}
+
+#[test]
+fn relabel_permutes_names_consistently() {
+    for p in problems(300) {
+        let q = relabel(&p, 7);
+        assert_eq!(q.answer, p.answer);
+        let mut a: Vec<&str> = p.diagram.points.iter().map(|x| x.name.as_str()).collect();
+        let mut b: Vec<&str> = q.diagram.points.iter().map(|x| x.name.as_str()).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "the same letters are used");
+        // Every coordinate name in the new text is built from the new point names.
+        for s in &q.diagram.sides {
+            let want: String = s
+                .points
+                .iter()
+                .map(|&i| q.diagram.points[i].name.clone())
+                .collect();
+            assert_eq!(s.name.coordinate, want);
+        }
+        for ang in q
+            .diagram
+            .angles
+            .iter()
+            .filter(|a| a.status != Status::Unused)
+        {
+            let want: String = ang
+                .points
+                .iter()
+                .map(|&i| q.diagram.points[i].name.clone())
+                .collect();
+            assert_eq!(ang.name.coordinate, want);
+        }
+        // Individual texts do not use vertex letters, so they do not change.
+        assert_eq!(
+            q.question(Annotation::Individual),
+            p.question(Annotation::Individual)
+        );
+        assert_eq!(q.cot(Annotation::Individual), p.cot(Annotation::Individual));
+        // Relabelling is deterministic and reversible in effect: same seed, same result.
+        assert_eq!(relabel(&p, 7), q);
+    }
+    // Some problems really change.
+    let ps = problems(20);
+    assert!(ps.iter().any(|p| relabel(p, 7).question != p.question));
+}
+
+#[test]
+fn json_round_trips_and_texts_regenerate() {
+    for p in problems(300) {
+        let line = serde_json::to_string(&p).unwrap();
+        let mut back: Problem = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, p);
+        refresh_texts(&mut back).unwrap();
+        assert_eq!(
+            back, p,
+            "{}: texts are not a function of diagram, steps and info",
+            p.id
+        );
+    }
+}
+
+#[test]
+fn json_matches_the_published_schema_shape() {
+    use serde_json::Value;
+    let schema: Value = serde_json::from_str(geomrender::generate::SCHEMA).unwrap();
+    // Checks required keys and closed objects, following $ref and oneOf.
+    fn check(v: &Value, s: &Value, root: &Value, path: &str) {
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            let name = r.trim_start_matches("#/$defs/");
+            return check(v, &root["$defs"][name], root, path);
+        }
+        if let Some(alts) = s.get("oneOf").and_then(Value::as_array) {
+            let ok = alts
+                .iter()
+                .filter(|a| std::panic::catch_unwind(|| check(v, a, root, path)).is_ok())
+                .count();
+            assert_eq!(ok, 1, "{path}: {v} matches {ok} alternatives");
+            return;
+        }
+        if let Some(e) = s.get("enum").and_then(Value::as_array) {
+            assert!(e.contains(v), "{path}: {v} not in {e:?}");
+        }
+        if let Some(c) = s.get("const") {
+            assert_eq!(v, c, "{path}");
+        }
+        match (v, s.get("type").and_then(Value::as_str)) {
+            (Value::Object(m), Some("object")) => {
+                let props = s["properties"].as_object().unwrap();
+                for k in m.keys() {
+                    assert!(props.contains_key(k), "{path}: unexpected key {k}");
+                }
+                for r in s["required"].as_array().unwrap() {
+                    assert!(m.contains_key(r.as_str().unwrap()), "{path}: missing {r}");
+                }
+                for (k, x) in m {
+                    check(x, &props[k], root, &format!("{path}.{k}"));
+                }
+            }
+            (Value::Array(xs), Some("array")) => {
+                for (i, x) in xs.iter().enumerate() {
+                    check(x, &s["items"], root, &format!("{path}[{i}]"));
+                }
+            }
+            (Value::Number(_), Some("number" | "integer"))
+            | (Value::String(_), Some("string"))
+            | (Value::Bool(_), Some("boolean")) => {}
+            (_, None) => {}
+            (v, Some(t)) => panic!("{path}: {v} is not {t}"),
+        }
+    }
+    for p in problems(100) {
+        let v = serde_json::to_value(&p).unwrap();
+        check(&v, &schema, &schema, "problem");
+    }
+}
+
+#[test]
+fn edited_problems_give_errors_not_panics() {
+    let p = problems(1).remove(0);
+    let mut cases = Vec::new();
+    let mut q = p.clone();
+    q.steps[0].formula = "no.such".into();
+    cases.push(q);
+    let mut q = p.clone();
+    q.diagram.points.clear();
+    cases.push(q);
+    let mut q = p.clone();
+    q.steps[0].output.element = geomrender::generate::ElementRef::Side(9999);
+    cases.push(q);
+    let mut q = p.clone();
+    q.steps.clear();
+    cases.push(q);
+    for mut q in cases {
+        assert!(refresh_texts(&mut q).is_err());
+        // The infallible rewrites keep such a problem as it was.
+        assert_eq!(with_info(&q, Info::Text).question, q.question);
+        let _ = relabel(&q, 1);
+    }
+}
