@@ -211,30 +211,28 @@ pub fn generate_range(
 }
 
 /// The same problem with its given values moved to the image or into the question;
-/// labels and both texts are rewritten, the answer is unchanged.
-pub fn with_info(p: &Problem, info: Info) -> Problem {
+/// labels and both texts are rewritten, the answer is unchanged. Fails on a Problem
+/// whose parts do not fit together (one edited by hand, say).
+pub fn with_info(p: &Problem, info: Info) -> Result<Problem, TextError> {
     let mut q = p.clone();
     q.params.info = info;
-    match text::refresh(&mut q) {
-        Ok(()) => q,
-        Err(_) => p.clone(),
-    }
+    text::refresh(&mut q)?;
+    Ok(q)
 }
 
-/// The same problem with its vertex letters permuted (a seeded permutation of the
-/// names in use), in the diagram and in both texts; the answer is unchanged.
-pub fn relabel(p: &Problem, seed: u64) -> Problem {
+/// The same problem with its vertex letters permuted, in the diagram and in both
+/// texts; the answer is unchanged. The permutation is a seeded single cycle over the
+/// names in use, so every vertex gets another letter (the GeomRel "RP" operation).
+pub fn relabel(p: &Problem, seed: u64) -> Result<Problem, TextError> {
     let mut q = p.clone();
     let mut names: Vec<String> = q.diagram.points.iter().map(|pt| pt.name.clone()).collect();
     let mut r = rng::Rng::from_u64(seed, 0x7265_6c61_6265_6c00);
-    r.shuffle(&mut names);
+    r.cyclic_shuffle(&mut names);
     for (pt, n) in q.diagram.points.iter_mut().zip(names) {
         pt.name = n;
     }
-    match text::refresh(&mut q) {
-        Ok(()) => q,
-        Err(_) => p.clone(),
-    }
+    text::refresh(&mut q)?;
+    Ok(q)
 }
 
 /// Recomputes names, labels and texts from the diagram and steps (what `with_info` and

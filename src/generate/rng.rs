@@ -94,6 +94,15 @@ impl Rng {
             v.swap(i, j);
         }
     }
+
+    /// Sattolo's shuffle: a uniformly random single cycle, so no element stays in
+    /// place (for two or more elements).
+    pub fn cyclic_shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.index(i);
+            v.swap(i, j);
+        }
+    }
 }
 
 #[cfg(test)]
