@@ -7,11 +7,13 @@
 //!
 //! ```text
 //! generate  GeomVerse problems: Algorithm 1, diagrams to scale, question/solution texts
+//! variants  one Problem → controlled variants (opacity, line width, font size, annotation, …)
 //! compose   Problem + Style + Annotation → Scene (label layout, marks, palette)
-//! scene   Scene v1: the renderer's input contract (parse, validate, JSON Schema)
-//! render  Scene batches → RGBA pixels (lyon tessellation, glyphon text, wgpu)
-//! output  PNG encoding, atomic file writes, manifest rows
-//! score   model predictions → answer extraction, relaxed accuracy, sensitivity report
+//! scene     Scene v1: the renderer's input contract (parse, validate, JSON Schema)
+//! render    Scene batches → RGBA pixels (lyon + glyphon on wgpu, or resvg on the CPU)
+//! output    PNG/JPEG/SVG encoding, atomic file writes, manifest rows
+//! pipeline  the streaming run that ties the stages together
+//! score     model predictions → answer extraction, relaxed accuracy, sensitivity report
 //! ```
 
 pub mod compose;
@@ -21,3 +23,4 @@ pub mod pipeline;
 pub mod render;
 pub mod scene;
 pub mod score;
+pub mod variants;

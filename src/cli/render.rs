@@ -1,24 +1,57 @@
-//! `geomrender render INPUT --out DIR`: Scene lines → PNG files + manifest.
+//! `geomrender render INPUT --out DIR [--variants SPEC]`: Problem or Scene lines →
+//! image files + manifest.
 
-use super::progress::Reporter;
+use super::progress::{Reporter, stage_line};
 use anyhow::Context;
-use geomrender::pipeline::{self, Backend, Outputs, RunOptions};
+use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::gpu::GpuOptions;
 use geomrender::render::tessellate::TessellateOptions;
+use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input JSONL: one Scene v1 object per line (`geomrender schema scene`); `-` reads stdin.
+    /// Input JSONL, one object per line: Problems (from `geomrender generate`) or
+    /// Scene v1 draw lists (`geomrender schema scene`); `-` reads stdin.
     input: PathBuf,
-    /// Output directory; images go to DIR/images/<id>.png, rows to DIR/manifest.jsonl,
-    /// rejected lines to DIR/errors.jsonl.
+    /// Output directory: images in DIR/images/, one row per image in
+    /// DIR/manifest.jsonl, rejected lines in DIR/errors.jsonl.
     #[arg(long, short)]
     out: PathBuf,
-    /// Side of the square GPU target that scenes are tiled into per submission
-    /// (clamped to the device limit). 2048 holds sixteen 512×512 scenes.
+    /// Variants to draw besides each base image: `;`-separated axes, each `name`
+    /// (its default sweep) or `name=v1,v2,…`, e.g. `fontsize`,
+    /// `fontsize=8,12,16,24,32`, `opacity;linewidth=1,2,4`. See `geomrender variants --list`.
+    #[arg(long, value_name = "SPEC")]
+    variants: Option<String>,
+    /// Draw every combination of the SPEC's axis values instead of one axis at a time.
+    #[arg(long, requires = "variants")]
+    grid: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// No progress bar or periodic log lines (errors and the summary are still printed).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Rendering settings shared by `render` and `sweep`.
+#[derive(clap::Args, Clone)]
+pub struct EngineArgs {
+    /// Files per image: `png` (rendered) and/or `svg` (the exact SVG equivalent),
+    /// comma-separated. Variants of the `jpeg` axis write JPEG instead of PNG.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "png",
+        value_name = "FORMATS"
+    )]
+    format: Vec<Format>,
+    /// Embed the font in SVG files (self-contained, about 1 MB each) instead of naming "DejaVu Sans".
+    #[arg(long)]
+    embed_font: bool,
+    /// Side of the square GPU target scenes are tiled into per submission (clamped
+    /// to the device limit); 2048 holds sixteen 512×512 scenes.
     #[arg(long, default_value_t = GpuOptions::DEFAULT_TARGET_SIZE.0, value_name = "PX")]
     frame_size: u32,
     /// Most scenes per GPU submission; 1 renders one scene per submission.
@@ -27,43 +60,54 @@ pub struct Args {
     /// Curve flattening tolerance in pixels.
     #[arg(long, default_value_t = geomrender::render::tessellate::DEFAULT_TOLERANCE, value_name = "PX")]
     tolerance: f32,
-    /// Files to write per image: `png` (the rendered image) and/or `svg` (its exact
-    /// SVG equivalent), comma-separated. Variants with a `jpeg` axis write JPEG
-    /// instead of PNG.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "png",
-        value_name = "FORMATS"
-    )]
-    format: Vec<Format>,
-    /// Embed the font in SVG files (self-contained files of about 1 MB) instead of
-    /// naming "DejaVu Sans".
-    #[arg(long)]
-    embed_font: bool,
     /// Input lines read and prepared per parallel step.
     #[arg(long, default_value_t = RunOptions::DEFAULT_CHUNK_LINES, value_name = "N")]
     chunk_lines: usize,
-    /// No progress bar or periodic log lines (errors and the summary are still printed).
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 /// Output file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// PNG files rendered on the GPU.
+pub enum Format {
+    /// Rendered images (PNG, or JPEG for `jpeg` variants).
     Png,
     /// SVG files (no rendering needed).
     Svg,
 }
 
+impl EngineArgs {
+    /// The run options these flags describe, writing into `out`.
+    pub fn options(&self, out: &Path) -> anyhow::Result<RunOptions> {
+        anyhow::ensure!(
+            self.tolerance > 0.0 && self.tolerance.is_finite(),
+            "--tolerance must be a positive number"
+        );
+        anyhow::ensure!(self.frame_size >= 1, "--frame-size must be at least 1");
+        Ok(RunOptions {
+            out_dir: out.to_path_buf(),
+            backend: Backend::Gpu(GpuOptions {
+                target_size: (self.frame_size, self.frame_size),
+                max_tiles: self.max_tiles.max(1),
+                ..GpuOptions::default()
+            }),
+            outputs: Outputs {
+                raster: self.format.contains(&Format::Png),
+                svg: self.format.contains(&Format::Svg),
+            },
+            svg_embed_font: self.embed_font,
+            tessellate: TessellateOptions {
+                tolerance: self.tolerance,
+            },
+            chunk_lines: self.chunk_lines.max(1),
+        })
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(
-        args.tolerance > 0.0 && args.tolerance.is_finite(),
-        "--tolerance must be a positive number"
-    );
-    anyhow::ensure!(args.frame_size >= 1, "--frame-size must be at least 1");
+    let plan = match &args.variants {
+        Some(spec) => Plan::parse(spec, args.grid).context("--variants")?,
+        None => Plan::base_only(),
+    };
+    let options = args.engine.options(&args.out)?;
     let stdin = args.input.as_os_str() == "-";
     let file = if stdin {
         "<stdin>".to_string()
@@ -74,41 +118,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (Box::new(BufReader::new(std::io::stdin().lock())), None)
     } else {
         let f = std::fs::File::open(&args.input).with_context(|| format!("cannot open {file}"))?;
+        check_first_line(&args.input, &plan)?;
+        let per_line = plan.variants().len() as u64;
         (
             Box::new(BufReader::with_capacity(1 << 20, f)),
-            count_lines(&args.input).ok(),
+            count_lines(&args.input).ok().map(|n| n * per_line),
         )
     };
-    let options = RunOptions {
-        out_dir: args.out.clone(),
-        backend: Backend::Gpu(GpuOptions {
-            target_size: (args.frame_size, args.frame_size),
-            max_tiles: args.max_tiles.max(1),
-            ..GpuOptions::default()
-        }),
-        outputs: Outputs {
-            raster: args.format.contains(&Format::Png),
-            svg: args.format.contains(&Format::Svg),
-        },
-        svg_embed_font: args.embed_font,
-        tessellate: TessellateOptions {
-            tolerance: args.tolerance,
-        },
-        chunk_lines: args.chunk_lines.max(1),
-    };
-    let reporter = Reporter::new(total, args.quiet);
-    let result = pipeline::run(
-        reader,
-        &file,
-        &pipeline::expand_scene_line,
-        &options,
-        &reporter,
-    );
+    let summary = execute(reader, &file, &plan, &options, total, args.quiet)?;
+    Ok(report(&summary, &args.out, args.quiet))
+}
+
+/// Runs the pipeline with a progress reporter.
+pub fn execute(
+    reader: impl BufRead,
+    file: &str,
+    plan: &Plan,
+    options: &RunOptions,
+    total: Option<u64>,
+    quiet: bool,
+) -> anyhow::Result<RunSummary> {
+    let reporter = Reporter::new(total, quiet);
+    let expand = |line: &str| pipeline::expand_line(line, plan);
+    let result = pipeline::run(reader, file, &expand, options, &reporter);
     reporter.finish();
-    let summary = result?;
+    Ok(result?)
+}
+
+/// Prints the summary; exit status 1 when some lines failed.
+pub fn report(summary: &RunSummary, out: &Path, quiet: bool) -> ExitCode {
     let secs = summary.elapsed.as_secs_f64();
     eprintln!(
-        "rendered {} images from {} lines in {:.2} s ({:.1} images/s) on {}; manifest: {}",
+        "wrote {} images from {} lines in {:.2} s ({:.1} images/s) with {}; manifest: {}",
         summary.images,
         summary.lines,
         secs,
@@ -116,27 +157,51 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         summary.backend,
         summary.manifest.display()
     );
-    if !args.quiet {
-        eprintln!(
-            "{}",
-            super::progress::stage_line(&summary.stages, summary.elapsed)
-        );
+    if !quiet {
+        eprintln!("{}", stage_line(&summary.stages, summary.elapsed));
     }
     if summary.failed.is_empty() {
-        Ok(ExitCode::SUCCESS)
-    } else {
-        eprintln!(
-            "{} of {} lines failed; details above and in {}",
-            summary.failed.len(),
-            summary.lines,
-            args.out.join("errors.jsonl").display()
-        );
-        Ok(ExitCode::from(1))
+        return ExitCode::SUCCESS;
     }
+    eprintln!(
+        "{} of {} lines failed; details above and in {}",
+        summary.failed.len(),
+        summary.lines,
+        out.join("errors.jsonl").display()
+    );
+    ExitCode::from(1)
+}
+
+/// Semantic axes need Problems: a Scene file with them fails before any work.
+fn check_first_line(path: &Path, plan: &Plan) -> anyhow::Result<()> {
+    let semantic = plan.semantic_axes();
+    if semantic.is_empty() {
+        return Ok(());
+    }
+    let reader = BufReader::new(std::fs::File::open(path)?);
+    let Some(first) = reader
+        .lines()
+        .map_while(Result::ok)
+        .find(|l| !l.trim().is_empty())
+    else {
+        return Ok(());
+    };
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(&first) {
+        if pipeline::line_kind(&value) == LineKind::Scene {
+            let names: Vec<&str> = semantic.iter().map(|a| a.name()).collect();
+            anyhow::bail!(
+                "{} holds Scenes, but {} rewrite question texts and need Problems (from `geomrender generate`); \
+                 style axes (opacity, linewidth, fontsize, resolution, palette, rotation, jpeg) work on Scenes",
+                path.display(),
+                names.join(", ")
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Non-blank lines of a file, for the progress bar's total.
-fn count_lines(path: &std::path::Path) -> std::io::Result<u64> {
+fn count_lines(path: &Path) -> std::io::Result<u64> {
     let reader = BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
     let mut n = 0;
     for line in reader.split(b'\n') {

@@ -13,11 +13,13 @@
 
 mod gpu_stage;
 mod input;
+mod jobs;
 mod read;
 mod sink;
 mod stats;
 
 pub use input::{Line, Lines, MAX_LINE_BYTES};
+pub use jobs::{LineKind, expand_line, line_kind};
 pub use stats::{StageTimes, Timer};
 
 use crate::output::Encoding;
@@ -36,6 +38,7 @@ use std::time::{Duration, Instant};
 
 /// One image to produce: a scene, how to store it, and the fields its manifest
 /// row carries besides the image record (question, answer, variant, ...).
+#[derive(Clone, Debug)]
 pub struct Job {
     pub scene: Scene,
     pub extra: Map<String, Value>,

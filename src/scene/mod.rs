@@ -10,11 +10,12 @@ mod parse;
 pub mod path_data;
 
 pub mod synthetic;
+pub mod transform;
 mod validate;
 
 pub use color::{Color, ColorParseError};
 pub use error::{Reason, SceneError};
-pub use parse::parse_scene;
+pub use parse::{parse_scene, parse_scene_value};
 pub use validate::{check_id, limits, validate};
 
 use serde::{Deserialize, Serialize};

@@ -29,6 +29,12 @@ pub fn parse_scene(line: &str) -> Result<Scene, SceneError> {
     scene_from_value(&value).map_err(|e| e.with_id(id.as_deref()))
 }
 
+/// Parses and validates one Scene from an already parsed JSON value.
+pub fn parse_scene_value(value: &Value) -> Result<Scene, SceneError> {
+    let id = value.get("id").and_then(Value::as_str);
+    scene_from_value(value).map_err(|e| e.with_id(id))
+}
+
 fn scene_from_value(value: &Value) -> Result<Scene, SceneError> {
     if !value.is_object() {
         return Err(SceneError::new(

@@ -1,0 +1,249 @@
+//! Applying a variant: to a Problem (all axes) or to a bare Scene (style axes).
+
+use super::{Axis, AxisValue, Variant, VariantError};
+use crate::compose::{Annotation, Palette, Rotation, Style};
+use crate::generate::{Problem, relabel, with_info};
+use crate::output::Encoding;
+use crate::scene::transform::{rotate_scene, scale_scene};
+use crate::scene::{Color, Item, Scene};
+
+/// Everything that decides one image of a problem and its texts.
+#[derive(Clone, Debug)]
+pub struct Drawing {
+    /// The problem as drawn and asked (values moved, letters permuted).
+    pub problem: Problem,
+    pub style: Style,
+    pub annotation: Annotation,
+    pub encoding: Encoding,
+}
+
+/// The reference canvas that `linewidth` and `fontsize` values refer to.
+pub const REFERENCE_CANVAS: f32 = 512.0;
+
+/// The base drawing (default style, coordinate annotation, PNG) with `variant` applied.
+pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, VariantError> {
+    let mut d = Drawing {
+        problem: base.clone(),
+        style: Style::default(),
+        annotation: Annotation::Coordinate,
+        encoding: Encoding::Png,
+    };
+    for v in &variant.settings {
+        match *v {
+            AxisValue::Opacity(o) => d.style.fill_opacity = o,
+            AxisValue::LineWidth(w) => d.style.line_width = w,
+            AxisValue::FontSize(f) => d.style.font_size = f,
+            AxisValue::Annotation(a) => d.annotation = a,
+            AxisValue::Info(i) => {
+                d.problem =
+                    with_info(&d.problem, i).map_err(|e| VariantError::Problem(e.to_string()))?
+            }
+            AxisValue::Resolution(_) => {} // applied last, scaling the final sizes
+            AxisValue::Palette(p) => d.style.palette = p,
+            AxisValue::Relabel(seed) => {
+                d.problem =
+                    relabel(&d.problem, seed).map_err(|e| VariantError::Problem(e.to_string()))?
+            }
+            AxisValue::Rotation(r) => d.style.rotation = r,
+            AxisValue::Jpeg(q) => d.encoding = Encoding::Jpeg { quality: q },
+        }
+    }
+    if let Some(AxisValue::Resolution(r)) = variant.get(Axis::Resolution) {
+        let k = r as f32 / REFERENCE_CANVAS;
+        d.style.canvas = r;
+        d.style.font_size *= k;
+        d.style.line_width *= k;
+    }
+    Ok(d)
+}
+
+/// A bare Scene with the style axes of `variant` applied (see `on_scenes` in the
+/// axis table); semantic axes are an error.
+pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), VariantError> {
+    let mut s = base.clone();
+    let mut encoding = Encoding::Png;
+    for v in &variant.settings {
+        match *v {
+            AxisValue::Opacity(o) => each_path(&mut s, |p| {
+                if p.fill.is_some() {
+                    p.fill_opacity = o;
+                }
+            }),
+            AxisValue::LineWidth(w) => each_path(&mut s, |p| p.stroke_width *= w / 2.0),
+            AxisValue::FontSize(f) => {
+                for item in &mut s.items {
+                    if let Item::Text(t) = item {
+                        t.size *= f / 16.0;
+                    }
+                }
+            }
+            AxisValue::Palette(p) => recolour(&mut s, p),
+            AxisValue::Rotation(r) => {
+                let turns = match r {
+                    Rotation::R0 => 0,
+                    Rotation::R90 => 1,
+                    Rotation::R180 => 2,
+                    Rotation::R270 => 3,
+                };
+                s = rotate_scene(&s, turns).map_err(|e| VariantError::Scene(e.to_string()))?;
+            }
+            AxisValue::Resolution(_) => {} // applied last
+            AxisValue::Jpeg(q) => encoding = Encoding::Jpeg { quality: q },
+            AxisValue::Annotation(_) | AxisValue::Info(_) | AxisValue::Relabel(_) => {
+                return Err(VariantError::NeedsProblem(v.axis().name()));
+            }
+        }
+    }
+    if let Some(AxisValue::Resolution(r)) = variant.get(Axis::Resolution) {
+        let k = r as f32 / s.width.max(s.height) as f32;
+        s = scale_scene(&s, k).map_err(|e| VariantError::Scene(e.to_string()))?;
+    }
+    Ok((s, encoding))
+}
+
+fn each_path(s: &mut Scene, mut f: impl FnMut(&mut crate::scene::PathItem)) {
+    for item in &mut s.items {
+        if let Item::Path(p) = item {
+            f(p);
+        }
+    }
+}
+
+/// Grayscale: every colour (fills, strokes, text, background) to its Rec. 709 luma.
+/// High contrast: fills fully saturated at full value, greys left alone.
+fn recolour(s: &mut Scene, palette: Palette) {
+    match palette {
+        Palette::Color => {}
+        Palette::Grayscale => {
+            s.background = s.background.map(gray);
+            for item in &mut s.items {
+                match item {
+                    Item::Path(p) => {
+                        p.fill = p.fill.map(gray);
+                        p.stroke = p.stroke.map(gray);
+                    }
+                    Item::Text(t) => t.color = gray(t.color),
+                }
+            }
+        }
+        Palette::HighContrast => each_path(s, |p| p.fill = p.fill.map(vivid)),
+    }
+}
+
+fn gray(c: Color) -> Color {
+    let l = (0.2126 * c.r as f32 + 0.7152 * c.g as f32 + 0.0722 * c.b as f32).round() as u8;
+    Color::rgba(l, l, l, c.a)
+}
+
+fn vivid(c: Color) -> Color {
+    let (r, g, b) = (c.r as f32, c.g as f32, c.b as f32);
+    let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+    if max - min < 16.0 {
+        return c; // a grey: no hue to saturate
+    }
+    let stretch = |v: f32| (((v - min) / (max - min)) * 255.0).round() as u8;
+    Color::rgba(stretch(r), stretch(g), stretch(b), c.a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{GenerateOptions, generate_one};
+    use crate::variants::Plan;
+
+    #[test]
+    fn style_axes_set_exactly_their_field() {
+        let p = generate_one(&GenerateOptions::default(), 1).unwrap();
+        let base = draw_problem(&p, &Variant::default()).unwrap();
+        for (spec, check) in [
+            (
+                "opacity=0.25",
+                Box::new(|d: &Drawing| d.style.fill_opacity == 0.25)
+                    as Box<dyn Fn(&Drawing) -> bool>,
+            ),
+            (
+                "linewidth=4",
+                Box::new(|d: &Drawing| d.style.line_width == 4.0),
+            ),
+            (
+                "fontsize=24",
+                Box::new(|d: &Drawing| d.style.font_size == 24.0),
+            ),
+            (
+                "palette=grayscale",
+                Box::new(|d: &Drawing| d.style.palette == Palette::Grayscale),
+            ),
+            (
+                "rotation=90",
+                Box::new(|d: &Drawing| d.style.rotation == Rotation::R90),
+            ),
+            (
+                "jpeg=50",
+                Box::new(|d: &Drawing| d.encoding == Encoding::Jpeg { quality: 50 }),
+            ),
+            (
+                "annotation",
+                Box::new(|d: &Drawing| d.annotation == Annotation::Individual),
+            ),
+        ] {
+            let v = &Plan::parse(spec, false).unwrap().variants()[1];
+            let d = draw_problem(&p, v).unwrap();
+            assert!(check(&d), "{spec}");
+            assert_eq!(d.problem, base.problem, "{spec} must not touch the problem");
+        }
+    }
+
+    #[test]
+    fn resolution_scales_sizes_with_the_canvas() {
+        let p = generate_one(&GenerateOptions::default(), 1).unwrap();
+        let v = &Plan::parse("resolution=1024;fontsize=24", true)
+            .unwrap()
+            .variants()[1];
+        let d = draw_problem(&p, v).unwrap();
+        assert_eq!(
+            (d.style.canvas, d.style.font_size, d.style.line_width),
+            (1024, 48.0, 4.0)
+        );
+    }
+
+    #[test]
+    fn semantic_axes_change_the_problem_but_not_the_answer() {
+        let p = generate_one(&GenerateOptions::default(), 2).unwrap();
+        for spec in ["relabel=1", "info=text"] {
+            let v = &Plan::parse(spec, false).unwrap().variants()[1];
+            let d = draw_problem(&p, v).unwrap();
+            assert_ne!(d.problem, p, "{spec}");
+            assert_eq!(d.problem.answer, p.answer);
+        }
+    }
+
+    #[test]
+    fn bare_scenes_take_style_axes_and_refuse_semantic_ones() {
+        let s = crate::scene::synthetic::diagram_scene(3, 512);
+        let v = &Plan::parse("opacity=0.2", false).unwrap().variants()[1];
+        let (o, _) = vary_scene(&s, v).unwrap();
+        for (a, b) in o.items.iter().zip(&s.items) {
+            match (a, b) {
+                (Item::Path(a), Item::Path(b)) if b.fill.is_some() => {
+                    assert_eq!(a.fill_opacity, 0.2)
+                }
+                (a, b) => assert_eq!(a, b),
+            }
+        }
+        let v = &Plan::parse("resolution=256", false).unwrap().variants()[1];
+        assert_eq!(vary_scene(&s, v).unwrap().0.width, 256);
+        let v = &Plan::parse("annotation", false).unwrap().variants()[1];
+        assert_eq!(
+            vary_scene(&s, v).unwrap_err(),
+            VariantError::NeedsProblem("annotation")
+        );
+    }
+
+    #[test]
+    fn palettes_on_scenes() {
+        assert_eq!(gray(Color::rgb(255, 0, 0)), Color::rgb(54, 54, 54));
+        // (0x80 − 0x4d) / (0xe6 − 0x4d) · 255 = 85.
+        assert_eq!(vivid(Color::rgb(0x4d, 0x80, 0xe6)), Color::rgb(0, 85, 255));
+        assert_eq!(vivid(Color::rgb(100, 100, 105)), Color::rgb(100, 100, 105));
+    }
+}

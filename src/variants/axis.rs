@@ -1,0 +1,380 @@
+//! The variant axes: what each changes, its base value, its default sweep, and
+//! parsing and naming of its values.
+
+use super::VariantError;
+use crate::compose::{Annotation, Palette, Rotation};
+use crate::generate::Info;
+use serde_json::Value;
+use std::fmt;
+
+/// One dimension along which a drawing can vary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Axis {
+    Opacity,
+    LineWidth,
+    FontSize,
+    Annotation,
+    Info,
+    Resolution,
+    Palette,
+    Relabel,
+    Rotation,
+    Jpeg,
+}
+
+/// Documentation of one axis, as `geomrender variants --list` prints it.
+pub struct AxisInfo {
+    pub axis: Axis,
+    /// The name used in SPEC, ids and manifests.
+    pub name: &'static str,
+    /// What a value of this axis changes, and nothing else.
+    pub changes: &'static str,
+    /// The value of the base image.
+    pub base: &'static str,
+    /// Values swept when SPEC names the axis without values (the base excluded).
+    pub sweep: &'static [&'static str],
+    /// Accepted values.
+    pub accepts: &'static str,
+    /// Semantic axes need a Problem; style axes also work on bare Scenes.
+    pub needs_problem: bool,
+    /// How the axis applies to a bare Scene.
+    pub on_scenes: &'static str,
+}
+
+/// Every axis, in the order `variants --list` shows them.
+pub const AXES: &[AxisInfo] = &[
+    AxisInfo {
+        axis: Axis::Opacity,
+        name: "opacity",
+        changes: "fill opacity of the shapes (outlines, marks and labels untouched)",
+        base: "0.5",
+        sweep: &["0.1", "0.25", "0.75", "1"],
+        accepts: "0..=1",
+        needs_problem: false,
+        on_scenes: "sets fill_opacity of every filled path",
+    },
+    AxisInfo {
+        axis: Axis::LineWidth,
+        name: "linewidth",
+        changes: "outline width in px at 512 px (label positions stay put)",
+        base: "2",
+        sweep: &["0.5", "1", "4", "6"],
+        accepts: "0.1..=32",
+        needs_problem: false,
+        on_scenes: "scales every stroke width by value/2",
+    },
+    AxisInfo {
+        axis: Axis::FontSize,
+        name: "fontsize",
+        changes: "size of all labels in px at 512 px; the label layout is re-run",
+        base: "16",
+        sweep: &["8", "12", "24", "32"],
+        accepts: "4..=96",
+        needs_problem: false,
+        on_scenes: "scales every text size by value/16 (no re-layout)",
+    },
+    AxisInfo {
+        axis: Axis::Annotation,
+        name: "annotation",
+        changes: "labels on the image and the question and solution texts together",
+        base: "coordinate",
+        sweep: &["individual"],
+        accepts: "coordinate | individual",
+        needs_problem: true,
+        on_scenes: "needs a Problem",
+    },
+    AxisInfo {
+        axis: Axis::Info,
+        name: "info",
+        changes: "given values printed on the diagram (image) or stated in the question (text)",
+        base: "the problem's own",
+        sweep: &["text", "image"],
+        accepts: "text | image",
+        needs_problem: true,
+        on_scenes: "needs a Problem",
+    },
+    AxisInfo {
+        axis: Axis::Resolution,
+        name: "resolution",
+        changes: "canvas side in px, with line widths and font sizes scaled along",
+        base: "512",
+        sweep: &["256", "384", "768", "1024"],
+        accepts: "64..=8192",
+        needs_problem: false,
+        on_scenes: "scales the scene so its longer side is the value",
+    },
+    AxisInfo {
+        axis: Axis::Palette,
+        name: "palette",
+        changes: "shape fill colours (texts keep naming the original colours)",
+        base: "color",
+        sweep: &["grayscale", "high-contrast"],
+        accepts: "color | grayscale | high-contrast",
+        needs_problem: false,
+        on_scenes: "grayscale: every colour to its luma; high-contrast: fills fully saturated",
+    },
+    AxisInfo {
+        axis: Axis::Relabel,
+        name: "relabel",
+        changes: "vertex letters permuted (every vertex renamed) in image and texts alike",
+        base: "0 (original letters)",
+        sweep: &["1", "2", "3"],
+        accepts: "a permutation seed ≥ 1",
+        needs_problem: true,
+        on_scenes: "needs a Problem",
+    },
+    AxisInfo {
+        axis: Axis::Rotation,
+        name: "rotation",
+        changes: "diagram rotated clockwise by the value in degrees, labels kept upright and re-placed",
+        base: "0",
+        sweep: &["90", "180", "270"],
+        accepts: "0 | 90 | 180 | 270",
+        needs_problem: false,
+        on_scenes: "rotates geometry and text anchors about the centre (a 90° turn swaps width and height)",
+    },
+    AxisInfo {
+        axis: Axis::Jpeg,
+        name: "jpeg",
+        changes: "stored as JPEG at the given quality instead of PNG",
+        base: "none (PNG)",
+        sweep: &["95", "75", "50", "25", "10"],
+        accepts: "1..=100",
+        needs_problem: false,
+        on_scenes: "same",
+    },
+];
+
+impl Axis {
+    pub fn info(self) -> &'static AxisInfo {
+        AXES.iter()
+            .find(|a| a.axis == self)
+            .expect("every axis is documented")
+    }
+
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    pub fn from_name(name: &str) -> Result<Axis, VariantError> {
+        AXES.iter()
+            .find(|a| a.name == name)
+            .map(|a| a.axis)
+            .ok_or_else(|| VariantError::UnknownAxis(name.to_string()))
+    }
+
+    /// Parses one value of this axis.
+    pub fn parse(self, text: &str) -> Result<AxisValue, VariantError> {
+        let bad = || VariantError::BadValue {
+            axis: self.name(),
+            value: text.to_string(),
+            accepts: self.info().accepts,
+        };
+        let num = |lo: f64, hi: f64| -> Result<f64, VariantError> {
+            let v: f64 = text.parse().map_err(|_| bad())?;
+            if v.is_finite() && (lo..=hi).contains(&v) {
+                Ok(v)
+            } else {
+                Err(bad())
+            }
+        };
+        let int = |lo: u64, hi: u64| -> Result<u64, VariantError> {
+            let v: u64 = text.parse().map_err(|_| bad())?;
+            if (lo..=hi).contains(&v) {
+                Ok(v)
+            } else {
+                Err(bad())
+            }
+        };
+        Ok(match self {
+            Axis::Opacity => AxisValue::Opacity(num(0.0, 1.0)? as f32),
+            Axis::LineWidth => AxisValue::LineWidth(num(0.1, 32.0)? as f32),
+            Axis::FontSize => AxisValue::FontSize(num(4.0, 96.0)? as f32),
+            Axis::Annotation => AxisValue::Annotation(match text {
+                "coordinate" => Annotation::Coordinate,
+                "individual" => Annotation::Individual,
+                _ => return Err(bad()),
+            }),
+            Axis::Info => AxisValue::Info(match text {
+                "text" => Info::Text,
+                "image" => Info::Image,
+                _ => return Err(bad()),
+            }),
+            Axis::Resolution => AxisValue::Resolution(int(64, 8192)? as u32),
+            Axis::Palette => AxisValue::Palette(match text {
+                "color" => Palette::Color,
+                "grayscale" => Palette::Grayscale,
+                "high-contrast" => Palette::HighContrast,
+                _ => return Err(bad()),
+            }),
+            Axis::Relabel => AxisValue::Relabel(int(1, u64::MAX)?),
+            Axis::Rotation => AxisValue::Rotation(match text {
+                "0" => Rotation::R0,
+                "90" => Rotation::R90,
+                "180" => Rotation::R180,
+                "270" => Rotation::R270,
+                _ => return Err(bad()),
+            }),
+            Axis::Jpeg => AxisValue::Jpeg(int(1, 100)? as u8),
+        })
+    }
+}
+
+impl fmt::Display for Axis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A value of one axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AxisValue {
+    Opacity(f32),
+    LineWidth(f32),
+    FontSize(f32),
+    Annotation(Annotation),
+    Info(Info),
+    Resolution(u32),
+    Palette(Palette),
+    Relabel(u64),
+    Rotation(Rotation),
+    Jpeg(u8),
+}
+
+impl AxisValue {
+    pub fn axis(&self) -> Axis {
+        match self {
+            AxisValue::Opacity(_) => Axis::Opacity,
+            AxisValue::LineWidth(_) => Axis::LineWidth,
+            AxisValue::FontSize(_) => Axis::FontSize,
+            AxisValue::Annotation(_) => Axis::Annotation,
+            AxisValue::Info(_) => Axis::Info,
+            AxisValue::Resolution(_) => Axis::Resolution,
+            AxisValue::Palette(_) => Axis::Palette,
+            AxisValue::Relabel(_) => Axis::Relabel,
+            AxisValue::Rotation(_) => Axis::Rotation,
+            AxisValue::Jpeg(_) => Axis::Jpeg,
+        }
+    }
+
+    /// The value as it appears in ids: `0.25`, `24`, `individual`, `high-contrast`.
+    pub fn label(&self) -> String {
+        match self {
+            AxisValue::Opacity(v) | AxisValue::LineWidth(v) | AxisValue::FontSize(v) => {
+                number(*v as f64)
+            }
+            AxisValue::Annotation(a) => annotation_name(*a).to_string(),
+            AxisValue::Info(Info::Text) => "text".into(),
+            AxisValue::Info(Info::Image) => "image".into(),
+            AxisValue::Resolution(v) => v.to_string(),
+            AxisValue::Palette(Palette::Color) => "color".into(),
+            AxisValue::Palette(Palette::Grayscale) => "grayscale".into(),
+            AxisValue::Palette(Palette::HighContrast) => "high-contrast".into(),
+            AxisValue::Relabel(v) => v.to_string(),
+            AxisValue::Rotation(r) => rotation_degrees(*r).to_string(),
+            AxisValue::Jpeg(q) => q.to_string(),
+        }
+    }
+
+    /// The value in manifests: a number for numeric axes, else a string.
+    pub fn json(&self) -> Value {
+        match self {
+            AxisValue::Opacity(v) | AxisValue::LineWidth(v) | AxisValue::FontSize(v) => {
+                // Through the shortest decimal form, so 0.1 is written 0.1, not 0.10000000149.
+                Value::from(number(*v as f64).parse::<f64>().unwrap_or(*v as f64))
+            }
+            AxisValue::Resolution(v) => Value::from(*v),
+            AxisValue::Relabel(v) => Value::from(*v),
+            AxisValue::Rotation(r) => Value::from(rotation_degrees(*r)),
+            AxisValue::Jpeg(q) => Value::from(*q),
+            _ => Value::from(self.label()),
+        }
+    }
+}
+
+pub fn annotation_name(a: Annotation) -> &'static str {
+    match a {
+        Annotation::Coordinate => "coordinate",
+        Annotation::Individual => "individual",
+    }
+}
+
+pub fn rotation_degrees(r: Rotation) -> u32 {
+    match r {
+        Rotation::R0 => 0,
+        Rotation::R90 => 90,
+        Rotation::R180 => 180,
+        Rotation::R270 => 270,
+    }
+}
+
+/// Shortest decimal text of an f32-sized value: 0.25, 24, 0.1.
+fn number(v: f64) -> String {
+    let s = format!("{}", v as f32);
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_axis_parses_its_sweep_and_base_and_names_values_stably() {
+        for a in AXES {
+            for v in a.sweep {
+                let parsed = a
+                    .axis
+                    .parse(v)
+                    .unwrap_or_else(|e| panic!("{}: {e}", a.name));
+                assert_eq!(parsed.label(), *v, "{}", a.name);
+                assert_eq!(parsed.axis(), a.axis);
+            }
+            assert_eq!(Axis::from_name(a.name).unwrap(), a.axis);
+        }
+    }
+
+    #[test]
+    fn values_are_checked() {
+        for (axis, bad) in [
+            (Axis::Opacity, "1.5"),
+            (Axis::Opacity, "nan"),
+            (Axis::FontSize, "0"),
+            (Axis::FontSize, "big"),
+            (Axis::Jpeg, "0"),
+            (Axis::Jpeg, "101"),
+            (Axis::Rotation, "45"),
+            (Axis::Relabel, "0"),
+            (Axis::Palette, "sepia"),
+            (Axis::Resolution, "32"),
+        ] {
+            assert!(
+                matches!(axis.parse(bad), Err(VariantError::BadValue { .. })),
+                "{axis}={bad}"
+            );
+        }
+        assert_eq!(
+            Axis::from_name("fontsze"),
+            Err(VariantError::UnknownAxis("fontsze".into()))
+        );
+    }
+
+    #[test]
+    fn json_values_are_numbers_or_words() {
+        assert_eq!(
+            Axis::Opacity.parse("0.1").unwrap().json(),
+            serde_json::json!(0.1)
+        );
+        assert_eq!(
+            Axis::FontSize.parse("24").unwrap().json(),
+            serde_json::json!(24.0)
+        );
+        assert_eq!(
+            Axis::Rotation.parse("90").unwrap().json(),
+            serde_json::json!(90)
+        );
+        assert_eq!(
+            Axis::Palette.parse("high-contrast").unwrap().json(),
+            serde_json::json!("high-contrast")
+        );
+    }
+}

@@ -1,0 +1,42 @@
+//! Controlled variants of a drawing: change exactly one thing about how it is
+//! drawn (or, for the semantic axes, how it is annotated and asked), keep the link
+//! to the base.
+//!
+//! `axis` documents the axes (`geomrender variants --list`), `spec` parses
+//! `--variants SPEC` into the list of variants to draw, `apply` applies one to a
+//! Problem (all axes) or to a bare Scene (style axes).
+
+mod apply;
+mod axis;
+mod spec;
+
+pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, vary_scene};
+pub use axis::{AXES, Axis, AxisInfo, AxisValue, annotation_name, rotation_degrees};
+pub use spec::{Plan, Variant};
+
+/// Why a variant could not be made.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum VariantError {
+    #[error("unknown axis {0:?}; known axes: {known}", known = AXES.iter().map(|a| a.name).collect::<Vec<_>>().join(", "))]
+    UnknownAxis(String),
+    #[error("bad value {value:?} for {axis}: expected {accepts}")]
+    BadValue {
+        axis: &'static str,
+        value: String,
+        accepts: &'static str,
+    },
+    #[error("axis {0} is given twice")]
+    DuplicateAxis(&'static str),
+    #[error("axis {0} has an empty value")]
+    EmptyValue(&'static str),
+    #[error("the variant spec names no axis")]
+    EmptySpec,
+    #[error(
+        "axis {0} needs a Problem (it rewrites the question and labels); this line is a bare Scene"
+    )]
+    NeedsProblem(&'static str),
+    #[error("the problem cannot be rewritten: {0}")]
+    Problem(String),
+    #[error("the scene cannot be transformed: {0}")]
+    Scene(String),
+}
