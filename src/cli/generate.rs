@@ -131,14 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting worker threads")?;
     let start = std::time::Instant::now();
-    let tmp = temp_path(&args.out);
-    let result = pool.install(|| write_all(&tmp, &opts, args.count));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    std::fs::rename(&tmp, &args.out)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), args.out.display()))?;
+    pool.install(|| write_problems(&args.out, &opts, args.count))?;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
         "wrote {} problems to {} in {secs:.2} s ({:.0} problems/s)",
@@ -149,12 +142,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A hidden temporary file next to `out`, so the final rename is atomic.
-fn temp_path(out: &Path) -> PathBuf {
-    let name = out.file_name().map_or("problems.jsonl".into(), |n| {
-        n.to_string_lossy().into_owned()
-    });
-    out.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+/// Writes `count` problems to `out` as JSON lines, through a hidden temporary file
+/// in the same directory that is renamed into place when complete.
+pub fn write_problems(out: &Path, opts: &GenerateOptions, count: u64) -> anyhow::Result<()> {
+    let tmp = geomrender::output::atomic::temp_path(out);
+    if let Err(e) = write_all(&tmp, opts, count) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    std::fs::rename(&tmp, out)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))
 }
 
 fn write_all(path: &Path, opts: &GenerateOptions, count: u64) -> anyhow::Result<()> {

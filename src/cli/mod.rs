@@ -9,6 +9,8 @@ mod progress;
 mod render;
 mod schema;
 mod score;
+mod sweep;
+mod variants;
 
 /// Generate GeomVerse-style geometry problems, render their diagrams in batch on
 /// the GPU (wgpu), and emit controlled robustness variants of every image.
@@ -21,12 +23,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The main job on built-in defaults: generate problems, render them with the
+    /// GeomVerse variant axes, write contact sheets.
+    Sweep(sweep::Args),
     /// Generate GeomVerse-style problems (JSON lines).
     Generate(generate::Args),
     /// Render Scene lines (JSONL) to PNG files and a manifest.
     Render(render::Args),
     /// List GPU adapters, say which would be used and why, and try a test render.
     Doctor(doctor::Args),
+    /// Document the variant axes (`--list`).
+    Variants(variants::Args),
     /// Print a JSON Schema (scene or problem).
     Schema(schema::Args),
     /// Score model predictions against a rendered manifest, per variant.
@@ -39,7 +46,9 @@ pub fn main() -> ExitCode {
     quiet_headless_vulkan();
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Sweep(args) => sweep::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Variants(args) => variants::run(args),
         Command::Render(args) => render::run(args),
         Command::Doctor(args) => doctor::run(args),
         Command::Schema(args) => schema::run(args),

@@ -2,6 +2,7 @@
 //! manifest rows.
 
 pub mod atomic;
+pub mod contact;
 pub mod jpeg;
 pub mod manifest;
 pub mod png;

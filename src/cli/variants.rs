@@ -1,0 +1,33 @@
+//! `geomrender variants --list`: every axis, its base value and default sweep.
+
+use geomrender::variants::AXES;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// List the axes (the only action for now; also the default).
+    #[arg(long)]
+    list: bool,
+}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    println!(
+        "Variant axes for `--variants SPEC` (SPEC: `axis` for its default sweep, `axis=v1,v2`, several joined by `;`)."
+    );
+    println!("Each variant changes only what its axis names; ids are <base_id>__<axis>-<value>.");
+    println!(
+        "Line widths and font sizes are px on the 512 px reference canvas (scaled with `resolution`)."
+    );
+    println!();
+    for a in AXES {
+        println!("{}", a.name);
+        println!("  changes:  {}", a.changes);
+        println!("  base:     {}", a.base);
+        println!("  sweep:    {}", a.sweep.join(", "));
+        println!("  accepts:  {}", a.accepts);
+        println!("  scenes:   {}", a.on_scenes);
+        println!();
+    }
+    println!("The GeomVerse study's four: opacity, linewidth, fontsize, annotation.");
+    Ok(ExitCode::SUCCESS)
+}
