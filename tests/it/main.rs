@@ -16,3 +16,4 @@ mod score_extraction;
 mod score_stats;
 mod shaders;
 mod support;
+mod variants;
