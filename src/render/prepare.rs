@@ -1,7 +1,7 @@
 //! Scene → PreparedScene: all CPU work before the GPU (tessellation, text shaping),
 //! meant to run on rayon ahead of the GPU thread.
 
-use super::tessellate::{Mesh, Paint, TessellateOptions, Tessellator, Vertex};
+use super::tessellate::{Mesh, Paint, TessellateOptions, Tessellator};
 use super::text::{self, ShapedText};
 use crate::scene::{Color, Item, Scene, SceneError};
 use glyphon::FontSystem;
@@ -13,6 +13,9 @@ pub struct PreparedScene {
     pub id: String,
     pub width: u32,
     pub height: u32,
+    /// Canvas colour (None = transparent); the GPU clears the tile to it rather than
+    /// painting it, which saves a full-tile pass per scene.
+    pub background: Option<Color>,
     pub mesh: Mesh,
     pub ops: Vec<Op>,
 }
@@ -47,20 +50,6 @@ pub fn prepare_with(
 ) -> Result<PreparedScene, SceneError> {
     let mut mesh = Mesh::default();
     let mut ops: Vec<Op> = Vec::new();
-    if let Some(bg) = scene.background {
-        let (w, h) = (scene.width as f32, scene.height as f32);
-        let c = [bg.r, bg.g, bg.b, bg.a];
-        mesh.vertices
-            .extend([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]].map(|pos| Vertex { pos, color: c }));
-        mesh.indices.extend([0, 1, 2, 0, 2, 3]);
-        push_paint(
-            &mut ops,
-            Paint {
-                indices: 0..6,
-                translucent: bg.a < 255,
-            },
-        );
-    }
     for (i, item) in scene.items.iter().enumerate() {
         match item {
             Item::Path(p) => {
@@ -85,6 +74,7 @@ pub fn prepare_with(
         id: scene.id.clone(),
         width: scene.width,
         height: scene.height,
+        background: scene.background,
         mesh,
         ops,
     })
@@ -107,12 +97,6 @@ fn to_ndc(mesh: &mut Mesh, width: u32, height: u32) {
     for v in &mut mesh.vertices {
         v.pos = [v.pos[0] * sx - 1.0, 1.0 - v.pos[1] * sy];
     }
-}
-
-/// Whether the scene paints anything translucent over a transparent canvas, i.e.
-/// whether its pixels can end up with alpha below 255.
-pub fn may_be_translucent(scene: &Scene) -> bool {
-    scene.background.is_none_or(|c: Color| c.a < 255)
 }
 
 #[cfg(test)]
@@ -158,8 +142,12 @@ mod tests {
         assert_eq!(kinds, ["opaque", "translucent", "text", "opaque"]);
         let Op::Text(run) = &p.ops[2] else { panic!() };
         assert_eq!(run.len(), 2);
-        // Background corners map to the NDC corners.
-        assert_eq!(p.mesh.vertices[0].pos, [-1.0, 1.0]);
-        assert_eq!(p.mesh.vertices[2].pos, [1.0, -1.0]);
+        assert_eq!(p.background, Some(Color::WHITE));
+        // The first square's corners (0,0) and (10,10) in NDC of a 100×50 canvas.
+        let xs: Vec<[f32; 2]> = p.mesh.vertices.iter().map(|v| v.pos).collect();
+        assert!(
+            xs.contains(&[-1.0, 1.0]) && xs.contains(&[-0.8, 0.6]),
+            "{xs:?}"
+        );
     }
 }

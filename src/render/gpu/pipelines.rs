@@ -50,6 +50,8 @@ pub struct PathPipelines {
     pub once: wgpu::RenderPipeline,
     /// Writes zero to the stencil of the viewport and nothing to colour.
     pub stencil_clear: wgpu::RenderPipeline,
+    /// Writes its (premultiplied) colour without blending: a tile's own background.
+    pub replace: wgpu::RenderPipeline,
 }
 
 /// Colour blending for sources with non-premultiplied alpha onto a premultiplied target.
@@ -115,47 +117,57 @@ impl PathPipelines {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &attributes,
         })];
-        let make =
-            |label: &str, depth_stencil: wgpu::DepthStencilState, write_mask: wgpu::ColorWrites| {
-                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some(label),
-                    layout: Some(&layout),
-                    vertex: wgpu::VertexState {
-                        module: &module,
-                        entry_point: Some("vs_main"),
-                        compilation_options: Default::default(),
-                        buffers: &buffers,
-                    },
-                    primitive: wgpu::PrimitiveState::default(),
-                    depth_stencil: Some(depth_stencil),
-                    multisample: multisample(),
-                    fragment: Some(wgpu::FragmentState {
-                        module: &module,
-                        entry_point: Some(blend.fragment_entry()),
-                        compilation_options: Default::default(),
-                        targets: &[Some(wgpu::ColorTargetState {
-                            format: blend.format(),
-                            blend: Some(BLEND),
-                            write_mask,
-                        })],
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                })
-            };
+        let make = |label: &str,
+                    depth_stencil: wgpu::DepthStencilState,
+                    write_mask: wgpu::ColorWrites,
+                    colour_blend: Option<wgpu::BlendState>| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &buffers,
+                },
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: Some(depth_stencil),
+                multisample: multisample(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some(blend.fragment_entry()),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: blend.format(),
+                        blend: colour_blend,
+                        write_mask,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
         use wgpu::{ColorWrites, CompareFunction as C, StencilOperation as S};
         PathPipelines {
-            opaque: make("path opaque", stencil_ignored(), ColorWrites::ALL),
+            opaque: make(
+                "path opaque",
+                stencil_ignored(),
+                ColorWrites::ALL,
+                Some(BLEND),
+            ),
             once: make(
                 "path once",
                 stencil_state(C::NotEqual, S::Replace, true),
                 ColorWrites::ALL,
+                Some(BLEND),
             ),
             stencil_clear: make(
                 "stencil clear",
                 stencil_state(C::Always, S::Zero, true),
                 ColorWrites::empty(),
+                Some(BLEND),
             ),
+            replace: make("tile background", stencil_ignored(), ColorWrites::ALL, None),
         }
     }
 }

@@ -188,6 +188,31 @@ impl GpuRenderer {
             .map(|pos| Vertex { pos, color: [0; 4] })
             .to_vec();
         let mut indices: Vec<u32> = vec![0, 1, 2, 0, 2, 3];
+        // The frame is cleared to the first tile's opaque background; a tile with
+        // another background gets a full-tile quad of it (premultiplied, no blending),
+        // so its pixels are the same whichever frame it lands in.
+        let clear = frame
+            .tiles
+            .first()
+            .and_then(|t| t.scene.background)
+            .filter(|c| c.a == 255);
+        let mut backgrounds: Vec<Option<i32>> = Vec::with_capacity(frame.tiles.len());
+        for tile in &frame.tiles {
+            let bg = tile.scene.background.filter(|c| c.a > 0);
+            if bg.is_some() && bg == clear {
+                backgrounds.push(None);
+                continue;
+            }
+            backgrounds.push(Some(vertices.len() as i32));
+            let c = bg.map_or([0; 4], |c| {
+                let p = |v: u8| ((v as u32 * c.a as u32 + 127) / 255) as u8;
+                [p(c.r), p(c.g), p(c.b), c.a]
+            });
+            vertices.extend(
+                [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]]
+                    .map(|pos| Vertex { pos, color: c }),
+            );
+        }
         let mut bases = Vec::with_capacity(frame.tiles.len());
         for tile in &frame.tiles {
             bases.push((vertices.len() as i32, indices.len() as u32));
@@ -282,7 +307,9 @@ impl GpuRenderer {
                     depth_slice: None,
                     resolve_target: Some(&target.resolved_view),
                     ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        load: wgpu::LoadOp::Clear(clear.map_or(wgpu::Color::TRANSPARENT, |c| {
+                            clear_color(c, self.options.blend)
+                        })),
                         store: wgpu::StoreOp::Discard,
                     },
                 })],
@@ -302,11 +329,20 @@ impl GpuRenderer {
                 multiview_mask: None,
             });
             let mut text_index = 0;
-            for (tile, &(vertex_base, index_base)) in frame.tiles.iter().zip(&bases) {
+            for ((tile, &(vertex_base, index_base)), background) in
+                frame.tiles.iter().zip(&bases).zip(&backgrounds)
+            {
                 let (w, h) = (tile.scene.width, tile.scene.height);
                 pass.set_viewport(tile.x as f32, tile.y as f32, w as f32, h as f32, 0.0, 1.0);
                 pass.set_scissor_rect(tile.x, tile.y, w, h);
                 let mut geometry_bound = false;
+                if let Some(quad) = background {
+                    pass.set_vertex_buffer(0, vbuf.slice(..));
+                    pass.set_index_buffer(ibuf.slice(..), wgpu::IndexFormat::Uint32);
+                    geometry_bound = true;
+                    pass.set_pipeline(&self.paths.replace);
+                    pass.draw_indexed(0..6, *quad, 0..1);
+                }
                 let mut stencil_ref = 0u32;
                 for op in &tile.scene.ops {
                     match op {
@@ -504,6 +540,25 @@ impl Target {
             resolved_view: resolved.create_view(&Default::default()),
             resolved,
         }
+    }
+}
+
+/// A render-pass clear value that stores exactly the colour `c` (opaque).
+fn clear_color(c: crate::scene::Color, blend: BlendSpace) -> wgpu::Color {
+    let f = |v: u8| {
+        let s = v as f64 / 255.0;
+        match blend {
+            BlendSpace::Srgb => s,
+            // An sRGB target encodes the clear value: give it linear light.
+            BlendSpace::Linear if s <= 0.04045 => s / 12.92,
+            BlendSpace::Linear => ((s + 0.055) / 1.055).powf(2.4),
+        }
+    };
+    wgpu::Color {
+        r: f(c.r),
+        g: f(c.g),
+        b: f(c.b),
+        a: 1.0,
     }
 }
 
