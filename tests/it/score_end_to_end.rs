@@ -2,8 +2,8 @@
 //! --variants` writes, predictions whose correctness per item is decided here, and a
 //! check that every count in report.json equals the one computed independently.
 //!
-//! [`check_sweep`] takes any manifest path: set `GEOMRENDER_SWEEP_MANIFEST` to run
-//! it on a real rendered sweep (`real_sweep_from_env`).
+//! [`check_sweep`] takes any manifest path: it runs on a hand-written manifest and on
+//! the manifest of a real `geomrender sweep` (`real_rendered_sweep_end_to_end`).
 
 use geomrender::score::{self, LineError, LineReason, ScoreOptions, Source};
 use serde_json::{Value, json};
@@ -517,12 +517,24 @@ fn small_sweep_end_to_end() {
     check_sweep(&manifest);
 }
 
+/// The same checks on the manifest of a real `geomrender sweep` (GPU-rendered).
 #[test]
-fn real_sweep_from_env() {
-    match std::env::var("GEOMRENDER_SWEEP_MANIFEST") {
-        Ok(path) => check_sweep(Path::new(&path)),
-        Err(_) => eprintln!("GEOMRENDER_SWEEP_MANIFEST not set: real-sweep check skipped"),
+fn real_rendered_sweep_end_to_end() {
+    if crate::support::gpu().is_none() {
+        return;
     }
+    let dir = tempfile::tempdir().unwrap();
+    let out = geomrender()
+        .args(["sweep", "--count", "12", "--seed", "3", "-q", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    check_sweep(&dir.path().join("manifest.jsonl"));
 }
 
 // ---------------------------------------------------------------- bad input
