@@ -1,7 +1,9 @@
 //! The integration tests: one binary, one module per area.
 
+mod backends;
 mod batch;
 mod cli;
+mod oracle;
 mod pixels;
 mod reference;
 mod score_end_to_end;
@@ -9,3 +11,4 @@ mod score_extraction;
 mod score_stats;
 mod shaders;
 mod support;
+mod svg_export;
