@@ -186,6 +186,46 @@ mod tests {
     }
 
     #[test]
+    fn extreme_valid_scenes_render_without_panicking() {
+        let path = |d: &str, width: f32| {
+            Item::Path(PathItem {
+                fill: Some(Color::rgba(10, 20, 30, 128)),
+                stroke: Some(Color::BLACK),
+                stroke_width: width,
+                dash: vec![0.5, 0.5],
+                line_cap: crate::scene::LineCap::Round,
+                miter_limit: 10_000.0,
+                ..PathItem::new(d)
+            })
+        };
+        let text = |t: &str, size: f32| Item::Text(TextItem::new(t, -1.0e6, 1.0e6, size));
+        let scenes = [
+            vec![
+                path("M -1000000 -1000000 L 1000000 1000000 L -1000000 1000000 Z", 4096.0),
+                path("M 0 0 Z M 5 5 M 6 6 l 0 0", 3.0),
+                path("M 10 10 A 0 0 0 1 1 20 20 A 1e6 1 45 0 0 30 30", 0.001),
+                path("M 1 1 L 1 1 L 1 1", 2.0),
+                text("汉字 ☃ 𝔸 a\u{0301}", 2048.0),
+                Item::Text(TextItem::new("W".repeat(1000), 0.0, 30.0, 0.01)),
+                Item::Text(TextItem::new("  x  ", 5.0, 5.0, 12.0)),
+            ],
+            vec![path("M 0 0 H 8192 V 64 H 0 Z", 0.0)],
+        ];
+        for (k, items) in scenes.into_iter().enumerate() {
+            let scene = Scene {
+                id: format!("extreme-{k}"),
+                width: if k == 1 { 8192 } else { 64 },
+                height: 64,
+                background: None,
+                items,
+            };
+            validate(&scene).expect("the scene is valid");
+            let img = CpuRenderer::new().render(&scene).unwrap();
+            assert_eq!(img.rgba.len(), (scene.width * scene.height * 4) as usize);
+        }
+    }
+
+    #[test]
     fn label_names_the_resvg_release_in_cargo_lock() {
         let lock = include_str!("../../Cargo.lock");
         let entry = format!("name = \"resvg\"\nversion = \"{RESVG_VERSION}\"");
