@@ -386,62 +386,74 @@ fn glyph_centroids(img: &RenderedImage) -> Vec<(f64, f64)> {
 /// glyphon puts baselines on whole pixel rows (|dy| up to 0.5, averaging out over
 /// fractional positions) and glyphs on quarter pixels; resvg's quarter-pixel
 /// coverage moves a glyph's centroid by up to 0.3 px depending on its phase, which
-/// averages out over positions spread over a quarter pixel.
+/// averages out over positions spread over a quarter pixel. Measured: worst |dx| .35,
+/// |dy| .68 per glyph; mean over all cases dx +.013, dy −.023. A baseline rounded
+/// the wrong way (0.5 px) or an anchor off by a fraction of the advance fails the
+/// per-case mean bound of 0.2 px.
 #[test]
 fn text_lands_on_the_same_spot_on_both_backends() {
     use geomrender::scene::{Anchor, TextItem};
     let Some(mut r) = gpu() else { return };
     // Eighths of a pixel, in an order that also steps evenly through quarter pixels.
     let fracs: Vec<f32> = (0..8).map(|k| (k as f32 * 0.3125).fract()).collect();
-    let (mut worst_x, mut worst_y) = (0f64, 0f64);
-    let (mut sum_x, mut sum_y, mut n) = (0f64, 0f64, 0usize);
+    let mut cases = Vec::new();
     for text in ["H", "A  7  g", "α  β  θ", "3  5  ?"] {
         for size in [12.0f32, 16.0, 20.0, 40.0] {
             for anchor in [Anchor::Start, Anchor::Middle, Anchor::End] {
                 for baseline in [Baseline::Alphabetic, Baseline::Central] {
-                    let at = format!("{text:?} {size} px {anchor:?}/{baseline:?}");
-                    let scenes: Vec<Scene> = fracs
-                        .iter()
-                        .map(|f| Scene {
-                            id: "placement".into(),
-                            width: 360,
-                            height: 120,
-                            background: Some(Color::WHITE),
-                            items: vec![Item::Text(TextItem {
-                                anchor,
-                                baseline,
-                                ..TextItem::new(text, 180.0 + f, 60.0 + f, size)
-                            })],
-                        })
-                        .collect();
-                    let (mut mx, mut my, mut m) = (0f64, 0f64, 0usize);
-                    let gpu_imgs = render_with(&mut r, &scenes, 4);
-                    for (g, c) in gpu_imgs.iter().zip(render_cpu(&scenes)) {
-                        let (gs, cs) = (glyph_centroids(g), glyph_centroids(&c));
-                        assert_eq!(gs.len(), cs.len(), "{at}: glyph counts differ");
-                        assert_eq!(gs.len(), text.split_whitespace().count(), "{at}");
-                        for ((gx, gy), (cx, cy)) in gs.into_iter().zip(cs) {
-                            let (dx, dy) = (gx - cx, gy - cy);
-                            assert!(
-                                dx.abs() <= 0.35,
-                                "{at}: GPU glyph {dx:+.3} px right of resvg's"
-                            );
-                            assert!(dy.abs() <= 0.8, "{at}: GPU glyph {dy:+.3} px below resvg's");
-                            (worst_x, worst_y) = (worst_x.max(dx.abs()), worst_y.max(dy.abs()));
-                            (mx, my, m) = (mx + dx, my + dy, m + 1);
-                        }
-                    }
-                    let (mx, my) = (mx / m as f64, my / m as f64);
-                    assert!(
-                        mx.abs() <= 0.2 && my.abs() <= 0.2,
-                        "{at}: systematic offset dx {mx:+.3}, dy {my:+.3}"
-                    );
-                    (sum_x, sum_y, n) = (sum_x + mx, sum_y + my, n + 1);
+                    cases.push((text, size, anchor, baseline));
                 }
             }
         }
     }
-    let (bias_x, bias_y) = (sum_x / n as f64, sum_y / n as f64);
+    let scenes: Vec<Scene> = cases
+        .iter()
+        .flat_map(|&(text, size, anchor, baseline)| {
+            fracs.iter().map(move |f| Scene {
+                id: "placement".into(),
+                width: 360,
+                height: 120,
+                background: Some(Color::WHITE),
+                items: vec![Item::Text(TextItem {
+                    anchor,
+                    baseline,
+                    ..TextItem::new(text, 180.0 + f, 60.0 + f, size)
+                })],
+            })
+        })
+        .collect();
+    let gpu_imgs = render_with(&mut r, &scenes, 256);
+    drop(r);
+    let cpu_imgs = render_cpu(&scenes);
+    let (mut worst_x, mut worst_y) = (0f64, 0f64);
+    let (mut sum_x, mut sum_y) = (0f64, 0f64);
+    for (k, (text, size, anchor, baseline)) in cases.iter().enumerate() {
+        let at = format!("{text:?} {size} px {anchor:?}/{baseline:?}");
+        let range = k * fracs.len()..(k + 1) * fracs.len();
+        let (mut mx, mut my, mut m) = (0f64, 0f64, 0usize);
+        for (g, c) in gpu_imgs[range.clone()].iter().zip(&cpu_imgs[range]) {
+            let (gs, cs) = (glyph_centroids(g), glyph_centroids(c));
+            assert_eq!(gs.len(), cs.len(), "{at}: glyph counts differ");
+            assert_eq!(gs.len(), text.split_whitespace().count(), "{at}");
+            for ((gx, gy), (cx, cy)) in gs.into_iter().zip(cs) {
+                let (dx, dy) = (gx - cx, gy - cy);
+                assert!(
+                    dx.abs() <= 0.45,
+                    "{at}: GPU glyph {dx:+.3} px right of resvg's"
+                );
+                assert!(dy.abs() <= 0.8, "{at}: GPU glyph {dy:+.3} px below resvg's");
+                (worst_x, worst_y) = (worst_x.max(dx.abs()), worst_y.max(dy.abs()));
+                (mx, my, m) = (mx + dx, my + dy, m + 1);
+            }
+        }
+        let (mx, my) = (mx / m as f64, my / m as f64);
+        assert!(
+            mx.abs() <= 0.2 && my.abs() <= 0.2,
+            "{at}: systematic offset dx {mx:+.3}, dy {my:+.3}"
+        );
+        (sum_x, sum_y) = (sum_x + mx, sum_y + my);
+    }
+    let (bias_x, bias_y) = (sum_x / cases.len() as f64, sum_y / cases.len() as f64);
     eprintln!(
         "text placement GPU − resvg per glyph: worst |dx| {worst_x:.3}, |dy| {worst_y:.3}; mean dx {bias_x:+.3}, dy {bias_y:+.3}"
     );
