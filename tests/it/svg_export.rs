@@ -3,6 +3,7 @@
 
 use crate::backends::{corpus, feature_scenes};
 use crate::reference::{fills_opacity, text_sizes};
+use crate::support::output_dir;
 use geomrender::output::svg::{SvgOptions, to_svg_with};
 use geomrender::render::text::FONT_DATA;
 use geomrender::scene::Scene;
@@ -25,9 +26,12 @@ fn usvg_options() -> usvg::Options<'static> {
     options
 }
 
+/// Also leaves the files in `target/test-output/svg/` for a look in a browser.
 #[test]
 fn svg_files_are_well_formed_and_parse_in_usvg() {
     let options = usvg_options();
+    let dir = output_dir().join("svg");
+    std::fs::create_dir_all(&dir).expect("create target/test-output/svg");
     for scene in scenes() {
         for embed in [false, true] {
             let svg = to_svg_with(&scene, SvgOptions::default().embed_font(embed));
@@ -42,6 +46,8 @@ fn svg_files_are_well_formed_and_parse_in_usvg() {
                 (tree.size().width(), tree.size().height()),
                 (scene.width as f32, scene.height as f32)
             );
+            let name = format!("{}{}.svg", scene.id, if embed { ".font" } else { "" });
+            std::fs::write(dir.join(name), &svg).expect("write svg");
         }
     }
 }
