@@ -114,6 +114,10 @@ pub(crate) fn stroke_segments(p: &Problem, frame: &Frame, marks: &Marks) -> Vec<
     segs
 }
 
+/// Every outline, side, ray and mark as one stroked path: a single path is covered
+/// once where its pieces overlap, so a side shared by two shapes is not darkened by
+/// anti-aliasing twice (which analytic rasterisers such as resvg and browsers do
+/// when each piece is its own path, and 4× MSAA does not).
 fn stroke(d: String, style: &Style) -> Item {
     Item::Path(PathItem {
         stroke: Some(Color::BLACK),
@@ -174,19 +178,19 @@ pub(crate) fn shapes(p: &Problem, frame: &Frame, marks: &Marks, style: &Style) -
             },
             ..PathItem::new(d.clone())
         }));
-        strokes.push(stroke(d, style));
+        strokes.push(d);
     }
     let line = |a: Px, b: Px| format!("M {} {} L {} {}", f(a[0]), f(a[1]), f(b[0]), f(b[1]));
     for s in p.diagram.sides.iter().filter(|s| s.kind != SideKind::Edge) {
-        strokes.push(stroke(
-            line(frame.point(p, s.points[0]), frame.point(p, s.points[1])),
-            style,
+        strokes.push(line(
+            frame.point(p, s.points[0]),
+            frame.point(p, s.points[1]),
         ));
     }
     for r in &p.diagram.rays {
-        strokes.push(stroke(
-            line(frame.point(p, r.points[0]), frame.point(p, r.points[1])),
-            style,
+        strokes.push(line(
+            frame.point(p, r.points[0]),
+            frame.point(p, r.points[1]),
         ));
     }
     for c in &marks.corners {
@@ -199,7 +203,7 @@ pub(crate) fn shapes(p: &Problem, frame: &Frame, marks: &Marks, style: &Style) -
             f(c[2][0]),
             f(c[2][1])
         );
-        strokes.push(stroke(d, style));
+        strokes.push(d);
     }
     for &(_, from, to, r, sweep) in &marks.arcs {
         let d = format!(
@@ -212,9 +216,9 @@ pub(crate) fn shapes(p: &Problem, frame: &Frame, marks: &Marks, style: &Style) -
             f(to[0]),
             f(to[1])
         );
-        strokes.push(stroke(d, style));
+        strokes.push(d);
     }
-    fills.extend(strokes);
+    fills.push(stroke(strokes.join(" "), style));
     fills
 }
 

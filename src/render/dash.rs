@@ -59,10 +59,12 @@ fn dash_polyline(
     offset: f32,
     out: &mut lyon::path::path::Builder,
 ) -> usize {
-    // Where in the pattern the subpath starts.
+    // Where in the pattern the subpath starts. A dash ending exactly at the start is
+    // skipped, but a zero-length one there is kept: with round or square caps it is
+    // a dot (as in Skia/resvg and browsers).
     let mut index = 0;
     let mut left = offset.rem_euclid(period);
-    while left >= pattern[index] {
+    while left > pattern[index] || (left == pattern[index] && pattern[index] > 0.0) {
         left -= pattern[index];
         index = (index + 1) % pattern.len();
     }
@@ -160,6 +162,19 @@ mod tests {
         let d = dash(&line(10.0), &[6.0, 4.0], -4.0, 0.1).unwrap();
         let xs: Vec<(f32, f32)> = segments(&d).iter().map(|(a, b)| (a.x, b.x)).collect();
         assert_eq!(xs, vec![(4.0, 10.0)]);
+    }
+
+    #[test]
+    fn zero_length_dashes_include_the_one_at_the_start() {
+        // [0, 6] with round caps is a row of dots, the first at the very start
+        // (issue 5: the GPU dropped it while resvg drew it).
+        let d = dash(&line(20.0), &[0.0, 6.0], 0.0, 0.1).unwrap();
+        let xs: Vec<(f32, f32)> = segments(&d).iter().map(|(a, b)| (a.x, b.x)).collect();
+        assert_eq!(xs, vec![(0.0, 0.0), (6.0, 6.0), (12.0, 12.0), (18.0, 18.0)]);
+        // An offset landing exactly on the end of a dash starts with the gap.
+        let d = dash(&line(20.0), &[6.0, 4.0], 6.0, 0.1).unwrap();
+        let xs: Vec<(f32, f32)> = segments(&d).iter().map(|(a, b)| (a.x, b.x)).collect();
+        assert_eq!(xs, vec![(4.0, 10.0), (14.0, 20.0)]);
     }
 
     #[test]

@@ -1,8 +1,12 @@
 //! Scene batches → pixels.
 //!
-//! `prepare` does the CPU work (lyon tessellation in `tessellate`, text shaping in
-//! `text`), `gpu` draws many prepared scenes per submission and reads them back.
+//! Two backends share [`RenderedImage`]: `gpu` (the throughput path) draws many
+//! prepared scenes per submission and reads them back, after `prepare` did the CPU
+//! work (lyon tessellation in `tessellate`, text shaping in `text`); `cpu` renders
+//! each Scene's SVG with resvg, the trusted reference the GPU output is checked against.
 
+pub mod alpha;
+pub mod cpu;
 pub mod dash;
 pub mod gpu;
 pub mod prepare;

@@ -104,15 +104,15 @@ impl Tessellator {
             push(&mut paints, start, mesh, translucent);
         }
         if let Some(color) = stroke {
-            let (rgba, translucent) = vertex_color(color, item.stroke_opacity);
+            let (width, opacity) = hairline(item.stroke_width, item.stroke_opacity);
+            let (rgba, translucent) = vertex_color(color, opacity);
             let path = if item.dash.is_empty() {
                 path
             } else {
                 dash(&path, &item.dash, item.dash_offset, options.tolerance)?
             };
-            let opts = StrokeOptions::tolerance(options.tolerance)
-                .with_line_width(item.stroke_width)
-                .with_miter_limit(item.miter_limit)
+            let mut opts = StrokeOptions::tolerance(options.tolerance)
+                .with_line_width(width)
                 .with_line_join(match item.line_join {
                     LineJoin::Miter => lyon::tessellation::LineJoin::Miter,
                     LineJoin::Round => lyon::tessellation::LineJoin::Round,
@@ -123,6 +123,7 @@ impl Tessellator {
                     LineCap::Round => lyon::tessellation::LineCap::Round,
                     LineCap::Square => lyon::tessellation::LineCap::Square,
                 });
+            opts.miter_limit = lyon_miter_limit(item.miter_limit);
             let start = mesh.indices.len() as u32;
             let mut buffers = Buffers::new(mesh);
             self.stroke
@@ -172,6 +173,26 @@ fn vertex(p: lyon::math::Point, color: [u8; 4]) -> Vertex {
     Vertex {
         pos: [(p.x * SNAP).round() / SNAP, (p.y * SNAP).round() / SNAP],
         color,
+    }
+}
+
+/// SVG's `stroke-miterlimit` in lyon's terms. SVG bevels a join when the miter
+/// length (outer tip to inner corner) exceeds `limit` stroke widths, i.e. when
+/// 1/sin(θ/2) > limit; lyon 1.0 bevels when its miter normal, of length 1/sin(θ/2),
+/// exceeds twice its limit. Set directly: lyon's builder refuses limits below 1.
+fn lyon_miter_limit(svg_limit: f32) -> f32 {
+    svg_limit / 2.0
+}
+
+/// Stroke width and opacity to draw with. Strokes thinner than a pixel are drawn
+/// 1 px wide with their opacity scaled by the width, as resvg (Skia's modulated
+/// hairline) does: 4× MSAA cannot cover a thinner line evenly, so it would break up
+/// into dots and dashes.
+fn hairline(width: f32, opacity: f32) -> (f32, f32) {
+    if width < 1.0 {
+        (1.0, opacity * width)
+    } else {
+        (width, opacity)
     }
 }
 
@@ -262,6 +283,43 @@ mod tests {
             ..PathItem::new("M 0 0 L 100 0")
         });
         assert!((area(&mesh, p[0].indices.clone()) - 416.0).abs() < 1e-2);
+    }
+
+    /// Area of a 10-wide stroke over a 60° corner (SVG miter ratio 1/sin 30° = 2).
+    fn corner_area(miter_limit: f32) -> f32 {
+        let (mesh, p) = tess(PathItem {
+            stroke: Some(Color::BLACK),
+            stroke_width: 10.0,
+            miter_limit,
+            ..PathItem::new("M 0 0 L 100 0 L 50 86.60254")
+        });
+        area(&mesh, p[0].indices.clone())
+    }
+
+    #[test]
+    fn miter_limit_has_svg_meaning() {
+        // Ratio 2: mitered at limit 2.1, bevelled at 1.9. The miter adds the kite
+        // vertex–side–tip–side (2 · ½ · 5 · 5/tan 30° = 43.30) less the bevel triangle
+        // (½ · 5 · 5 · sin 120° = 10.83): 32.48 px².
+        let (mitered, bevelled) = (corner_area(2.1), corner_area(1.9));
+        assert!(
+            (mitered - bevelled - 32.48).abs() < 0.2,
+            "{mitered} vs {bevelled}"
+        );
+        assert_eq!(corner_area(1.0), bevelled);
+        assert_eq!(corner_area(4.0), mitered);
+    }
+
+    #[test]
+    fn sub_pixel_strokes_are_one_pixel_wide_and_fainter() {
+        let (mesh, p) = tess(PathItem {
+            stroke: Some(Color::BLACK),
+            stroke_width: 0.5,
+            ..PathItem::new("M 0 0 L 100 0")
+        });
+        assert!((area(&mesh, p[0].indices.clone()) - 100.0).abs() < 1e-2);
+        assert!(p[0].translucent);
+        assert_eq!(mesh.vertices[0].color, [0, 0, 0, 128]);
     }
 
     #[test]

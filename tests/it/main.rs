@@ -1,5 +1,6 @@
 //! The integration tests: one binary, one module per area.
 
+mod backends;
 mod batch;
 mod cli;
 mod compose_layout;
@@ -9,6 +10,7 @@ mod generate_formulas;
 mod generate_paper;
 mod generate_solutions;
 mod generate_transforms;
+mod oracle;
 mod pixels;
 mod reference;
 mod score_end_to_end;
@@ -16,4 +18,5 @@ mod score_extraction;
 mod score_stats;
 mod shaders;
 mod support;
+mod svg_export;
 mod variants;

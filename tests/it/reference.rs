@@ -1,19 +1,57 @@
-//! Reference-image tests of the GPU renderer, one scene per feature.
-//! Tolerance: `Tolerance::SAME_RENDERER` (see support.rs); regenerate with
-//! `GEOMRENDER_UPDATE_REFS=1 cargo test --test it reference`.
+//! Reference-image tests, one scene per feature, on both backends.
+//!
+//! Each backend has its own references, `tests/reference/<name>.png` (GPU) and
+//! `tests/reference/cpu/<name>.png` (resvg), both held to `Tolerance::SAME_RENDERER`
+//! (see support.rs), so that any change in either backend's output shows. One
+//! shared reference would need a tolerance wide enough for the legitimate GPU/resvg
+//! differences (edge anti-aliasing, whole-pixel glyph baselines: `over32` up to 1.5 %
+//! here), and would then let either backend drift by a pixel unnoticed. Instead the
+//! two renders of every scene are also compared with each other by the oracle
+//! (`oracle.rs`, [`REFERENCE_LIMITS`]), so the two references cannot drift apart.
+//! `GEOMRENDER_UPDATE_REFS=1 cargo test --test it reference` rewrites both sets.
 
-use crate::support::{Tolerance, check_reference, gpu, render_one};
+use crate::backends::write_triptych;
+use crate::oracle::{Limits, compare};
+use crate::support::{Tolerance, check_reference, cpu, gpu, render_one};
 use geomrender::scene::{Scene, parse_scene};
+
+/// Oracle limits for small, dense feature scenes (these and `backends::feature_scenes`).
+/// Measured: `over32` ≤ .015 (greek), `blurred_over` 0, `blurred_mean` ≤ .55,
+/// `blurred_max` ≤ 24 (text_sizes). Raw figures get twice that and more, as text
+/// density varies; `blurred_over` and `blurred_max` keep the diagram limits, which
+/// measure misplaced ink and must not depend on the scene.
+pub const REFERENCE_LIMITS: Limits = Limits {
+    over32: 0.03,
+    blurred_over: 0.0005,
+    blurred_mean: 1.0,
+    blurred_max: 48.0,
+};
 
 /// Builds a scene from a JSON object literal written over several lines.
 pub fn scene(json: &str) -> Scene {
     parse_scene(&json.replace('\n', " ")).unwrap_or_else(|e| panic!("bad test scene: {e}"))
 }
 
+/// Checks both backends against their references, then against each other.
 fn check(name: &str, s: &Scene) {
+    let cpu_img = cpu()
+        .render(s)
+        .unwrap_or_else(|e| panic!("{name}: cpu render: {e}"));
+    check_reference(&format!("cpu/{name}"), &cpu_img, Tolerance::SAME_RENDERER);
     let Some(mut r) = gpu() else { return };
-    let img = render_one(&mut r, s);
-    check_reference(name, &img, Tolerance::SAME_RENDERER);
+    let gpu_img = render_one(&mut r, s);
+    drop(r);
+    check_reference(name, &gpu_img, Tolerance::SAME_RENDERER);
+    let f = compare(&gpu_img, &cpu_img);
+    eprintln!("oracle {name}: {f:?}");
+    if !f.matches(&REFERENCE_LIMITS) {
+        let panel = write_triptych(&gpu_img, &cpu_img);
+        panic!(
+            "{name}: GPU and resvg renders differ: {:?} beyond {REFERENCE_LIMITS:?} ({f:?}); resvg | diff | GPU in {}",
+            f.failures(&REFERENCE_LIMITS),
+            panel.display()
+        );
+    }
 }
 
 /// Ten overlapping squares, fill opacity 0.1 to 1.0, alternating colours.

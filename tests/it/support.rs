@@ -1,15 +1,18 @@
-//! Shared test helpers: one GPU renderer per test binary, rendering helpers and
-//! reference-image comparison.
+//! Shared test helpers: one GPU and one CPU renderer per test binary, rendering
+//! helpers and reference-image comparison.
 //!
-//! Reference images live in `tests/reference/<name>.png`. A mismatch writes
+//! Reference images live in `tests/reference/<name>.png` (GPU backend) and
+//! `tests/reference/cpu/<name>.png` (CPU backend). A mismatch writes
 //! `target/test-output/<name>.actual.png` and `<name>.diff.png` (differing pixels
 //! in red over a faded copy of the expected image). `GEOMRENDER_UPDATE_REFS=1`
 //! rewrites the references from the current output.
 
 use geomrender::render::RenderedImage;
+use geomrender::render::cpu::CpuRenderer;
 use geomrender::render::gpu::{FrameBuilder, GpuOptions, GpuRenderer};
 use geomrender::render::prepare::prepare;
 use geomrender::scene::Scene;
+use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
@@ -30,6 +33,24 @@ pub fn gpu() -> Option<MutexGuard<'static, GpuRenderer>> {
     });
     slot.as_ref()
         .map(|m| m.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
+/// The shared CPU (resvg) renderer; it needs no device, so CPU tests never skip.
+pub fn cpu() -> &'static CpuRenderer {
+    static CPU: OnceLock<CpuRenderer> = OnceLock::new();
+    CPU.get_or_init(CpuRenderer::new)
+}
+
+/// Renders `scenes` with resvg, in parallel, in input order.
+pub fn render_cpu(scenes: &[Scene]) -> Vec<RenderedImage> {
+    scenes
+        .par_iter()
+        .map(|s| {
+            cpu()
+                .render(s)
+                .unwrap_or_else(|e| panic!("cpu render of {}: {e}", s.id))
+        })
+        .collect()
 }
 
 /// Renders `scenes` with up to `max_tiles` per frame (1 = each scene alone).
@@ -134,7 +155,8 @@ pub fn load_png(path: &std::path::Path, id: &str) -> RenderedImage {
     }
 }
 
-/// Compares `actual` with `tests/reference/<name>.png` within `tol`.
+/// Compares `actual` with `tests/reference/<name>.png` within `tol`; `name` may
+/// contain a folder (`cpu/strokes`).
 pub fn check_reference(name: &str, actual: &RenderedImage, tol: Tolerance) {
     let path = repo()
         .join("tests")
@@ -158,6 +180,8 @@ pub fn check_reference(name: &str, actual: &RenderedImage, tol: Tolerance) {
     if !ok {
         let out = output_dir();
         let actual_path = out.join(format!("{name}.actual.png"));
+        std::fs::create_dir_all(actual_path.parent().expect("a file path"))
+            .expect("create the output folder");
         save_png(actual, &actual_path);
         if sizes_match {
             save_png(

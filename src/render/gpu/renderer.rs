@@ -11,6 +11,7 @@ use super::context::{AdapterSummary, GpuContext};
 use super::frame::Frame;
 use super::pipelines::{self, BlendSpace, PathPipelines, SAMPLE_COUNT, STENCIL_FORMAT};
 use crate::render::RenderedImage;
+use crate::render::alpha::unpremultiply;
 use crate::render::prepare::Op;
 use crate::render::tessellate::Vertex;
 use glyphon::{
@@ -494,6 +495,7 @@ impl GpuRenderer {
                         let start = (row * frame.row_pitch + t.x * 4) as usize;
                         rgba.extend_from_slice(&data[start..start + (t.width * 4) as usize]);
                     }
+                    // The target holds premultiplied colour; images are straight alpha.
                     unpremultiply(&mut rgba);
                     RenderedImage {
                         id: t.id,
@@ -562,23 +564,6 @@ fn clear_color(c: crate::scene::Color, blend: BlendSpace) -> wgpu::Color {
     }
 }
 
-/// The target holds premultiplied colour; images are straight alpha, like PNG and resvg's output.
-fn unpremultiply(rgba: &mut [u8]) {
-    for px in rgba.chunks_exact_mut(4) {
-        let a = px[3] as u32;
-        if a == 255 {
-            continue;
-        }
-        if a == 0 {
-            px[..3].fill(0);
-            continue;
-        }
-        for c in &mut px[..3] {
-            *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
-        }
-    }
-}
-
 /// A GPU buffer that grows to fit what is written to it.
 struct GrowBuffer {
     usage: wgpu::BufferUsages,
@@ -613,17 +598,5 @@ impl GrowBuffer {
             queue.write_buffer(&buffer, 0, &padded);
         }
         buffer
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::unpremultiply;
-
-    #[test]
-    fn unpremultiply_restores_straight_alpha() {
-        let mut px = [64, 32, 0, 128, 10, 20, 30, 255, 5, 5, 5, 0];
-        unpremultiply(&mut px);
-        assert_eq!(px, [128, 64, 0, 128, 10, 20, 30, 255, 0, 0, 0, 0]);
     }
 }
