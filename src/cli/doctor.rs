@@ -1,12 +1,17 @@
-//! `geomrender doctor`: which adapters exist, which one would be used and why.
+//! `geomrender doctor`: which adapters exist, which one the GPU backend would use,
+//! which backend `--backend auto` picks, and why; then a test render on each.
 
-use geomrender::render::gpu::{self, FrameBuilder, GpuOptions, GpuRenderer};
+use geomrender::pipeline::{Backend, render_scene};
+use geomrender::render::backend::{Kind, Requested, decide};
+use geomrender::render::cpu::CpuRenderer;
+use geomrender::render::gpu::{self, GpuOptions};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Skip the test render on the chosen adapter.
+    /// Skip the test renders.
     #[arg(long)]
     no_render: bool,
 }
@@ -25,50 +30,54 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for (i, a) in report.adapters.iter().enumerate() {
             let mark = if Some(i) == report.chosen { "*" } else { " " };
             let kind = if a.hardware { "hardware" } else { "software" };
-            println!(
-                "  {mark} [{i}] {} — {}, {} ({kind}), driver: {}",
-                a.name, a.api, a.device_type, a.driver
-            );
+            println!("  {mark} [{i}] {} — {}, {} ({kind}), driver: {}", a.name, a.api, a.device_type, a.driver);
         }
     }
-    let Some(chosen) = report.chosen else {
-        println!("would use: nothing — {}", report.reason);
-        return Ok(ExitCode::from(2));
+    match report.chosen {
+        Some(i) => println!("--backend gpu would use: [{i}] {} because {}", report.adapters[i].label(), report.reason),
+        None => println!("--backend gpu would use: nothing — {}", report.reason),
+    }
+    let auto = decide(Requested::Auto);
+    let auto_name = match auto.kind {
+        Kind::Gpu => "gpu",
+        Kind::Cpu => "cpu (resvg)",
     };
-    println!(
-        "would use: [{chosen}] {} because {}",
-        report.adapters[chosen].label(),
-        report.reason
-    );
+    println!("--backend auto (the default) would use: {auto_name}, because {}", auto.reason);
     println!(
         "font: DejaVu Sans (embedded, {} bytes); no system fonts are loaded",
         geomrender::render::text::FONT_DATA.len()
     );
     if args.no_render {
-        return Ok(ExitCode::SUCCESS);
+        return Ok(if report.chosen.is_some() { ExitCode::SUCCESS } else { ExitCode::from(2) });
     }
-    let start = Instant::now();
-    let mut renderer = GpuRenderer::new(GpuOptions::default())?;
     let scene = geomrender::scene::synthetic::diagram_scene(0, 256);
-    let prepared = geomrender::render::prepare::prepare(&scene, Default::default())?;
-    let mut frames = FrameBuilder::new((256, 256), 1);
-    let frame = frames
-        .push(prepared)
-        .into_iter()
-        .chain(frames.finish())
-        .next()
-        .expect("one frame");
-    let images = renderer.render_frame(frame)?;
-    let ink = images[0]
-        .rgba
-        .chunks_exact(4)
-        .filter(|p| p[..3] != [255, 255, 255])
-        .count();
-    anyhow::ensure!(ink > 0, "the test render came back blank");
-    println!(
-        "test render: ok, 256×256 diagram in {:.0} ms on {} ({ink} inked pixels)",
-        start.elapsed().as_secs_f64() * 1e3,
-        renderer.adapter().label()
-    );
-    Ok(ExitCode::SUCCESS)
+    let mut ok = true;
+    let backends: Vec<(&str, Option<Backend>)> = vec![
+        ("gpu", report.chosen.map(|_| Backend::Gpu(GpuOptions::default()))),
+        ("cpu", Some(Backend::Cpu(Arc::new(CpuRenderer::new())))),
+    ];
+    for (name, backend) in backends {
+        let Some(backend) = backend else {
+            println!("test render ({name}): skipped, no adapter");
+            ok = false;
+            continue;
+        };
+        let start = Instant::now();
+        match render_scene(&backend, &scene) {
+            Ok(img) => {
+                let ink = img.rgba.chunks_exact(4).filter(|p| p[..3] != [255, 255, 255]).count();
+                let verdict = if ink > 0 { "ok" } else { "came back blank" };
+                ok &= ink > 0;
+                println!(
+                    "test render ({name}): {verdict}, 256×256 diagram in {:.0} ms ({ink} inked pixels)",
+                    start.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            Err(e) => {
+                ok = false;
+                println!("test render ({name}): failed: {e}");
+            }
+        }
+    }
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(2) })
 }

@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod bench;
 mod doctor;
 mod generate;
 mod progress;
@@ -30,8 +31,10 @@ enum Command {
     Generate(generate::Args),
     /// Render Scene lines (JSONL) to PNG files and a manifest.
     Render(render::Args),
-    /// List GPU adapters, say which would be used and why, and try a test render.
+    /// List GPU adapters, say which backend would be used and why, and try test renders.
     Doctor(doctor::Args),
+    /// Measure images/s of a whole render run, with the share of each stage.
+    Bench(bench::Args),
     /// Document the variant axes (`--list`).
     Variants(variants::Args),
     /// Print a JSON Schema (scene or problem).
@@ -51,6 +54,7 @@ pub fn main() -> ExitCode {
         Command::Variants(args) => variants::run(args),
         Command::Render(args) => render::run(args),
         Command::Doctor(args) => doctor::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Score(args) => score::run(args),
     };

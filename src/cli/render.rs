@@ -4,7 +4,10 @@
 use super::progress::{Reporter, stage_line};
 use anyhow::Context;
 use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
+use geomrender::render::backend::{Kind, Requested, decide};
+use geomrender::render::cpu::CpuRenderer;
 use geomrender::render::gpu::GpuOptions;
+use std::sync::Arc;
 use geomrender::render::tessellate::TessellateOptions;
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
@@ -35,9 +38,13 @@ pub struct Args {
     quiet: bool,
 }
 
-/// Rendering settings shared by `render` and `sweep`.
+/// Rendering settings shared by `render`, `sweep` and `bench`.
 #[derive(clap::Args, Clone)]
 pub struct EngineArgs {
+    /// What draws: `gpu` (wgpu, any adapter incl. lavapipe), `cpu` (resvg in
+    /// process), or `auto`: a hardware GPU when there is one, else `cpu`.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendArg,
     /// Files per image: `png` (rendered) and/or `svg` (the exact SVG equivalent),
     /// comma-separated. Variants of the `jpeg` axis write JPEG instead of PNG.
     #[arg(
@@ -50,11 +57,11 @@ pub struct EngineArgs {
     /// Embed the font in SVG files (self-contained, about 1 MB each) instead of naming "DejaVu Sans".
     #[arg(long)]
     embed_font: bool,
-    /// Side of the square GPU target scenes are tiled into per submission (clamped
+    /// GPU: side of the square target scenes are tiled into per submission (clamped
     /// to the device limit); 2048 holds sixteen 512×512 scenes.
     #[arg(long, default_value_t = GpuOptions::DEFAULT_TARGET_SIZE.0, value_name = "PX")]
     frame_size: u32,
-    /// Most scenes per GPU submission; 1 renders one scene per submission.
+    /// GPU: most scenes per submission; 1 renders one scene per submission.
     #[arg(long, default_value_t = GpuOptions::DEFAULT_MAX_TILES, value_name = "N")]
     max_tiles: usize,
     /// Curve flattening tolerance in pixels.
@@ -63,6 +70,27 @@ pub struct EngineArgs {
     /// Input lines read and prepared per parallel step.
     #[arg(long, default_value_t = RunOptions::DEFAULT_CHUNK_LINES, value_name = "N")]
     chunk_lines: usize,
+}
+
+/// `--backend`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendArg {
+    /// A hardware GPU adapter when present, else the CPU.
+    Auto,
+    /// wgpu on the adapter `doctor` names (hardware, lavapipe or llvmpipe).
+    Gpu,
+    /// resvg in process, in parallel.
+    Cpu,
+}
+
+impl From<BackendArg> for Requested {
+    fn from(b: BackendArg) -> Requested {
+        match b {
+            BackendArg::Auto => Requested::Auto,
+            BackendArg::Gpu => Requested::Gpu,
+            BackendArg::Cpu => Requested::Cpu,
+        }
+    }
 }
 
 /// Output file formats.
@@ -82,13 +110,17 @@ impl EngineArgs {
             "--tolerance must be a positive number"
         );
         anyhow::ensure!(self.frame_size >= 1, "--frame-size must be at least 1");
-        Ok(RunOptions {
-            out_dir: out.to_path_buf(),
-            backend: Backend::Gpu(GpuOptions {
+        let backend = match decide(self.backend.into()).kind {
+            Kind::Gpu => Backend::Gpu(GpuOptions {
                 target_size: (self.frame_size, self.frame_size),
                 max_tiles: self.max_tiles.max(1),
                 ..GpuOptions::default()
             }),
+            Kind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::new())),
+        };
+        Ok(RunOptions {
+            out_dir: out.to_path_buf(),
+            backend,
             outputs: Outputs {
                 raster: self.format.contains(&Format::Png),
                 svg: self.format.contains(&Format::Svg),

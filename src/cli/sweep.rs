@@ -7,8 +7,8 @@ use super::render::{EngineArgs, execute, report};
 use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
+use geomrender::pipeline::{Backend, render_scene};
 use geomrender::render::RenderedImage;
-use geomrender::render::gpu::{FrameBuilder, GpuOptions, GpuRenderer};
 use geomrender::variants::{Plan, Variant};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -74,7 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     if options.outputs.raster {
         let problem = pick_problem(&problems_path, args.sheet_problem.as_deref())?;
-        let sheets = contact_sheets(&args.out, &problem, &plan)?;
+        let sheets = contact_sheets(&args.out, &problem, &plan, &options.backend)?;
         for s in &sheets {
             eprintln!("contact sheet: {}", s.display());
         }
@@ -106,10 +106,9 @@ fn pick_problem(path: &Path, id: Option<&str>) -> anyhow::Result<Problem> {
 }
 
 /// One sheet per axis: the base image, then the problem at each value of the axis.
-fn contact_sheets(out: &Path, problem: &Problem, plan: &Plan) -> anyhow::Result<Vec<PathBuf>> {
+fn contact_sheets(out: &Path, problem: &Problem, plan: &Plan, backend: &Backend) -> anyhow::Result<Vec<PathBuf>> {
     let dir = out.join("contact");
     std::fs::create_dir_all(&dir)?;
-    let mut renderer = GpuRenderer::new(GpuOptions::default())?;
     let mut written = Vec::new();
     for (axis, values) in &plan.axes {
         // In value order, the base where its value falls (numeric axes), else first.
@@ -154,15 +153,7 @@ fn contact_sheets(out: &Path, problem: &Problem, plan: &Plan) -> anyhow::Result<
             axis.info().changes,
             &specs,
         );
-        let mut frames = FrameBuilder::new(renderer.options().target_size, 1);
-        let prepared = geomrender::render::prepare::prepare(&sheet.scene, Default::default())?;
-        let frame = frames
-            .push(prepared)
-            .into_iter()
-            .chain(frames.finish())
-            .next()
-            .expect("one frame");
-        let mut canvas = renderer.render_frame(frame)?.pop().expect("one image");
+        let mut canvas = render_scene(backend, &sheet.scene)?;
         for (img, &(x, y)) in images.iter().zip(&sheet.slots) {
             contact::paste(&mut canvas, img, x, y);
         }

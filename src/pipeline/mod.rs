@@ -26,7 +26,8 @@ use crate::output::Encoding;
 use crate::output::manifest::ManifestWriter;
 use crate::render::gpu::{GpuError, GpuOptions, GpuRenderer};
 use crate::render::tessellate::TessellateOptions;
-use crate::render::{RenderedImage, SceneRenderer};
+use crate::render::RenderedImage;
+use crate::render::cpu::CpuRenderer;
 use crate::scene::{Scene, SceneError};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -110,7 +111,7 @@ pub enum Backend {
     /// wgpu, many scenes per submission.
     Gpu(GpuOptions),
     /// A per-scene renderer run on rayon (resvg).
-    Cpu(Arc<dyn SceneRenderer>),
+    Cpu(Arc<CpuRenderer>),
 }
 
 /// Which files each job produces.
@@ -194,6 +195,10 @@ pub struct RunSummary {
 pub enum RunError {
     #[error(transparent)]
     Gpu(#[from] GpuError),
+    #[error(transparent)]
+    Cpu(#[from] crate::render::cpu::CpuError),
+    #[error(transparent)]
+    Scene(#[from] SceneError),
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -308,6 +313,24 @@ pub fn run(
         elapsed: start.elapsed(),
         stages: stats,
     })
+}
+
+/// Renders a single scene outside a run (contact sheets, smoke tests) with `backend`.
+pub fn render_scene(backend: &Backend, scene: &Scene) -> Result<RenderedImage, RunError> {
+    match backend {
+        Backend::Cpu(r) => Ok(r.render(scene)?),
+        Backend::Gpu(o) => {
+            crate::scene::validate(scene)?;
+            let mut renderer = GpuRenderer::new(GpuOptions { max_tiles: 1, ..*o })?;
+            let prepared = crate::render::prepare::prepare(scene, TessellateOptions::default())?;
+            let mut frames = crate::render::gpu::FrameBuilder::new(renderer.options().target_size, 1);
+            let mut images = Vec::new();
+            for frame in frames.push(prepared).into_iter().chain(frames.finish()) {
+                images.extend(renderer.render_frame(frame)?);
+            }
+            Ok(images.pop().expect("one frame, one image"))
+        }
+    }
 }
 
 /// `errors.jsonl` lists the failed lines, one JSON object each; a clean run removes

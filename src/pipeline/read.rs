@@ -5,7 +5,7 @@ use super::{
     Done, Expand, JobError, LineError, Lines, Meta, Progress, RunError, RunOptions, StageTimes,
     Timer,
 };
-use crate::render::SceneRenderer;
+use crate::render::cpu::CpuRenderer;
 use crate::render::prepare::{PreparedScene, prepare};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -42,7 +42,7 @@ pub(super) struct Reader<'a> {
     pub progress: &'a dyn Progress,
     pub stats: &'a StageTimes,
     /// Renders on the worker threads when set (CPU backend).
-    pub cpu: Option<&'a dyn SceneRenderer>,
+    pub cpu: Option<&'a CpuRenderer>,
     pub failed: &'a mut Vec<LineError>,
     pub lines_read: &'a mut u64,
 }
@@ -146,7 +146,11 @@ impl Reader<'_> {
                     .options
                     .outputs
                     .svg
-                    .then(|| crate::output::svg::to_svg(&job.scene));
+                    .then(|| crate::output::svg::to_svg_with(
+                        &job.scene,
+                        crate::output::svg::SvgOptions::default()
+                            .embed_font(self.options.svg_embed_font),
+                    ));
                 let meta = Meta {
                     id: job.scene.id.clone(),
                     width: job.scene.width,
@@ -165,7 +169,7 @@ impl Reader<'_> {
                         let _t = Timer::new(&self.stats.render_cpu);
                         let img = cpu.render(&job.scene).map_err(|message| JobError {
                             id: Some(meta.id.clone()),
-                            message,
+                            message: message.to_string(),
                         })?;
                         Some(img)
                     }

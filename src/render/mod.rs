@@ -6,6 +6,7 @@
 //! each Scene's SVG with resvg, the trusted reference the GPU output is checked against.
 
 pub mod alpha;
+pub mod backend;
 pub mod cpu;
 pub mod dash;
 pub mod gpu;
@@ -27,12 +28,4 @@ impl RenderedImage {
     pub fn is_opaque(&self) -> bool {
         self.rgba.chunks_exact(4).all(|p| p[3] == 255)
     }
-}
-
-/// Renders one scene at a time and can be shared across rayon threads: the CPU
-/// backend. (The GPU backend batches frames and has its own interface.)
-pub trait SceneRenderer: Send + Sync {
-    fn render(&self, scene: &crate::scene::Scene) -> Result<RenderedImage, String>;
-    /// The manifest's `backend` column, e.g. `"resvg 0.49 (cpu)"`.
-    fn label(&self) -> String;
 }

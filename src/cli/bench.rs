@@ -1,0 +1,95 @@
+//! `geomrender bench`: images/s of a whole render run (parse, compose, render,
+//! encode, write), with the busy time of each stage.
+
+use super::render::{EngineArgs, execute};
+use super::progress::stage_line;
+use geomrender::generate::{GenerateOptions, generate_range};
+use geomrender::scene::synthetic::diagram_scene;
+use geomrender::variants::Plan;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Images to render (input lines; more with --variants).
+    #[arg(long, default_value_t = 1000)]
+    count: u64,
+    /// Input: generated `problems` (composed into 512² diagrams during the run) or
+    /// ready-made `scenes` (synthetic diagram-like 512² Scenes).
+    #[arg(long, value_enum, default_value = "problems")]
+    input: Input,
+    /// Variant axes per problem, as in `render --variants`.
+    #[arg(long, value_name = "SPEC")]
+    variants: Option<String>,
+    /// Where to write the images (default: a temporary directory, removed afterwards).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Input {
+    Problems,
+    Scenes,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let plan = match &args.variants {
+        Some(spec) => Plan::parse(spec, false)?,
+        None => Plan::base_only(),
+    };
+    // The input is made before the clock starts.
+    let mut input = String::new();
+    match args.input {
+        Input::Problems => {
+            let opts = GenerateOptions { seed: 1, depth: 1..=3, ..GenerateOptions::default() };
+            for p in generate_range(&opts, 0, args.count) {
+                input.push_str(&serde_json::to_string(&p?)?);
+                input.push('\n');
+            }
+        }
+        Input::Scenes => {
+            for i in 0..args.count {
+                input.push_str(&serde_json::to_string(&diagram_scene(i, 512))?);
+                input.push('\n');
+            }
+        }
+    }
+    let temp = tempfile_dir()?;
+    let out = args.out.clone().unwrap_or_else(|| temp.clone());
+    let options = args.engine.options(&out)?;
+    let total = args.count * plan.variants().len() as u64;
+    let summary = execute(input.as_bytes(), "bench", &plan, &options, Some(total), true);
+    let _ = std::fs::remove_dir_all(&temp);
+    let summary = summary?;
+    anyhow::ensure!(summary.failed.is_empty(), "{} inputs failed: {}", summary.failed.len(), summary.failed[0]);
+    let secs = summary.elapsed.as_secs_f64();
+    println!(
+        "bench: {} images in {:.2} s = {:.1} images/s end to end",
+        summary.images,
+        secs,
+        summary.images as f64 / secs
+    );
+    println!("backend: {}", summary.backend);
+    println!("machine: {}", machine());
+    println!("{}", stage_line(&summary.stages, summary.elapsed));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A fresh directory under the system temp dir.
+fn tempfile_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!("geomrender-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// "<cpu model>, N threads".
+fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|m| m.trim().to_string()))
+        .unwrap_or_else(|| "unknown CPU".into());
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    format!("{model}, {threads} threads")
+}

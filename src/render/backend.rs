@@ -1,0 +1,53 @@
+//! Which backend draws: `auto` takes a hardware GPU when there is one and resvg on
+//! the CPU otherwise (on a software adapter such as lavapipe resvg is the faster
+//! path); `gpu` and `cpu` force one.
+
+use super::gpu::survey;
+
+/// What the user asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Requested {
+    #[default]
+    Auto,
+    Gpu,
+    Cpu,
+}
+
+/// What will draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Gpu,
+    Cpu,
+}
+
+/// The backend chosen, and why (for `doctor` and logs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub kind: Kind,
+    pub reason: String,
+}
+
+/// Resolves `requested`; `auto` looks at the adapters without opening a device.
+pub fn decide(requested: Requested) -> Decision {
+    match requested {
+        Requested::Gpu => Decision { kind: Kind::Gpu, reason: "--backend gpu".into() },
+        Requested::Cpu => Decision { kind: Kind::Cpu, reason: "--backend cpu".into() },
+        Requested::Auto => {
+            let report = survey();
+            match report.chosen.map(|i| &report.adapters[i]) {
+                Some(a) if a.hardware => Decision {
+                    kind: Kind::Gpu,
+                    reason: format!("hardware GPU adapter {}", a.label()),
+                },
+                Some(a) => Decision {
+                    kind: Kind::Cpu,
+                    reason: format!(
+                        "the best adapter, {}, is a software renderer; resvg on the CPU is faster there (--backend gpu uses it anyway)",
+                        a.label()
+                    ),
+                },
+                None => Decision { kind: Kind::Cpu, reason: format!("no GPU adapter ({})", report.reason) },
+            }
+        }
+    }
+}
