@@ -1,8 +1,8 @@
 //! `geomrender bench`: images/s of a whole render run (parse, compose, render,
 //! encode, write), with the busy time of each stage.
 
-use super::render::{EngineArgs, execute};
 use super::progress::stage_line;
+use super::render::{EngineArgs, execute};
 use geomrender::generate::{GenerateOptions, generate_range};
 use geomrender::scene::synthetic::diagram_scene;
 use geomrender::variants::Plan;
@@ -43,7 +43,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut input = String::new();
     match args.input {
         Input::Problems => {
-            let opts = GenerateOptions { seed: 1, depth: 1..=3, ..GenerateOptions::default() };
+            let opts = GenerateOptions {
+                seed: 1,
+                depth: 1..=3,
+                ..GenerateOptions::default()
+            };
             for p in generate_range(&opts, 0, args.count) {
                 input.push_str(&serde_json::to_string(&p?)?);
                 input.push('\n');
@@ -60,10 +64,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let out = args.out.clone().unwrap_or_else(|| temp.clone());
     let options = args.engine.options(&out)?;
     let total = args.count * plan.variants().len() as u64;
-    let summary = execute(input.as_bytes(), "bench", &plan, &options, Some(total), true);
+    let summary = execute(
+        input.as_bytes(),
+        "bench",
+        &plan,
+        &options,
+        Some(total),
+        true,
+    );
     let _ = std::fs::remove_dir_all(&temp);
     let summary = summary?;
-    anyhow::ensure!(summary.failed.is_empty(), "{} inputs failed: {}", summary.failed.len(), summary.failed[0]);
+    anyhow::ensure!(
+        summary.failed.is_empty(),
+        "{} inputs failed: {}",
+        summary.failed.len(),
+        summary.failed[0]
+    );
     let secs = summary.elapsed.as_secs_f64();
     println!(
         "bench: {} images in {:.2} s = {:.1} images/s end to end",
@@ -88,8 +104,15 @@ fn tempfile_dir() -> anyhow::Result<PathBuf> {
 fn machine() -> String {
     let model = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|m| m.trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into());
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     format!("{model}, {threads} threads")
 }

@@ -30,11 +30,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for (i, a) in report.adapters.iter().enumerate() {
             let mark = if Some(i) == report.chosen { "*" } else { " " };
             let kind = if a.hardware { "hardware" } else { "software" };
-            println!("  {mark} [{i}] {} — {}, {} ({kind}), driver: {}", a.name, a.api, a.device_type, a.driver);
+            println!(
+                "  {mark} [{i}] {} — {}, {} ({kind}), driver: {}",
+                a.name, a.api, a.device_type, a.driver
+            );
         }
     }
     match report.chosen {
-        Some(i) => println!("--backend gpu would use: [{i}] {} because {}", report.adapters[i].label(), report.reason),
+        Some(i) => println!(
+            "--backend gpu would use: [{i}] {} because {}",
+            report.adapters[i].label(),
+            report.reason
+        ),
         None => println!("--backend gpu would use: nothing — {}", report.reason),
     }
     let auto = decide(Requested::Auto);
@@ -42,18 +49,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Kind::Gpu => "gpu",
         Kind::Cpu => "cpu (resvg)",
     };
-    println!("--backend auto (the default) would use: {auto_name}, because {}", auto.reason);
+    println!(
+        "--backend auto (the default) would use: {auto_name}, because {}",
+        auto.reason
+    );
     println!(
         "font: DejaVu Sans (embedded, {} bytes); no system fonts are loaded",
         geomrender::render::text::FONT_DATA.len()
     );
     if args.no_render {
-        return Ok(if report.chosen.is_some() { ExitCode::SUCCESS } else { ExitCode::from(2) });
+        return Ok(if report.chosen.is_some() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(2)
+        });
     }
     let scene = geomrender::scene::synthetic::diagram_scene(0, 256);
     let mut ok = true;
     let backends: Vec<(&str, Option<Backend>)> = vec![
-        ("gpu", report.chosen.map(|_| Backend::Gpu(GpuOptions::default()))),
+        (
+            "gpu",
+            report.chosen.map(|_| Backend::Gpu(GpuOptions::default())),
+        ),
         ("cpu", Some(Backend::Cpu(Arc::new(CpuRenderer::new())))),
     ];
     for (name, backend) in backends {
@@ -65,7 +82,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let start = Instant::now();
         match render_scene(&backend, &scene) {
             Ok(img) => {
-                let ink = img.rgba.chunks_exact(4).filter(|p| p[..3] != [255, 255, 255]).count();
+                let ink = img
+                    .rgba
+                    .chunks_exact(4)
+                    .filter(|p| p[..3] != [255, 255, 255])
+                    .count();
                 let verdict = if ink > 0 { "ok" } else { "came back blank" };
                 ok &= ink > 0;
                 println!(
@@ -79,5 +100,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(2) })
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
 }

@@ -7,12 +7,12 @@ use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSumm
 use geomrender::render::backend::{Kind, Requested, decide};
 use geomrender::render::cpu::CpuRenderer;
 use geomrender::render::gpu::GpuOptions;
-use std::sync::Arc;
 use geomrender::render::tessellate::TessellateOptions;
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -57,10 +57,11 @@ pub struct EngineArgs {
     /// Embed the font in SVG files (self-contained, about 1 MB each) instead of naming "DejaVu Sans".
     #[arg(long)]
     embed_font: bool,
-    /// GPU: side of the square target scenes are tiled into per submission (clamped
-    /// to the device limit); 2048 holds sixteen 512×512 scenes.
-    #[arg(long, default_value_t = GpuOptions::DEFAULT_TARGET_SIZE.0, value_name = "PX")]
-    frame_size: u32,
+    /// GPU: largest side of the square target scenes are tiled into per submission
+    /// (clamped to the device limit). Default: 1024 on software adapters such as
+    /// lavapipe (four 512×512 scenes), 4096 on hardware GPUs.
+    #[arg(long, value_name = "PX")]
+    frame_size: Option<u32>,
     /// GPU: most scenes per submission; 1 renders one scene per submission.
     #[arg(long, default_value_t = GpuOptions::DEFAULT_MAX_TILES, value_name = "N")]
     max_tiles: usize,
@@ -109,10 +110,13 @@ impl EngineArgs {
             self.tolerance > 0.0 && self.tolerance.is_finite(),
             "--tolerance must be a positive number"
         );
-        anyhow::ensure!(self.frame_size >= 1, "--frame-size must be at least 1");
+        anyhow::ensure!(
+            self.frame_size != Some(0),
+            "--frame-size must be at least 1"
+        );
         let backend = match decide(self.backend.into()).kind {
             Kind::Gpu => Backend::Gpu(GpuOptions {
-                target_size: (self.frame_size, self.frame_size),
+                target_size: self.frame_size.map_or(GpuOptions::AUTO_TARGET, |s| (s, s)),
                 max_tiles: self.max_tiles.max(1),
                 ..GpuOptions::default()
             }),

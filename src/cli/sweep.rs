@@ -106,7 +106,12 @@ fn pick_problem(path: &Path, id: Option<&str>) -> anyhow::Result<Problem> {
 }
 
 /// One sheet per axis: the base image, then the problem at each value of the axis.
-fn contact_sheets(out: &Path, problem: &Problem, plan: &Plan, backend: &Backend) -> anyhow::Result<Vec<PathBuf>> {
+fn contact_sheets(
+    out: &Path,
+    problem: &Problem,
+    plan: &Plan,
+    backend: &Backend,
+) -> anyhow::Result<Vec<PathBuf>> {
     let dir = out.join("contact");
     std::fs::create_dir_all(&dir)?;
     let mut written = Vec::new();

@@ -24,10 +24,10 @@ pub use stats::{StageTimes, Timer};
 
 use crate::output::Encoding;
 use crate::output::manifest::ManifestWriter;
-use crate::render::gpu::{GpuError, GpuOptions, GpuRenderer};
-use crate::render::tessellate::TessellateOptions;
 use crate::render::RenderedImage;
 use crate::render::cpu::CpuRenderer;
+use crate::render::gpu::{GpuError, GpuOptions, GpuRenderer};
+use crate::render::tessellate::TessellateOptions;
 use crate::scene::{Scene, SceneError};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -323,7 +323,8 @@ pub fn render_scene(backend: &Backend, scene: &Scene) -> Result<RenderedImage, R
             crate::scene::validate(scene)?;
             let mut renderer = GpuRenderer::new(GpuOptions { max_tiles: 1, ..*o })?;
             let prepared = crate::render::prepare::prepare(scene, TessellateOptions::default())?;
-            let mut frames = crate::render::gpu::FrameBuilder::new(renderer.options().target_size, 1);
+            let mut frames =
+                crate::render::gpu::FrameBuilder::new(renderer.options().target_size, 1);
             let mut images = Vec::new();
             for frame in frames.push(prepared).into_iter().chain(frames.finish()) {
                 images.extend(renderer.render_frame(frame)?);

@@ -142,15 +142,13 @@ impl Reader<'_> {
         jobs.into_iter()
             .map(|job| {
                 let prepare_timer = Timer::new(&self.stats.prepare);
-                let svg = self
-                    .options
-                    .outputs
-                    .svg
-                    .then(|| crate::output::svg::to_svg_with(
+                let svg = self.options.outputs.svg.then(|| {
+                    crate::output::svg::to_svg_with(
                         &job.scene,
                         crate::output::svg::SvgOptions::default()
                             .embed_font(self.options.svg_embed_font),
-                    ));
+                    )
+                });
                 let meta = Meta {
                     id: job.scene.id.clone(),
                     width: job.scene.width,

@@ -30,8 +30,14 @@ pub struct Decision {
 /// Resolves `requested`; `auto` looks at the adapters without opening a device.
 pub fn decide(requested: Requested) -> Decision {
     match requested {
-        Requested::Gpu => Decision { kind: Kind::Gpu, reason: "--backend gpu".into() },
-        Requested::Cpu => Decision { kind: Kind::Cpu, reason: "--backend cpu".into() },
+        Requested::Gpu => Decision {
+            kind: Kind::Gpu,
+            reason: "--backend gpu".into(),
+        },
+        Requested::Cpu => Decision {
+            kind: Kind::Cpu,
+            reason: "--backend cpu".into(),
+        },
         Requested::Auto => {
             let report = survey();
             match report.chosen.map(|i| &report.adapters[i]) {
@@ -46,7 +52,10 @@ pub fn decide(requested: Requested) -> Decision {
                         a.label()
                     ),
                 },
-                None => Decision { kind: Kind::Cpu, reason: format!("no GPU adapter ({})", report.reason) },
+                None => Decision {
+                    kind: Kind::Cpu,
+                    reason: format!("no GPU adapter ({})", report.reason),
+                },
             }
         }
     }

@@ -80,36 +80,56 @@ fn rendering_twice_gives_identical_bytes() {
     if gpu().is_none() {
         return;
     }
-    let a = tempfile::tempdir().unwrap();
-    let b = tempfile::tempdir().unwrap();
-    // Different batching must not matter either.
-    assert!(
-        run(bin()
-            .arg("render")
-            .arg(examples())
-            .arg("--out")
-            .arg(a.path()))
-        .status
-        .success()
-    );
-    assert!(
-        run(bin()
-            .arg("render")
-            .arg(examples())
-            .arg("--out")
-            .arg(b.path())
-            .args(["--max-tiles", "1", "--chunk-lines", "1"]))
-        .status
-        .success()
-    );
-    assert_eq!(
-        std::fs::read(a.path().join("manifest.jsonl")).unwrap(),
-        std::fs::read(b.path().join("manifest.jsonl")).unwrap()
-    );
-    for name in files(&a.path().join("images")) {
-        let x = std::fs::read(a.path().join("images").join(&name)).unwrap();
-        let y = std::fs::read(b.path().join("images").join(&name)).unwrap();
-        assert!(x == y, "{name} differs between runs");
+    for backend in ["gpu", "cpu"] {
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        let render = |dir: &Path, extra: &[&str]| {
+            let out = run(bin()
+                .arg("render")
+                .arg(examples())
+                .arg("--out")
+                .arg(dir)
+                .args(["--backend", backend])
+                .args(extra));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        // Different batching, frame sizes and chunking must not matter either.
+        render(a.path(), &[]);
+        render(
+            b.path(),
+            &[
+                "--max-tiles",
+                "1",
+                "--chunk-lines",
+                "1",
+                "--frame-size",
+                "700",
+            ],
+        );
+        let manifest_a = std::fs::read_to_string(a.path().join("manifest.jsonl")).unwrap();
+        assert_eq!(
+            manifest_a,
+            std::fs::read_to_string(b.path().join("manifest.jsonl")).unwrap(),
+            "{backend}"
+        );
+        let expected_backend = if backend == "cpu" {
+            "resvg"
+        } else {
+            "(vulkan)"
+        };
+        assert!(
+            manifest_a.contains(expected_backend) || backend == "gpu",
+            "{backend}: {manifest_a}"
+        );
+        for name in files(&a.path().join("images")) {
+            let x = std::fs::read(a.path().join("images").join(&name)).unwrap();
+            let y = std::fs::read(b.path().join("images").join(&name)).unwrap();
+            assert!(x == y, "{backend}: {name} differs between runs");
+        }
     }
 }
 
@@ -261,6 +281,7 @@ fn missing_input_and_impossible_adapter_are_clear_errors() {
         .arg(examples())
         .arg("--out")
         .arg(dir.path())
+        .args(["--backend", "gpu"])
         .env("WGPU_ADAPTER_NAME", "no-such-gpu-anywhere"));
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -269,11 +290,42 @@ fn missing_input_and_impossible_adapter_are_clear_errors() {
         "{stderr}"
     );
 
-    // A backend this platform does not have: no adapter at all.
+    // A backend this platform does not have: no adapter at all. `gpu` says how to
+    // get one; `auto` falls back to the CPU and renders.
     let out = run(bin().args(["doctor"]).env("WGPU_BACKEND", "metal"));
     assert_eq!(out.status.code(), Some(2));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("mesa-vulkan-drivers"), "{stdout}");
+    assert!(
+        stdout.contains("--backend auto (the default) would use: cpu"),
+        "{stdout}"
+    );
+    let auto_dir = dir.path().join("auto");
+    let out = run(bin()
+        .arg("render")
+        .arg(examples())
+        .arg("--out")
+        .arg(&auto_dir)
+        .env("WGPU_BACKEND", "metal"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        manifest(&auto_dir)
+            .iter()
+            .all(|r| r["backend"].as_str().unwrap().starts_with("resvg"))
+    );
+    let out = run(bin()
+        .arg("render")
+        .arg(examples())
+        .arg("--out")
+        .arg(dir.path().join("gpu"))
+        .args(["--backend", "gpu"])
+        .env("WGPU_BACKEND", "metal"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("mesa-vulkan-drivers"));
 }
 
 #[test]
@@ -284,10 +336,14 @@ fn doctor_names_the_adapter_it_would_use() {
     let out = run(bin().arg("doctor"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert!(
-        stdout.contains("would use: [") && stdout.contains("test render: ok"),
-        "{stdout}"
-    );
+    for needle in [
+        "--backend gpu would use: [",
+        "--backend auto (the default) would use: ",
+        "test render (gpu): ok",
+        "test render (cpu): ok",
+    ] {
+        assert!(stdout.contains(needle), "{needle:?} missing:\n{stdout}");
+    }
 }
 
 #[test]

@@ -24,7 +24,8 @@ use std::sync::{Arc, Mutex};
 /// Options of the GPU renderer.
 #[derive(Clone, Copy, Debug)]
 pub struct GpuOptions {
-    /// Size of the shared render target scenes are tiled into.
+    /// Largest render target scenes are tiled into; [`GpuOptions::AUTO_TARGET`]
+    /// picks by adapter. Targets are allocated to the frames' size up to this.
     pub target_size: (u32, u32),
     /// Most scenes per frame.
     pub max_tiles: usize,
@@ -33,15 +34,22 @@ pub struct GpuOptions {
 }
 
 impl GpuOptions {
-    /// 2048² holds sixteen 512² scenes.
-    pub const DEFAULT_TARGET_SIZE: (u32, u32) = (2048, 2048);
+    /// Let the renderer choose: [`Self::SOFTWARE_TARGET`] on software adapters,
+    /// [`Self::HARDWARE_TARGET`] on GPUs (clamped to the device limit).
+    pub const AUTO_TARGET: (u32, u32) = (0, 0);
+    /// 1024² (four 512² scenes): on lavapipe the per-frame cost is small and larger
+    /// targets lose more to cache misses than they save (measured: 225 vs 203
+    /// images/s at 2048²).
+    pub const SOFTWARE_TARGET: (u32, u32) = (1024, 1024);
+    /// 4096² (sixty-four 512² scenes) amortises submission and readback on a GPU.
+    pub const HARDWARE_TARGET: (u32, u32) = (4096, 4096);
     pub const DEFAULT_MAX_TILES: usize = 256;
 }
 
 impl Default for GpuOptions {
     fn default() -> Self {
         GpuOptions {
-            target_size: Self::DEFAULT_TARGET_SIZE,
+            target_size: Self::AUTO_TARGET,
             max_tiles: Self::DEFAULT_MAX_TILES,
             blend: BlendSpace::Srgb,
         }
@@ -106,6 +114,14 @@ impl GpuRenderer {
     pub fn new(options: GpuOptions) -> Result<Self, GpuError> {
         let ctx = GpuContext::new()?;
         let max = ctx.max_texture_size;
+        let mut options = options;
+        if options.target_size == GpuOptions::AUTO_TARGET {
+            options.target_size = if ctx.adapter.hardware {
+                GpuOptions::HARDWARE_TARGET
+            } else {
+                GpuOptions::SOFTWARE_TARGET
+            };
+        }
         let options = GpuOptions {
             target_size: (
                 options.target_size.0.clamp(1, max),
@@ -281,21 +297,28 @@ impl GpuRenderer {
             }
         }
 
-        let oversized =
-            frame.width > self.options.target_size.0 || frame.height > self.options.target_size.1;
-        let target_size = if oversized {
-            (frame.width, frame.height)
-        } else {
-            self.options.target_size
-        };
-        if self.target.as_ref().is_none_or(|t| t.size != target_size) {
-            self.target = Some(Target::new(
+        // The cached target grows to the largest frame seen (up to the configured
+        // size, so one scene per submission clears and resolves only its own pixels);
+        // a frame beyond the configured size (one huge scene) gets a target of its own.
+        let (limit_w, limit_h) = self.options.target_size;
+        let oversized = frame.width > limit_w || frame.height > limit_h;
+        let one_off;
+        let target = if oversized {
+            one_off = Target::new(
                 &device,
-                target_size,
+                (frame.width, frame.height),
                 self.options.blend.format(),
-            ));
-        }
-        let target = self.target.as_ref().expect("just created");
+            );
+            &one_off
+        } else {
+            let fits = |t: &Target| t.size.0 >= frame.width && t.size.1 >= frame.height;
+            if !self.target.as_ref().is_some_and(fits) {
+                let grown = self.target.as_ref().map_or((0, 0), |t| t.size);
+                let size = (grown.0.max(frame.width), grown.1.max(frame.height));
+                self.target = Some(Target::new(&device, size, self.options.blend.format()));
+            }
+            self.target.as_ref().expect("just ensured")
+        };
 
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("frame"),
