@@ -37,7 +37,7 @@ enum Command {
     Bench(bench::Args),
     /// Document the variant axes (`--list`).
     Variants(variants::Args),
-    /// Print a JSON Schema (scene or problem).
+    /// Print a published JSON Schema (scene, problem, manifest or report).
     Schema(schema::Args),
     /// Score model predictions against a rendered manifest, per variant.
     Score(score::Args),

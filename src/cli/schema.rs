@@ -1,4 +1,4 @@
-//! `geomrender schema scene|problem`: print a published JSON Schema.
+//! `geomrender schema scene|problem|manifest|report`: print a published JSON Schema.
 
 use std::process::ExitCode;
 
@@ -15,12 +15,18 @@ enum Which {
     Scene,
     /// Problem, the generator's output (one JSON object per line).
     Problem,
+    /// A row of DIR/manifest.jsonl, written by `render` and `sweep`.
+    Manifest,
+    /// REPORT_DIR/report.json, written by `score`.
+    Report,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = match args.which {
         Which::Scene => geomrender::scene::SCHEMA,
         Which::Problem => geomrender::generate::SCHEMA,
+        Which::Manifest => geomrender::output::manifest::SCHEMA,
+        Which::Report => geomrender::score::REPORT_SCHEMA,
     };
     println!("{text}");
     Ok(ExitCode::SUCCESS)

@@ -5,6 +5,9 @@
 //! always whole.
 
 use serde_json::{Map, Value};
+
+/// The JSON Schema of a manifest row (`geomrender schema manifest`).
+pub const SCHEMA: &str = include_str!("../../schemas/manifest.schema.json");
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};

@@ -82,7 +82,8 @@ pub struct PathItem {
     pub line_join: LineJoin,
     #[serde(default, skip_serializing_if = "is_default")]
     pub line_cap: LineCap,
-    /// Miter joins longer than this many half-widths become bevels (SVG default 4).
+    /// A miter join whose length (tip to inner corner) exceeds this many stroke widths
+    /// becomes a bevel, as SVG `stroke-miterlimit` (default 4).
     #[serde(default = "four", skip_serializing_if = "is_four")]
     pub miter_limit: f32,
 }

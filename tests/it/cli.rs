@@ -60,7 +60,11 @@ fn renders_the_bundled_examples() {
     let rows = manifest(dir.path());
     let lines = std::fs::read_to_string(examples()).unwrap().lines().count();
     assert_eq!(rows.len(), lines);
+    let schema: serde_json::Value =
+        serde_json::from_str(geomrender::output::manifest::SCHEMA).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
     for row in &rows {
+        assert!(validator.is_valid(row), "{row}");
         let image = dir.path().join(row["image"].as_str().unwrap());
         let bytes = std::fs::read(&image).unwrap();
         assert_eq!(

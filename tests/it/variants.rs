@@ -436,7 +436,15 @@ fn cli_rows_pair_each_variant_with_its_base() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(rows.len(), 3 * 4);
+    let schema: serde_json::Value =
+        serde_json::from_str(geomrender::output::manifest::SCHEMA).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
     for row in &rows {
+        let errors: Vec<String> = validator.iter_errors(row).map(|e| e.to_string()).collect();
+        assert!(
+            errors.is_empty(),
+            "row does not match the manifest schema: {errors:?}"
+        );
         let id = row["id"].as_str().unwrap();
         let base = row["base_id"].as_str().unwrap();
         let variant = row["variant"].as_object().unwrap();
@@ -477,6 +485,13 @@ fn cli_rows_pair_each_variant_with_its_base() {
         );
         assert!(out_dir.join(row["svg"].as_str().unwrap()).exists());
     }
+    // The schema is not vacuous: it rejects what the writer must never produce.
+    let mut bad = rows[1].clone();
+    bad["variant"] = serde_json::json!({"size": 3});
+    assert!(!validator.is_valid(&bad));
+    let mut bad = rows[1].clone();
+    bad["sha256"] = "xyz".into();
+    assert!(!validator.is_valid(&bad));
     // The answer of every variant equals its base's.
     for row in &rows {
         let base = rows.iter().find(|b| b["id"] == row["base_id"]).unwrap();
