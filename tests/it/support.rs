@@ -21,7 +21,12 @@ static GPU: OnceLock<Option<Mutex<GpuRenderer>>> = OnceLock::new();
 /// The shared renderer, or `None` (test skipped) when there is no adapter outside CI.
 /// Under `CI=true` a missing adapter fails the test instead.
 pub fn gpu() -> Option<MutexGuard<'static, GpuRenderer>> {
-    let slot = GPU.get_or_init(|| match GpuRenderer::new(GpuOptions::default()) {
+    // 2048² frames, so that batches really tile (the software default is one 512² scene per frame).
+    let options = GpuOptions {
+        target_size: (2048, 2048),
+        ..GpuOptions::default()
+    };
+    let slot = GPU.get_or_init(|| match GpuRenderer::new(options) {
         Ok(r) => Some(Mutex::new(r)),
         Err(e) => {
             if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
