@@ -235,9 +235,10 @@ fn run(fault: Option<Fault>) -> Option<Vec<(Figures, RenderedImage)>> {
         t.elapsed().as_secs_f64()
     );
     let oracle = oracle_images();
+    use rayon::prelude::*;
     Some(
         images
-            .into_iter()
+            .into_par_iter()
             .zip(oracle)
             .map(|(g, c)| (compare(&g, c), g))
             .collect(),

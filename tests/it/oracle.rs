@@ -144,23 +144,34 @@ fn blur(src: &[f32], w: usize, h: usize) -> Vec<f32> {
         .collect();
     let total: f32 = kernel.iter().sum();
     kernel.iter_mut().for_each(|k| *k /= total);
-    // One pass along rows (step 1) or columns (step w); `at` gives a pixel's coordinate on that axis.
-    let pass = |src: &[f32], step: usize, len: usize, at: &dyn Fn(usize) -> usize| {
-        let mut out = vec![0f32; src.len()];
-        for i in 0..src.len() / 4 {
-            let pos = at(i) as isize;
+    // Rows, then columns; edges are clamped.
+    let mut rows = vec![0f32; src.len()];
+    for y in 0..h {
+        let line = &src[y * w * 4..(y + 1) * w * 4];
+        let out = &mut rows[y * w * 4..(y + 1) * w * 4];
+        for x in 0..w {
+            let mut acc = [0f32; 4];
             for (t, k) in kernel.iter().enumerate() {
-                let j = (pos + t as isize - r).clamp(0, len as isize - 1);
-                let from = (i as isize + (j - pos) * step as isize) as usize;
+                let j = (x as isize + t as isize - r).clamp(0, w as isize - 1) as usize * 4;
                 for c in 0..4 {
-                    out[i * 4 + c] += k * src[from * 4 + c];
+                    acc[c] += k * line[j + c];
                 }
             }
+            out[x * 4..x * 4 + 4].copy_from_slice(&acc);
         }
-        out
-    };
-    let rows = pass(src, 1, w, &|i| i % w);
-    pass(&rows, w, h, &|i| i / w)
+    }
+    let mut out = vec![0f32; src.len()];
+    for y in 0..h {
+        for (t, k) in kernel.iter().enumerate() {
+            let j = (y as isize + t as isize - r).clamp(0, h as isize - 1) as usize;
+            let from = &rows[j * w * 4..(j + 1) * w * 4];
+            let to = &mut out[y * w * 4..(y + 1) * w * 4];
+            for (o, v) in to.iter_mut().zip(from) {
+                *o += k * v;
+            }
+        }
+    }
+    out
 }
 
 /// Sorted values and their percentiles, for reporting distributions.
