@@ -1,8 +1,9 @@
 //! GPU rendering of 64 diagram-like scenes (prepared and read back to RGBA; no
-//! encoding): tiled into the default frames (1024² on software adapters, 4096² on
-//! GPUs) versus one scene per submission on a renderer whose target is the scene's
-//! size (so it clears and resolves only its own pixels). At 512² the pixel work
-//! dominates on a software adapter; at 32² what remains is the per-submission cost.
+//! encoding): tiled into 2048² frames (up to 256 tiles a submission) versus one
+//! scene per submission on a renderer whose target is the scene's size (so it
+//! clears and resolves only its own pixels). At 512² the pixel work dominates on a
+//! software adapter; at 32² what remains is the per-submission cost. (The CLI's
+//! default frame is 512² on software adapters and 4096² on GPUs, see GpuOptions.)
 //! On a machine without an adapter the bench says so and exits.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -33,7 +34,11 @@ fn render(r: &mut GpuRenderer, scenes: &[geomrender::scene::Scene], max_tiles: u
 
 fn benches(c: &mut Criterion) {
     for size in [512, 32] {
-        let mut batched = match GpuRenderer::new(GpuOptions::default()) {
+        let batched = GpuOptions {
+            target_size: (2048, 2048),
+            ..GpuOptions::default()
+        };
+        let mut batched = match GpuRenderer::new(batched) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("render_batch: no GPU renderer ({e}); nothing to measure");
