@@ -3,21 +3,9 @@
 
 use geomrender::compose::font::text_box;
 use geomrender::compose::{Annotation, Palette, Rotation, Style, compose};
-use geomrender::generate::{GenerateOptions, Problem, generate_range};
 use geomrender::scene::{Item, TextItem};
 
-fn problems(n: u64, seed: u64) -> Vec<Problem> {
-    let opts = GenerateOptions {
-        seed,
-        depth: 1..=3,
-        branch_prob: 0.3,
-        ..Default::default()
-    };
-    generate_range(&opts, 0, n)
-        .into_iter()
-        .map(|p| p.unwrap())
-        .collect()
-}
+use crate::support::problems;
 
 fn texts(items: &[Item]) -> Vec<&TextItem> {
     items

@@ -255,3 +255,17 @@ pub fn ink_box(img: &RenderedImage, ink: impl Fn([u8; 4]) -> bool) -> Option<(u3
     }
     b
 }
+
+/// `n` generated problems (depths 1..=3, branch probability 0.3) for seed `seed`.
+pub fn problems(n: u64, seed: u64) -> Vec<geomrender::generate::Problem> {
+    let opts = geomrender::generate::GenerateOptions {
+        seed,
+        depth: 1..=3,
+        branch_prob: 0.3,
+        ..Default::default()
+    };
+    geomrender::generate::generate_range(&opts, 0, n)
+        .into_iter()
+        .map(|p| p.unwrap())
+        .collect()
+}

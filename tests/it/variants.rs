@@ -5,24 +5,13 @@
 use crate::cli::bin;
 use crate::support::{gpu, render_with};
 use geomrender::compose::{Annotation, compose};
-use geomrender::generate::{GenerateOptions, Problem, generate_range};
+use geomrender::generate::Problem;
 use geomrender::pipeline::expand_line;
 use geomrender::render::RenderedImage;
 use geomrender::scene::{Color, Item, Scene};
 use geomrender::variants::{Plan, Variant, draw_problem};
 
-fn problems(n: u64, seed: u64) -> Vec<Problem> {
-    let opts = GenerateOptions {
-        seed,
-        depth: 1..=3,
-        branch_prob: 0.3,
-        ..Default::default()
-    };
-    generate_range(&opts, 0, n)
-        .into_iter()
-        .map(|p| p.unwrap())
-        .collect()
-}
+use crate::support::problems;
 
 /// The scene of `problem` under the variant `spec` (one axis, one value).
 fn variant_scene(problem: &Problem, spec: &str) -> Scene {
