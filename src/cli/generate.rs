@@ -1,9 +1,10 @@
 //! `geomrender generate`: write GeomVerse-style problems as JSON lines.
 
+use super::shard::Shard;
 use anyhow::Context;
 use geomrender::generate::{self, GenerateOptions, Info, QuestionType};
 use std::io::Write;
-use std::ops::RangeInclusive;
+use std::ops::{Range, RangeInclusive};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -52,6 +53,10 @@ pub struct Args {
     /// Worker threads (default: one per core). Does not change the output.
     #[arg(long)]
     threads: Option<usize>,
+    /// Write only shard I of N (0-based) of the COUNT problems: a contiguous slice of
+    /// problem indices, so the N files concatenated in shard order equal one run's file.
+    #[arg(long, value_name = "I/N", default_value = "0/1")]
+    shard: Shard,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -131,22 +136,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting worker threads")?;
     let start = std::time::Instant::now();
-    pool.install(|| write_problems(&args.out, &opts, args.count))?;
+    let range = args.shard.range(args.count);
+    let n = range.end - range.start;
+    pool.install(|| write_problems(&args.out, &opts, range.clone()))?;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "wrote {} problems to {} in {secs:.2} s ({:.0} problems/s)",
-        args.count,
+        "wrote {n} problems (indices {}..{}) to {} in {secs:.2} s ({:.0} problems/s)",
+        range.start,
+        range.end,
         args.out.display(),
-        args.count as f64 / secs.max(1e-9)
+        n as f64 / secs.max(1e-9)
     );
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes `count` problems to `out` as JSON lines, through a hidden temporary file
-/// in the same directory that is renamed into place when complete.
-pub fn write_problems(out: &Path, opts: &GenerateOptions, count: u64) -> anyhow::Result<()> {
+/// Writes the problems with indices in `range` to `out` as JSON lines, through a
+/// hidden temporary file in the same directory that is renamed into place when complete.
+pub fn write_problems(out: &Path, opts: &GenerateOptions, range: Range<u64>) -> anyhow::Result<()> {
     let tmp = geomrender::output::atomic::temp_path(out);
-    if let Err(e) = write_all(&tmp, opts, count) {
+    if let Err(e) = write_all(&tmp, opts, range) {
         let _ = std::fs::remove_file(&tmp);
         return Err(e);
     }
@@ -154,13 +162,13 @@ pub fn write_problems(out: &Path, opts: &GenerateOptions, count: u64) -> anyhow:
         .with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))
 }
 
-fn write_all(path: &Path, opts: &GenerateOptions, count: u64) -> anyhow::Result<()> {
+fn write_all(path: &Path, opts: &GenerateOptions, range: Range<u64>) -> anyhow::Result<()> {
     let file =
         std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
     let mut w = std::io::BufWriter::new(file);
-    let mut start = 0;
-    while start < count {
-        let n = BATCH.min(count - start);
+    let mut start = range.start;
+    while start < range.end {
+        let n = BATCH.min(range.end - start);
         for problem in generate::generate_range(opts, start, n) {
             let problem = problem?;
             serde_json::to_writer(&mut w, &problem)?;

@@ -10,6 +10,7 @@ mod progress;
 mod render;
 mod schema;
 mod score;
+mod shard;
 mod sweep;
 mod variants;
 

@@ -4,6 +4,7 @@
 
 use super::generate::write_problems;
 use super::render::{EngineArgs, execute, report};
+use super::shard::Shard;
 use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
@@ -35,6 +36,12 @@ pub struct Args {
     /// first depth-3 problem.
     #[arg(long, value_name = "ID")]
     sheet_problem: Option<String>,
+    /// Run only shard I of N (0-based): problems with indices in the I-th of N
+    /// contiguous slices of 0..COUNT, with the ids and bytes the whole run would give
+    /// them. Concatenating the shards' problems.jsonl and manifest.jsonl in shard order
+    /// gives the whole run's files.
+    #[arg(long, value_name = "I/N", default_value = "0/1")]
+    shard: Shard,
     #[command(flatten)]
     engine: EngineArgs,
     /// No progress bar or periodic log lines.
@@ -52,16 +59,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         depth: 1..=3,
         ..GenerateOptions::default()
     };
-    write_problems(&problems_path, &opts, args.count)?;
+    let range = args.shard.range(args.count);
+    let count = range.end - range.start;
+    write_problems(&problems_path, &opts, range.clone())?;
     eprintln!(
-        "generated {} problems (depths 1–3) into {}",
-        args.count,
+        "generated {count} problems (depths 1–3, indices {}..{}) into {}",
+        range.start,
+        range.end,
         problems_path.display()
     );
 
     let options = args.engine.options(&args.out)?;
     let reader = BufReader::new(std::fs::File::open(&problems_path)?);
-    let total = args.count * plan.variants().len() as u64;
+    let total = count * plan.variants().len() as u64;
     let summary = execute(
         reader,
         &problems_path.display().to_string(),
@@ -72,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     let code = report(&summary, &args.out, args.quiet);
 
-    if options.outputs.raster {
+    if options.outputs.raster && count > 0 {
         let problem = pick_problem(&problems_path, args.sheet_problem.as_deref())?;
         let sheets = contact_sheets(&args.out, &problem, &plan, &options.backend)?;
         for s in &sheets {

@@ -31,7 +31,7 @@ fn boxes(items: &[Item]) -> Vec<[f32; 4]> {
 #[test]
 fn labels_never_collide_or_leave_the_canvas_up_to_32_px() {
     let ps = problems(1000, 40);
-    for size in [12.0, 16.0, 24.0, 32.0] {
+    for size in [8.0, 12.0, 16.0, 24.0, 32.0] {
         let style = Style {
             font_size: size,
             ..Style::default()

@@ -75,3 +75,64 @@ fn schema_problem_prints_the_schema() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["title"], "geomrender Problem");
 }
+
+#[test]
+fn shards_concatenate_to_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    // generate: three shards of 23 problems.
+    let gen_file = |shard: &str, name: &str| {
+        let out = dir.path().join(name);
+        let st = bin()
+            .args(["generate", "--count", "23", "--seed", "9", "--shard", shard])
+            .arg("--out")
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(st.success(), "generate --shard {shard}");
+        std::fs::read(out).unwrap()
+    };
+    let whole = gen_file("0/1", "all.jsonl");
+    let parts: Vec<u8> = ["0/3", "1/3", "2/3"]
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| gen_file(s, &format!("part{i}.jsonl")))
+        .collect();
+    assert_eq!(parts, whole);
+
+    // sweep: two shards of 5 problems, rendered on the CPU with one variant axis.
+    let sweep = |shard: &str, name: &str| {
+        let out = dir.path().join(name);
+        let st = bin()
+            .args([
+                "sweep",
+                "--count",
+                "5",
+                "--seed",
+                "9",
+                "-q",
+                "--backend",
+                "cpu",
+            ])
+            .args(["--variants", "opacity=0.5", "--shard", shard, "--out"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(st.success(), "sweep --shard {shard}");
+        let read = |f: &str| std::fs::read(out.join(f)).unwrap();
+        (read("problems.jsonl"), read("manifest.jsonl"))
+    };
+    let (problems, manifest) = sweep("0/1", "sweep-all");
+    let (p0, m0) = sweep("0/2", "sweep-0");
+    let (p1, m1) = sweep("1/2", "sweep-1");
+    assert_eq!([p0, p1].concat(), problems);
+    assert_eq!([m0, m1].concat(), manifest);
+    assert_eq!(manifest.iter().filter(|&&c| c == b'\n').count(), 10);
+
+    let st = bin()
+        .args(["generate", "--count", "3", "--shard", "3/3", "--out"])
+        .arg(dir.path().join("bad.jsonl"))
+        .output()
+        .unwrap();
+    assert!(!st.status.success());
+    assert!(String::from_utf8_lossy(&st.stderr).contains("expected I/N"));
+}
