@@ -31,6 +31,11 @@ pub struct Args {
     /// Draw every combination of the SPEC's axis values instead of one axis at a time.
     #[arg(long, requires = "variants")]
     grid: bool,
+    /// Carry on an interrupted run in the same --out directory with the same command:
+    /// images whose manifest rows and files survived intact (checked by SHA-256) are
+    /// kept, the rest are rendered, and the manifest ends as one run would write it.
+    #[arg(long)]
+    resume: bool,
     #[command(flatten)]
     engine: EngineArgs,
     /// No progress bar or periodic log lines (errors and the summary are still printed).
@@ -58,8 +63,8 @@ pub struct EngineArgs {
     #[arg(long)]
     embed_font: bool,
     /// GPU: largest side of the square target scenes are tiled into per submission
-    /// (clamped to the device limit). Default: 1024 on software adapters such as
-    /// lavapipe (four 512×512 scenes), 4096 on hardware GPUs.
+    /// (clamped to the device limit). Default: 512 on software adapters such as
+    /// lavapipe (one 512×512 diagram, or many smaller scenes), 4096 on hardware GPUs.
     #[arg(long, value_name = "PX")]
     frame_size: Option<u32>,
     /// GPU: most scenes per submission; 1 renders one scene per submission.
@@ -134,6 +139,7 @@ impl EngineArgs {
                 tolerance: self.tolerance,
             },
             chunk_lines: self.chunk_lines.max(1),
+            resume: false,
         })
     }
 }
@@ -143,7 +149,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(spec) => Plan::parse(spec, args.grid).context("--variants")?,
         None => Plan::base_only(),
     };
-    let options = args.engine.options(&args.out)?;
+    let mut options = args.engine.options(&args.out)?;
+    options.resume = args.resume;
     let stdin = args.input.as_os_str() == "-";
     let file = if stdin {
         "<stdin>".to_string()
@@ -184,12 +191,17 @@ pub fn execute(
 /// Prints the summary; exit status 1 when some lines failed.
 pub fn report(summary: &RunSummary, out: &Path, quiet: bool) -> ExitCode {
     let secs = summary.elapsed.as_secs_f64();
+    let new = summary.images - summary.kept;
+    let kept = match summary.kept {
+        0 => String::new(),
+        k => format!(" ({k} kept from the resumed run, {new} new)"),
+    };
     eprintln!(
-        "wrote {} images from {} lines in {:.2} s ({:.1} images/s) with {}; manifest: {}",
+        "wrote {} images{kept} from {} lines in {:.2} s ({:.1} images/s) with {}; manifest: {}",
         summary.images,
         summary.lines,
         secs,
-        summary.images as f64 / secs.max(1e-9),
+        new as f64 / secs.max(1e-9),
         summary.backend,
         summary.manifest.display()
     );

@@ -42,6 +42,11 @@ pub struct Args {
     /// gives the whole run's files.
     #[arg(long, value_name = "I/N", default_value = "0/1")]
     shard: Shard,
+    /// Carry on an interrupted run in the same --out directory with the same command:
+    /// images whose manifest rows and files survived intact (checked by SHA-256) are
+    /// kept, the rest are rendered, and the manifest ends as one run would write it.
+    #[arg(long)]
+    resume: bool,
     #[command(flatten)]
     engine: EngineArgs,
     /// No progress bar or periodic log lines.
@@ -69,7 +74,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         problems_path.display()
     );
 
-    let options = args.engine.options(&args.out)?;
+    let mut options = args.engine.options(&args.out)?;
+    options.resume = args.resume;
     let reader = BufReader::new(std::fs::File::open(&problems_path)?);
     let total = count * plan.variants().len() as u64;
     let summary = execute(

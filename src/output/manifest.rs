@@ -73,8 +73,38 @@ impl ManifestWriter {
         Ok(())
     }
 
+    /// Appends a row that is already serialised (one JSON object, no newline), as is.
+    pub fn write_raw(&mut self, row: &str) -> std::io::Result<()> {
+        self.out.write_all(row.as_bytes())?;
+        self.out.write_all(b"\n")?;
+        self.rows += 1;
+        Ok(())
+    }
+
     pub fn rows(&self) -> u64 {
         self.rows
+    }
+
+    /// Pushes buffered rows to the partial file.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+
+    /// Where the next row starts (bytes written so far); a mark for [`Self::rewind`].
+    pub fn position(&mut self) -> std::io::Result<u64> {
+        use std::io::Seek;
+        self.out.stream_position()
+    }
+
+    /// Drops every row written after `mark` (a [`Self::position`]) from the partial
+    /// file; `rows` is the row count at the mark.
+    pub fn rewind(&mut self, mark: u64, rows: u64) -> std::io::Result<()> {
+        use std::io::{Seek, SeekFrom};
+        self.out.flush()?;
+        self.out.get_ref().set_len(mark)?;
+        self.out.seek(SeekFrom::Start(mark))?;
+        self.rows = rows;
+        Ok(())
     }
 
     /// Flushes and moves the manifest to its final name.

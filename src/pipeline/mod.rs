@@ -15,11 +15,13 @@ mod gpu_stage;
 mod input;
 mod jobs;
 mod read;
+mod resume;
 mod sink;
 mod stats;
 
 pub use input::{Line, Lines, MAX_LINE_BYTES};
 pub use jobs::{LineKind, expand_line, line_kind};
+pub use resume::ResumeError;
 pub use stats::{StageTimes, Timer};
 
 use crate::output::Encoding;
@@ -145,6 +147,9 @@ pub struct RunOptions {
     pub tessellate: TessellateOptions,
     /// Lines read and prepared per parallel step.
     pub chunk_lines: usize,
+    /// Keep what a previous run in `out_dir` finished (intact files, in manifest
+    /// order) and render only the rest; see `pipeline::resume`.
+    pub resume: bool,
 }
 
 impl RunOptions {
@@ -159,6 +164,7 @@ impl RunOptions {
             svg_embed_font: false,
             tessellate: TessellateOptions::default(),
             chunk_lines: Self::DEFAULT_CHUNK_LINES,
+            resume: false,
         }
     }
 }
@@ -181,6 +187,8 @@ pub struct RunSummary {
     /// Non-blank input lines read.
     pub lines: u64,
     pub images: u64,
+    /// Of `images`, those kept from the previous run (`--resume`).
+    pub kept: u64,
     /// Lines that failed, in order.
     pub failed: Vec<LineError>,
     /// What rendered, as in the manifest's `backend` column.
@@ -211,6 +219,8 @@ pub enum RunError {
     },
     #[error("encoding {id}: {message}")]
     Encode { id: String, message: String },
+    #[error(transparent)]
+    Resume(#[from] ResumeError),
 }
 
 /// A job on its way to the sink: identity, row fields, encoding, SVG text if wanted.
@@ -244,10 +254,6 @@ pub fn run(
         source,
     })?;
     let manifest_path = options.out_dir.join("manifest.jsonl");
-    let manifest = ManifestWriter::create(&manifest_path).map_err(|source| RunError::Io {
-        path: manifest_path.clone(),
-        source,
-    })?;
     // Only raster output needs a renderer; a GPU is opened before any line is read.
     let (gpu, cpu, backend) = match (&options.backend, options.outputs.raster) {
         (_, false) => (None, None, "svg export (no rasterisation)".to_string()),
@@ -258,6 +264,33 @@ pub fn run(
         }
         (Backend::Cpu(r), true) => (None, Some(r.clone()), r.label()),
     };
+    let staged = match options.resume {
+        true => resume::stage(&options.out_dir, &backend)?,
+        false => None,
+    };
+    let mut manifest = ManifestWriter::create(&manifest_path).map_err(|source| RunError::Io {
+        path: manifest_path.clone(),
+        source,
+    })?;
+    let kept = match &staged {
+        Some(path) => resume::keep(
+            path,
+            &options.out_dir,
+            &backend,
+            options.outputs,
+            &mut manifest,
+        )?,
+        None => resume::Kept::default(),
+    };
+    for id in &kept.ids {
+        progress.image_written(id);
+    }
+    // A resume refused half way leaves only the kept rows, so the original
+    // command can still finish the run.
+    let kept_mark = manifest.position().map_err(|source| RunError::Io {
+        path: manifest_path.clone(),
+        source,
+    })?;
     let stats = StageTimes::default();
     let mut failed = Vec::new();
     let mut lines_read = 0;
@@ -280,6 +313,7 @@ pub fn run(
             cpu: cpu.as_deref(),
             failed: &mut failed,
             lines_read: &mut lines_read,
+            kept: &kept,
         };
         let (gpu, read) = match gpu {
             Some(renderer) => {
@@ -301,12 +335,26 @@ pub fn run(
     if let Some(r) = gpu_result {
         r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
     }
-    let (images, manifest) = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    let mut manifest = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    if let Err(RunError::Resume(_)) = &read_result {
+        manifest
+            .rewind(kept_mark, kept.ids.len() as u64)
+            .map_err(|source| RunError::Io {
+                path: manifest_path.clone(),
+                source,
+            })?;
+    }
     read_result?;
+    let images = manifest.rows();
+    let manifest = manifest.finish().map_err(|source| RunError::Io {
+        path: manifest_path.clone(),
+        source,
+    })?;
     write_errors(&options.out_dir, &failed)?;
     Ok(RunSummary {
         lines: lines_read,
         images,
+        kept: kept.ids.len() as u64,
         failed,
         backend,
         manifest,

@@ -1,6 +1,7 @@
 //! Stage 1: read lines in chunks; expand, prepare (or CPU-render) them on rayon;
 //! report bad lines and duplicate ids in input order; pass the rest on.
 
+use super::resume::{Cursor, Kept};
 use super::{
     Done, Expand, JobError, LineError, Lines, Meta, Progress, RunError, RunOptions, StageTimes,
     Timer,
@@ -24,6 +25,8 @@ pub(super) enum Next<'a> {
 enum Work {
     Gpu(PreparedScene, Meta),
     Done(Done),
+    /// Finished by the run being resumed: its row is already in the manifest.
+    Kept(String),
 }
 
 impl Work {
@@ -31,6 +34,7 @@ impl Work {
         match self {
             Work::Gpu(_, m) => &m.id,
             Work::Done(d) => &d.meta.id,
+            Work::Kept(id) => id,
         }
     }
 }
@@ -45,6 +49,8 @@ pub(super) struct Reader<'a> {
     pub cpu: Option<&'a CpuRenderer>,
     pub failed: &'a mut Vec<LineError>,
     pub lines_read: &'a mut u64,
+    /// Ids a resumed run already has (empty otherwise).
+    pub kept: &'a Kept,
 }
 
 impl Reader<'_> {
@@ -54,6 +60,7 @@ impl Reader<'_> {
         let mut lines = Lines::new(input);
         // Every id written so far: the only state that grows with the input (~40 bytes a line).
         let mut seen: HashSet<Box<str>> = HashSet::new();
+        let mut cursor = Cursor::default();
         loop {
             let chunk = lines
                 .next_chunk(self.options.chunk_lines.max(1))
@@ -62,6 +69,7 @@ impl Reader<'_> {
                     source,
                 })?;
             if chunk.is_empty() {
+                cursor.finish(self.kept)?;
                 return Ok(());
             }
             *self.lines_read += chunk.len() as u64;
@@ -107,7 +115,12 @@ impl Reader<'_> {
                 }
                 for w in works {
                     seen.insert(w.id().into());
+                    match &w {
+                        Work::Kept(id) => cursor.skipped(self.kept, id)?,
+                        _ => cursor.rendered(),
+                    }
                     match (w, &next) {
+                        (Work::Kept(_), _) => {}
                         (Work::Gpu(p, meta), Next::Gpu(tx)) => {
                             if tx.send((p, meta)).is_err() {
                                 return Ok(()); // the GPU stage failed; the caller reports why
@@ -141,6 +154,9 @@ impl Reader<'_> {
         };
         jobs.into_iter()
             .map(|job| {
+                if self.kept.set.contains(job.scene.id.as_str()) {
+                    return Ok(Work::Kept(job.scene.id));
+                }
                 let prepare_timer = Timer::new(&self.stats.prepare);
                 let svg = self.options.outputs.svg.then(|| {
                     crate::output::svg::to_svg_with(

@@ -5,7 +5,7 @@ use crate::output::atomic::write_atomic;
 use crate::output::manifest::{ImageRecord, ManifestWriter, sha256_hex};
 use rayon::prelude::*;
 use serde_json::{Map, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc::Receiver;
 
 pub(super) struct Sink<'a> {
@@ -16,12 +16,13 @@ pub(super) struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    /// Writes every batch; returns the number of rows and the manifest path.
+    /// Writes every batch; returns the manifest for the caller to finish once every
+    /// stage has succeeded (a failed run must not leave a short manifest in place).
     pub fn run(
         self,
         input: Receiver<Vec<Done>>,
         mut manifest: ManifestWriter,
-    ) -> Result<(u64, PathBuf), RunError> {
+    ) -> Result<ManifestWriter, RunError> {
         let manifest_err = |source| RunError::Io {
             path: self.out_dir.join("manifest.jsonl"),
             source,
@@ -35,9 +36,7 @@ impl Sink<'_> {
                 self.progress.image_written(&done.meta.id);
             }
         }
-        let rows = manifest.rows();
-        let path = manifest.finish().map_err(manifest_err)?;
-        Ok((rows, path))
+        Ok(manifest)
     }
 
     /// Writes one job's files and returns its manifest row.

@@ -387,6 +387,7 @@ fn help_explains_every_render_flag() {
         "--max-tiles",
         "--tolerance",
         "--chunk-lines",
+        "--resume",
         "--quiet",
     ] {
         assert!(help.contains(flag), "{flag} missing:\n{help}");

@@ -13,6 +13,7 @@ mod generate_transforms;
 mod oracle;
 mod pixels;
 mod reference;
+mod resume;
 mod score_end_to_end;
 mod score_extraction;
 mod score_stats;
