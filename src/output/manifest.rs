@@ -85,9 +85,10 @@ impl ManifestWriter {
         self.rows
     }
 
-    /// Pushes buffered rows to the partial file.
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
+    /// Puts the rows written so far on disk (flushed and synced).
+    pub fn sync(&mut self) -> std::io::Result<()> {
+        self.out.flush()?;
+        self.out.get_ref().sync_data()
     }
 
     /// Where the next row starts (bytes written so far); a mark for [`Self::rewind`].

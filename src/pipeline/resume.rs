@@ -105,12 +105,13 @@ pub(super) fn keep(
         path: staged.to_path_buf(),
         source,
     };
-    let mut lines = BufReader::new(std::fs::File::open(staged).map_err(io)?).lines();
+    // Raw lines: a row torn inside a multi-byte character is not UTF-8.
+    let mut lines = BufReader::new(std::fs::File::open(staged).map_err(io)?).split(b'\n');
     let mut kept = Kept::default();
     'outer: loop {
         let mut chunk = Vec::with_capacity(CHUNK);
         for line in lines.by_ref().take(CHUNK) {
-            chunk.push(line.map_err(io)?);
+            chunk.push(String::from_utf8(line.map_err(io)?).unwrap_or_default());
         }
         if chunk.is_empty() {
             break;
@@ -131,7 +132,8 @@ pub(super) fn keep(
             kept.ids.push(id);
         }
     }
-    manifest.flush().map_err(io)?;
+    // On disk before the only other copy goes.
+    manifest.sync().map_err(io)?;
     std::fs::remove_file(staged).map_err(io)?;
     Ok(kept)
 }

@@ -90,9 +90,11 @@ fn interrupted_run_resumes(backend: &str) {
     // 21st. The 15th image was damaged since, so 14 rows can be kept.
     let cut = tmp.path().join("cut");
     copy_images(&whole, &cut);
-    let mut partial = rows[..20].join("\n");
-    partial.push('\n');
-    partial.push_str(&rows[20][..rows[20].len() / 2]);
+    // The torn row ends inside a multi-byte character (the first byte of "π").
+    let mut partial = rows[..20].join("\n").into_bytes();
+    partial.push(b'\n');
+    partial.extend_from_slice(&rows[20].as_bytes()[..rows[20].len() / 2]);
+    partial.push(0xCF);
     std::fs::write(cut.join(".manifest.jsonl.partial"), partial).unwrap();
     let damaged: serde_json::Value = serde_json::from_str(rows[14]).unwrap();
     let damaged = cut.join(damaged["image"].as_str().unwrap());
