@@ -28,7 +28,10 @@ fn header(s: &mut String, r: &Report) {
         "Relaxed accuracy: a prediction p is correct when |p − label| ≤ {} · |label| \
          ({}); a zero label needs |p| ≤ {}. Intervals are {} % Wilson score intervals; \
          flips compare each variant with the base image of the same problem, tested \
-         with the exact McNemar test. Missing predictions are {}.\n",
+         with the exact McNemar test. Every value of an axis is paired with the same \
+         base images, so their comparisons share the base's sampling noise and are not \
+         independent; p-values are per comparison, not corrected for multiple tests. \
+         Missing predictions are {}.\n",
         t.relative,
         pct(t.relative),
         t.absolute_at_zero,
