@@ -31,16 +31,23 @@ pub struct Args {
     /// Draw every combination of the SPEC's axis values instead of one axis at a time.
     #[arg(long, requires = "variants")]
     grid: bool,
-    /// Carry on an interrupted run in the same --out directory with the same command:
-    /// images whose manifest rows and files survived intact (checked by SHA-256) are
-    /// kept, the rest are rendered, and the manifest ends as one run would write it.
-    #[arg(long)]
-    resume: bool,
+    #[command(flatten)]
+    resume: ResumeArg,
     #[command(flatten)]
     engine: EngineArgs,
     /// No progress bar or periodic log lines (errors and the summary are still printed).
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// `--resume`, shared by `render` and `sweep`.
+#[derive(clap::Args, Clone, Copy)]
+pub struct ResumeArg {
+    /// Carry on an interrupted run in the same --out directory with the same command:
+    /// images whose manifest rows and files survived intact (checked by SHA-256) are
+    /// kept, the rest are rendered, and the manifest ends as one run would write it.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 /// Rendering settings shared by `render`, `sweep` and `bench`.
@@ -150,7 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => Plan::base_only(),
     };
     let mut options = args.engine.options(&args.out)?;
-    options.resume = args.resume;
+    options.resume = args.resume.resume;
     let stdin = args.input.as_os_str() == "-";
     let file = if stdin {
         "<stdin>".to_string()

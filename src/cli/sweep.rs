@@ -3,7 +3,7 @@
 //! writes one captioned contact sheet per axis.
 
 use super::generate::write_problems;
-use super::render::{EngineArgs, execute, report};
+use super::render::{EngineArgs, ResumeArg, execute, report};
 use super::shard::Shard;
 use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
@@ -42,11 +42,8 @@ pub struct Args {
     /// gives the whole run's files.
     #[arg(long, value_name = "I/N", default_value = "0/1")]
     shard: Shard,
-    /// Carry on an interrupted run in the same --out directory with the same command:
-    /// images whose manifest rows and files survived intact (checked by SHA-256) are
-    /// kept, the rest are rendered, and the manifest ends as one run would write it.
-    #[arg(long)]
-    resume: bool,
+    #[command(flatten)]
+    resume: ResumeArg,
     #[command(flatten)]
     engine: EngineArgs,
     /// No progress bar or periodic log lines.
@@ -75,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
 
     let mut options = args.engine.options(&args.out)?;
-    options.resume = args.resume;
+    options.resume = args.resume.resume;
     let reader = BufReader::new(std::fs::File::open(&problems_path)?);
     let total = count * plan.variants().len() as u64;
     let summary = execute(

@@ -76,12 +76,7 @@ pub struct AdapterReport {
 
 /// Lists adapters and explains the choice, without creating a device.
 pub fn survey() -> AdapterReport {
-    let instance = instance();
-    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
-    let summaries: Vec<AdapterSummary> = adapters
-        .iter()
-        .map(|a| AdapterSummary::from_info(&a.get_info()))
-        .collect();
+    let (_, summaries) = adapters(&instance());
     match choose(&summaries) {
         Ok((i, reason)) => AdapterReport {
             adapters: summaries,
@@ -94,6 +89,16 @@ pub fn survey() -> AdapterReport {
             reason: e.to_string(),
         },
     }
+}
+
+/// Every adapter of every backend, with its summary (same order).
+fn adapters(instance: &wgpu::Instance) -> (Vec<wgpu::Adapter>, Vec<AdapterSummary>) {
+    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    let summaries = adapters
+        .iter()
+        .map(|a| AdapterSummary::from_info(&a.get_info()))
+        .collect();
+    (adapters, summaries)
 }
 
 fn instance() -> wgpu::Instance {
@@ -159,11 +164,7 @@ impl GpuContext {
     /// Opens the adapter that [`survey`] would choose.
     pub fn new() -> Result<Self, GpuError> {
         let instance = instance();
-        let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
-        let summaries: Vec<AdapterSummary> = adapters
-            .iter()
-            .map(|a| AdapterSummary::from_info(&a.get_info()))
-            .collect();
+        let (adapters, summaries) = adapters(&instance);
         let (index, _) = choose(&summaries)?;
         let adapter = &adapters[index];
         let limits = adapter.limits();
