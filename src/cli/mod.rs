@@ -47,6 +47,7 @@ enum Command {
 /// Parses the command line, runs the subcommand and maps errors to exit codes:
 /// 0 success, 1 some input items failed, 2 the run could not proceed.
 pub fn main() -> ExitCode {
+    die_quietly_on_closed_pipe();
     quiet_headless_vulkan();
     let cli = Cli::parse();
     let result = match cli.command {
@@ -71,6 +72,17 @@ pub fn main() -> ExitCode {
 /// Mesa's device-select Vulkan layer tries to reach a Wayland compositor and prints
 /// "XDG_RUNTIME_DIR is invalid" on headless machines; it has nothing to select
 /// there, so it is switched off when no session is present.
+/// `geomrender doctor | head` must end quietly when `head` stops reading, as other
+/// command-line tools do, instead of panicking in `println!`: restore the default
+/// SIGPIPE action that the Rust runtime replaces with "ignore".
+fn die_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn quiet_headless_vulkan() {
     if std::env::var_os("XDG_RUNTIME_DIR").is_none()
         && std::env::var_os("NODEVICE_SELECT").is_none()

@@ -394,3 +394,19 @@ fn help_explains_every_render_flag() {
     }
     assert!(help.contains("manifest.jsonl"));
 }
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    // `geomrender schema scene | head -c 0`: the reader is gone before the first write.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = bin()
+        .args(["schema", "scene"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!out.status.success());
+}
