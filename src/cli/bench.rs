@@ -62,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let temp = tempfile_dir()?;
     let out = args.out.clone().unwrap_or_else(|| temp.clone());
-    let options = args.engine.options(&out)?;
+    let options = args.engine.options(&out, false)?;
     let total = args.count * plan.variants().len() as u64;
     let summary = execute(
         input.as_bytes(),

@@ -116,8 +116,9 @@ pub enum Format {
 }
 
 impl EngineArgs {
-    /// The run options these flags describe, writing into `out`.
-    pub fn options(&self, out: &Path) -> anyhow::Result<RunOptions> {
+    /// The run options these flags describe, writing into `out` (resuming a previous
+    /// run there when `resume`).
+    pub fn options(&self, out: &Path, resume: bool) -> anyhow::Result<RunOptions> {
         anyhow::ensure!(
             self.tolerance > 0.0 && self.tolerance.is_finite(),
             "--tolerance must be a positive number"
@@ -137,16 +138,21 @@ impl EngineArgs {
         Ok(RunOptions {
             out_dir: out.to_path_buf(),
             backend,
-            outputs: Outputs {
-                raster: self.format.contains(&Format::Png),
-                svg: self.format.contains(&Format::Svg),
+            outputs: match (
+                self.format.contains(&Format::Png),
+                self.format.contains(&Format::Svg),
+            ) {
+                (true, false) => Outputs::Raster,
+                (false, true) => Outputs::Svg,
+                (true, true) => Outputs::Both,
+                (false, false) => anyhow::bail!("--format names no format (png, svg)"),
             },
             svg_embed_font: self.embed_font,
             tessellate: TessellateOptions {
                 tolerance: self.tolerance,
             },
             chunk_lines: self.chunk_lines.max(1),
-            resume: false,
+            resume,
         })
     }
 }
@@ -156,8 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(spec) => Plan::parse(spec, args.grid).context("--variants")?,
         None => Plan::base_only(),
     };
-    let mut options = args.engine.options(&args.out)?;
-    options.resume = args.resume.resume;
+    let options = args.engine.options(&args.out, args.resume.resume)?;
     let stdin = args.input.as_os_str() == "-";
     let file = if stdin {
         "<stdin>".to_string()
@@ -172,7 +177,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let per_line = plan.variants().len() as u64;
         (
             Box::new(BufReader::with_capacity(1 << 20, f)),
-            count_lines(&args.input).ok().map(|n| n * per_line),
+            std::fs::File::open(&args.input)
+                .and_then(|f| geomrender::jsonl::count(BufReader::with_capacity(1 << 20, f)))
+                .ok()
+                .map(|n| n.saturating_mul(per_line)),
         )
     };
     let summary = execute(reader, &file, &plan, &options, total, args.quiet)?;
@@ -253,16 +261,4 @@ fn check_first_line(path: &Path, plan: &Plan) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Non-blank lines of a file, for the progress bar's total.
-fn count_lines(path: &Path) -> std::io::Result<u64> {
-    let reader = BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
-    let mut n = 0;
-    for line in reader.split(b'\n') {
-        if !line?.iter().all(u8::is_ascii_whitespace) {
-            n += 1;
-        }
-    }
-    Ok(n)
 }

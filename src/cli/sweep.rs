@@ -8,9 +8,9 @@ use super::shard::Shard;
 use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
-use geomrender::pipeline::{Backend, render_scene};
-use geomrender::render::RenderedImage;
-use geomrender::variants::{Plan, Variant};
+use geomrender::pipeline::render_scene;
+use geomrender::scene::Scene;
+use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -71,8 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         problems_path.display()
     );
 
-    let mut options = args.engine.options(&args.out)?;
-    options.resume = args.resume.resume;
+    let options = args.engine.options(&args.out, args.resume.resume)?;
     let reader = BufReader::new(std::fs::File::open(&problems_path)?);
     let total = count * plan.variants().len() as u64;
     let summary = execute(
@@ -85,11 +84,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     let code = report(&summary, &args.out, args.quiet);
 
-    if options.outputs.raster && count > 0 {
+    if options.outputs.raster() && count > 0 {
         let problem = pick_problem(&problems_path, args.sheet_problem.as_deref())?;
-        let sheets = contact_sheets(&args.out, &problem, &plan, &options.backend)?;
-        for s in &sheets {
-            eprintln!("contact sheet: {}", s.display());
+        let mut render = |scene: &Scene| render_scene(&options.backend, scene);
+        let sheets = contact::write_axis_sheets(&args.out, &problem, &plan, &mut render)?;
+        if !args.quiet {
+            for s in &sheets {
+                eprintln!("contact sheet: {}", s.display());
+            }
         }
     }
     Ok(code)
@@ -116,89 +118,4 @@ fn pick_problem(path: &Path, id: Option<&str>) -> anyhow::Result<Problem> {
         (None, Some(p)) => Ok(p),
         (None, None) => anyhow::bail!("{} is empty", path.display()),
     }
-}
-
-/// One sheet per axis: the base image, then the problem at each value of the axis.
-fn contact_sheets(
-    out: &Path,
-    problem: &Problem,
-    plan: &Plan,
-    backend: &Backend,
-) -> anyhow::Result<Vec<PathBuf>> {
-    let dir = out.join("contact");
-    std::fs::create_dir_all(&dir)?;
-    let mut written = Vec::new();
-    for (axis, values) in &plan.axes {
-        // In value order, the base where its value falls (numeric axes), else first.
-        let base_value: Option<f64> = axis.info().base.parse().ok();
-        let mut cells: Vec<(Option<f64>, String, Variant)> = vec![(
-            base_value,
-            format!("{} = {} (base)", axis.name(), axis.info().base),
-            Variant::default(),
-        )];
-        for v in values {
-            cells.push((
-                v.label().parse().ok(),
-                format!("{} = {}", axis.name(), v.label()),
-                Variant { settings: vec![*v] },
-            ));
-        }
-        if cells.iter().all(|c| c.0.is_some()) {
-            cells.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite values"));
-        }
-        let cells: Vec<(String, Variant)> = cells
-            .into_iter()
-            .map(|(_, caption, v)| (caption, v))
-            .collect();
-        let images: Vec<RenderedImage> = cells
-            .iter()
-            .map(|(_, v)| load_variant_image(out, &v.id(&problem.id)))
-            .collect::<anyhow::Result<_>>()?;
-        let specs: Vec<(String, u32, u32)> = cells
-            .iter()
-            .zip(&images)
-            .map(|((c, _), img)| (c.clone(), img.width, img.height))
-            .collect();
-        let title = format!(
-            "{} — problem {} (depth {})",
-            axis.name(),
-            problem.id,
-            problem.params.depth
-        );
-        let sheet = contact::layout(
-            &format!("contact-{}", axis.name()),
-            &title,
-            axis.info().changes,
-            &specs,
-        );
-        let mut canvas = render_scene(backend, &sheet.scene)?;
-        for (img, &(x, y)) in images.iter().zip(&sheet.slots) {
-            contact::paste(&mut canvas, img, x, y);
-        }
-        let path = dir.join(format!("{}.png", axis.name()));
-        let bytes = geomrender::output::png::encode_png(&canvas)?;
-        geomrender::output::atomic::write_atomic(&path, &bytes)
-            .with_context(|| format!("writing {}", path.display()))?;
-        written.push(path);
-    }
-    Ok(written)
-}
-
-/// Decodes the written image of `id` (PNG or JPEG).
-fn load_variant_image(out: &Path, id: &str) -> anyhow::Result<RenderedImage> {
-    let images = out.join("images");
-    let path = ["png", "jpg"]
-        .iter()
-        .map(|ext| images.join(format!("{id}.{ext}")))
-        .find(|p| p.exists())
-        .with_context(|| format!("no image for {id} in {}", images.display()))?;
-    let img = image::open(&path)
-        .with_context(|| format!("reading {}", path.display()))?
-        .to_rgba8();
-    Ok(RenderedImage {
-        id: id.to_string(),
-        width: img.width(),
-        height: img.height(),
-        rgba: img.into_raw(),
-    })
 }

@@ -5,8 +5,11 @@
 //! drawn by whichever backend the run uses; the images are pasted into their slots
 //! afterwards, pixel for pixel (never rescaled, so what one sees is what the model saw).
 
+use crate::generate::Problem;
 use crate::render::RenderedImage;
 use crate::scene::{Anchor, Baseline, Color, Item, PathItem, Scene, TextItem};
+use crate::variants::{Plan, Variant};
+use std::path::{Path, PathBuf};
 
 const MARGIN: u32 = 16;
 const TITLE: u32 = 60;
@@ -94,6 +97,129 @@ pub fn paste(sheet: &mut RenderedImage, image: &RenderedImage, x: u32, y: u32) {
         sheet.rgba[dst..dst + (w * 4) as usize]
             .copy_from_slice(&image.rgba[src..src + (w * 4) as usize]);
     }
+}
+
+/// Why a contact sheet could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ContactError {
+    /// A variant's image is not in the output directory.
+    #[error("no image for {id} in {}", dir.display())]
+    Missing { id: String, dir: PathBuf },
+    /// An image could not be decoded or the sheet encoded.
+    #[error("{}: {source}", path.display())]
+    Image {
+        path: PathBuf,
+        source: image::ImageError,
+    },
+    /// The sheet could not be written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The sheet's frame could not be rendered.
+    #[error("rendering the contact sheet: {0}")]
+    Render(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// Writes `out/contact/<axis>.png` for every axis of `plan`: `problem`'s base image,
+/// then its image at each value of the axis (in value order, the base where its
+/// value falls on numeric axes), read from `out/images/`. `render` draws the sheet's
+/// frame (a Scene) with the run's backend.
+pub fn write_axis_sheets<E>(
+    out: &Path,
+    problem: &Problem,
+    plan: &Plan,
+    render: &mut dyn FnMut(&Scene) -> Result<RenderedImage, E>,
+) -> Result<Vec<PathBuf>, ContactError>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let dir = out.join("contact");
+    std::fs::create_dir_all(&dir).map_err(|source| ContactError::Io {
+        path: dir.clone(),
+        source,
+    })?;
+    let mut written = Vec::new();
+    for (axis, values) in &plan.axes {
+        let info = axis.info();
+        let mut cells: Vec<(Option<f64>, String, Variant)> = vec![(
+            info.base_number,
+            format!("{} = {} (base)", axis.name(), info.base),
+            Variant::default(),
+        )];
+        for v in values {
+            cells.push((
+                v.number(),
+                format!("{} = {}", axis.name(), v.label()),
+                Variant { settings: vec![*v] },
+            ));
+        }
+        if cells.iter().all(|c| c.0.is_some()) {
+            cells.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite values"));
+        }
+        let images: Vec<RenderedImage> = cells
+            .iter()
+            .map(|(_, _, v)| load_image(out, &v.id(&problem.id)))
+            .collect::<Result<_, _>>()?;
+        let specs: Vec<(String, u32, u32)> = cells
+            .iter()
+            .zip(&images)
+            .map(|((_, c, _), img)| (c.clone(), img.width, img.height))
+            .collect();
+        let title = format!(
+            "{} — problem {} (depth {})",
+            axis.name(),
+            problem.id,
+            problem.params.depth
+        );
+        let sheet = layout(
+            &format!("contact-{}", axis.name()),
+            &title,
+            info.changes,
+            &specs,
+        );
+        let mut canvas = render(&sheet.scene).map_err(|e| ContactError::Render(Box::new(e)))?;
+        for (img, &(x, y)) in images.iter().zip(&sheet.slots) {
+            paste(&mut canvas, img, x, y);
+        }
+        let path = dir.join(format!("{}.png", axis.name()));
+        let bytes = super::png::encode_png(&canvas).map_err(|source| ContactError::Image {
+            path: path.clone(),
+            source,
+        })?;
+        super::atomic::write_atomic(&path, &bytes).map_err(|source| ContactError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Decodes the written image of `id` (PNG or JPEG).
+fn load_image(out: &Path, id: &str) -> Result<RenderedImage, ContactError> {
+    let images = out.join("images");
+    let path = ["png", "jpg"]
+        .iter()
+        .map(|ext| images.join(format!("{id}.{ext}")))
+        .find(|p| p.exists())
+        .ok_or_else(|| ContactError::Missing {
+            id: id.to_string(),
+            dir: images.clone(),
+        })?;
+    let img = image::open(&path)
+        .map_err(|source| ContactError::Image {
+            path: path.clone(),
+            source,
+        })?
+        .to_rgba8();
+    Ok(RenderedImage {
+        id: id.to_string(),
+        width: img.width(),
+        height: img.height(),
+        rgba: img.into_raw(),
+    })
 }
 
 #[cfg(test)]

@@ -1,19 +1,40 @@
 //! `manifest.jsonl`: one JSON row per written image, in input order.
 //!
-//! Rows are streamed to a hidden temporary file next to the manifest and renamed
-//! into place when the run completes, so a manifest under its final name is
-//! always whole.
+//! [`ManifestRow`] is the one definition of a row: the writer serialises it, resume
+//! reads it back, and `schemas/manifest.schema.json` is tested against it. Rows are
+//! streamed to a hidden temporary file next to the manifest and renamed into place
+//! when the run completes, so a manifest under its final name is always whole.
 
+use crate::compose::{LayoutStats, Style};
+use crate::generate::{Annotation, Params};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
-
-/// The JSON Schema of a manifest row (`geomrender schema manifest`).
-pub const SCHEMA: &str = include_str!("../../schemas/manifest.schema.json");
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// The fields every row starts with; producers add their own after these.
-#[derive(Clone, Debug, PartialEq)]
+/// The JSON Schema of a manifest row (`geomrender schema manifest`).
+pub const SCHEMA: &str = include_str!("../../schemas/manifest.schema.json");
+
+/// One manifest row. Fields appear in declaration order; optional parts are left
+/// out when absent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ManifestRow {
+    #[serde(flatten)]
+    pub image: ImageRecord,
+    /// The SVG file, when both a raster image and SVG were written.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub svg: Option<SvgFile>,
+    /// What the image is a drawing of: set with `--variants` and for every Problem line.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+    /// The question, solution and drawing facts of a Problem line.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<ProblemFields>,
+}
+
+/// The fields every row starts with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ImageRecord {
     pub id: String,
     /// Path relative to the output directory, with `/` separators.
@@ -22,24 +43,70 @@ pub struct ImageRecord {
     pub height: u32,
     /// Hex SHA-256 of the image file's bytes.
     pub sha256: String,
-    /// `"<adapter name> (<api>)"` or `"resvg (cpu)"`.
+    /// `"<adapter name> (<api>)"` or `"resvg <version> (cpu)"`.
     pub backend: String,
 }
 
-impl ImageRecord {
-    /// The row: the record's fields first, then `extra` in its own order.
-    pub fn to_row(&self, extra: &Map<String, Value>) -> Map<String, Value> {
-        let mut row = Map::new();
-        row.insert("id".into(), self.id.clone().into());
-        row.insert("image".into(), self.image.clone().into());
-        row.insert("width".into(), self.width.into());
-        row.insert("height".into(), self.height.into());
-        row.insert("sha256".into(), self.sha256.clone().into());
-        row.insert("backend".into(), self.backend.clone().into());
-        for (k, v) in extra {
-            row.entry(k.clone()).or_insert_with(|| v.clone());
-        }
-        row
+/// The SVG written beside a raster image (`--format png,svg`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SvgFile {
+    /// Path relative to the output directory.
+    pub svg: String,
+    /// Hex SHA-256 of the SVG file's bytes.
+    pub svg_sha256: String,
+}
+
+/// The base image a row belongs to and the variant that made it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    /// Id of the base image (its own id for a base image).
+    pub base_id: String,
+    /// `{axis: value}` as `variants::Variant::json` writes it; empty for the base image.
+    pub variant: Map<String, Value>,
+}
+
+/// What a Problem line adds to each of its rows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProblemFields {
+    /// Annotation style of the labels and texts.
+    pub annotation: Annotation,
+    /// The question in this image's annotation style and information placement.
+    pub question: String,
+    /// The chain-of-thought solution.
+    pub cot: String,
+    /// The numeric answer (the same for every variant of a problem).
+    pub answer: f64,
+    /// The problem's generation parameters.
+    pub params: Params,
+    /// How this image was drawn.
+    #[serde(serialize_with = "widened")]
+    pub style: Style,
+    /// Label layout figures.
+    #[serde(serialize_with = "widened")]
+    pub layout: LayoutStats,
+}
+
+/// Serialises through `serde_json::Value`, which widens `f32` fields to `f64`
+/// (`0.1f32` is written `0.10000000149011612`): the bytes manifests have always had.
+fn widened<T: Serialize, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(value)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(s)
+}
+
+impl ManifestRow {
+    /// The row as one JSON line (no newline).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a manifest row serialises")
+    }
+
+    /// The files the row names with their recorded SHA-256: the image, then the SVG.
+    pub fn files(&self) -> impl Iterator<Item = (&str, &str)> {
+        std::iter::once((self.image.image.as_str(), self.image.sha256.as_str())).chain(
+            self.svg
+                .iter()
+                .map(|s| (s.svg.as_str(), s.svg_sha256.as_str())),
+        )
     }
 }
 
@@ -66,7 +133,7 @@ impl ManifestWriter {
         })
     }
 
-    pub fn write_row(&mut self, row: &Map<String, Value>) -> std::io::Result<()> {
+    pub fn write_row(&mut self, row: &ManifestRow) -> std::io::Result<()> {
         serde_json::to_writer(&mut self.out, row)?;
         self.out.write_all(b"\n")?;
         self.rows += 1;
@@ -117,52 +184,38 @@ impl ManifestWriter {
     }
 }
 
-/// Hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(bytes);
-    let mut hex = String::with_capacity(64);
-    for b in digest {
-        hex.push_str(&format!("{b:02x}"));
-    }
-    hex
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sha256_of_known_input() {
-        assert_eq!(
-            sha256_hex(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-    }
 
     #[test]
     fn rows_keep_field_order_and_the_file_appears_only_when_finished() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("manifest.jsonl");
         let mut w = ManifestWriter::create(&path).unwrap();
-        let rec = ImageRecord {
-            id: "a".into(),
-            image: "images/a.png".into(),
-            width: 2,
-            height: 3,
-            sha256: "00".into(),
-            backend: "x (vulkan)".into(),
+        let row = ManifestRow {
+            image: ImageRecord {
+                id: "a".into(),
+                image: "images/a.png".into(),
+                width: 2,
+                height: 3,
+                sha256: "00".into(),
+                backend: "x (vulkan)".into(),
+            },
+            svg: None,
+            source: Some(Source {
+                base_id: "a".into(),
+                variant: Map::new(),
+            }),
+            problem: None,
         };
-        let mut extra = Map::new();
-        extra.insert("answer".into(), 44.0.into());
-        extra.insert("id".into(), "ignored".into());
-        w.write_row(&rec.to_row(&extra)).unwrap();
+        w.write_row(&row).unwrap();
         assert!(!path.exists());
         w.finish().unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(
             text,
-            "{\"id\":\"a\",\"image\":\"images/a.png\",\"width\":2,\"height\":3,\"sha256\":\"00\",\"backend\":\"x (vulkan)\",\"answer\":44.0}\n"
+            "{\"id\":\"a\",\"image\":\"images/a.png\",\"width\":2,\"height\":3,\"sha256\":\"00\",\"backend\":\"x (vulkan)\",\"base_id\":\"a\",\"variant\":{}}\n"
         );
     }
 }

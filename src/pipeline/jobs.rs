@@ -1,12 +1,13 @@
 //! Input line → jobs. A line is a Problem (it has a `diagram`) or a Scene v1; each
 //! gives its base image and one job per variant of the plan.
 
-use super::{Job, JobError};
+use super::{Job, JobError, LineFault};
 use crate::compose::compose;
 use crate::generate::Problem;
+use crate::output::manifest::{ProblemFields, Source};
 use crate::scene::{check_id, parse_scene_value};
-use crate::variants::{Plan, annotation_name, draw_problem, vary_scene};
-use serde_json::{Map, Value};
+use crate::variants::{Plan, draw_problem, vary_scene};
+use serde_json::Value;
 
 /// What a line holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,12 +27,13 @@ pub fn line_kind(value: &Value) -> LineKind {
 
 /// The jobs of one line under `plan`: the base image first, then the variants.
 pub fn expand_line(line: &str, plan: &Plan) -> Result<Vec<Job>, JobError> {
-    let value: Value = serde_json::from_str(line).map_err(|e| JobError {
-        id: None,
-        message: format!(
-            "malformed JSON: {}",
-            e.to_string().split(" at line ").next().unwrap_or_default()
-        ),
+    let value: Value = serde_json::from_str(line).map_err(|e| LineFault::Json {
+        message: e
+            .to_string()
+            .split(" at line ")
+            .next()
+            .unwrap_or_default()
+            .to_string(),
     })?;
     match line_kind(&value) {
         LineKind::Problem => problem_jobs(&value, plan),
@@ -41,54 +43,43 @@ pub fn expand_line(line: &str, plan: &Plan) -> Result<Vec<Job>, JobError> {
 
 fn problem_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
     let id = value.get("id").and_then(Value::as_str).map(str::to_string);
-    let fail = |message: String| JobError {
+    let problem: Problem = serde_path_to_error::deserialize(value).map_err(|e| JobError {
         id: id.clone(),
-        message,
-    };
-    let problem: Problem = serde_path_to_error::deserialize(value)
-        .map_err(|e| fail(format!("problem: {}: {}", e.path(), e.inner())))?;
-    check_id(&problem.id).map_err(|e| fail(e.reason.to_string()))?;
-    let params = serde_json::to_value(&problem.params).expect("params serialise");
+        fault: LineFault::Problem {
+            path: e.path().to_string(),
+            source: e.into_inner(),
+        },
+    })?;
+    check_id(&problem.id).map_err(|e| JobError {
+        id,
+        fault: e.into(),
+    })?;
     plan.variants()
         .iter()
         .map(|variant| {
             let vid = variant.id(&problem.id);
-            let fail = |message: String| JobError {
-                id: Some(vid.clone()),
-                message,
-            };
-            let drawing = draw_problem(&problem, variant).map_err(|e| fail(e.to_string()))?;
+            let drawing = draw_problem(&problem, variant).map_err(|e| JobError::of(&vid, e))?;
             let composed = compose(&drawing.problem, &drawing.style, drawing.annotation)
-                .map_err(|e| fail(e.to_string()))?;
+                .map_err(|e| JobError::of(&vid, e))?;
             let mut scene = composed.scene;
             scene.id = vid.clone();
-            check_id(&scene.id).map_err(|e| fail(e.reason.to_string()))?;
-            let mut extra = Map::new();
-            extra.insert("base_id".into(), problem.id.clone().into());
-            extra.insert("variant".into(), Value::Object(variant.json()));
-            extra.insert(
-                "annotation".into(),
-                annotation_name(drawing.annotation).into(),
-            );
-            extra.insert(
-                "question".into(),
-                drawing.problem.question(drawing.annotation).into(),
-            );
-            extra.insert("cot".into(), drawing.problem.cot(drawing.annotation).into());
-            extra.insert("answer".into(), problem.answer.into());
-            extra.insert("params".into(), params.clone());
-            extra.insert(
-                "style".into(),
-                serde_json::to_value(&drawing.style).expect("style serialises"),
-            );
-            extra.insert(
-                "layout".into(),
-                serde_json::to_value(&composed.layout).expect("layout serialises"),
-            );
+            check_id(&scene.id).map_err(|e| JobError::of(&vid, e))?;
             Ok(Job {
                 scene,
-                extra,
                 encoding: drawing.encoding,
+                source: Some(Source {
+                    base_id: problem.id.clone(),
+                    variant: variant.json(),
+                }),
+                problem: Some(ProblemFields {
+                    annotation: drawing.annotation,
+                    question: drawing.problem.question(drawing.annotation).to_string(),
+                    cot: drawing.problem.cot(drawing.annotation).to_string(),
+                    answer: problem.answer,
+                    params: problem.params.clone(),
+                    style: drawing.style,
+                    layout: composed.layout,
+                }),
             })
         })
         .collect()
@@ -103,21 +94,18 @@ fn scene_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
         .iter()
         .map(|variant| {
             let vid = variant.id(&base.id);
-            let fail = |message: String| JobError {
-                id: Some(vid.clone()),
-                message,
-            };
             let (mut scene, encoding) =
-                vary_scene(&base, variant).map_err(|e| fail(e.to_string()))?;
+                vary_scene(&base, variant).map_err(|e| JobError::of(&vid, e))?;
             scene.id = vid.clone();
-            crate::scene::validate(&scene).map_err(|e| fail(e.to_string()))?;
-            let mut extra = Map::new();
-            extra.insert("base_id".into(), base.id.clone().into());
-            extra.insert("variant".into(), Value::Object(variant.json()));
+            crate::scene::validate(&scene).map_err(|e| JobError::of(&vid, e))?;
             Ok(Job {
                 scene,
-                extra,
                 encoding,
+                source: Some(Source {
+                    base_id: base.id.clone(),
+                    variant: variant.json(),
+                }),
+                problem: None,
             })
         })
         .collect()
@@ -126,7 +114,8 @@ fn scene_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::{GenerateOptions, generate_one};
+    use crate::generate::{Annotation, GenerateOptions, generate_one};
+    use crate::variants::VariantError;
 
     #[test]
     fn problem_lines_give_base_and_variants_with_texts() {
@@ -143,16 +132,15 @@ mod tests {
                 format!("{}__annotation-individual", p.id)
             ]
         );
-        assert_eq!(jobs[0].extra["question"], p.question.coordinate);
-        assert_eq!(jobs[0].extra["annotation"], "coordinate");
-        assert_eq!(jobs[0].extra["variant"], serde_json::json!({}));
-        assert_eq!(jobs[2].extra["question"], p.question.individual);
-        assert_eq!(jobs[2].extra["cot"], p.cot.individual);
-        assert!(
-            jobs.iter()
-                .all(|j| j.extra["answer"] == p.answer && j.extra["base_id"] == p.id.as_str())
-        );
-        assert_eq!(jobs[1].extra["style"]["font_size"], 24.0);
+        let fields = |j: &Job| j.problem.clone().unwrap();
+        assert_eq!(fields(&jobs[0]).question, p.question.coordinate);
+        assert_eq!(fields(&jobs[0]).annotation, Annotation::Coordinate);
+        assert!(jobs[0].source.as_ref().unwrap().variant.is_empty());
+        assert_eq!(fields(&jobs[2]).question, p.question.individual);
+        assert_eq!(fields(&jobs[2]).cot, p.cot.individual);
+        assert!(jobs.iter().all(|j| fields(j).answer == p.answer
+            && j.source.as_ref().unwrap().base_id == p.id));
+        assert_eq!(fields(&jobs[1]).style.font_size, 24.0);
     }
 
     #[test]
@@ -161,7 +149,7 @@ mod tests {
         let jobs = expand_line(&serde_json::to_string(&s).unwrap(), &Plan::base_only()).unwrap();
         assert_eq!(jobs.len(), 1);
         assert_eq!(jobs[0].scene, s);
-        assert!(jobs[0].extra.is_empty());
+        assert!(jobs[0].source.is_none() && jobs[0].problem.is_none());
     }
 
     #[test]
@@ -172,9 +160,13 @@ mod tests {
             &Plan::parse("relabel", false).unwrap(),
         )
         .unwrap_err();
-        assert!(e.message.contains("needs a Problem"), "{e:?}");
+        assert!(
+            matches!(e.fault, LineFault::Variant(VariantError::NeedsProblem("relabel"))),
+            "{e:?}"
+        );
         let e = expand_line(r#"{"id":"p","diagram":{}}"#, &Plan::base_only()).unwrap_err();
-        assert!(e.message.starts_with("problem: "), "{e:?}");
+        assert!(matches!(e.fault, LineFault::Problem { .. }), "{e:?}");
+        assert!(e.fault.to_string().starts_with("problem: "), "{e:?}");
         assert_eq!(e.id.as_deref(), Some("p"));
     }
 }

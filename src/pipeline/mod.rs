@@ -11,90 +11,53 @@
 //! 3. a sink thread encodes and writes files on rayon and appends manifest rows
 //!    in input order.
 
+mod error;
 mod gpu_stage;
-mod input;
 mod jobs;
 mod read;
 mod resume;
 mod sink;
 mod stats;
 
-pub use input::{Line, Lines, MAX_LINE_BYTES};
+pub use error::{JobError, LineError, LineFault};
 pub use jobs::{LineKind, expand_line, line_kind};
 pub use resume::ResumeError;
 pub use stats::{StageTimes, Timer};
 
 use crate::output::Encoding;
-use crate::output::manifest::ManifestWriter;
+use crate::output::manifest::{ManifestWriter, ProblemFields, Source};
 use crate::render::RenderedImage;
 use crate::render::cpu::CpuRenderer;
 use crate::render::gpu::{GpuError, GpuOptions, GpuRenderer};
 use crate::render::tessellate::TessellateOptions;
 use crate::scene::{Scene, SceneError};
-use serde_json::{Map, Value};
-use std::fmt;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 use std::time::{Duration, Instant};
 
-/// One image to produce: a scene, how to store it, and the fields its manifest
-/// row carries besides the image record (question, answer, variant, ...).
+/// One image to produce: a scene, how to store it, and what its manifest row says
+/// besides the image record.
 #[derive(Clone, Debug)]
 pub struct Job {
     pub scene: Scene,
-    pub extra: Map<String, Value>,
     pub encoding: Encoding,
+    /// The base image and variant (Problem lines, and Scene lines with `--variants`).
+    pub source: Option<Source>,
+    /// The texts and drawing facts of a Problem line.
+    pub problem: Option<ProblemFields>,
 }
 
 impl Job {
+    /// A Scene drawn as it is, stored as PNG, with nothing but the image record.
     pub fn new(scene: Scene) -> Self {
         Job {
             scene,
-            extra: Map::new(),
             encoding: Encoding::Png,
+            source: None,
+            problem: None,
         }
-    }
-}
-
-/// Why an input line produced no images.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JobError {
-    pub id: Option<String>,
-    pub message: String,
-}
-
-impl From<SceneError> for JobError {
-    fn from(e: SceneError) -> Self {
-        let id = e.id.clone();
-        let message = match &e.path {
-            p if p.is_empty() => e.reason.to_string(),
-            p => format!("{p}: {}", e.reason),
-        };
-        JobError { id, message }
-    }
-}
-
-/// A bad input line, located.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct LineError {
-    /// Input file name, or `<stdin>`.
-    pub file: String,
-    /// 1-based line number.
-    pub line: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    pub message: String,
-}
-
-impl fmt::Display for LineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: ", self.file, self.line)?;
-        if let Some(id) = &self.id {
-            write!(f, "{id:?}: ")?;
-        }
-        f.write_str(&self.message)
     }
 }
 
@@ -117,20 +80,26 @@ pub enum Backend {
 }
 
 /// Which files each job produces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outputs {
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Outputs {
     /// The rendered image, encoded as the job says (PNG unless a variant asks for JPEG).
-    pub raster: bool,
-    /// The scene's exact SVG equivalent.
-    pub svg: bool,
+    #[default]
+    Raster,
+    /// Only the scene's exact SVG equivalent (nothing is rendered).
+    Svg,
+    /// Both; the manifest's `image` is the raster file, `svg` the SVG.
+    Both,
 }
 
-impl Default for Outputs {
-    fn default() -> Self {
-        Outputs {
-            raster: true,
-            svg: false,
-        }
+impl Outputs {
+    /// Whether a raster image is rendered.
+    pub fn raster(self) -> bool {
+        matches!(self, Outputs::Raster | Outputs::Both)
+    }
+
+    /// Whether the SVG is written.
+    pub fn svg(self) -> bool {
+        matches!(self, Outputs::Svg | Outputs::Both)
     }
 }
 
@@ -177,12 +146,8 @@ pub trait Progress: Sync {
     fn line_failed(&self, _error: &LineError) {}
 }
 
-/// A progress listener that ignores everything.
-pub struct Silent;
-impl Progress for Silent {}
-
 /// What a run did.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct RunSummary {
     /// Non-blank input lines read.
     pub lines: u64,
@@ -217,8 +182,14 @@ pub enum RunError {
         file: String,
         source: std::io::Error,
     },
-    #[error("encoding {id}: {message}")]
-    Encode { id: String, message: String },
+    #[error("encoding {id}: {source}")]
+    Encode {
+        id: String,
+        source: image::ImageError,
+    },
+    /// A job reached the sink with no file to write (a bug: every job renders or exports).
+    #[error("{id}: the job produced neither an image nor an SVG")]
+    NothingToWrite { id: String },
     #[error(transparent)]
     Resume(#[from] ResumeError),
 }
@@ -228,7 +199,8 @@ pub(crate) struct Meta {
     id: String,
     width: u32,
     height: u32,
-    extra: Map<String, Value>,
+    source: Option<Source>,
+    problem: Option<ProblemFields>,
     encoding: Encoding,
     svg: Option<String>,
 }
@@ -255,7 +227,7 @@ pub fn run(
     })?;
     let manifest_path = options.out_dir.join("manifest.jsonl");
     // Only raster output needs a renderer; a GPU is opened before any line is read.
-    let (gpu, cpu, backend) = match (&options.backend, options.outputs.raster) {
+    let (gpu, cpu, backend) = match (&options.backend, options.outputs.raster()) {
         (_, false) => (None, None, "svg export (no rasterisation)".to_string()),
         (Backend::Gpu(o), true) => {
             let r = GpuRenderer::new(*o)?;

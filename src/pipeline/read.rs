@@ -2,9 +2,10 @@
 //! report bad lines and duplicate ids in input order; pass the rest on.
 
 use super::resume::{Cursor, Kept};
+use crate::jsonl::Lines;
 use super::{
-    Done, Expand, JobError, LineError, Lines, Meta, Progress, RunError, RunOptions, StageTimes,
-    Timer,
+    Done, Expand, JobError, LineError, LineFault, Meta, Progress, RunError, RunOptions,
+    StageTimes, Timer,
 };
 use crate::render::cpu::CpuRenderer;
 use crate::render::prepare::{PreparedScene, prepare};
@@ -56,7 +57,7 @@ pub(super) struct Reader<'a> {
 impl Reader<'_> {
     /// Runs until the input ends or a later stage hangs up.
     pub fn run(&mut self, input: impl BufRead, next: Next<'_>) -> Result<(), RunError> {
-        let gpu = matches!(next, Next::Gpu(_)) && self.options.outputs.raster;
+        let gpu = matches!(next, Next::Gpu(_)) && self.options.outputs.raster();
         let mut lines = Lines::new(input);
         // Every id written so far: the only state that grows with the input (~40 bytes a line).
         let mut seen: HashSet<Box<str>> = HashSet::new();
@@ -78,7 +79,7 @@ impl Reader<'_> {
                 .map(|line| {
                     let result = line
                         .text
-                        .map_err(|message| JobError { id: None, message })
+                        .map_err(JobError::from)
                         .and_then(|text| self.work_line(&text, gpu));
                     (line.number, result)
                 })
@@ -89,7 +90,7 @@ impl Reader<'_> {
                     file: self.file.to_string(),
                     line: number,
                     id: e.id,
-                    message: e.message,
+                    fault: e.fault,
                 };
                 let works = match result {
                     Ok(w) => w,
@@ -106,11 +107,7 @@ impl Reader<'_> {
                     .find(|id| seen.contains(*id) || !ids.insert(*id))
                 {
                     let id = dup.to_string();
-                    let message = format!("duplicate id {id:?}: an earlier item has the same id");
-                    self.reject(fail(JobError {
-                        id: Some(id),
-                        message,
-                    }));
+                    self.reject(fail(JobError::of(&id, LineFault::DuplicateId { id: id.clone() })));
                     continue;
                 }
                 for w in works {
@@ -158,7 +155,7 @@ impl Reader<'_> {
                     return Ok(Work::Kept(job.scene.id));
                 }
                 let prepare_timer = Timer::new(&self.stats.prepare);
-                let svg = self.options.outputs.svg.then(|| {
+                let svg = self.options.outputs.svg().then(|| {
                     crate::output::svg::to_svg_with(
                         &job.scene,
                         crate::output::svg::SvgOptions::default()
@@ -169,7 +166,8 @@ impl Reader<'_> {
                     id: job.scene.id.clone(),
                     width: job.scene.width,
                     height: job.scene.height,
-                    extra: job.extra,
+                    source: job.source,
+                    problem: job.problem,
                     encoding: job.encoding,
                     svg,
                 };
@@ -178,13 +176,12 @@ impl Reader<'_> {
                     return Ok(Work::Gpu(p, meta));
                 }
                 drop(prepare_timer);
-                let image = match (self.cpu, self.options.outputs.raster) {
+                let image = match (self.cpu, self.options.outputs.raster()) {
                     (Some(cpu), true) => {
                         let _t = Timer::new(&self.stats.render_cpu);
-                        let img = cpu.render(&job.scene).map_err(|message| JobError {
-                            id: Some(meta.id.clone()),
-                            message: message.to_string(),
-                        })?;
+                        let img = cpu
+                            .render(&job.scene)
+                            .map_err(|e| JobError::of(&meta.id, e))?;
                         Some(img)
                     }
                     _ => None,

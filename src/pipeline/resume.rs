@@ -9,9 +9,9 @@
 //! same order and before any new image, which catches a changed input or options.
 
 use super::{Outputs, RunError};
-use crate::output::manifest::{ManifestWriter, sha256_hex};
+use crate::digest::sha256_hex;
+use crate::output::manifest::{ManifestRow, ManifestWriter};
 use rayon::prelude::*;
-use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -116,16 +116,16 @@ pub(super) fn keep(
         if chunk.is_empty() {
             break;
         }
-        let checked: Vec<Option<Map<String, Value>>> = chunk
+        let checked: Vec<Option<ManifestRow>> = chunk
             .par_iter()
             .map(|line| usable(line, dir, outputs))
             .collect();
         for (row, line) in checked.into_iter().zip(&chunk) {
             let Some(row) = row else { break 'outer };
-            if row.get("backend").and_then(Value::as_str) != Some(backend) {
+            if row.image.backend != backend {
                 break 'outer; // a mix of backends (only by hand): render the rest anew
             }
-            let id: Box<str> = row["id"].as_str().unwrap_or_default().into();
+            let id: Box<str> = row.image.id.into();
             // The line as it was: re-serialising could change a float's last digit.
             manifest.write_raw(line.trim_end()).map_err(io)?;
             kept.set.insert(id.clone());
@@ -140,13 +140,13 @@ pub(super) fn keep(
 
 /// Refuses a previous run drawn by another backend: its pixels would differ.
 fn check_backend(path: &Path, first_row: &str, backend: &str) -> Result<(), ResumeError> {
-    let Ok(row) = serde_json::from_str::<Map<String, Value>>(first_row) else {
+    let Ok(row) = serde_json::from_str::<ManifestRow>(first_row) else {
         return Ok(()); // a torn first row: nothing to keep anyway
     };
-    match row.get("backend").and_then(Value::as_str) {
-        Some(previous) if previous != backend => Err(ResumeError::Backend {
+    match row.image.backend {
+        previous if previous != backend => Err(ResumeError::Backend {
             path: path.to_path_buf(),
-            previous: previous.to_string(),
+            previous,
             current: backend.to_string(),
         }),
         _ => Ok(()),
@@ -154,28 +154,24 @@ fn check_backend(path: &Path, first_row: &str, backend: &str) -> Result<(), Resu
 }
 
 /// The row, if it is whole and its files are intact.
-fn usable(line: &str, dir: &Path, outputs: Outputs) -> Option<Map<String, Value>> {
-    let row: Map<String, Value> = serde_json::from_str(line).ok()?;
-    let field = |k: &str| row.get(k).and_then(Value::as_str);
-    field("id")?;
-    let image = field("image")?;
+fn usable(line: &str, dir: &Path, outputs: Outputs) -> Option<ManifestRow> {
+    let row: ManifestRow = serde_json::from_str(line).ok()?;
     // The row must carry exactly the files this run writes.
-    let svg_only = image.ends_with(".svg");
-    if outputs.raster == svg_only || (outputs.raster && outputs.svg) != row.contains_key("svg") {
+    let svg_only = row.image.image.ends_with(".svg");
+    let has = match (svg_only, row.svg.is_some()) {
+        (true, false) => Outputs::Svg,
+        (false, false) => Outputs::Raster,
+        (false, true) => Outputs::Both,
+        (true, true) => return None,
+    };
+    if has != outputs {
         return None;
     }
     let intact = |rel: &str, sha: &str| {
         std::fs::read(dir.join(rel)).is_ok_and(|bytes| sha256_hex(&bytes) == sha)
     };
-    if !intact(image, field("sha256")?) {
-        return None;
-    }
-    if let Some(svg) = field("svg") {
-        if !intact(svg, field("svg_sha256")?) {
-            return None;
-        }
-    }
-    Some(row)
+    let all_intact = row.files().all(|(rel, sha)| intact(rel, sha));
+    all_intact.then_some(row)
 }
 
 /// Follows the reader through the input: every kept id must come back in

@@ -2,9 +2,9 @@
 
 use super::{Done, Progress, RunError, StageTimes, Timer};
 use crate::output::atomic::write_atomic;
-use crate::output::manifest::{ImageRecord, ManifestWriter, sha256_hex};
+use crate::digest::sha256_hex;
+use crate::output::manifest::{ImageRecord, ManifestRow, ManifestWriter, SvgFile};
 use rayon::prelude::*;
-use serde_json::{Map, Value};
 use std::path::Path;
 use std::sync::mpsc::Receiver;
 
@@ -40,15 +40,18 @@ impl Sink<'_> {
     }
 
     /// Writes one job's files and returns its manifest row.
-    fn write(&self, done: &Done) -> Result<Map<String, Value>, RunError> {
+    fn write(&self, done: &Done) -> Result<ManifestRow, RunError> {
         let meta = &done.meta;
         let raster = match &done.image {
             Some(img) => {
                 let _t = Timer::new(&self.stats.encode);
-                let bytes = meta.encoding.encode(img).map_err(|e| RunError::Encode {
-                    id: meta.id.clone(),
-                    message: e.to_string(),
-                })?;
+                let bytes = meta
+                    .encoding
+                    .encode(img)
+                    .map_err(|source| RunError::Encode {
+                        id: meta.id.clone(),
+                        source,
+                    })?;
                 Some((
                     format!("images/{}.{}", meta.id, meta.encoding.extension()),
                     bytes,
@@ -56,31 +59,43 @@ impl Sink<'_> {
             }
             None => None,
         };
-        let svg = meta
-            .svg
-            .as_ref()
-            .map(|text| (format!("images/{}.svg", meta.id), text.as_bytes()));
-        let (image, sha256) = match (&raster, &svg) {
-            (Some((rel, bytes)), _) => (rel.clone(), self.put(rel, bytes)?),
-            (None, Some((rel, bytes))) => (rel.clone(), self.put(rel, bytes)?),
-            (None, None) => unreachable!("every job writes a raster image or an SVG"),
+        let svg = match &meta.svg {
+            Some(text) => {
+                let rel = format!("images/{}.svg", meta.id);
+                let sha = self.put(&rel, text.as_bytes())?;
+                Some(SvgFile {
+                    svg: rel,
+                    svg_sha256: sha,
+                })
+            }
+            None => None,
         };
-        let mut extra = Map::new();
-        if let (Some(_), Some((rel, bytes))) = (&raster, &svg) {
-            let sha = self.put(rel, bytes)?;
-            extra.insert("svg".into(), rel.clone().into());
-            extra.insert("svg_sha256".into(), sha.into());
-        }
-        extra.extend(meta.extra.clone());
-        let record = ImageRecord {
-            id: meta.id.clone(),
-            image,
-            width: meta.width,
-            height: meta.height,
-            sha256,
-            backend: self.backend.to_string(),
+        // The image is the raster file when there is one, else the SVG on its own.
+        let (image, sha256, svg) = match (raster, svg) {
+            (Some((rel, bytes)), svg) => {
+                let sha = self.put(&rel, &bytes)?;
+                (rel, sha, svg)
+            }
+            (None, Some(svg)) => (svg.svg, svg.svg_sha256, None),
+            (None, None) => {
+                return Err(RunError::NothingToWrite {
+                    id: meta.id.clone(),
+                });
+            }
         };
-        Ok(record.to_row(&extra))
+        Ok(ManifestRow {
+            image: ImageRecord {
+                id: meta.id.clone(),
+                image,
+                width: meta.width,
+                height: meta.height,
+                sha256,
+                backend: self.backend.to_string(),
+            },
+            svg,
+            source: meta.source.clone(),
+            problem: meta.problem.clone(),
+        })
     }
 
     /// Writes `bytes` to `out_dir/rel` atomically; returns their SHA-256.

@@ -93,7 +93,7 @@ pub fn parse_manifest(text: &[u8], file: &str) -> (Vec<Item>, Vec<LineError>) {
     let mut items = Vec::new();
     let mut errors = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
-    for (line, raw) in jsonl_lines(text) {
+    for (line, raw) in crate::jsonl::split(text) {
         let fail = |reason| LineError {
             file: file.to_string(),
             line,
@@ -118,14 +118,6 @@ pub fn parse_manifest(text: &[u8], file: &str) -> (Vec<Item>, Vec<LineError>) {
         }
     }
     (items, errors)
-}
-
-/// Non-blank lines of a JSONL file with their 1-based numbers (`\r\n` tolerated).
-pub(crate) fn jsonl_lines(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    text.split(|b| *b == b'\n')
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.strip_suffix(b"\r").unwrap_or(l)))
-        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
 }
 
 pub(crate) fn parse_object(line: &str) -> Result<Map<String, Value>, LineReason> {

@@ -47,7 +47,6 @@ pub use trace::explain_id;
 pub use write::{ReportFiles, write_report};
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use std::path::Path;
 
 /// The JSON Schema of `report.json`.
@@ -110,10 +109,7 @@ impl Source {
     }
 
     fn sha256(&self) -> String {
-        Sha256::digest(&self.bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        crate::digest::sha256_hex(&self.bytes)
     }
 }
 
@@ -157,7 +153,7 @@ fn input_file(src: &Source, accepted: usize) -> InputFile {
     InputFile {
         path: src.name.clone(),
         sha256: src.sha256(),
-        lines: manifest::jsonl_lines(&src.bytes).count(),
+        lines: crate::jsonl::split(&src.bytes).count(),
         accepted,
     }
 }

@@ -6,7 +6,7 @@
 //! Unknown fields are ignored.
 
 use super::error::{LineError, LineReason};
-use super::manifest::{bad, jsonl_lines, parse_object, required_string};
+use super::manifest::{bad, parse_object, required_string};
 use serde_json::Value;
 
 /// One prediction line.
@@ -29,7 +29,7 @@ pub fn parse_predictions(
 ) -> (Vec<Prediction>, Vec<LineError>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    for (line, raw) in jsonl_lines(text) {
+    for (line, raw) in crate::jsonl::split(text) {
         let parsed = std::str::from_utf8(raw)
             .map_err(|_| LineReason::NotUtf8)
             .and_then(|s| parse_line(s, default_model));

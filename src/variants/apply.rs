@@ -36,13 +36,13 @@ pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, Varian
             AxisValue::Annotation(a) => d.annotation = a,
             AxisValue::Info(i) => {
                 d.problem =
-                    with_info(&d.problem, i).map_err(|e| VariantError::Problem(e.to_string()))?
+                    with_info(&d.problem, i).map_err(VariantError::Problem)?
             }
             AxisValue::Resolution(_) => {} // applied last, scaling the final sizes
             AxisValue::Palette(p) => d.style.palette = p,
             AxisValue::Relabel(seed) => {
                 d.problem =
-                    relabel(&d.problem, seed).map_err(|e| VariantError::Problem(e.to_string()))?
+                    relabel(&d.problem, seed).map_err(VariantError::Problem)?
             }
             AxisValue::Rotation(r) => d.style.rotation = r,
             AxisValue::Jpeg(q) => d.encoding = Encoding::Jpeg { quality: q },
@@ -85,7 +85,7 @@ pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), 
                     Rotation::R180 => 2,
                     Rotation::R270 => 3,
                 };
-                s = rotate_scene(&s, turns).map_err(|e| VariantError::Scene(e.to_string()))?;
+                s = rotate_scene(&s, turns).map_err(VariantError::Scene)?;
             }
             AxisValue::Resolution(_) => {} // applied last
             AxisValue::Jpeg(q) => encoding = Encoding::Jpeg { quality: q },
@@ -96,7 +96,7 @@ pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), 
     }
     if let Some(AxisValue::Resolution(r)) = variant.get(Axis::Resolution) {
         let k = r as f32 / s.width.max(s.height) as f32;
-        s = scale_scene(&s, k).map_err(|e| VariantError::Scene(e.to_string()))?;
+        s = scale_scene(&s, k).map_err(VariantError::Scene)?;
     }
     Ok((s, encoding))
 }

@@ -31,6 +31,9 @@ pub struct AxisInfo {
     pub changes: &'static str,
     /// The value of the base image.
     pub base: &'static str,
+    /// The base value as a number, on axes whose values are numbers on a scale
+    /// (contact sheets and plots place the base among the swept values).
+    pub base_number: Option<f64>,
     /// Values swept when SPEC names the axis without values (the base excluded).
     pub sweep: &'static [&'static str],
     /// Accepted values.
@@ -48,6 +51,7 @@ pub const AXES: &[AxisInfo] = &[
         name: "opacity",
         changes: "fill opacity of the shapes (outlines, marks and labels untouched)",
         base: "0.5",
+        base_number: Some(0.5),
         sweep: &["0.1", "0.25", "0.75", "1"],
         accepts: "0..=1",
         needs_problem: false,
@@ -58,6 +62,7 @@ pub const AXES: &[AxisInfo] = &[
         name: "linewidth",
         changes: "outline width in px at 512 px (label positions stay put)",
         base: "2",
+        base_number: Some(2.0),
         sweep: &["0.5", "1", "4", "6"],
         accepts: "0.1..=32",
         needs_problem: false,
@@ -68,6 +73,7 @@ pub const AXES: &[AxisInfo] = &[
         name: "fontsize",
         changes: "size of all labels in px at 512 px; the label layout is re-run",
         base: "16",
+        base_number: Some(16.0),
         sweep: &["8", "12", "24", "32"],
         accepts: "4..=96",
         needs_problem: false,
@@ -78,6 +84,7 @@ pub const AXES: &[AxisInfo] = &[
         name: "annotation",
         changes: "labels on the image and the question and solution texts together",
         base: "coordinate",
+        base_number: None,
         sweep: &["individual"],
         accepts: "coordinate | individual",
         needs_problem: true,
@@ -88,6 +95,7 @@ pub const AXES: &[AxisInfo] = &[
         name: "info",
         changes: "given values printed on the diagram (image) or stated in the question (text)",
         base: "the problem's own",
+        base_number: None,
         sweep: &["text", "image"],
         accepts: "text | image",
         needs_problem: true,
@@ -98,6 +106,7 @@ pub const AXES: &[AxisInfo] = &[
         name: "resolution",
         changes: "canvas side in px, with line widths and font sizes scaled along",
         base: "512",
+        base_number: Some(512.0),
         sweep: &["256", "384", "768", "1024"],
         accepts: "64..=8192",
         needs_problem: false,
@@ -108,6 +117,7 @@ pub const AXES: &[AxisInfo] = &[
         name: "palette",
         changes: "shape fill colours (texts keep naming the original colours)",
         base: "color",
+        base_number: None,
         sweep: &["grayscale", "high-contrast"],
         accepts: "color | grayscale | high-contrast",
         needs_problem: false,
@@ -118,6 +128,7 @@ pub const AXES: &[AxisInfo] = &[
         name: "relabel",
         changes: "vertex letters permuted (every vertex renamed) in image and texts alike",
         base: "0 (original letters)",
+        base_number: None,
         sweep: &["1", "2", "3"],
         accepts: "a permutation seed ≥ 1",
         needs_problem: true,
@@ -128,6 +139,7 @@ pub const AXES: &[AxisInfo] = &[
         name: "rotation",
         changes: "diagram rotated clockwise by the value in degrees, labels kept upright and re-placed",
         base: "0",
+        base_number: Some(0.0),
         sweep: &["90", "180", "270"],
         accepts: "0 | 90 | 180 | 270",
         needs_problem: false,
@@ -138,6 +150,7 @@ pub const AXES: &[AxisInfo] = &[
         name: "jpeg",
         changes: "stored as JPEG at the given quality instead of PNG",
         base: "none (PNG)",
+        base_number: None,
         sweep: &["95", "75", "50", "25", "10"],
         accepts: "1..=100",
         needs_problem: false,
@@ -273,6 +286,14 @@ impl AxisValue {
             AxisValue::Relabel(v) => v.to_string(),
             AxisValue::Rotation(r) => rotation_degrees(*r).to_string(),
             AxisValue::Jpeg(q) => q.to_string(),
+        }
+    }
+
+    /// The value on a numeric scale (as its label reads), or `None` for words.
+    pub fn number(&self) -> Option<f64> {
+        match self {
+            AxisValue::Annotation(_) | AxisValue::Info(_) | AxisValue::Palette(_) => None,
+            _ => self.label().parse().ok(),
         }
     }
 

@@ -36,7 +36,7 @@ pub enum VariantError {
     )]
     NeedsProblem(&'static str),
     #[error("the problem cannot be rewritten: {0}")]
-    Problem(String),
+    Problem(#[source] crate::generate::TextError),
     #[error("the scene cannot be transformed: {0}")]
-    Scene(String),
+    Scene(#[source] crate::scene::SceneError),
 }

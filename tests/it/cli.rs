@@ -69,7 +69,7 @@ fn renders_the_bundled_examples() {
         let bytes = std::fs::read(&image).unwrap();
         assert_eq!(
             row["sha256"],
-            geomrender::output::manifest::sha256_hex(&bytes)
+            geomrender::digest::sha256_hex(&bytes)
         );
         let decoded = image::load_from_memory(&bytes).unwrap();
         assert_eq!(decoded.width() as u64, row["width"].as_u64().unwrap());

@@ -10,6 +10,8 @@ mod generate_formulas;
 mod generate_paper;
 mod generate_solutions;
 mod generate_transforms;
+mod layering;
+mod manifest_row;
 mod oracle;
 mod pixels;
 mod reference;

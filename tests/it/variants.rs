@@ -179,9 +179,9 @@ fn individual_annotation_switches_texts_and_labels_together() {
         let line = serde_json::to_string(p).unwrap();
         let jobs = expand_line(&line, &Plan::parse("annotation", false).unwrap()).unwrap();
         let (base, ind) = (&jobs[0], &jobs[1]);
-        assert_eq!(ind.extra["annotation"], "individual");
-        let q = ind.extra["question"].as_str().unwrap();
-        let cot = ind.extra["cot"].as_str().unwrap();
+        let fields = ind.problem.as_ref().unwrap();
+        assert_eq!(fields.annotation, Annotation::Individual);
+        let (q, cot) = (fields.question.as_str(), fields.cot.as_str());
         assert!(
             vertex_names(q, p).is_empty() && vertex_names(cot, p).is_empty(),
             "{}: {q}\n{cot}",
@@ -190,8 +190,8 @@ fn individual_annotation_switches_texts_and_labels_together() {
         // The coordinate base does use vertex names (at least in its solution).
         let base_text = format!(
             "{} {}",
-            base.extra["question"].as_str().unwrap(),
-            base.extra["cot"].as_str().unwrap()
+            base.problem.as_ref().unwrap().question,
+            base.problem.as_ref().unwrap().cot
         );
         assert!(!vertex_names(&base_text, p).is_empty(), "{}", p.id);
         // Every Greek letter the texts use is drawn, and none of the vertex letters is.
@@ -251,7 +251,7 @@ fn relabel_keeps_the_answer_and_renames_consistently() {
                 .clone();
             assert_eq!(job.scene.id, v.id(&p.id));
             let q = draw_problem(&p, &v).unwrap().problem;
-            assert_eq!(job.extra["answer"], p.answer);
+            assert_eq!(job.problem.as_ref().unwrap().answer, p.answer);
             // old letter → new letter, from the diagram; a bijection with no fixed point.
             let map: std::collections::HashMap<String, String> = p
                 .diagram
@@ -290,13 +290,13 @@ fn relabel_keeps_the_answer_and_renames_consistently() {
                 out
             };
             assert_eq!(
-                job.extra["question"].as_str().unwrap(),
+                job.problem.as_ref().unwrap().question,
                 rename(p.question(Annotation::Coordinate)),
                 "{}",
                 job.scene.id
             );
             assert_eq!(
-                job.extra["cot"].as_str().unwrap(),
+                job.problem.as_ref().unwrap().cot,
                 rename(p.cot(Annotation::Coordinate)),
                 "{}",
                 job.scene.id
@@ -337,10 +337,10 @@ fn fontsize_sweep_keeps_every_label_on_the_canvas_and_apart() {
     for p in problems(1000, 75) {
         let line = serde_json::to_string(&p).unwrap();
         for job in expand_line(&line, &plan).unwrap() {
-            let layout = &job.extra["layout"];
+            let layout = &job.problem.as_ref().unwrap().layout;
             assert_eq!(
-                (layout["overlaps"].as_u64(), layout["off_canvas"].as_u64()),
-                (Some(0), Some(0)),
+                (layout.overlaps, layout.off_canvas),
+                (0, 0),
                 "{}",
                 job.scene.id
             );
@@ -470,7 +470,7 @@ fn cli_rows_pair_each_variant_with_its_base() {
         let bytes = std::fs::read(out_dir.join(image)).unwrap();
         assert_eq!(
             row["sha256"],
-            geomrender::output::manifest::sha256_hex(&bytes)
+            geomrender::digest::sha256_hex(&bytes)
         );
         assert!(out_dir.join(row["svg"].as_str().unwrap()).exists());
     }

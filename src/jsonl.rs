@@ -1,4 +1,6 @@
-//! Reading input lines: bounded length, UTF-8 checked, numbered from 1.
+//! JSON Lines: the one line splitter of every JSONL reader (render input, resume,
+//! score). Lines are numbered from 1, blank lines are skipped, a trailing `\r` is
+//! dropped, and a line is UTF-8 checked and bounded in length.
 
 use std::io::{BufRead, Read};
 
@@ -9,7 +11,53 @@ pub const MAX_LINE_BYTES: usize = 64 << 20;
 pub struct Line {
     /// 1-based line number.
     pub number: u64,
-    pub text: Result<String, String>,
+    pub text: Result<String, LineReadError>,
+}
+
+/// Why a line could not be read as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineReadError {
+    /// Not valid UTF-8; `byte` is the 1-based offset of the first bad byte.
+    #[error("line is not valid UTF-8 (byte {byte})")]
+    NotUtf8 { byte: usize },
+    /// Longer than [`MAX_LINE_BYTES`].
+    #[error("line longer than {max} bytes")]
+    TooLong { max: usize },
+}
+
+/// Whether a line holds nothing but ASCII white space.
+pub fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Non-blank lines of an in-memory JSONL text with their 1-based numbers.
+pub fn split(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    text.split(|b| *b == b'\n')
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.strip_suffix(b"\r").unwrap_or(l)))
+        .filter(|(_, l)| !is_blank(l))
+}
+
+/// Counts the non-blank lines of `reader` in bounded memory (a line is never held whole).
+pub fn count(mut reader: impl BufRead) -> std::io::Result<u64> {
+    let mut n = 0;
+    let mut blank = true;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(n + u64::from(!blank));
+        }
+        for &b in buf {
+            if b == b'\n' {
+                n += u64::from(!blank);
+                blank = true;
+            } else if !b.is_ascii_whitespace() {
+                blank = false;
+            }
+        }
+        let len = buf.len();
+        reader.consume(len);
+    }
 }
 
 /// Yields non-blank lines of `reader` in order; I/O failures end the iteration with an error.
@@ -65,17 +113,21 @@ impl<R: BufRead> Lines<R> {
                 }
                 return Ok(Some(Line {
                     number: self.number,
-                    text: Err(format!("line longer than {MAX_LINE_BYTES} bytes")),
+                    text: Err(LineReadError::TooLong {
+                        max: MAX_LINE_BYTES,
+                    }),
                 }));
             }
             let bytes = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
             let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-            if bytes.iter().all(u8::is_ascii_whitespace) {
+            if is_blank(bytes) {
                 continue;
             }
             let text = std::str::from_utf8(bytes)
                 .map(str::to_string)
-                .map_err(|e| format!("line is not valid UTF-8 (byte {})", e.valid_up_to() + 1));
+                .map_err(|e| LineReadError::NotUtf8 {
+                    byte: e.valid_up_to() + 1,
+                });
             return Ok(Some(Line {
                 number: self.number,
                 text,
@@ -105,8 +157,21 @@ mod tests {
         let mut lines = Lines::new(&b"ok\n\xff\xfe\nok2\n"[..]);
         let chunk = lines.next_chunk(10).unwrap();
         assert_eq!(chunk.len(), 3);
-        assert!(chunk[1].text.as_ref().unwrap_err().contains("UTF-8"));
+        assert_eq!(
+            chunk[1].text.as_ref().unwrap_err(),
+            &LineReadError::NotUtf8 { byte: 1 }
+        );
         assert_eq!(chunk[2].text.as_deref(), Ok("ok2"));
+    }
+
+    #[test]
+    fn split_and_count_agree_with_the_streaming_reader() {
+        let text = b"a\n\n  \r\nb\r\nc";
+        let split: Vec<(usize, &[u8])> = split(text).collect();
+        assert_eq!(split, vec![(1, &b"a"[..]), (4, b"b"), (5, b"c")]);
+        assert_eq!(count(&text[..]).unwrap(), 3);
+        assert_eq!(count(&b"x\n \n"[..]).unwrap(), 1);
+        assert_eq!(count(&b""[..]).unwrap(), 0);
     }
 
     #[test]

@@ -1,0 +1,25 @@
+//! SHA-256 as lower-case hex: the checksum of every file a run writes and reads back.
+
+use sha2::{Digest, Sha256};
+
+/// Hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut hex = String::with_capacity(64);
+    for b in digest {
+        hex.push(char::from_digit(u32::from(b >> 4), 16).expect("a nibble"));
+        hex.push(char::from_digit(u32::from(b & 0xf), 16).expect("a nibble"));
+    }
+    hex
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sha256_of_known_input() {
+        assert_eq!(
+            super::sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
