@@ -421,6 +421,9 @@ pub fn fit(kind: ShapeKind, k: &Known, rng: &mut Rng) -> Option<Vec<f64>> {
 }
 
 /// Fills parameters that the knowns (and parameters found so far) determine.
+///
+/// Kept whole: one match arm per shape kind, each a few lines of that kind's
+/// formulas; split up, a kind's knowledge would be spread over several functions.
 fn derive(kind: ShapeKind, k: &Known, p: &mut [Option<f64>]) {
     use ShapeKind::*;
     let kv = |r| known(k, r);
@@ -792,6 +795,9 @@ pub fn valid(kind: ShapeKind, p: &[f64]) -> bool {
 }
 
 /// Vertices and outline of a kind drawn from its parameters at the origin.
+///
+/// Kept whole: one match arm per shape kind (its outline construction), read and
+/// checked kind by kind.
 pub fn local_geometry(kind: ShapeKind, p: &[f64]) -> LocalGeometry {
     use ShapeKind::*;
     let poly = |v: Vec<[f64; 2]>, right: Vec<[usize; 3]>| LocalGeometry {

@@ -666,6 +666,9 @@ fn solution(p: &Problem, a: Annotation) -> Result<String, TextError> {
 
 /// A variablized step: solve the 1-d linear equation for x, then compute the output
 /// (paper table 3 (b)). Returns the text and the rounded output.
+///
+/// Kept whole: the sentences of one worked example follow each other in the order
+/// the paper's table shows; splitting would scatter one template over helpers.
 pub(crate) fn variable_text(
     f: &Formula,
     step: &Step,

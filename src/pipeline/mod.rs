@@ -220,30 +220,20 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<RunSummary, RunError> {
     let start = Instant::now();
-    let images_dir = options.out_dir.join("images");
-    std::fs::create_dir_all(&images_dir).map_err(|source| RunError::Io {
-        path: images_dir.clone(),
-        source,
-    })?;
-    let manifest_path = options.out_dir.join("manifest.jsonl");
-    // Only raster output needs a renderer; a GPU is opened before any line is read.
-    let (gpu, cpu, backend) = match (&options.backend, options.outputs.raster()) {
-        (_, false) => (None, None, "svg export (no rasterisation)".to_string()),
-        (Backend::Gpu(o), true) => {
-            let r = GpuRenderer::new(*o)?;
-            let label = r.adapter().label();
-            (Some(r), None, label)
-        }
-        (Backend::Cpu(r), true) => (None, Some(r.clone()), r.label()),
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| RunError::Io { path, source }
     };
+    let images_dir = options.out_dir.join("images");
+    std::fs::create_dir_all(&images_dir).map_err(io(&images_dir))?;
+    let manifest_path = options.out_dir.join("manifest.jsonl");
+    let renderer = Renderer::open(options)?;
+    let backend = renderer.label();
     let staged = match options.resume {
         true => resume::stage(&options.out_dir, &backend)?,
         false => None,
     };
-    let mut manifest = ManifestWriter::create(&manifest_path).map_err(|source| RunError::Io {
-        path: manifest_path.clone(),
-        source,
-    })?;
+    let mut manifest = ManifestWriter::create(&manifest_path).map_err(io(&manifest_path))?;
     let kept = match &staged {
         Some(path) => resume::keep(
             path,
@@ -259,69 +249,37 @@ pub fn run(
     }
     // A resume refused half way leaves only the kept rows, so the original
     // command can still finish the run.
-    let kept_mark = manifest.position().map_err(|source| RunError::Io {
-        path: manifest_path.clone(),
-        source,
-    })?;
+    let kept_mark = manifest.position().map_err(io(&manifest_path))?;
     let stats = StageTimes::default();
     let mut failed = Vec::new();
     let mut lines_read = 0;
-    let (to_sink, sink_in) = sync_channel::<Vec<Done>>(2);
-    let (gpu_result, sink_result, read_result) = std::thread::scope(|s| {
-        let stats = &stats;
-        let sink = sink::Sink {
-            out_dir: &options.out_dir,
-            backend: &backend,
-            progress,
-            stats,
-        };
-        let sink = s.spawn(move || sink.run(sink_in, manifest));
-        let mut reader = read::Reader {
-            file,
-            expand,
-            options,
-            progress,
-            stats,
-            cpu: cpu.as_deref(),
-            failed: &mut failed,
-            lines_read: &mut lines_read,
-            kept: &kept,
-        };
-        let (gpu, read) = match gpu {
-            Some(renderer) => {
-                let (to_gpu, gpu_in) = sync_channel(options.chunk_lines.max(1) * 2);
-                let gpu = s.spawn(move || gpu_stage::run(renderer, gpu_in, to_sink, stats));
-                let read = reader.run(input, read::Next::Gpu(&to_gpu));
-                drop(to_gpu);
-                (Some(gpu), read)
-            }
-            None => {
-                let read = reader.run(input, read::Next::Sink(&to_sink));
-                drop(to_sink);
-                (None, read)
-            }
-        };
-        (gpu.map(|g| g.join()), sink.join(), read)
-    });
-    // The first failure in pipeline order explains the others (closed channels).
-    if let Some(r) = gpu_result {
-        r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-    }
-    let mut manifest = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    let reader = read::Reader {
+        file,
+        expand,
+        options,
+        progress,
+        stats: &stats,
+        cpu: renderer.cpu(),
+        failed: &mut failed,
+        lines_read: &mut lines_read,
+        kept: &kept,
+    };
+    let sink = sink::Sink {
+        out_dir: &options.out_dir,
+        backend: &backend,
+        progress,
+        stats: &stats,
+    };
+    let (manifest, read_result) = run_stages(input, reader, sink, renderer, manifest)?;
+    let mut manifest = manifest;
     if let Err(RunError::Resume(_)) = &read_result {
         manifest
             .rewind(kept_mark, kept.ids.len() as u64)
-            .map_err(|source| RunError::Io {
-                path: manifest_path.clone(),
-                source,
-            })?;
+            .map_err(io(&manifest_path))?;
     }
     read_result?;
     let images = manifest.rows();
-    let manifest = manifest.finish().map_err(|source| RunError::Io {
-        path: manifest_path.clone(),
-        source,
-    })?;
+    let manifest = manifest.finish().map_err(io(&manifest_path))?;
     write_errors(&options.out_dir, &failed)?;
     Ok(RunSummary {
         lines: lines_read,
@@ -333,6 +291,79 @@ pub fn run(
         elapsed: start.elapsed(),
         stages: stats,
     })
+}
+
+/// What draws a run's pixels, opened before any line is read.
+enum Renderer {
+    Gpu(GpuRenderer),
+    Cpu(Arc<CpuRenderer>),
+    /// SVG only: nothing is rasterised.
+    None,
+}
+
+impl Renderer {
+    fn open(options: &RunOptions) -> Result<Renderer, RunError> {
+        Ok(match (&options.backend, options.outputs.raster()) {
+            (_, false) => Renderer::None,
+            (Backend::Gpu(o), true) => Renderer::Gpu(GpuRenderer::new(*o)?),
+            (Backend::Cpu(r), true) => Renderer::Cpu(r.clone()),
+        })
+    }
+
+    /// The manifest's `backend` column.
+    fn label(&self) -> String {
+        match self {
+            Renderer::Gpu(r) => r.adapter().label(),
+            Renderer::Cpu(r) => r.label(),
+            Renderer::None => "svg export (no rasterisation)".to_string(),
+        }
+    }
+
+    fn cpu(&self) -> Option<Arc<CpuRenderer>> {
+        match self {
+            Renderer::Cpu(r) => Some(r.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// Runs the reader on this thread and the GPU and sink stages on their own, joined
+/// by bounded channels. Returns the sink's manifest (not yet finished) and how the
+/// reader ended; a GPU or sink failure is returned first, as it explains the others
+/// (closed channels).
+fn run_stages(
+    input: impl BufRead,
+    mut reader: read::Reader<'_>,
+    sink: sink::Sink<'_>,
+    renderer: Renderer,
+    manifest: ManifestWriter,
+) -> Result<(ManifestWriter, Result<(), RunError>), RunError> {
+    let stats = reader.stats;
+    let chunk_lines = reader.options.chunk_lines.max(1);
+    let (to_sink, sink_in) = sync_channel::<Vec<Done>>(2);
+    let (gpu_result, sink_result, read_result) = std::thread::scope(|s| {
+        let sink = s.spawn(move || sink.run(sink_in, manifest));
+        let (gpu, read) = match renderer {
+            Renderer::Gpu(renderer) => {
+                let (to_gpu, gpu_in) = sync_channel(chunk_lines * 2);
+                let gpu = s.spawn(move || gpu_stage::run(renderer, gpu_in, to_sink, stats));
+                let read = reader.run(input, read::Next::Gpu(&to_gpu));
+                drop(to_gpu);
+                (Some(gpu), read)
+            }
+            Renderer::Cpu(_) | Renderer::None => {
+                let read = reader.run(input, read::Next::Sink(&to_sink));
+                drop(to_sink);
+                (None, read)
+            }
+        };
+        (gpu.map(|g| g.join()), sink.join(), read)
+    });
+    if let Some(r) = gpu_result {
+        r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    }
+    let manifest = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    Ok((manifest, read_result))
 }
 
 /// Renders a single scene outside a run (contact sheets, smoke tests) with `backend`.

@@ -47,7 +47,7 @@ pub(super) struct Reader<'a> {
     pub progress: &'a dyn Progress,
     pub stats: &'a StageTimes,
     /// Renders on the worker threads when set (CPU backend).
-    pub cpu: Option<&'a CpuRenderer>,
+    pub cpu: Option<std::sync::Arc<CpuRenderer>>,
     pub failed: &'a mut Vec<LineError>,
     pub lines_read: &'a mut u64,
     /// Ids a resumed run already has (empty otherwise).
@@ -176,7 +176,7 @@ impl Reader<'_> {
                     return Ok(Work::Gpu(p, meta));
                 }
                 drop(prepare_timer);
-                let image = match (self.cpu, self.options.outputs.raster()) {
+                let image = match (self.cpu.as_deref(), self.options.outputs.raster()) {
                     (Some(cpu), true) => {
                         let _t = Timer::new(&self.stats.render_cpu);
                         let img = cpu

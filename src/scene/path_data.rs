@@ -38,6 +38,8 @@ struct Pen {
 }
 
 impl Parser<'_> {
+    /// The command loop of the SVG path grammar; kept whole because each arm is one
+    /// path command, as in the SVG specification's table.
     fn run(mut self) -> Result<Path, Reason> {
         let mut pen = Pen {
             builder: Path::builder(),

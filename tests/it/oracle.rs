@@ -12,7 +12,7 @@
 //!   by up to about a quarter of the contrast (64 for black on white). This figure
 //!   stays small on correct renders and grows with anything that moves or recolours
 //!   ink in bulk.
-//! - `blurred_over`: share of pixels where, after a Gaussian blur (σ = 1 px) of both
+//! - `blurred_over`: share of pixels where, after a Gaussian blur ([`BLUR_SIGMA`]) of both
 //!   images, some channel differs by more than [`BLURRED_CHANNEL`]. The blur spreads a
 //!   1-px edge disagreement over its neighbours, where coverage is nearly conserved
 //!   and the difference averages out, but ink moved by 2 px or more still leaves a
