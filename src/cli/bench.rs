@@ -71,6 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &options,
         Some(total),
         true,
+        None,
     );
     let _ = std::fs::remove_dir_all(&temp);
     let summary = summary?;

@@ -5,6 +5,7 @@ use anyhow::Context;
 use geomrender::generate::{self, GenerateOptions, Info, QuestionType};
 use std::io::Write;
 use std::ops::{Range, RangeInclusive};
+use geomrender::output::atomic::AtomicFile;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -48,6 +49,7 @@ pub struct Args {
     #[arg(long)]
     standard_only: bool,
     /// Output file (JSON lines); written to a temporary file and renamed when complete.
+    /// `-` writes to stdout; a device or FIFO (e.g. /dev/stdout) is written directly.
     #[arg(long)]
     out: PathBuf,
     /// Worker threads (default: one per core). Does not change the output.
@@ -150,34 +152,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the problems with indices in `range` to `out` as JSON lines, through a
-/// hidden temporary file in the same directory that is renamed into place when complete.
+/// Writes the problems with indices in `range` to `out` as JSON lines: through a
+/// hidden temporary file in the same directory that is renamed into place when
+/// complete, or straight to stdout (`-`) or a device/FIFO, which are never replaced.
 pub fn write_problems(out: &Path, opts: &GenerateOptions, range: Range<u64>) -> anyhow::Result<()> {
-    let tmp = geomrender::output::atomic::temp_path(out);
-    if let Err(e) = write_all(&tmp, opts, range) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
+    let shown = out.display();
+    if out.as_os_str() == "-" {
+        let stdout = std::io::stdout();
+        let mut w = std::io::BufWriter::new(stdout.lock());
+        write_all(&mut w, opts, range).context("writing to stdout")?;
+        return w.flush().context("writing to stdout");
     }
-    std::fs::rename(&tmp, out)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))
+    // metadata follows links: /dev/stdout is a link to a device or pipe.
+    let special = std::fs::metadata(out).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    if special {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(out)
+            .with_context(|| format!("opening {shown}"))?;
+        let mut w = std::io::BufWriter::new(f);
+        write_all(&mut w, opts, range).with_context(|| format!("writing {shown}"))?;
+        return w.flush().with_context(|| format!("writing {shown}"));
+    }
+    let mut file = AtomicFile::create(out).with_context(|| format!("creating {shown}"))?;
+    write_all(&mut file, opts, range).with_context(|| format!("writing {shown}"))?;
+    file.commit(true).with_context(|| format!("writing {shown}"))
 }
 
-fn write_all(path: &Path, opts: &GenerateOptions, range: Range<u64>) -> anyhow::Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut w = std::io::BufWriter::new(file);
+fn write_all(w: &mut impl Write, opts: &GenerateOptions, range: Range<u64>) -> anyhow::Result<()> {
     let mut start = range.start;
     while start < range.end {
         let n = BATCH.min(range.end - start);
         for problem in generate::generate_range(opts, start, n) {
             let problem = problem?;
-            serde_json::to_writer(&mut w, &problem)?;
+            serde_json::to_writer(&mut *w, &problem)?;
             w.write_all(b"\n")?;
         }
         start += n;
     }
-    let file = w.into_inner().map_err(|e| e.into_error())?;
-    file.sync_all()
-        .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }

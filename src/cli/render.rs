@@ -3,6 +3,7 @@
 
 use super::progress::{Reporter, stage_line};
 use anyhow::Context;
+use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::backend::{Kind, Requested, decide};
 use geomrender::render::cpu::CpuRenderer;
@@ -183,11 +184,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map(|n| n.saturating_mul(per_line)),
         )
     };
-    let summary = execute(reader, &file, &plan, &options, total, args.quiet)?;
+    let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
     Ok(report(&summary, &args.out, args.quiet))
 }
 
-/// Runs the pipeline with a progress reporter.
+/// Runs the pipeline with a progress reporter (under `lock` when the caller holds
+/// the output directory's lock already).
 pub fn execute(
     reader: impl BufRead,
     file: &str,
@@ -195,10 +197,14 @@ pub fn execute(
     options: &RunOptions,
     total: Option<u64>,
     quiet: bool,
+    lock: Option<&OutputLock>,
 ) -> anyhow::Result<RunSummary> {
     let reporter = Reporter::new(total, quiet);
     let expand = |line: &str| pipeline::expand_line(line, plan);
-    let result = pipeline::run(reader, file, &expand, options, &reporter);
+    let result = match lock {
+        Some(lock) => pipeline::run_locked(lock, reader, file, &expand, options, &reporter),
+        None => pipeline::run(reader, file, &expand, options, &reporter),
+    };
     reporter.finish();
     Ok(result?)
 }

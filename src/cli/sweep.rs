@@ -8,6 +8,7 @@ use super::shard::Shard;
 use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
+use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::render_scene;
 use geomrender::scene::Scene;
 use geomrender::variants::Plan;
@@ -55,6 +56,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = Plan::parse(&args.variants, false).context("--variants")?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
+    // Held from the problems file on: a second sweep into DIR fails at once.
+    let lock = OutputLock::acquire(&args.out)?;
     let problems_path = args.out.join("problems.jsonl");
     let opts = GenerateOptions {
         seed: args.seed,
@@ -81,6 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &options,
         Some(total),
         args.quiet,
+        Some(&lock),
     )?;
     let code = report(&summary, &args.out, args.quiet);
 

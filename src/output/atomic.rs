@@ -1,38 +1,115 @@
-//! Atomic file writes: a temporary file in the target directory, then a rename,
+//! Atomic file writes: a new temporary file in the target directory, then a rename,
 //! so no partial file is ever visible under its final name.
+//!
+//! The temporary file is created exclusively (`O_CREAT | O_EXCL`, which also refuses
+//! to follow a symlink) under an unpredictable hidden name, so a file or symlink
+//! planted in the output directory is never written through, and only a file this
+//! process created is renamed into place. A rename over a symlink replaces the link,
+//! not its target.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use tempfile::NamedTempFile;
 
 /// Writes `bytes` to `path` atomically (same-directory temp file + rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = temp_path(path);
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.flush()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit(false)
 }
 
-/// `dir/.name.<pid>.tmp`: hidden, unique per process, in the same directory so the
-/// rename cannot cross file systems.
-pub fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+/// A file being written under a hidden temporary name; [`AtomicFile::commit`] moves it
+/// to its final name, and dropping it uncommitted removes it.
+pub struct AtomicFile {
+    out: BufWriter<NamedTempFile>,
+    path: PathBuf,
+}
+
+impl AtomicFile {
+    /// Starts writing what will become `path`. Fails when `path` exists and is not a
+    /// regular file or a symlink (a directory, a device, a FIFO): those are never
+    /// renamed over.
+    pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        if let Ok(meta) = std::fs::symlink_metadata(path) {
+            let kind = meta.file_type();
+            if !kind.is_file() && !kind.is_symlink() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!(
+                        "{} exists and is not a regular file; it will not be replaced",
+                        path.display()
+                    ),
+                ));
+            }
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(dir)?;
+        Ok(AtomicFile {
+            out: BufWriter::with_capacity(1 << 16, tmp),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The final path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Flushes, optionally syncs to disk, and renames the file to its final name.
+    pub fn commit(self, sync: bool) -> std::io::Result<()> {
+        let tmp = self.out.into_inner().map_err(|e| e.into_error())?;
+        if sync {
+            tmp.as_file().sync_all()?;
+        }
+        tmp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Opens `path` for writing without following a symlink and without replacing
+/// anything: a planted file or link at `path` makes it fail.
+pub fn create_new_nofollow(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(dir: &Path) -> Vec<std::ffi::OsString> {
+        let mut v: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        v.sort();
+        v
+    }
 
     #[test]
     fn writes_and_replaces_without_leaving_temp_files() {
@@ -41,11 +118,7 @@ mod tests {
         write_atomic(&p, b"one").unwrap();
         write_atomic(&p, b"two").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
-        let names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, vec![std::ffi::OsString::from("a.png")]);
+        assert_eq!(names(dir.path()), vec![std::ffi::OsString::from("a.png")]);
     }
 
     #[test]
@@ -54,5 +127,49 @@ mod tests {
         let p = dir.path().join("missing-dir").join("a.png");
         assert!(write_atomic(&p, b"x").is_err());
         assert!(!p.exists());
+    }
+
+    #[test]
+    fn an_uncommitted_file_disappears() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut f = AtomicFile::create(&dir.path().join("a.jsonl")).unwrap();
+        f.write_all(b"half").unwrap();
+        drop(f);
+        assert!(names(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn a_symlink_at_the_final_name_is_replaced_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, b"keep").unwrap();
+        let p = dir.path().join("a.png");
+        std::os::unix::fs::symlink(&victim, &p).unwrap();
+        write_atomic(&p, b"new").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+        assert!(std::fs::symlink_metadata(&p).unwrap().is_file());
+        assert_eq!(std::fs::read(&p).unwrap(), b"new");
+    }
+
+    #[test]
+    fn devices_and_directories_are_not_renamed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let e = write_atomic(&sub, b"x").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(write_atomic(Path::new("/dev/null"), b"x").is_err());
+    }
+
+    #[test]
+    fn create_new_nofollow_refuses_planted_links_and_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, b"keep").unwrap();
+        let link = dir.path().join(".partial");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        assert!(create_new_nofollow(&link).is_err());
+        assert!(create_new_nofollow(&victim).is_err());
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
     }
 }

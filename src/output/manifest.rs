@@ -125,8 +125,14 @@ impl ManifestWriter {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let partial = path.with_file_name(format!(".{name}.partial"));
+        // A stale partial (or anything planted under its name) is removed, never
+        // written through: the new one is created exclusively, without following links.
+        match std::fs::remove_file(&partial) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
         Ok(ManifestWriter {
-            out: BufWriter::new(File::create(&partial)?),
+            out: BufWriter::new(super::atomic::create_new_nofollow(&partial)?),
             partial,
             path: path.to_path_buf(),
             rows: 0,

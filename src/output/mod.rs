@@ -4,6 +4,7 @@
 pub mod atomic;
 pub mod contact;
 pub mod jpeg;
+pub mod lock;
 pub mod manifest;
 pub mod png;
 pub mod svg;

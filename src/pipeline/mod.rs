@@ -25,6 +25,7 @@ pub use resume::ResumeError;
 pub use stats::{StageTimes, Timer};
 
 use crate::output::Encoding;
+use crate::output::lock::OutputLock;
 use crate::output::manifest::{ManifestWriter, ProblemFields, Source};
 use crate::render::RenderedImage;
 use crate::render::cpu::CpuRenderer;
@@ -192,6 +193,8 @@ pub enum RunError {
     NothingToWrite { id: String },
     #[error(transparent)]
     Resume(#[from] ResumeError),
+    #[error(transparent)]
+    Lock(#[from] crate::output::lock::LockError),
 }
 
 /// A job on its way to the sink: identity, row fields, encoding, SVG text if wanted.
@@ -211,8 +214,27 @@ pub(crate) struct Done {
     image: Option<RenderedImage>,
 }
 
-/// Renders every job of every line of `input` into `options.out_dir`.
+/// Renders every job of every line of `input` into `options.out_dir`, holding the
+/// directory's lock (see [`OutputLock`]) for the whole run.
 pub fn run(
+    input: impl BufRead,
+    file: &str,
+    expand: &Expand<'_>,
+    options: &RunOptions,
+    progress: &dyn Progress,
+) -> Result<RunSummary, RunError> {
+    std::fs::create_dir_all(&options.out_dir).map_err(|source| RunError::Io {
+        path: options.out_dir.clone(),
+        source,
+    })?;
+    let lock = OutputLock::acquire(&options.out_dir)?;
+    run_locked(&lock, input, file, expand, options, progress)
+}
+
+/// [`run`] for a caller that already holds `options.out_dir`'s lock (a sweep holds it
+/// from generating its problems on).
+pub fn run_locked(
+    _lock: &OutputLock,
     input: impl BufRead,
     file: &str,
     expand: &Expand<'_>,
