@@ -8,7 +8,7 @@ use super::shard::Shard;
 use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
-use geomrender::pipeline::{Backend, render_scene};
+use geomrender::pipeline::{Backend, SceneRenderer};
 use geomrender::render::RenderedImage;
 use geomrender::variants::{Plan, Variant};
 use std::io::{BufRead, BufReader};
@@ -128,6 +128,7 @@ fn contact_sheets(
     let dir = out.join("contact");
     std::fs::create_dir_all(&dir)?;
     let mut written = Vec::new();
+    let mut renderer = SceneRenderer::new(backend.clone());
     for (axis, values) in &plan.axes {
         // In value order, the base where its value falls (numeric axes), else first.
         let base_value: Option<f64> = axis.info().base.parse().ok();
@@ -171,7 +172,7 @@ fn contact_sheets(
             axis.info().changes,
             &specs,
         );
-        let mut canvas = render_scene(backend, &sheet.scene)?;
+        let mut canvas = renderer.render(&sheet.scene)?;
         for (img, &(x, y)) in images.iter().zip(&sheet.slots) {
             contact::paste(&mut canvas, img, x, y);
         }
