@@ -3,39 +3,35 @@
 //! scene per submission on a renderer whose target is the scene's size (so it
 //! clears and resolves only its own pixels). At 512² the pixel work dominates on a
 //! software adapter; at 32² what remains is the per-submission cost. (The CLI's
-//! default frame is 512² on software adapters and 4096² on GPUs, see GpuOptions.)
+//! default frame is 512² on software adapters and 4096² on GPUs, see TargetSize.)
 //! On a machine without an adapter the bench says so and exits.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use geomrender::render::gpu::{FrameBuilder, GpuOptions, GpuRenderer};
+use geomrender::render::RenderedImage;
+use geomrender::render::gpu::{GpuOptions, GpuRenderer, TargetSize};
 use geomrender::render::prepare::prepare;
 use geomrender::scene::synthetic::diagram_scene;
 use std::hint::black_box;
 
-fn render(r: &mut GpuRenderer, scenes: &[geomrender::scene::Scene], max_tiles: usize) -> usize {
-    let mut builder = FrameBuilder::new(r.options().target_size, max_tiles);
+/// Prepares every scene, then renders them packed by the renderer's options.
+fn render(r: &mut GpuRenderer, scenes: &[geomrender::scene::Scene]) -> usize {
+    let prepared: Vec<_> = scenes
+        .iter()
+        .map(|s| prepare(s, Default::default()).unwrap())
+        .collect();
     let mut n = 0;
-    let mut frames = Vec::new();
-    for s in scenes {
-        frames.extend(builder.push(prepare(s, Default::default()).unwrap()));
-    }
-    frames.extend(builder.finish());
-    for frame in frames {
-        if r.in_flight() == 2 {
-            n += r.collect().unwrap().unwrap().len();
-        }
-        r.submit(frame).unwrap();
-    }
-    while let Some(images) = r.collect() {
-        n += black_box(images.unwrap()).len();
-    }
+    r.render_scenes(prepared, |images: Vec<RenderedImage>| {
+        n += black_box(images).len();
+        true
+    })
+    .unwrap();
     n
 }
 
 fn benches(c: &mut Criterion) {
     for size in [512, 32] {
         let batched = GpuOptions {
-            target_size: (2048, 2048),
+            target_size: TargetSize::square(2048),
             ..GpuOptions::default()
         };
         let mut batched = match GpuRenderer::new(batched) {
@@ -46,7 +42,7 @@ fn benches(c: &mut Criterion) {
             }
         };
         let single = GpuOptions {
-            target_size: (size, size),
+            target_size: TargetSize::square(size),
             max_tiles: 1,
             ..GpuOptions::default()
         };
@@ -54,17 +50,17 @@ fn benches(c: &mut Criterion) {
         eprintln!(
             "render_batch on {}, frames of {:?}",
             batched.adapter().label(),
-            batched.options().target_size
+            batched.target_size()
         );
         let scenes: Vec<_> = (0..64).map(|i| diagram_scene(i, size)).collect();
         let mut group = c.benchmark_group(format!("render_{size}"));
         group.sample_size(10);
         group.throughput(Throughput::Elements(scenes.len() as u64));
         group.bench_function("batched", |b| {
-            b.iter(|| assert_eq!(render(&mut batched, &scenes, 256), 64))
+            b.iter(|| assert_eq!(render(&mut batched, &scenes), 64))
         });
         group.bench_function("one_per_submission", |b| {
-            b.iter(|| assert_eq!(render(&mut single, &scenes, 1), 64))
+            b.iter(|| assert_eq!(render(&mut single, &scenes), 64))
         });
         group.finish();
     }

@@ -7,7 +7,7 @@ use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::backend::{Kind, Requested, decide};
 use geomrender::render::cpu::CpuRenderer;
-use geomrender::render::gpu::GpuOptions;
+use geomrender::render::gpu::{GpuOptions, TargetSize};
 use geomrender::render::tessellate::TessellateOptions;
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
@@ -130,7 +130,7 @@ impl EngineArgs {
         );
         let backend = match decide(self.backend.into()).kind {
             Kind::Gpu => Backend::Gpu(GpuOptions {
-                target_size: self.frame_size.map_or(GpuOptions::AUTO_TARGET, |s| (s, s)),
+                target_size: self.frame_size.map_or(TargetSize::Auto, TargetSize::square),
                 max_tiles: self.max_tiles.max(1),
                 ..GpuOptions::default()
             }),

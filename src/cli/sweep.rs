@@ -9,8 +9,7 @@ use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
 use geomrender::output::lock::OutputLock;
-use geomrender::pipeline::render_scene;
-use geomrender::scene::Scene;
+use geomrender::pipeline::SceneRenderer;
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -90,7 +89,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     if options.outputs.raster() && count > 0 {
         let problem = pick_problem(&problems_path, args.sheet_problem.as_deref())?;
-        let mut render = |scene: &Scene| render_scene(&options.backend, scene);
+        let mut renderer = SceneRenderer::new(options.backend.clone());
+        let mut render = |scene: &_| renderer.render(scene);
         let sheets = contact::write_axis_sheets(&args.out, &problem, &plan, &mut render)?;
         if !args.quiet {
             for s in &sheets {

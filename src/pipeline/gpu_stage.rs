@@ -1,14 +1,14 @@
-//! Stage 2 (GPU backend): pack prepared scenes into frames, keep two in flight,
-//! hand finished images on in input order.
+//! Stage 2 (GPU backend): pack prepared scenes into frames, keep
+//! [`FRAMES_IN_FLIGHT`](crate::render::gpu::FRAMES_IN_FLIGHT) in flight, hand
+//! finished images on in input order.
 
 use super::{Done, Meta, StageTimes, Timer};
-use crate::render::gpu::{Frame, FrameBuilder, GpuError, GpuRenderer};
+use crate::render::RenderedImage;
+use crate::render::gpu::{GpuError, GpuRenderer, ImageSink, RingPhase};
 use crate::render::prepare::PreparedScene;
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, SyncSender};
-
-/// Frames in flight before the oldest is collected.
-const IN_FLIGHT: usize = 2;
 
 pub(super) fn run(
     mut renderer: GpuRenderer,
@@ -16,65 +16,35 @@ pub(super) fn run(
     to_sink: SyncSender<Vec<Done>>,
     stats: &StageTimes,
 ) -> Result<(), GpuError> {
-    let options = renderer.options();
-    let mut frames = FrameBuilder::new(options.target_size, options.max_tiles);
-    let mut stage = Stage {
-        metas: VecDeque::new(),
+    // Jobs whose images have not come back yet, in order: queued as the renderer
+    // takes their scenes, paired with images as frames come back.
+    let metas = RefCell::new(VecDeque::new());
+    let scenes = input.into_iter().map(|(prepared, meta)| {
+        metas.borrow_mut().push_back(meta);
+        prepared
+    });
+    let sink = Sink {
+        metas: &metas,
         to_sink,
         stats,
     };
-    for (prepared, meta) in input {
-        stage.metas.push_back(meta);
-        for frame in frames.push(prepared) {
-            if !stage.submit(&mut renderer, frame)? {
-                return Ok(());
-            }
-        }
-    }
-    if let Some(frame) = frames.finish() {
-        if !stage.submit(&mut renderer, frame)? {
-            return Ok(());
-        }
-    }
-    while renderer.in_flight() > 0 {
-        if !stage.collect(&mut renderer)? {
-            return Ok(());
-        }
-    }
-    Ok(())
+    // A sink that has gone stops the loop quietly; its error is reported by the caller.
+    renderer.render_scenes(scenes, sink)
 }
 
-struct Stage<'a> {
-    /// Jobs whose images have not come back yet, in order.
-    metas: VecDeque<Meta>,
+struct Sink<'a> {
+    metas: &'a RefCell<VecDeque<Meta>>,
     to_sink: SyncSender<Vec<Done>>,
     stats: &'a StageTimes,
 }
 
-impl Stage<'_> {
-    /// Submits a frame, first collecting the oldest when the ring is full.
-    /// Returns false when the sink has gone (its error is reported by the caller).
-    fn submit(&mut self, renderer: &mut GpuRenderer, frame: Frame) -> Result<bool, GpuError> {
-        if renderer.in_flight() >= IN_FLIGHT && !self.collect(renderer)? {
-            return Ok(false);
-        }
-        let _t = Timer::new(&self.stats.gpu_submit);
-        renderer.submit(frame)?;
-        Ok(true)
-    }
-
-    fn collect(&mut self, renderer: &mut GpuRenderer) -> Result<bool, GpuError> {
-        let images = {
-            let _t = Timer::new(&self.stats.gpu_wait);
-            match renderer.collect() {
-                Some(r) => r?,
-                None => return Ok(true),
-            }
-        };
+impl ImageSink for Sink<'_> {
+    fn images(&mut self, images: Vec<RenderedImage>) -> bool {
+        let mut metas = self.metas.borrow_mut();
         let batch = images
             .into_iter()
             .map(|image| {
-                let meta = self.metas.pop_front().expect("one job per image");
+                let meta = metas.pop_front().expect("one job per image");
                 debug_assert_eq!(image.id, meta.id);
                 Done {
                     meta,
@@ -82,6 +52,15 @@ impl Stage<'_> {
                 }
             })
             .collect();
-        Ok(self.to_sink.send(batch).is_ok())
+        drop(metas);
+        self.to_sink.send(batch).is_ok()
+    }
+
+    fn time<R>(&mut self, phase: RingPhase, run: impl FnOnce() -> R) -> R {
+        let _t = Timer::new(match phase {
+            RingPhase::Submit => &self.stats.gpu_submit,
+            RingPhase::Wait => &self.stats.gpu_wait,
+        });
+        run()
     }
 }

@@ -7,7 +7,7 @@
 //!    them in parallel on rayon (for the CPU backend it also renders them there),
 //!    reporting bad lines as it goes;
 //! 2. with the GPU backend, a GPU thread packs prepared scenes into frames and
-//!    keeps two in flight;
+//!    keeps [`FRAMES_IN_FLIGHT`](crate::render::gpu::FRAMES_IN_FLIGHT) in flight;
 //! 3. a sink thread encodes and writes files on rayon and appends manifest rows
 //!    in input order.
 
@@ -389,21 +389,36 @@ fn run_stages(
 }
 
 /// Renders a single scene outside a run (contact sheets, smoke tests) with `backend`.
+/// To render several, use one [`SceneRenderer`]: this opens the GPU each call.
 pub fn render_scene(backend: &Backend, scene: &Scene) -> Result<RenderedImage, RunError> {
-    match backend {
-        Backend::Cpu(r) => Ok(r.render(scene)?),
-        Backend::Gpu(o) => {
-            crate::scene::validate(scene)?;
-            let mut renderer = GpuRenderer::new(GpuOptions { max_tiles: 1, ..*o })?;
-            let prepared = crate::render::prepare::prepare(scene, TessellateOptions::default())?;
-            let mut frames =
-                crate::render::gpu::FrameBuilder::new(renderer.options().target_size, 1);
-            let mut images = Vec::new();
-            for frame in frames.push(prepared).into_iter().chain(frames.finish()) {
-                images.extend(renderer.render_frame(frame)?);
-            }
-            Ok(images.pop().expect("one frame, one image"))
-        }
+    SceneRenderer::new(backend.clone()).render(scene)
+}
+
+/// Renders single scenes outside a run with a backend, opening the GPU (if the
+/// backend is one) on the first scene and keeping it for the rest.
+pub struct SceneRenderer {
+    backend: Backend,
+    gpu: Option<GpuRenderer>,
+}
+
+impl SceneRenderer {
+    pub fn new(backend: Backend) -> Self {
+        SceneRenderer { backend, gpu: None }
+    }
+
+    pub fn render(&mut self, scene: &Scene) -> Result<RenderedImage, RunError> {
+        let options = match &self.backend {
+            Backend::Cpu(r) => return Ok(r.render(scene)?),
+            Backend::Gpu(o) => GpuOptions { max_tiles: 1, ..*o },
+        };
+        crate::scene::validate(scene)?;
+        let renderer = match &mut self.gpu {
+            Some(r) => r,
+            None => self.gpu.insert(GpuRenderer::new(options)?),
+        };
+        let prepared = crate::render::prepare::prepare(scene, TessellateOptions::default())?;
+        let mut images = renderer.render_all([prepared])?;
+        Ok(images.pop().expect("one scene, one image"))
     }
 }
 

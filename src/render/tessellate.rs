@@ -2,7 +2,7 @@
 //!
 //! Each paint operation (a fill, a stroke) becomes one contiguous index range.
 //! Positions are snapped to 1/256 px so that a scene rasterises identically
-//! wherever it lands in a batch (see `gpu::batch`).
+//! wherever it lands in a batch (see `render::gpu::renderer`).
 
 use super::dash::dash;
 use crate::scene::{Color, FillRule, LineCap, LineJoin, PathItem, Reason, path_data};

@@ -58,24 +58,21 @@ fn tile_positions_do_not_matter() {
     let scenes = mixed_scenes();
     let reference = render_with(&mut r, &scenes, 256);
     // Another frame size moves every tile; a reversed order moves them again.
-    let mut builder = FrameBuilder::new((1024, 1536), 256);
-    let mut frames = Vec::new();
-    for s in scenes.iter().rev() {
-        frames.extend(builder.push(prepare(s, Default::default()).unwrap()));
-    }
-    frames.extend(builder.finish());
+    let prepared = scenes
+        .iter()
+        .rev()
+        .map(|s| prepare(s, Default::default()).unwrap());
+    let frames: Vec<_> = FrameBuilder::new((1024, 1536), 256)
+        .frames(prepared)
+        .collect();
     assert!(frames.len() > 2, "the test needs several frames");
-    // Keep two frames in flight, as the pipeline does.
+    // Frames in flight overlap as in the pipeline.
     let mut images = Vec::new();
-    for frame in frames {
-        if r.in_flight() == 2 {
-            images.extend(r.collect().unwrap().unwrap());
-        }
-        r.submit(frame).unwrap();
-    }
-    while let Some(batch) = r.collect() {
-        images.extend(batch.unwrap());
-    }
+    r.render_frames(frames, |batch: Vec<_>| {
+        images.extend(batch);
+        true
+    })
+    .unwrap();
     images.reverse();
     assert_eq!(images.len(), reference.len());
     for (a, b) in reference.iter().zip(&images) {

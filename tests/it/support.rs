@@ -9,7 +9,7 @@
 
 use geomrender::render::RenderedImage;
 use geomrender::render::cpu::CpuRenderer;
-use geomrender::render::gpu::{FrameBuilder, GpuOptions, GpuRenderer};
+use geomrender::render::gpu::{FrameBuilder, GpuOptions, GpuRenderer, TargetSize};
 use geomrender::render::prepare::prepare;
 use geomrender::scene::Scene;
 use rayon::prelude::*;
@@ -23,7 +23,7 @@ static GPU: OnceLock<Option<Mutex<GpuRenderer>>> = OnceLock::new();
 pub fn gpu() -> Option<MutexGuard<'static, GpuRenderer>> {
     // 2048² frames, so that batches really tile (the software default is one 512² scene per frame).
     let options = GpuOptions {
-        target_size: (2048, 2048),
+        target_size: TargetSize::square(2048),
         ..GpuOptions::default()
     };
     let slot = GPU.get_or_init(|| match GpuRenderer::new(options) {
@@ -60,17 +60,17 @@ pub fn render_cpu(scenes: &[Scene]) -> Vec<RenderedImage> {
 
 /// Renders `scenes` with up to `max_tiles` per frame (1 = each scene alone).
 pub fn render_with(r: &mut GpuRenderer, scenes: &[Scene], max_tiles: usize) -> Vec<RenderedImage> {
-    let mut builder = FrameBuilder::new(r.options().target_size, max_tiles);
-    let mut frames = Vec::new();
-    for s in scenes {
+    let prepared = scenes.iter().map(|s| {
         geomrender::scene::validate(s).expect("test scenes are valid");
-        frames.extend(builder.push(prepare(s, Default::default()).expect("prepare")));
-    }
-    frames.extend(builder.finish());
+        prepare(s, Default::default()).expect("prepare")
+    });
+    let frames = FrameBuilder::new(r.target_size(), max_tiles).frames(prepared);
     let mut out = Vec::new();
-    for frame in frames {
-        out.extend(r.render_frame(frame).expect("render"));
-    }
+    r.render_frames(frames, |images: Vec<RenderedImage>| {
+        out.extend(images);
+        true
+    })
+    .expect("render");
     assert_eq!(out.len(), scenes.len());
     out
 }

@@ -3,6 +3,7 @@
 
 use super::pack::ShelfPacker;
 use crate::render::prepare::PreparedScene;
+use std::collections::VecDeque;
 
 /// One scene and where its tile sits in the frame's target.
 pub struct Tile {
@@ -89,5 +90,36 @@ impl FrameBuilder {
             height,
             tiles: std::mem::take(&mut self.tiles),
         })
+    }
+
+    /// The frames of `scenes`, built lazily: each frame is complete as soon as
+    /// the scene that does not fit it (or the end of `scenes`) is reached.
+    pub fn frames<I: IntoIterator<Item = PreparedScene>>(self, scenes: I) -> Frames<I::IntoIter> {
+        Frames {
+            builder: self,
+            scenes: scenes.into_iter().fuse(),
+            ready: VecDeque::new(),
+        }
+    }
+}
+
+/// An iterator of frames built from an iterator of scenes, see [`FrameBuilder::frames`].
+pub struct Frames<I: Iterator<Item = PreparedScene>> {
+    builder: FrameBuilder,
+    scenes: std::iter::Fuse<I>,
+    ready: VecDeque<Frame>,
+}
+
+impl<I: Iterator<Item = PreparedScene>> Iterator for Frames<I> {
+    type Item = Frame;
+
+    fn next(&mut self) -> Option<Frame> {
+        while self.ready.is_empty() {
+            match self.scenes.next() {
+                Some(scene) => self.ready.extend(self.builder.push(scene)),
+                None => return self.builder.finish(),
+            }
+        }
+        self.ready.pop_front()
     }
 }

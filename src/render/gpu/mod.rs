@@ -1,16 +1,22 @@
 //! wgpu backend: headless device, batched tile rendering, readback.
 
 mod context;
+mod encode;
 mod frame;
+mod options;
 mod pack;
 mod pipelines;
 mod renderer;
+mod ring;
+mod target;
 
 pub use context::{AdapterReport, AdapterSummary, survey};
-pub use frame::{Frame, FrameBuilder, Tile};
+pub use frame::{Frame, FrameBuilder, Frames, Tile};
+pub use options::{GpuOptions, TargetSize};
 pub use pack::ShelfPacker;
 pub use pipelines::{BlendSpace, PATH_SHADER};
-pub use renderer::{GpuOptions, GpuRenderer};
+pub use renderer::{FRAMES_IN_FLIGHT, GpuRenderer};
+pub use ring::{ImageSink, RingPhase};
 
 /// Why the GPU backend failed.
 #[derive(Debug, thiserror::Error)]
@@ -36,7 +42,11 @@ pub enum GpuError {
     /// Text preparation failed (e.g. the glyph atlas is full).
     #[error("text rendering failed: {0}")]
     Text(String),
-    /// `submit` was called with every frame slot in flight.
-    #[error("two frames are already in flight; collect one first")]
+    /// A frame was submitted with [`FRAMES_IN_FLIGHT`] frames already in flight
+    /// (the render loop collects one first, so this is a bug).
+    #[error(
+        "a frame was submitted with all {} frame slots in flight",
+        FRAMES_IN_FLIGHT
+    )]
     Busy,
 }

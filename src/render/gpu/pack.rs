@@ -45,10 +45,6 @@ impl ShelfPacker {
     pub fn used_height(&self) -> u32 {
         self.shelf_y + self.shelf_h
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.x == 0 && self.shelf_y == 0
-    }
 }
 
 #[cfg(test)]
