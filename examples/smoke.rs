@@ -16,7 +16,7 @@ fn main() {
             std::fs::write(format!("/tmp/{}.png", img.id), bytes).unwrap();
             std::fs::write(
                 format!("/tmp/{}.svg", img.id),
-                geomrender::output::svg::to_svg(&geomrender::scene::synthetic::diagram_scene(
+                geomrender::scene::svg::to_svg(&geomrender::scene::synthetic::diagram_scene(
                     img.id[10..].parse().unwrap(),
                     512,
                 )),

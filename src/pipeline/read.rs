@@ -159,9 +159,9 @@ impl Reader<'_> {
                 }
                 let prepare_timer = Timer::new(&self.stats.prepare);
                 let svg = self.options.outputs.svg.then(|| {
-                    crate::output::svg::to_svg_with(
+                    crate::scene::svg::to_svg_with(
                         &job.scene,
-                        crate::output::svg::SvgOptions::default()
+                        crate::scene::svg::SvgOptions::default()
                             .embed_font(self.options.svg_embed_font),
                     )
                 });

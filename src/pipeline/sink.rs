@@ -45,10 +45,11 @@ impl Sink<'_> {
         let raster = match &done.image {
             Some(img) => {
                 let _t = Timer::new(&self.stats.encode);
-                let bytes = meta.encoding.encode(img).map_err(|e| RunError::Encode {
-                    id: meta.id.clone(),
-                    message: e.to_string(),
-                })?;
+                let bytes =
+                    crate::output::encode(meta.encoding, img).map_err(|e| RunError::Encode {
+                        id: meta.id.clone(),
+                        message: e.to_string(),
+                    })?;
                 Some((
                     format!("images/{}.{}", meta.id, meta.encoding.extension()),
                     bytes,
