@@ -123,11 +123,11 @@ impl<R: BufRead> Lines<R> {
             if is_blank(bytes) {
                 continue;
             }
-            let text = std::str::from_utf8(bytes)
-                .map(str::to_string)
-                .map_err(|e| LineReadError::NotUtf8 {
+            let text = std::str::from_utf8(bytes).map(str::to_string).map_err(|e| {
+                LineReadError::NotUtf8 {
                     byte: e.valid_up_to() + 1,
-                });
+                }
+            });
             return Ok(Some(Line {
                 number: self.number,
                 text,

@@ -55,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     println!(
         "font: DejaVu Sans (embedded, {} bytes); no system fonts are loaded",
-        geomrender::render::text::FONT_DATA.len()
+        geomrender::font::FONT_DATA.len()
     );
     if args.no_render {
         return Ok(if report.chosen.is_some() {

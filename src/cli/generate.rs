@@ -3,9 +3,9 @@
 use super::shard::Shard;
 use anyhow::Context;
 use geomrender::generate::{self, GenerateOptions, Info, QuestionType};
+use geomrender::output::atomic::AtomicFile;
 use std::io::Write;
 use std::ops::{Range, RangeInclusive};
-use geomrender::output::atomic::AtomicFile;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -176,7 +176,8 @@ pub fn write_problems(out: &Path, opts: &GenerateOptions, range: Range<u64>) -> 
     }
     let mut file = AtomicFile::create(out).with_context(|| format!("creating {shown}"))?;
     write_all(&mut file, opts, range).with_context(|| format!("writing {shown}"))?;
-    file.commit(true).with_context(|| format!("writing {shown}"))
+    file.commit(true)
+        .with_context(|| format!("writing {shown}"))
 }
 
 fn write_all(w: &mut impl Write, opts: &GenerateOptions, range: Range<u64>) -> anyhow::Result<()> {

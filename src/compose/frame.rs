@@ -1,7 +1,7 @@
 //! From diagram units to canvas pixels: rotation, scale and centring.
 
-use super::Rotation;
 use crate::generate::{Problem, Segment};
+use crate::style::Rotation;
 
 /// A 2-D point in px.
 pub(crate) type Px = [f32; 2];
@@ -119,9 +119,9 @@ impl Geometry {
     }
 }
 
-/// Diagram units → px.
+/// The fit of a diagram to the canvas: diagram units → px (rotation, scale, centring).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Frame {
+pub(crate) struct Fit {
     rotation: Rotation,
     /// px per diagram unit.
     pub scale: f64,
@@ -138,9 +138,9 @@ fn rotate(r: Rotation, p: [f64; 2]) -> [f64; 2] {
     }
 }
 
-impl Frame {
+impl Fit {
     /// Fits the geometry into the canvas, leaving `margin` px on every side.
-    pub fn fit(geo: &Geometry, rotation: Rotation, canvas: u32, margin: f64) -> Frame {
+    pub fn new(geo: &Geometry, rotation: Rotation, canvas: u32, margin: f64) -> Fit {
         let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
         for &s in &geo.samples {
             let q = rotate(rotation, s);
@@ -154,7 +154,7 @@ impl Frame {
         let scale = avail / size;
         let c = canvas as f64 / 2.0;
         let mid = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
-        Frame {
+        Fit {
             rotation,
             scale,
             offset: [c - mid[0] * scale, c - mid[1] * scale],

@@ -13,18 +13,25 @@
 //! `REFERENCE_LINE_WIDTH`, never the style's line width, so that positions do not
 //! depend on it.
 
-use super::draw::{self, Marks};
-use super::font::text_box;
-use super::frame::{Frame, Geometry, Px, outline_polylines};
+use super::frame::{Fit, Geometry, Px, outline_polylines};
+use super::marks::{self, Marks};
 use super::{Annotation, LayoutStats, REFERENCE_LINE_WIDTH, Style};
+use crate::font::text_box;
 use crate::generate::{Problem, Status};
+use crate::vec2::{add, len, normalize, perp, scale, sub};
 
 /// Gap kept between two labels, px.
 const LABEL_GAP: f32 = 2.0;
 /// Gap kept between a label and a stroke's edge, px.
 const STROKE_GAP: f32 = 2.0;
+/// Distance kept between a label box and a stroke's centre line, px.
+const STROKE_CLEARANCE: f32 = REFERENCE_LINE_WIDTH / 2.0 + STROKE_GAP;
 /// Margins tried, as extra fractions of the canvas on each side.
 const SHRINK_STEPS: [f32; 6] = [0.0, 0.04, 0.08, 0.12, 0.17, 0.22];
+/// Vectors no longer than this (px) give no direction to place a label in...
+const MIN_DIR: f32 = 1e-6;
+/// ...and such a label goes up.
+const UP: Px = [0.0, -1.0];
 
 /// A label with its final position.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +39,15 @@ pub(crate) struct Placed {
     pub text: String,
     pub center: Px,
     pub half: [f32; 2],
+}
+
+/// The chosen layout: the diagram's fit to the canvas, its marks, the placed labels
+/// and how well they fit.
+pub(crate) struct Layout {
+    pub fit: Fit,
+    pub marks: Marks,
+    pub placed: Vec<Placed>,
+    pub stats: LayoutStats,
 }
 
 /// What to place.
@@ -49,121 +65,103 @@ struct Request {
     turn_cost: f32,
 }
 
-fn sub(a: Px, b: Px) -> Px {
-    [a[0] - b[0], a[1] - b[1]]
-}
-fn add(a: Px, b: Px) -> Px {
-    [a[0] + b[0], a[1] + b[1]]
-}
-fn scale(a: Px, s: f32) -> Px {
-    [a[0] * s, a[1] * s]
-}
-fn len(a: Px) -> f32 {
-    a[0].hypot(a[1])
-}
-fn unit(a: Px) -> Px {
-    let l = len(a);
-    if l > 1e-6 {
-        scale(a, 1.0 / l)
-    } else {
-        [0.0, -1.0]
-    }
-}
 fn rotate(a: Px, deg: f32) -> Px {
     let (s, c) = deg.to_radians().sin_cos();
     [a[0] * c - a[1] * s, a[0] * s + a[1] * c]
 }
 
 /// Lays out labels, shrinking the diagram until they fit.
-pub(crate) fn layout(
-    p: &Problem,
-    geo: &Geometry,
-    style: &Style,
-    a: Annotation,
-) -> (Frame, Marks, Vec<Placed>, LayoutStats) {
+pub(crate) fn layout(p: &Problem, geo: &Geometry, style: &Style, a: Annotation) -> Layout {
     let canvas = style.canvas as f32;
     let base_margin = (0.06 * canvas).max(1.5 * style.font_size + 4.0);
-    let mut best: Option<(usize, Frame, Marks, Vec<Placed>, LayoutStats)> = None;
-    for step in SHRINK_STEPS {
+    let attempt = |step: f32| {
         let margin = (base_margin + step * canvas) as f64;
-        let frame = Frame::fit(geo, style.rotation, style.canvas, margin);
-        let marks = draw::marks(p, &frame, style.canvas);
-        let segs = draw::stroke_segments(p, &frame, &marks);
-        let requests = requests(p, &frame, a, style);
+        let fit = Fit::new(geo, style.rotation, style.canvas, margin);
+        let marks = marks::marks(p, &fit, style.canvas);
+        let segs = marks::stroke_segments(p, &fit, &marks);
+        let requests = requests(p, &fit, a, style);
         let (placed, failures) = place_all(&requests, &segs, canvas, style.font_size);
         let stats = measure(&placed, &segs, canvas);
-        let better = best.as_ref().is_none_or(|b| failures < b.0);
-        if better {
-            best = Some((failures, frame, marks, placed, stats));
-        }
+        let layout = Layout {
+            fit,
+            marks,
+            placed,
+            stats,
+        };
+        (failures, layout)
+    };
+    // Each step a smaller diagram; the first without failures wins, else the one with
+    // fewest (the earliest among equals).
+    let [first, rest @ ..] = SHRINK_STEPS;
+    let (mut failures, mut best) = attempt(first);
+    for step in rest {
         if failures == 0 {
             break;
         }
-    }
-    match best {
-        Some((_, frame, marks, placed, stats)) => (frame, marks, placed, stats),
-        None => {
-            let frame = Frame::fit(geo, style.rotation, style.canvas, base_margin as f64);
-            let marks = draw::marks(p, &frame, style.canvas);
-            let stats = LayoutStats {
-                labels: 0,
-                min_clearance_px: canvas,
-                overlaps: 0,
-                off_canvas: 0,
-            };
-            (frame, marks, Vec::new(), stats)
+        let (f, layout) = attempt(step);
+        if f < failures {
+            (failures, best) = (f, layout);
         }
     }
+    best
 }
 
-/// The labels of one annotation style, with their anchors and preferred directions.
-fn requests(p: &Problem, frame: &Frame, a: Annotation, style: &Style) -> Vec<Request> {
-    let d = &p.diagram;
-    let pt = |i: usize| frame.point(p, i);
-    let gap = REFERENCE_LINE_WIDTH / 2.0 + STROKE_GAP;
-    let polys: Vec<(usize, Vec<Px>)> = outline_polylines(p)
-        .into_iter()
-        .map(|(s, poly)| (s, poly.iter().map(|&q| frame.px(q)).collect()))
-        .collect();
-    let mut centre = [0.0f32, 0.0];
-    for i in 0..d.points.len() {
-        centre = add(centre, pt(i));
+/// The labels of one annotation style, with their anchors and preferred directions:
+/// angles, then sides, then (coordinate style) vertex letters.
+fn requests(p: &Problem, fit: &Fit, a: Annotation, style: &Style) -> Vec<Request> {
+    let mut out = angle_requests(p, fit, a, style.canvas);
+    out.extend(side_requests(p, fit, a));
+    if a == Annotation::Coordinate {
+        out.extend(vertex_requests(p, fit));
     }
-    let centre = scale(centre, 1.0 / d.points.len().max(1) as f32);
+    out
+}
+
+/// Angle labels: on the bisector, beyond the arc.
+fn angle_requests(p: &Problem, fit: &Fit, a: Annotation, canvas: u32) -> Vec<Request> {
+    let pt = |i: usize| fit.point(p, i);
     let mut out = Vec::new();
-    for ang in &d.angles {
+    for ang in &p.diagram.angles {
         let Some(text) = ang.label.get(a) else {
             continue;
         };
         let (pa, v, pb) = (pt(ang.points[0]), pt(ang.points[1]), pt(ang.points[2]));
-        let (ua, ub) = (unit(sub(pa, v)), unit(sub(pb, v)));
-        let bis = add(ua, ub);
-        let dir = if len(bis) > 0.05 {
-            unit(bis)
-        } else {
-            [-ua[1], ua[0]]
-        };
+        let ua = normalize(sub(pa, v), MIN_DIR).unwrap_or(UP);
+        let ub = normalize(sub(pb, v), MIN_DIR).unwrap_or(UP);
+        // Arms (nearly) opposite: no bisector, so square to the first arm.
+        let dir = normalize(add(ua, ub), 0.05).unwrap_or(perp(ua));
         let r = if ang.status == Status::Unused {
             0.0
         } else {
-            draw::arc_radius(style.canvas, pa, v, pb)
+            marks::arc_radius(canvas, pa, v, pb)
         };
         out.push(Request {
             text: text.to_string(),
             anchor: v,
             dirs: vec![dir],
-            base: r + gap,
+            base: r + STROKE_CLEARANCE,
             along: None,
             turn_cost: 6.0,
         });
     }
-    for side in &d.sides {
+    out
+}
+
+/// Side labels: at the side's midpoint, outside the shape first, sliding along it.
+fn side_requests(p: &Problem, fit: &Fit, a: Annotation) -> Vec<Request> {
+    let pt = |i: usize| fit.point(p, i);
+    let polys: Vec<(usize, Vec<Px>)> = outline_polylines(p)
+        .into_iter()
+        .map(|(s, poly)| (s, poly.iter().map(|&q| fit.px(q)).collect()))
+        .collect();
+    let mut out = Vec::new();
+    for side in &p.diagram.sides {
         let Some(text) = side.label.get(a) else {
             continue;
         };
         let (s0, s1) = (pt(side.points[0]), pt(side.points[1]));
         let mid = scale(add(s0, s1), 0.5);
-        let n = unit([-(s1[1] - s0[1]), s1[0] - s0[0]]);
+        let n = normalize(perp(sub(s1, s0)), MIN_DIR).unwrap_or(UP);
         let probe = add(mid, scale(n, 3.0));
         let inside_n = polys.iter().any(|(_, poly)| inside(poly, probe));
         let dirs = if inside_n {
@@ -176,48 +174,59 @@ fn requests(p: &Problem, frame: &Frame, a: Annotation, style: &Style) -> Vec<Req
             text: text.to_string(),
             anchor: mid,
             dirs,
-            base: gap,
+            base: STROKE_CLEARANCE,
             along: Some(along),
             turn_cost: 20.0,
         });
     }
-    if a == Annotation::Coordinate {
-        for (i, point) in d.points.iter().enumerate() {
-            let here = pt(i);
-            let mut sum = [0.0f32, 0.0];
-            let mut neighbours = Vec::new();
-            for s in &d.shapes {
-                let n = s.vertices.len();
-                if let Some(k) = s.vertices.iter().position(|&v| v == i) {
-                    neighbours.push(s.vertices[(k + 1) % n]);
-                    neighbours.push(s.vertices[(k + n - 1) % n]);
-                }
+    out
+}
+
+/// Vertex letters: opposite the edges and rays that meet at the vertex, or away from
+/// the diagram's centre when those cancel out.
+fn vertex_requests(p: &Problem, fit: &Fit) -> Vec<Request> {
+    let pt = |i: usize| fit.point(p, i);
+    let d = &p.diagram;
+    let mut centre = [0.0f32, 0.0];
+    for i in 0..d.points.len() {
+        centre = add(centre, pt(i));
+    }
+    let centre = scale(centre, 1.0 / d.points.len().max(1) as f32);
+    let mut out = Vec::new();
+    for (i, point) in d.points.iter().enumerate() {
+        let here = pt(i);
+        let mut sum = [0.0f32, 0.0];
+        let mut neighbours = Vec::new();
+        for s in &d.shapes {
+            let n = s.vertices.len();
+            if let Some(k) = s.vertices.iter().position(|&v| v == i) {
+                neighbours.push(s.vertices[(k + 1) % n]);
+                neighbours.push(s.vertices[(k + n - 1) % n]);
             }
-            for r in &d.rays {
-                if r.points[0] == i {
-                    neighbours.push(r.points[1]);
-                }
-                if r.points[1] == i {
-                    neighbours.push(r.points[0]);
-                }
-            }
-            for nb in neighbours.into_iter().filter(|&nb| nb != i) {
-                sum = add(sum, unit(sub(pt(nb), here)));
-            }
-            let away = if len(sum) > 0.3 {
-                scale(unit(sum), -1.0)
-            } else {
-                unit(sub(here, centre))
-            };
-            out.push(Request {
-                text: point.name.clone(),
-                anchor: here,
-                dirs: vec![away],
-                base: gap,
-                along: None,
-                turn_cost: 20.0,
-            });
         }
+        for r in &d.rays {
+            if r.points[0] == i {
+                neighbours.push(r.points[1]);
+            }
+            if r.points[1] == i {
+                neighbours.push(r.points[0]);
+            }
+        }
+        for nb in neighbours.into_iter().filter(|&nb| nb != i) {
+            sum = add(sum, normalize(sub(pt(nb), here), MIN_DIR).unwrap_or(UP));
+        }
+        let away = match normalize(sum, 0.3) {
+            Some(u) => scale(u, -1.0),
+            None => normalize(sub(here, centre), MIN_DIR).unwrap_or(UP),
+        };
+        out.push(Request {
+            text: point.name.clone(),
+            anchor: here,
+            dirs: vec![away],
+            base: STROKE_CLEARANCE,
+            along: None,
+            turn_cost: 20.0,
+        });
     }
     out
 }
@@ -326,7 +335,6 @@ const COLLISION: usize = 1000;
 fn place_all(reqs: &[Request], segs: &[(Px, Px)], canvas: f32, size: f32) -> (Vec<Placed>, usize) {
     let mut placed: Vec<Placed> = Vec::with_capacity(reqs.len());
     let mut failures = 0;
-    let clear = REFERENCE_LINE_WIDTH / 2.0 + STROKE_GAP;
     for r in reqs {
         let (w, h) = text_box(&r.text, size);
         let half = [w / 2.0, h / 2.0];
@@ -372,7 +380,7 @@ fn place_all(reqs: &[Request], segs: &[(Px, Px)], canvas: f32, size: f32) -> (Ve
                 continue;
             }
             let cl = stroke_clearance(c);
-            if cl >= clear {
+            if cl >= STROKE_CLEARANCE {
                 // Far from where it belongs: it fits, but a smaller diagram may do better.
                 if score > FAR_SCORE {
                     failures += 1;

@@ -18,11 +18,12 @@
 //! ```
 
 mod draw;
-pub mod font;
 mod frame;
 mod labels;
+mod marks;
 
 pub use crate::generate::Annotation;
+pub use crate::style::{Palette, Rotation, Style};
 
 use crate::generate::Problem;
 use crate::scene::{Color, Scene, SceneError};
@@ -30,62 +31,6 @@ use serde::{Deserialize, Serialize};
 
 /// Stroke width (px) that label clearances are measured from, whatever the style's.
 pub const REFERENCE_LINE_WIDTH: f32 = 2.0;
-
-/// How a diagram is drawn. Sizes are in px of the output canvas.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Style {
-    /// Square canvas side in px (default 512).
-    pub canvas: u32,
-    /// Opacity of the shape fills, 0..=1 (default 0.5: GeomVerse-like pastel fills).
-    pub fill_opacity: f32,
-    /// Outline width in px (default 2).
-    pub line_width: f32,
-    /// Label font size in px (default 16; labels stay readable on a 512 px canvas).
-    pub font_size: f32,
-    pub palette: Palette,
-    pub rotation: Rotation,
-}
-
-impl Default for Style {
-    fn default() -> Self {
-        Style {
-            canvas: 512,
-            fill_opacity: 0.5,
-            line_width: 2.0,
-            font_size: 16.0,
-            palette: Palette::Color,
-            rotation: Rotation::R0,
-        }
-    }
-}
-
-/// The colours shapes are filled with (outlines and labels are always black).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Palette {
-    /// Each shape's named colour (the colour the individual-style texts name).
-    #[default]
-    Color,
-    /// The named colours' luminance as gray.
-    Grayscale,
-    /// Fully saturated versions of the named colours.
-    HighContrast,
-}
-
-/// Rotation of the diagram, clockwise; labels stay upright and are placed afresh.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Rotation {
-    #[default]
-    #[serde(rename = "0")]
-    R0,
-    #[serde(rename = "90")]
-    R90,
-    #[serde(rename = "180")]
-    R180,
-    #[serde(rename = "270")]
-    R270,
-}
 
 /// How well the labels fit, measured on label boxes (glyph advances × font ascent −
 /// descent, centred on the anchor as drawn).
@@ -128,6 +73,7 @@ pub enum ComposeError {
     Scene(#[from] SceneError),
 }
 
+// `Style` is a plain value (`crate::style`); its limits are compose's, as the error is.
 impl Style {
     /// Checks every value; `compose` calls it.
     pub fn validate(&self) -> Result<(), ComposeError> {
@@ -192,9 +138,9 @@ pub fn compose(
         id: problem.id.clone(),
         reason,
     })?;
-    let (frame, marks, placed, layout) = labels::layout(problem, &geo, style, annotation);
-    let mut items = draw::shapes(problem, &frame, &marks, style);
-    items.extend(draw::labels(&placed, style));
+    let layout = labels::layout(problem, &geo, style, annotation);
+    let mut items = draw::shapes(problem, &layout.fit, &layout.marks, style);
+    items.extend(draw::labels(&layout.placed, style));
     let scene = Scene {
         id: problem.id.clone(),
         width: style.canvas,
@@ -203,5 +149,8 @@ pub fn compose(
         items,
     };
     crate::scene::validate(&scene)?;
-    Ok(Composed { scene, layout })
+    Ok(Composed {
+        scene,
+        layout: layout.stats,
+    })
 }

@@ -12,6 +12,7 @@ use super::problem::{
 };
 use super::rng::Rng;
 use super::shapes::{self, Role};
+use crate::vec2;
 use std::collections::HashMap;
 
 /// Colour names, one per shape; `compose` maps them to palettes.
@@ -103,7 +104,7 @@ fn contour_segments(start: geom::P, segs: &[GSeg]) -> Vec<Segment> {
                 Segment::Arc {
                     to: [snap(to[0]), snap(-to[1])],
                     center: [snap(center[0]), snap(-center[1])],
-                    radius: snap(geom::dist(to, center)),
+                    radius: snap(vec2::dist(to, center)),
                     large_arc: sweep > std::f64::consts::PI + 1e-9,
                     // Negating y keeps the picture as drawn with y up, so counter-clockwise
                     // stays counter-clockwise on screen, which is SVG's sweep 0.

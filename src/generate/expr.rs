@@ -5,6 +5,7 @@
 //! two decimals, as GeomVerse does. The same expression evaluated without intermediate
 //! rounding gives the "unrounded" value used by the 3 % filter. Angles are in degrees.
 
+use crate::decimal::fmt_decimal;
 use std::fmt;
 
 /// π as the problems state it ("Assume π = 3.14"): deliberately not `f64::consts::PI`.
@@ -138,10 +139,7 @@ pub fn round2(v: f64) -> f64 {
 
 /// A number as printed in texts: at most two decimals, no trailing zeros, no `-0`.
 pub fn fmt_num(v: f64) -> String {
-    let r = round2(v);
-    let s = format!("{r:.2}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.to_string() }
+    fmt_decimal(round2(v), 2)
 }
 
 fn apply(op: Op, a: f64, b: f64) -> Result<f64, ExprError> {

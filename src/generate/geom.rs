@@ -1,42 +1,13 @@
 //! Plane geometry helpers for placing shapes: transforms, flattened outlines and the
 //! overlap test.
 
-/// A 2-D point or vector.
-pub type P = [f64; 2];
+use crate::vec2::{add, cross, dist, dot, len, perp, scale, sub, unit_or};
 
-pub fn sub(a: P, b: P) -> P {
-    [a[0] - b[0], a[1] - b[1]]
-}
-pub fn add(a: P, b: P) -> P {
-    [a[0] + b[0], a[1] + b[1]]
-}
-pub fn scale(a: P, s: f64) -> P {
-    [a[0] * s, a[1] * s]
-}
-pub fn dot(a: P, b: P) -> f64 {
-    a[0] * b[0] + a[1] * b[1]
-}
-pub fn cross(a: P, b: P) -> f64 {
-    a[0] * b[1] - a[1] * b[0]
-}
-pub fn len(a: P) -> f64 {
-    a[0].hypot(a[1])
-}
-pub fn dist(a: P, b: P) -> f64 {
-    len(sub(a, b))
-}
-pub fn unit(a: P) -> P {
-    let l = len(a);
-    if l > 0.0 {
-        scale(a, 1.0 / l)
-    } else {
-        [1.0, 0.0]
-    }
-}
-/// Rotates by 90° counter-clockwise.
-pub fn perp(a: P) -> P {
-    [-a[1], a[0]]
-}
+/// A 2-D point or vector in diagram units.
+pub type P = crate::vec2::Vec2<f64>;
+
+/// The direction placement takes for a zero vector: +x (`unit_or(v, PLUS_X)`).
+pub const PLUS_X: P = [1.0, 0.0];
 
 /// x' = M·x + t, with M a rotation times a scale, possibly with a reflection.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,7 +45,7 @@ impl Xf {
 
     /// This transform followed by a reflection across the line through `a` and `b`.
     pub fn then_reflect(&self, a: P, b: P) -> Xf {
-        let d = unit(sub(b, a));
+        let d = unit_or(sub(b, a), PLUS_X);
         // Reflection matrix across direction d: [[cos2θ, sin2θ], [sin2θ, −cos2θ]].
         let (c2, s2) = (d[0] * d[0] - d[1] * d[1], 2.0 * d[0] * d[1]);
         let r = [[c2, s2], [s2, -c2]];
@@ -162,7 +133,7 @@ fn interior_probes(poly: &[P], step: f64) -> Vec<P> {
             continue;
         }
         let mid = scale(add(a, b), 0.5);
-        let nrm = unit(perp(sub(b, a)));
+        let nrm = unit_or(perp(sub(b, a)), PLUS_X);
         for s in [1.0, -1.0] {
             let q = add(mid, scale(nrm, s * step));
             if inside(poly, q) {

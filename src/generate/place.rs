@@ -11,6 +11,7 @@ use super::backward::Tree;
 use super::geom::{self, P, Xf};
 use super::rng::Rng;
 use super::shapes::{self, LocalGeometry, Role, Seg, ShapeKind};
+use crate::vec2;
 
 /// A concrete diagram element of a node's role (global point indices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,7 +138,7 @@ fn flatten(c: &GContour) -> Vec<P> {
         }
     }
     // The contour closes on its start: drop the repeated point.
-    if pts.len() > 1 && geom::dist(pts[0], *pts.last().unwrap_or(&pts[0])) < 1e-9 {
+    if pts.len() > 1 && vec2::dist(pts[0], *pts.last().unwrap_or(&pts[0])) < 1e-9 {
         pts.pop();
     }
     pts
@@ -172,12 +173,12 @@ fn transform(g: &LocalGeometry, xf: &Xf) -> (Vec<P>, Vec<GContour>, Vec<P>) {
 
 /// +1 / −1: on which side of the directed line `ab` the polygon's inside lies, at `ab`.
 fn inside_side(poly: &[P], a: P, b: P) -> f64 {
-    let m = geom::scale(geom::add(a, b), 0.5);
-    let n = geom::unit(geom::perp(geom::sub(b, a)));
-    let d = geom::dist(a, b) * 1e-3;
-    if geom::inside(poly, geom::add(m, geom::scale(n, d))) {
+    let m = vec2::scale(vec2::add(a, b), 0.5);
+    let n = vec2::unit_or(vec2::perp(vec2::sub(b, a)), geom::PLUS_X);
+    let d = vec2::dist(a, b) * 1e-3;
+    if geom::inside(poly, vec2::add(m, vec2::scale(n, d))) {
         1.0
-    } else if geom::inside(poly, geom::sub(m, geom::scale(n, d))) {
+    } else if geom::inside(poly, vec2::sub(m, vec2::scale(n, d))) {
         -1.0
     } else {
         0.0
@@ -310,12 +311,15 @@ impl St<'_> {
             let (ga, gv, gb) = (l[ia], l[iv], l[ib]);
             let pts = &self.out.points;
             let (pa, v, pb) = (pts[ga], pts[gv], pts[gb]);
-            let (ua, ub) = (geom::unit(geom::sub(pa, v)), geom::unit(geom::sub(pb, v)));
-            let len = 0.6 * geom::dist(pa, v).min(geom::dist(pb, v));
+            let (ua, ub) = (
+                vec2::unit_or(vec2::sub(pa, v), geom::PLUS_X),
+                vec2::unit_or(vec2::sub(pb, v), geom::PLUS_X),
+            );
+            let len = 0.6 * vec2::dist(pa, v).min(vec2::dist(pb, v));
             let parent_angle = Elem::Angle(ga, gv, gb);
             if let Some(gc) = grandchild {
                 // Only vertical angles carry a shape: it fills the opposite angle.
-                let neg = |u: P| geom::scale(u, -1.0);
+                let neg = |u: P| vec2::scale(u, -1.0);
                 if let Some(tri) = self.place_in_cone(gc, gv, neg(ua), neg(ub)) {
                     self.finish_connector(
                         parent,
@@ -329,7 +333,7 @@ impl St<'_> {
                 }
                 continue;
             }
-            let at = |u: P, s: f64| geom::add(v, geom::scale(u, s * len));
+            let at = |u: P, s: f64| vec2::add(v, vec2::scale(u, s * len));
             // (new points, new angle from them: (first, vertex, second), right angle corner).
             let mut variants: Vec<Variant> = match ck {
                 ShapeKind::VerticalAngles => {
@@ -341,11 +345,11 @@ impl St<'_> {
                 ],
                 ShapeKind::ComplementaryAngles => {
                     let turn = |u: P, toward: P| {
-                        let p = geom::perp(u);
-                        if geom::cross(u, toward) >= 0.0 {
+                        let p = vec2::perp(u);
+                        if vec2::cross(u, toward) >= 0.0 {
                             p
                         } else {
-                            geom::scale(p, -1.0)
+                            vec2::scale(p, -1.0)
                         }
                     };
                     vec![
@@ -412,13 +416,14 @@ impl St<'_> {
         let vp = self.out.points[v];
         for (ia, iv, ib) in cands {
             let w = g.vertices[iv];
-            let la = geom::unit(geom::sub(g.vertices[ia], w));
-            let lb = geom::unit(geom::sub(g.vertices[ib], w));
+            let la = vec2::unit_or(vec2::sub(g.vertices[ia], w), geom::PLUS_X);
+            let lb = vec2::unit_or(vec2::sub(g.vertices[ib], w), geom::PLUS_X);
             for (x, y) in [(d1, d2), (d2, d1)] {
-                let base = Xf::matching(w, geom::add(w, la), vp, geom::add(vp, x));
-                for xf in [base, base.then_reflect(vp, geom::add(vp, x))] {
-                    let dir = geom::unit(geom::sub(xf.apply(geom::add(w, lb)), vp));
-                    if geom::dist(dir, y) > 0.01 {
+                let base = Xf::matching(w, vec2::add(w, la), vp, vec2::add(vp, x));
+                for xf in [base, base.then_reflect(vp, vec2::add(vp, x))] {
+                    let dir =
+                        vec2::unit_or(vec2::sub(xf.apply(vec2::add(w, lb)), vp), geom::PLUS_X);
+                    if vec2::dist(dir, y) > 0.01 {
                         continue;
                     }
                     let (verts, contours, poly) = transform(&g, &xf);
@@ -507,7 +512,7 @@ impl St<'_> {
         let min_gap = extent / 30.0;
         for i in 0..pts.len() {
             for j in i + 1..pts.len() {
-                if geom::dist(pts[i], pts[j]) < min_gap {
+                if vec2::dist(pts[i], pts[j]) < min_gap {
                     return false;
                 }
             }

@@ -1,5 +1,5 @@
-//! Encoding and writing results: PNG, JPEG and SVG files, written atomically, and
-//! manifest rows.
+//! Encoding and writing results: PNG and JPEG files, written atomically, and manifest
+//! rows. (The Scene → SVG writer is part of the Scene contract: `crate::scene::svg`.)
 
 pub mod atomic;
 pub mod contact;
@@ -7,34 +7,15 @@ pub mod jpeg;
 pub mod lock;
 pub mod manifest;
 pub mod png;
-pub mod svg;
+
+pub use crate::style::Encoding;
 
 use crate::render::RenderedImage;
 
-/// How a rendered image is stored.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Encoding {
-    /// Lossless PNG (RGB when opaque, RGBA otherwise).
-    #[default]
-    Png,
-    /// Baseline JPEG at the given quality (1..=100), composited over white.
-    Jpeg { quality: u8 },
-}
-
-impl Encoding {
-    /// The file extension, without the dot.
-    pub fn extension(self) -> &'static str {
-        match self {
-            Encoding::Png => "png",
-            Encoding::Jpeg { .. } => "jpg",
-        }
-    }
-
-    /// Encodes `image` into file bytes.
-    pub fn encode(self, image: &RenderedImage) -> Result<Vec<u8>, image::ImageError> {
-        match self {
-            Encoding::Png => png::encode_png(image),
-            Encoding::Jpeg { quality } => jpeg::encode_jpeg(image, quality),
-        }
+/// Encodes `image` into the bytes of a file in `encoding`.
+pub fn encode(encoding: Encoding, image: &RenderedImage) -> Result<Vec<u8>, image::ImageError> {
+    match encoding {
+        Encoding::Png => png::encode_png(image),
+        Encoding::Jpeg { quality } => jpeg::encode_jpeg(image, quality),
     }
 }

@@ -161,7 +161,10 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            matches!(e.fault, LineFault::Variant(VariantError::NeedsProblem("relabel"))),
+            matches!(
+                e.fault,
+                LineFault::Variant(VariantError::NeedsProblem("relabel"))
+            ),
             "{e:?}"
         );
         let e = expand_line(r#"{"id":"p","diagram":{}}"#, &Plan::base_only()).unwrap_err();

@@ -2,11 +2,11 @@
 //! report bad lines and duplicate ids in input order; pass the rest on.
 
 use super::resume::{Cursor, Kept};
-use crate::jsonl::Lines;
 use super::{
-    Done, Expand, JobError, LineError, LineFault, Meta, Progress, RunError, RunOptions,
-    StageTimes, Timer,
+    Done, Expand, JobError, LineError, LineFault, Meta, Progress, RunError, RunOptions, StageTimes,
+    Timer,
 };
+use crate::jsonl::Lines;
 use crate::render::cpu::CpuRenderer;
 use crate::render::prepare::{PreparedScene, prepare};
 use rayon::prelude::*;
@@ -107,7 +107,10 @@ impl Reader<'_> {
                     .find(|id| seen.contains(*id) || !ids.insert(*id))
                 {
                     let id = dup.to_string();
-                    self.reject(fail(JobError::of(&id, LineFault::DuplicateId { id: id.clone() })));
+                    self.reject(fail(JobError::of(
+                        &id,
+                        LineFault::DuplicateId { id: id.clone() },
+                    )));
                     continue;
                 }
                 for w in works {
@@ -156,9 +159,9 @@ impl Reader<'_> {
                 }
                 let prepare_timer = Timer::new(&self.stats.prepare);
                 let svg = self.options.outputs.svg().then(|| {
-                    crate::output::svg::to_svg_with(
+                    crate::scene::svg::to_svg_with(
                         &job.scene,
-                        crate::output::svg::SvgOptions::default()
+                        crate::scene::svg::SvgOptions::default()
                             .embed_font(self.options.svg_embed_font),
                     )
                 });

@@ -1,8 +1,8 @@
 //! The last stage: encode and write files on rayon, append manifest rows in order.
 
 use super::{Done, Progress, RunError, StageTimes, Timer};
-use crate::output::atomic::write_atomic;
 use crate::digest::sha256_hex;
+use crate::output::atomic::write_atomic;
 use crate::output::manifest::{ImageRecord, ManifestRow, ManifestWriter, SvgFile};
 use rayon::prelude::*;
 use std::path::Path;
@@ -45,13 +45,12 @@ impl Sink<'_> {
         let raster = match &done.image {
             Some(img) => {
                 let _t = Timer::new(&self.stats.encode);
-                let bytes = meta
-                    .encoding
-                    .encode(img)
-                    .map_err(|source| RunError::Encode {
+                let bytes = crate::output::encode(meta.encoding, img).map_err(|source| {
+                    RunError::Encode {
                         id: meta.id.clone(),
                         source,
-                    })?;
+                    }
+                })?;
                 Some((
                     format!("images/{}.{}", meta.id, meta.encoding.extension()),
                     bytes,

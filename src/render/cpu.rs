@@ -1,4 +1,4 @@
-//! CPU backend: a Scene's exact SVG equivalent ([`crate::output::svg::to_svg`])
+//! CPU backend: a Scene's exact SVG equivalent ([`crate::scene::svg::to_svg`])
 //! rendered in process by resvg.
 //!
 //! resvg is the trusted reference the GPU output is checked against, and the fast
@@ -6,10 +6,10 @@
 //! (no system fonts), anti-aliasing is on and text is unhinted, as SVG intends.
 //! One [`CpuRenderer`] is shared by all rayon workers: rendering takes `&self`.
 
-use crate::output::svg::to_svg;
+use crate::font::{FONT_DATA, FONT_FAMILY};
 use crate::render::RenderedImage;
 use crate::render::alpha::unpremultiply;
-use crate::render::text::{FONT_DATA, FONT_FAMILY};
+use crate::scene::svg::to_svg;
 use crate::scene::{Scene, SceneError, validate};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::{self, fontdb};

@@ -1,54 +1,24 @@
 //! Text items → shaped cosmic-text buffers placed by SVG anchor and baseline rules.
 //!
-//! Only the embedded DejaVu Sans is ever loaded, so output never depends on the
-//! fonts of the machine. Hinting is off: glyph outlines scale exactly, as in resvg
-//! and browsers.
+//! Only the embedded DejaVu Sans ([`crate::font`]) is ever loaded, so output never
+//! depends on the fonts of the machine. Hinting is off: glyph outlines scale exactly,
+//! as in resvg and browsers.
 
+use crate::font::{self, FONT_DATA, FONT_FAMILY};
 use crate::scene::{Anchor, Baseline, TextItem};
 use glyphon::cosmic_text::{CacheKeyFlags, fontdb};
 use glyphon::{Attrs, Buffer, Family, FontSystem, Metrics, Shaping};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-/// DejaVu Sans (Latin, Greek, Cyrillic), Bitstream Vera licence: `assets/fonts`.
-pub static FONT_DATA: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-
-/// The family name of [`FONT_DATA`].
-pub const FONT_FAMILY: &str = "DejaVu Sans";
-
-/// Vertical metrics of the embedded font, in font units.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FontMetrics {
-    pub units_per_em: f32,
-    /// Ascent above the baseline (positive).
-    pub ascent: f32,
-    /// Descent below the baseline (negative), as in the font's tables.
-    pub descent: f32,
-}
-
-impl FontMetrics {
-    /// How far below `y` the alphabetic baseline lies for `baseline` at `size` px.
-    ///
-    /// `central` puts `y` halfway between the ascent and descent lines, as resvg and
-    /// browsers do for `dominant-baseline: central`.
-    pub fn baseline_shift(&self, baseline: Baseline, size: f32) -> f32 {
-        match baseline {
-            Baseline::Alphabetic => 0.0,
-            Baseline::Central => (self.ascent + self.descent) / 2.0 * size / self.units_per_em,
-        }
+/// How far below `y` the alphabetic baseline lies for `baseline` at `size` px.
+///
+/// `central` puts `y` halfway between the ascent and descent lines, as resvg and
+/// browsers do for `dominant-baseline: central`.
+pub fn baseline_shift(baseline: Baseline, size: f32) -> f32 {
+    match baseline {
+        Baseline::Alphabetic => 0.0,
+        Baseline::Central => font::metrics().central_shift(size),
     }
-}
-
-/// Metrics of the embedded font (hhea ascender/descender, as skrifa and resvg read them).
-pub fn font_metrics() -> FontMetrics {
-    static METRICS: OnceLock<FontMetrics> = OnceLock::new();
-    *METRICS.get_or_init(|| {
-        let face = ttf_parser::Face::parse(FONT_DATA, 0).expect("embedded font parses");
-        FontMetrics {
-            units_per_em: face.units_per_em() as f32,
-            ascent: face.ascender() as f32,
-            descent: face.descender() as f32,
-        }
-    })
 }
 
 /// A font system holding only the embedded font, with a fixed locale so shaping
@@ -93,7 +63,7 @@ pub fn shape(font_system: &mut FontSystem, item: &TextItem) -> ShapedText {
             Anchor::Middle => advance / 2.0,
             Anchor::End => advance,
         };
-    let baseline = item.y + font_metrics().baseline_shift(item.baseline, item.size);
+    let baseline = item.y + baseline_shift(item.baseline, item.size);
     let top = baseline.round() - line_y.round();
     let c = item.color;
     let alpha = (c.a as f32 * item.opacity).round().clamp(0.0, 255.0) as u8;
@@ -111,14 +81,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn metrics_are_dejavu_sans() {
-        let m = font_metrics();
-        assert_eq!(
-            (m.units_per_em, m.ascent, m.descent),
-            (2048.0, 1901.0, -483.0)
-        );
-        // Central baseline: (1901 - 483) / 2 / 2048 em below y.
-        assert!((m.baseline_shift(Baseline::Central, 2048.0) - 709.0).abs() < 1e-3);
+    fn central_baseline_is_halfway_between_ascent_and_descent() {
+        // (1901 - 483) / 2 / 2048 em below y.
+        assert!((baseline_shift(Baseline::Central, 2048.0) - 709.0).abs() < 1e-3);
+        assert_eq!(baseline_shift(Baseline::Alphabetic, 2048.0), 0.0);
     }
 
     #[test]

@@ -2,13 +2,15 @@
 //!
 //! Coordinates are pixels, origin top-left, y down; items are painted in order.
 //! Every Scene has an exact SVG equivalent. The JSON form is documented by the
-//! JSON Schema in `schemas/scene.schema.json` (`geomrender schema scene`).
+//! JSON Schema in `schemas/scene.schema.json` (`geomrender schema scene`), and
+//! [`svg`] writes that SVG equivalent.
 
 mod color;
 mod error;
 mod parse;
 pub mod path_data;
 
+pub mod svg;
 pub mod synthetic;
 pub mod transform;
 mod validate;

@@ -3,6 +3,7 @@
 //! arcs come out as the cubic pieces they are drawn with; text stays upright.
 
 use super::{Item, Reason, Scene, SceneError, path_data};
+use crate::decimal::fmt_decimal;
 use lyon::path::PathEvent;
 use std::fmt::Write;
 
@@ -139,11 +140,9 @@ fn map_points(scene: &Scene, t: Affine) -> Result<Scene, SceneError> {
     Ok(s)
 }
 
-/// Up to 3 decimals, no trailing zeros.
+/// A coordinate in transformed path data: up to 3 decimals.
 fn num(v: f32) -> String {
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.to_string() }
+    fmt_decimal(f64::from(v), 3)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 
 use super::error::ScoreError;
 use super::report::{Report, Row};
+use crate::font::FONT_DATA;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -27,7 +28,6 @@ pub struct PlotFile {
 /// Family name the embedded font is registered under. SVG output names it as is, a
 /// CSS list, so viewers without DejaVu Sans fall back to a sans-serif font.
 const FONT: &str = "DejaVu Sans, sans-serif";
-const FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
 const PANEL_W: u32 = 420;
 const PANEL_H: u32 = 320;
@@ -53,7 +53,7 @@ fn register_font() -> Result<(), ScoreError> {
     let ok = *DONE.get_or_init(|| {
         [FONT, "sans-serif"]
             .into_iter()
-            .all(|name| plotters::style::register_font(name, FontStyle::Normal, FONT_BYTES).is_ok())
+            .all(|name| plotters::style::register_font(name, FontStyle::Normal, FONT_DATA).is_ok())
     });
     ok.then_some(()).ok_or_else(|| ScoreError::Plot {
         name: "font".into(),

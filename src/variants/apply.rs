@@ -1,11 +1,10 @@
 //! Applying a variant: to a Problem (all axes) or to a bare Scene (style axes).
 
 use super::{Axis, AxisValue, Variant, VariantError};
-use crate::compose::{Annotation, Palette, Rotation, Style};
-use crate::generate::{Problem, relabel, with_info};
-use crate::output::Encoding;
+use crate::generate::{Annotation, Problem, relabel, with_info};
 use crate::scene::transform::{rotate_scene, scale_scene};
 use crate::scene::{Color, Item, Scene};
+use crate::style::{Encoding, Palette, Style};
 
 /// Everything that decides one image of a problem and its texts.
 #[derive(Clone, Debug)]
@@ -35,14 +34,12 @@ pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, Varian
             AxisValue::FontSize(f) => d.style.font_size = f,
             AxisValue::Annotation(a) => d.annotation = a,
             AxisValue::Info(i) => {
-                d.problem =
-                    with_info(&d.problem, i).map_err(VariantError::Problem)?
+                d.problem = with_info(&d.problem, i).map_err(VariantError::Problem)?
             }
             AxisValue::Resolution(_) => {} // applied last, scaling the final sizes
             AxisValue::Palette(p) => d.style.palette = p,
             AxisValue::Relabel(seed) => {
-                d.problem =
-                    relabel(&d.problem, seed).map_err(VariantError::Problem)?
+                d.problem = relabel(&d.problem, seed).map_err(VariantError::Problem)?
             }
             AxisValue::Rotation(r) => d.style.rotation = r,
             AxisValue::Jpeg(q) => d.encoding = Encoding::Jpeg { quality: q },
@@ -79,13 +76,7 @@ pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), 
             }
             AxisValue::Palette(p) => recolour(&mut s, p),
             AxisValue::Rotation(r) => {
-                let turns = match r {
-                    Rotation::R0 => 0,
-                    Rotation::R90 => 1,
-                    Rotation::R180 => 2,
-                    Rotation::R270 => 3,
-                };
-                s = rotate_scene(&s, turns).map_err(VariantError::Scene)?;
+                s = rotate_scene(&s, r.quarter_turns()).map_err(VariantError::Scene)?;
             }
             AxisValue::Resolution(_) => {} // applied last
             AxisValue::Jpeg(q) => encoding = Encoding::Jpeg { quality: q },
@@ -149,6 +140,7 @@ fn vivid(c: Color) -> Color {
 mod tests {
     use super::*;
     use crate::generate::{GenerateOptions, generate_one};
+    use crate::style::Rotation;
     use crate::variants::Plan;
 
     #[test]

@@ -2,8 +2,8 @@
 //! parsing and naming of its values.
 
 use super::VariantError;
-use crate::compose::{Annotation, Palette, Rotation};
-use crate::generate::Info;
+use crate::generate::{Annotation, Info};
+use crate::style::{Palette, Rotation};
 use serde_json::Value;
 use std::fmt;
 
@@ -221,13 +221,12 @@ impl Axis {
                 _ => return Err(bad()),
             }),
             Axis::Relabel => AxisValue::Relabel(int(1, u64::MAX)?),
-            Axis::Rotation => AxisValue::Rotation(match text {
-                "0" => Rotation::R0,
-                "90" => Rotation::R90,
-                "180" => Rotation::R180,
-                "270" => Rotation::R270,
-                _ => return Err(bad()),
-            }),
+            Axis::Rotation => AxisValue::Rotation(
+                Rotation::ALL
+                    .into_iter()
+                    .find(|r| r.degrees().to_string() == text)
+                    .ok_or_else(bad)?,
+            ),
             Axis::Jpeg => AxisValue::Jpeg(int(1, 100)? as u8),
         })
     }
@@ -321,12 +320,7 @@ pub fn annotation_name(a: Annotation) -> &'static str {
 }
 
 pub fn rotation_degrees(r: Rotation) -> u32 {
-    match r {
-        Rotation::R0 => 0,
-        Rotation::R90 => 90,
-        Rotation::R180 => 180,
-        Rotation::R270 => 270,
-    }
+    r.degrees()
 }
 
 /// Shortest decimal text of an f32-sized value: 0.25, 24, 0.1.

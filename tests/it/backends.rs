@@ -53,9 +53,9 @@
 use crate::oracle::{Distribution, Figures, Limits, compare};
 use crate::reference::REFERENCE_LIMITS;
 use crate::support::{cpu, diff_image, gpu, output_dir, render_cpu, render_with, save_png};
+use geomrender::font::metrics as font_metrics;
 use geomrender::render::RenderedImage;
 use geomrender::render::gpu::{BlendSpace, GpuOptions, GpuRenderer};
-use geomrender::render::text::font_metrics;
 use geomrender::scene::synthetic::diagram_scene;
 use geomrender::scene::{Baseline, Color, FillRule, Item, PathItem, Scene};
 use std::sync::OnceLock;

@@ -1,8 +1,8 @@
 //! compose: labels stay apart and on the canvas for every font size up to 32 px, and
 //! only what a Style field names changes between two styles.
 
-use geomrender::compose::font::text_box;
 use geomrender::compose::{Annotation, Palette, Rotation, Style, compose};
+use geomrender::font::text_box;
 use geomrender::scene::{Item, TextItem};
 
 use crate::support::problems;

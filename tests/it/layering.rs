@@ -11,7 +11,9 @@ fn declared_order(src: &Path) -> Vec<String> {
     lib.lines()
         .filter_map(|l| {
             let l = l.trim();
-            let rest = l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("mod "))?;
+            let rest = l
+                .strip_prefix("pub mod ")
+                .or_else(|| l.strip_prefix("mod "))?;
             Some(rest.trim_end_matches(';').trim().to_string())
         })
         .collect()

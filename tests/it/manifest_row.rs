@@ -30,8 +30,22 @@ fn manifest_text(dir: &Path) -> String {
 fn manifests_keep_their_bytes_read_back_typed_and_match_the_schema() {
     let tmp = tempfile::tempdir().unwrap();
     let sweep = tmp.path().join("sweep");
-    ok(bin().args(["sweep", "--count", "6", "--seed", "2", "--backend", "cpu", "-q"])
-        .args(["--variants", "opacity;fontsize=24;annotation;jpeg=50", "--out"])
+    ok(bin()
+        .args([
+            "sweep",
+            "--count",
+            "6",
+            "--seed",
+            "2",
+            "--backend",
+            "cpu",
+            "-q",
+        ])
+        .args([
+            "--variants",
+            "opacity;fontsize=24;annotation;jpeg=50",
+            "--out",
+        ])
         .arg(&sweep));
     let svg = tmp.path().join("svg");
     ok(bin()
@@ -57,7 +71,10 @@ fn manifests_keep_their_bytes_read_back_typed_and_match_the_schema() {
             assert!(row.source.is_some() && row.problem.is_some(), "{line}");
             svgs += usize::from(row.svg.is_some());
             let value: serde_json::Value = serde_json::from_str(line).unwrap();
-            let errors: Vec<String> = validator.iter_errors(&value).map(|e| e.to_string()).collect();
+            let errors: Vec<String> = validator
+                .iter_errors(&value)
+                .map(|e| e.to_string())
+                .collect();
             assert!(errors.is_empty(), "{line}\n{}", errors.join("\n"));
         }
         assert_eq!(svgs > 0, dir == &svg);
@@ -71,7 +88,10 @@ fn scene_rows_carry_only_what_a_scene_has() {
     for (name, variants) in [("plain", None), ("varied", Some("opacity=0.25"))] {
         let out = tmp.path().join(name);
         let mut cmd = bin();
-        cmd.arg("render").arg(&examples).args(["--backend", "cpu", "-q", "--out"]).arg(&out);
+        cmd.arg("render")
+            .arg(&examples)
+            .args(["--backend", "cpu", "-q", "--out"])
+            .arg(&out);
         if let Some(v) = variants {
             cmd.args(["--variants", v]);
         }

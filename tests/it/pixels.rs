@@ -147,7 +147,7 @@ fn later_items_cover_earlier_text() {
 
 /// Glyph 'H' metrics read straight from the font file: (advance, x_min, x_max, y_max) in px.
 fn glyph_h(size: f32) -> (f32, f32, f32, f32) {
-    let face = ttf_parser::Face::parse(geomrender::render::text::FONT_DATA, 0).unwrap();
+    let face = ttf_parser::Face::parse(geomrender::font::FONT_DATA, 0).unwrap();
     let id = face.glyph_index('H').unwrap();
     let s = size / face.units_per_em() as f32;
     let bb = face.glyph_bounding_box(id).unwrap();
@@ -164,7 +164,7 @@ fn text_lands_where_anchor_and_baseline_say() {
     let Some(mut r) = gpu() else { return };
     let size = 40.0;
     let (adv, x_min, x_max, cap) = glyph_h(size);
-    let face = ttf_parser::Face::parse(geomrender::render::text::FONT_DATA, 0).unwrap();
+    let face = ttf_parser::Face::parse(geomrender::font::FONT_DATA, 0).unwrap();
     let central =
         (face.ascender() + face.descender()) as f32 / 2.0 * size / face.units_per_em() as f32;
     for (anchor, shift) in [("start", 0.0), ("middle", adv / 2.0), ("end", adv)] {

@@ -4,9 +4,9 @@
 use crate::backends::{corpus, feature_scenes};
 use crate::reference::{fills_opacity, text_sizes};
 use crate::support::output_dir;
-use geomrender::output::svg::{SvgOptions, to_svg_with};
-use geomrender::render::text::FONT_DATA;
+use geomrender::font::FONT_DATA;
 use geomrender::scene::Scene;
+use geomrender::scene::svg::{SvgOptions, to_svg_with};
 use resvg::usvg;
 use std::process::Command;
 use std::sync::Arc;

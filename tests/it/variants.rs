@@ -330,7 +330,7 @@ fn fontsize_sweep_keeps_every_label_on_the_canvas_and_apart() {
     // own measurement: width = the shaped advance (cosmic-text, as drawn), height =
     // font ascent − descent, centred on the anchor (middle / central). Two labels
     // overlap when their boxes intersect with positive area.
-    let metrics = geomrender::render::text::font_metrics();
+    let metrics = geomrender::font::metrics();
     let mut fonts = geomrender::render::text::font_system();
     let plan = Plan::parse("fontsize=8,12,16,24,32", false).unwrap();
     let mut checked = 0;
@@ -468,10 +468,7 @@ fn cli_rows_pair_each_variant_with_its_base() {
             "{id}: {image}"
         );
         let bytes = std::fs::read(out_dir.join(image)).unwrap();
-        assert_eq!(
-            row["sha256"],
-            geomrender::digest::sha256_hex(&bytes)
-        );
+        assert_eq!(row["sha256"], geomrender::digest::sha256_hex(&bytes));
         assert!(out_dir.join(row["svg"].as_str().unwrap()).exists());
     }
     // The schema is not vacuous: it rejects what the writer must never produce.

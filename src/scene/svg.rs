@@ -7,7 +7,7 @@
 //! named in every `<text>` and, with [`SvgOptions::embed_font`], carried inside the
 //! file as an `@font-face` data URL so the file looks the same on any machine.
 
-use crate::render::text::{FONT_DATA, FONT_FAMILY};
+use crate::font::{FONT_DATA, FONT_FAMILY};
 use crate::scene::{
     Anchor, Baseline, Color, FillRule, Item, LineCap, LineJoin, PathItem, Scene, TextItem,
 };

@@ -1,0 +1,56 @@
+//! Numbers as short decimal text: path data, transformed coordinates and problem texts.
+
+/// `v` rounded to at most `max_decimals` decimals, without trailing zeros or a
+/// trailing point, and with `-0` written `0`: `fmt_decimal(1.5, 2)` is `1.5`,
+/// `fmt_decimal(2.0, 2)` is `2`, `fmt_decimal(-0.001, 2)` is `0`.
+///
+/// Rounding is Rust's `{:.N}` formatting: to nearest, ties to even, on the exact
+/// binary value (so 0.125 gives `0.12` and 1.005, stored just below, `1`). An `f32`
+/// converts to `f64` exactly, so `fmt_decimal(x as f64, n)` equals formatting the
+/// `f32` itself. NaN and infinities are written `NaN`, `inf`, `-inf`.
+pub fn fmt_decimal(v: f64, max_decimals: usize) -> String {
+    let s = format!("{v:.max_decimals$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &s
+    };
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trims_zeros_and_negative_zero() {
+        assert_eq!(fmt_decimal(1.5, 2), "1.5");
+        assert_eq!(fmt_decimal(2.0, 2), "2");
+        assert_eq!(fmt_decimal(100.0, 3), "100");
+        assert_eq!(fmt_decimal(100.0, 0), "100");
+        assert_eq!(fmt_decimal(-0.001, 2), "0");
+        assert_eq!(fmt_decimal(-0.0, 3), "0");
+        assert_eq!(fmt_decimal(-1.25, 3), "-1.25");
+        assert_eq!(fmt_decimal(0.125, 2), "0.12");
+        assert_eq!(fmt_decimal(12.3456, 3), "12.346");
+        assert_eq!(fmt_decimal(f64::NAN, 2), "NaN");
+    }
+
+    #[test]
+    fn an_f32_formats_as_its_f64_value() {
+        let mut x = 0x2f4f_1234_u32;
+        for _ in 0..100_000 {
+            // xorshift over f32 bit patterns, finite values only.
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let v = f32::from_bits(x);
+            if !v.is_finite() {
+                continue;
+            }
+            for n in [2, 3] {
+                assert_eq!(format!("{v:.n$}"), format!("{:.n$}", v as f64), "{v}");
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! How an image looks and is stored: [`Style`] (canvas, fills, lines, font size,
+//! palette, rotation) and [`Encoding`] (PNG or JPEG).
+//!
+//! These are plain values that several stages share: `variants` sets them, `compose`
+//! draws with a `Style` (and checks its limits, `Style::validate`), `output` encodes
+//! with an `Encoding`. This module depends on no stage, so none has to reach into a
+//! later one for them.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// How a diagram is drawn. Sizes are in px of the output canvas.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Style {
+    /// Square canvas side in px (default 512).
+    pub canvas: u32,
+    /// Opacity of the shape fills, 0..=1 (default 0.5: GeomVerse-like pastel fills).
+    pub fill_opacity: f32,
+    /// Outline width in px (default 2).
+    pub line_width: f32,
+    /// Label font size in px (default 16; labels stay readable on a 512 px canvas).
+    pub font_size: f32,
+    pub palette: Palette,
+    pub rotation: Rotation,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            canvas: 512,
+            fill_opacity: 0.5,
+            line_width: 2.0,
+            font_size: 16.0,
+            palette: Palette::Color,
+            rotation: Rotation::R0,
+        }
+    }
+}
+
+/// The colours shapes are filled with (outlines and labels are always black).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Palette {
+    /// Each shape's named colour (the colour the individual-style texts name).
+    #[default]
+    Color,
+    /// The named colours' luminance as gray.
+    Grayscale,
+    /// Fully saturated versions of the named colours.
+    HighContrast,
+}
+
+/// Rotation of the diagram, clockwise; labels stay upright and are placed afresh.
+///
+/// Serialised as its degrees in a string (`"90"`), see [`Rotation::degrees`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rotation {
+    #[default]
+    R0,
+    R90,
+    R180,
+    R270,
+}
+
+impl Rotation {
+    /// Every rotation, in increasing degrees.
+    pub const ALL: [Rotation; 4] = [Rotation::R0, Rotation::R90, Rotation::R180, Rotation::R270];
+
+    /// Clockwise degrees: 0, 90, 180 or 270.
+    pub fn degrees(self) -> u32 {
+        match self {
+            Rotation::R0 => 0,
+            Rotation::R90 => 90,
+            Rotation::R180 => 180,
+            Rotation::R270 => 270,
+        }
+    }
+
+    /// The rotation of `degrees` clockwise, if it is one of 0, 90, 180, 270.
+    pub fn from_degrees(degrees: u32) -> Option<Self> {
+        Rotation::ALL.into_iter().find(|r| r.degrees() == degrees)
+    }
+
+    /// Clockwise quarter turns: 0..=3.
+    pub fn quarter_turns(self) -> u8 {
+        (self.degrees() / 90) as u8
+    }
+}
+
+impl Serialize for Rotation {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.degrees().to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Rotation {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        const NAMES: &[&str] = &["0", "90", "180", "270"];
+        let text = String::deserialize(d)?;
+        Rotation::ALL
+            .into_iter()
+            .find(|r| r.degrees().to_string() == text)
+            .ok_or_else(|| serde::de::Error::unknown_variant(&text, NAMES))
+    }
+}
+
+/// How a rendered image is stored (`crate::output::encode` writes the bytes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Lossless PNG (RGB when opaque, RGBA otherwise).
+    #[default]
+    Png,
+    /// Baseline JPEG at the given quality (1..=100), composited over white.
+    Jpeg { quality: u8 },
+}
+
+impl Encoding {
+    /// The file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Encoding::Png => "png",
+            Encoding::Jpeg { .. } => "jpg",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotations_round_trip_through_degrees_and_serde() {
+        for r in Rotation::ALL {
+            assert_eq!(Rotation::from_degrees(r.degrees()), Some(r));
+            let json = serde_json::to_string(&r).unwrap();
+            assert_eq!(json, format!("\"{}\"", r.degrees()));
+            assert_eq!(serde_json::from_str::<Rotation>(&json).unwrap(), r);
+            assert_eq!(r.quarter_turns() as u32 * 90, r.degrees());
+        }
+        assert_eq!(Rotation::from_degrees(45), None);
+        let err = serde_json::from_str::<Rotation>("\"45\"").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("unknown variant `45`, expected one of `0`, `90`, `180`, `270`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn default_style_round_trips() {
+        let s = Style::default();
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["rotation"], "0");
+        assert_eq!(json["palette"], "color");
+        assert_eq!(serde_json::from_value::<Style>(json).unwrap(), s);
+    }
+}
