@@ -225,14 +225,33 @@ fn bad_lines_are_reported_and_the_rest_still_render() {
     assert_eq!(ids, ["good-1", "good-2"]);
     // Only the good images exist, and no temporary files are left anywhere.
     assert_eq!(files(&out_dir.join("images")), ["good-1.png", "good-2.png"]);
+    // The hidden lock file stays (removing it would race with a run that opened it).
     assert_eq!(
         files(&out_dir),
-        ["errors.jsonl", "images", "manifest.jsonl"]
+        [
+            ".geomrender.lock",
+            "errors.jsonl",
+            "images",
+            "manifest.jsonl"
+        ]
     );
     let errors = std::fs::read_to_string(out_dir.join("errors.jsonl")).unwrap();
     assert_eq!(errors.lines().count(), 12);
     let first: serde_json::Value = serde_json::from_str(errors.lines().next().unwrap()).unwrap();
     assert_eq!(first["line"], 2);
+    let kinds: std::collections::BTreeSet<String> = errors
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(
+        kinds.contains("json") && kinds.contains("scene"),
+        "{kinds:?}"
+    );
     assert_eq!(first["id"], serde_json::Value::Null);
 }
 
