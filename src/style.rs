@@ -37,6 +37,58 @@ impl Default for Style {
     }
 }
 
+/// The range of every `Style` value: the one table of limits. `compose` refuses a
+/// style outside it ([`Style::validate`]) and `variants` checks every variant of a
+/// plan against it before any work, so an accepted `--variants` never fails a line.
+pub mod limits {
+    use std::ops::RangeInclusive;
+
+    /// Canvas side in px.
+    pub const CANVAS: RangeInclusive<u32> = 64..=8192;
+    /// Fill opacity.
+    pub const FILL_OPACITY: RangeInclusive<f32> = 0.0..=1.0;
+    /// Outline width in px.
+    pub const LINE_WIDTH: RangeInclusive<f32> = 0.0..=64.0;
+    /// Label font size in px (below 4 px no glyph is legible; above 256 labels
+    /// cannot be placed on any canvas).
+    pub const FONT_SIZE: RangeInclusive<f32> = 4.0..=256.0;
+}
+
+/// A style value outside [`limits`].
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("style: {field} must be within {min}..={max}, got {got}")]
+pub struct StyleError {
+    pub field: &'static str,
+    pub min: f64,
+    pub max: f64,
+    pub got: f64,
+}
+
+impl Style {
+    /// Checks every value against [`limits`].
+    pub fn validate(&self) -> Result<(), StyleError> {
+        fn check<T: PartialOrd + Into<f64> + Copy>(
+            field: &'static str,
+            range: std::ops::RangeInclusive<T>,
+            got: T,
+        ) -> Result<(), StyleError> {
+            match range.contains(&got) {
+                true => Ok(()),
+                false => Err(StyleError {
+                    field,
+                    min: (*range.start()).into(),
+                    max: (*range.end()).into(),
+                    got: got.into(),
+                }),
+            }
+        }
+        check("canvas", limits::CANVAS, self.canvas)?;
+        check("fill_opacity", limits::FILL_OPACITY, self.fill_opacity)?;
+        check("line_width", limits::LINE_WIDTH, self.line_width)?;
+        check("font_size", limits::FONT_SIZE, self.font_size)
+    }
+}
+
 /// The colours shapes are filled with (outlines and labels are always black).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -59,12 +59,8 @@ pub struct Composed {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ComposeError {
     /// A style value out of range.
-    #[error("style: {field} must be {expected}, got {got}")]
-    BadStyle {
-        field: &'static str,
-        expected: &'static str,
-        got: f64,
-    },
+    #[error(transparent)]
+    BadStyle(#[from] crate::style::StyleError),
     /// The diagram has nothing to draw, or a coordinate that is not finite.
     #[error("problem {id}: {reason}")]
     BadDiagram { id: String, reason: String },
@@ -74,32 +70,6 @@ pub enum ComposeError {
 }
 
 // `Style` is a plain value (`crate::style`); its limits are compose's, as the error is.
-impl Style {
-    /// Checks every value; `compose` calls it.
-    pub fn validate(&self) -> Result<(), ComposeError> {
-        let bad = |field, expected, got: f64| {
-            Err(ComposeError::BadStyle {
-                field,
-                expected,
-                got,
-            })
-        };
-        if !(64..=8192).contains(&self.canvas) {
-            return bad("canvas", "within 64..=8192", self.canvas as f64);
-        }
-        if !(0.0..=1.0).contains(&self.fill_opacity) {
-            return bad("fill_opacity", "within 0..=1", self.fill_opacity as f64);
-        }
-        if !(0.0..=64.0).contains(&self.line_width) {
-            return bad("line_width", "within 0..=64", self.line_width as f64);
-        }
-        if !(4.0..=256.0).contains(&self.font_size) {
-            return bad("font_size", "within 4..=256", self.font_size as f64);
-        }
-        Ok(())
-    }
-}
-
 /// The colour a palette gives a named shape colour (unknown names are gray).
 pub fn fill_colour(name: &str, palette: Palette) -> Color {
     let (c, vivid) = match name {

@@ -19,39 +19,57 @@ pub struct Drawing {
 /// The reference canvas that `linewidth` and `fontsize` values refer to.
 pub const REFERENCE_CANVAS: f32 = 512.0;
 
-/// The base drawing (default style, coordinate annotation, PNG) with `variant` applied.
-pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, VariantError> {
-    let mut d = Drawing {
-        problem: base.clone(),
-        style: Style::default(),
-        annotation: Annotation::Coordinate,
-        encoding: Encoding::Png,
-    };
+/// How `variant` draws and stores a problem: the default style, coordinate
+/// annotation and PNG with the variant's axes applied (resolution last, scaling the
+/// final line width and font size). Needs no Problem, so a plan can be checked
+/// against [`crate::style::limits`] before any work.
+pub fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
+    let mut style = Style::default();
+    let mut annotation = Annotation::Coordinate;
+    let mut encoding = Encoding::Png;
     for v in &variant.settings {
         match *v {
-            AxisValue::Opacity(o) => d.style.fill_opacity = o,
-            AxisValue::LineWidth(w) => d.style.line_width = w,
-            AxisValue::FontSize(f) => d.style.font_size = f,
-            AxisValue::Annotation(a) => d.annotation = a,
-            AxisValue::Info(i) => {
-                d.problem = with_info(&d.problem, i).map_err(VariantError::Problem)?
-            }
-            AxisValue::Resolution(_) => {} // applied last, scaling the final sizes
-            AxisValue::Palette(p) => d.style.palette = p,
-            AxisValue::Relabel(seed) => {
-                d.problem = relabel(&d.problem, seed).map_err(VariantError::Problem)?
-            }
-            AxisValue::Rotation(r) => d.style.rotation = r,
-            AxisValue::Jpeg(q) => d.encoding = Encoding::Jpeg { quality: q },
+            AxisValue::Opacity(o) => style.fill_opacity = o,
+            AxisValue::LineWidth(w) => style.line_width = w,
+            AxisValue::FontSize(f) => style.font_size = f,
+            AxisValue::Annotation(a) => annotation = a,
+            AxisValue::Palette(p) => style.palette = p,
+            AxisValue::Rotation(r) => style.rotation = r,
+            AxisValue::Jpeg(q) => encoding = Encoding::Jpeg { quality: q },
+            // Texts and letters (applied to the Problem), and the canvas (below).
+            AxisValue::Info(_) | AxisValue::Relabel(_) | AxisValue::Resolution(_) => {}
         }
     }
     if let Some(AxisValue::Resolution(r)) = variant.get(Axis::Resolution) {
         let k = r as f32 / REFERENCE_CANVAS;
-        d.style.canvas = r;
-        d.style.font_size *= k;
-        d.style.line_width *= k;
+        style.canvas = r;
+        style.font_size *= k;
+        style.line_width *= k;
     }
-    Ok(d)
+    (style, annotation, encoding)
+}
+
+/// The base drawing (default style, coordinate annotation, PNG) with `variant` applied.
+pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, VariantError> {
+    let (style, annotation, encoding) = drawing_style(variant);
+    let mut problem = base.clone();
+    for v in &variant.settings {
+        match *v {
+            AxisValue::Info(i) => {
+                problem = with_info(&problem, i).map_err(VariantError::Problem)?
+            }
+            AxisValue::Relabel(seed) => {
+                problem = relabel(&problem, seed).map_err(VariantError::Problem)?
+            }
+            _ => {}
+        }
+    }
+    Ok(Drawing {
+        problem,
+        style,
+        annotation,
+        encoding,
+    })
 }
 
 /// A bare Scene with the style axes of `variant` applied (see `on_scenes` in the
@@ -66,11 +84,15 @@ pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), 
                     p.fill_opacity = o;
                 }
             }),
-            AxisValue::LineWidth(w) => each_path(&mut s, |p| p.stroke_width *= w / 2.0),
+            AxisValue::LineWidth(w) => {
+                let k = w / Style::default().line_width;
+                each_path(&mut s, |p| p.stroke_width *= k)
+            }
             AxisValue::FontSize(f) => {
+                let k = f / Style::default().font_size;
                 for item in &mut s.items {
                     if let Item::Text(t) = item {
-                        t.size *= f / 16.0;
+                        t.size *= k;
                     }
                 }
             }

@@ -36,8 +36,10 @@ pub struct AxisInfo {
     pub base_number: Option<f64>,
     /// Values swept when SPEC names the axis without values (the base excluded).
     pub sweep: &'static [&'static str],
-    /// Accepted values.
+    /// Accepted values, as documentation.
     pub accepts: &'static str,
+    /// Accepted range of a numeric axis (the parser's limits; `accepts` says the same).
+    pub range: Option<(f64, f64)>,
     /// Semantic axes need a Problem; style axes also work on bare Scenes.
     pub needs_problem: bool,
     /// How the axis applies to a bare Scene.
@@ -54,6 +56,7 @@ pub const AXES: &[AxisInfo] = &[
         base_number: Some(0.5),
         sweep: &["0.1", "0.25", "0.75", "1"],
         accepts: "0..=1",
+        range: Some((0.0, 1.0)),
         needs_problem: false,
         on_scenes: "sets fill_opacity of every filled path",
     },
@@ -65,6 +68,7 @@ pub const AXES: &[AxisInfo] = &[
         base_number: Some(2.0),
         sweep: &["0.5", "1", "4", "6"],
         accepts: "0.1..=32",
+        range: Some((0.1, 32.0)),
         needs_problem: false,
         on_scenes: "scales every stroke width by value/2",
     },
@@ -76,6 +80,7 @@ pub const AXES: &[AxisInfo] = &[
         base_number: Some(16.0),
         sweep: &["8", "12", "24", "32"],
         accepts: "4..=96",
+        range: Some((4.0, 96.0)),
         needs_problem: false,
         on_scenes: "scales every text size by value/16 (no re-layout)",
     },
@@ -87,6 +92,7 @@ pub const AXES: &[AxisInfo] = &[
         base_number: None,
         sweep: &["individual"],
         accepts: "coordinate | individual",
+        range: None,
         needs_problem: true,
         on_scenes: "needs a Problem",
     },
@@ -98,6 +104,7 @@ pub const AXES: &[AxisInfo] = &[
         base_number: None,
         sweep: &["text", "image"],
         accepts: "text | image",
+        range: None,
         needs_problem: true,
         on_scenes: "needs a Problem",
     },
@@ -108,7 +115,8 @@ pub const AXES: &[AxisInfo] = &[
         base: "512",
         base_number: Some(512.0),
         sweep: &["256", "384", "768", "1024"],
-        accepts: "64..=8192",
+        accepts: "128..=8192 (smaller canvases cannot fit a legible label)",
+        range: Some((128.0, 8192.0)),
         needs_problem: false,
         on_scenes: "scales the scene so its longer side is the value",
     },
@@ -120,6 +128,7 @@ pub const AXES: &[AxisInfo] = &[
         base_number: None,
         sweep: &["grayscale", "high-contrast"],
         accepts: "color | grayscale | high-contrast",
+        range: None,
         needs_problem: false,
         on_scenes: "grayscale: every colour to its luma; high-contrast: fills fully saturated",
     },
@@ -131,6 +140,7 @@ pub const AXES: &[AxisInfo] = &[
         base_number: None,
         sweep: &["1", "2", "3"],
         accepts: "a permutation seed ≥ 1",
+        range: Some((1.0, u64::MAX as f64)),
         needs_problem: true,
         on_scenes: "needs a Problem",
     },
@@ -142,6 +152,7 @@ pub const AXES: &[AxisInfo] = &[
         base_number: Some(0.0),
         sweep: &["90", "180", "270"],
         accepts: "0 | 90 | 180 | 270",
+        range: None,
         needs_problem: false,
         on_scenes: "rotates geometry and text anchors about the centre (a 90° turn swaps width and height)",
     },
@@ -153,6 +164,7 @@ pub const AXES: &[AxisInfo] = &[
         base_number: None,
         sweep: &["95", "75", "50", "25", "10"],
         accepts: "1..=100",
+        range: Some((1.0, 100.0)),
         needs_problem: false,
         on_scenes: "same",
     },
@@ -183,7 +195,8 @@ impl Axis {
             value: text.to_string(),
             accepts: self.info().accepts,
         };
-        let num = |lo: f64, hi: f64| -> Result<f64, VariantError> {
+        let (lo, hi) = self.info().range.unwrap_or((f64::NAN, f64::NAN));
+        let num = || -> Result<f64, VariantError> {
             let v: f64 = text.parse().map_err(|_| bad())?;
             if v.is_finite() && (lo..=hi).contains(&v) {
                 Ok(v)
@@ -191,18 +204,18 @@ impl Axis {
                 Err(bad())
             }
         };
-        let int = |lo: u64, hi: u64| -> Result<u64, VariantError> {
+        let int = || -> Result<u64, VariantError> {
             let v: u64 = text.parse().map_err(|_| bad())?;
-            if (lo..=hi).contains(&v) {
+            if (lo..=hi).contains(&(v as f64)) {
                 Ok(v)
             } else {
                 Err(bad())
             }
         };
         Ok(match self {
-            Axis::Opacity => AxisValue::Opacity(num(0.0, 1.0)? as f32),
-            Axis::LineWidth => AxisValue::LineWidth(num(0.1, 32.0)? as f32),
-            Axis::FontSize => AxisValue::FontSize(num(4.0, 96.0)? as f32),
+            Axis::Opacity => AxisValue::Opacity(num()? as f32),
+            Axis::LineWidth => AxisValue::LineWidth(num()? as f32),
+            Axis::FontSize => AxisValue::FontSize(num()? as f32),
             Axis::Annotation => AxisValue::Annotation(match text {
                 "coordinate" => Annotation::Coordinate,
                 "individual" => Annotation::Individual,
@@ -213,21 +226,21 @@ impl Axis {
                 "image" => Info::Image,
                 _ => return Err(bad()),
             }),
-            Axis::Resolution => AxisValue::Resolution(int(64, 8192)? as u32),
+            Axis::Resolution => AxisValue::Resolution(int()? as u32),
             Axis::Palette => AxisValue::Palette(match text {
                 "color" => Palette::Color,
                 "grayscale" => Palette::Grayscale,
                 "high-contrast" => Palette::HighContrast,
                 _ => return Err(bad()),
             }),
-            Axis::Relabel => AxisValue::Relabel(int(1, u64::MAX)?),
+            Axis::Relabel => AxisValue::Relabel(int()?),
             Axis::Rotation => AxisValue::Rotation(
                 Rotation::ALL
                     .into_iter()
                     .find(|r| r.degrees().to_string() == text)
                     .ok_or_else(bad)?,
             ),
-            Axis::Jpeg => AxisValue::Jpeg(int(1, 100)? as u8),
+            Axis::Jpeg => AxisValue::Jpeg(int()? as u8),
         })
     }
 }
@@ -361,6 +374,7 @@ mod tests {
             (Axis::Relabel, "0"),
             (Axis::Palette, "sepia"),
             (Axis::Resolution, "32"),
+            (Axis::Resolution, "64"),
         ] {
             assert!(
                 matches!(axis.parse(bad), Err(VariantError::BadValue { .. })),

@@ -10,7 +10,7 @@ mod apply;
 mod axis;
 mod spec;
 
-pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, vary_scene};
+pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, drawing_style, vary_scene};
 pub use axis::{AXES, Axis, AxisInfo, AxisValue, annotation_name, rotation_degrees};
 pub use spec::{Plan, Variant};
 
@@ -35,6 +35,20 @@ pub enum VariantError {
         "axis {0} needs a Problem (it rewrites the question and labels); this line is a bare Scene"
     )]
     NeedsProblem(&'static str),
+    #[error(
+        "variant {variant} draws outside the style limits: {source}; choose other values \
+         (`geomrender variants --list` gives each axis's range)"
+    )]
+    OutOfLimits {
+        /// The variant's id suffix, e.g. `__fontsize-32__resolution-8192`.
+        variant: String,
+        source: crate::style::StyleError,
+    },
+    #[error(
+        "--grid would draw {count} variants of each line, more than {max}; sweep fewer \
+         values or axes, or drop --grid"
+    )]
+    TooManyVariants { count: u128, max: usize },
     #[error("the problem cannot be rewritten: {0}")]
     Problem(#[source] crate::generate::TextError),
     #[error("the scene cannot be transformed: {0}")]

@@ -90,7 +90,42 @@ impl Plan {
         if axes.is_empty() {
             return Err(VariantError::EmptySpec);
         }
-        Ok(Plan { axes, grid })
+        let plan = Plan { axes, grid };
+        plan.check()?;
+        Ok(plan)
+    }
+
+    /// Most variants one line may expand to (the base included).
+    pub const MAX_VARIANTS: usize = 10_000;
+
+    /// Checks the plan before any work: not too many variants, and every variant's
+    /// style within [`crate::style::limits`] (e.g. `fontsize=32` with
+    /// `resolution=8192` in a grid scales labels to 512 px).
+    fn check(&self) -> Result<(), VariantError> {
+        let count: u128 = match self.grid {
+            true => self
+                .axes
+                .iter()
+                .map(|(_, v)| v.len() as u128)
+                .fold(1u128, |a, b| a.saturating_mul(b)),
+            false => self.axes.iter().map(|(_, v)| v.len() as u128).sum(),
+        } + 1;
+        if count > Self::MAX_VARIANTS as u128 {
+            return Err(VariantError::TooManyVariants {
+                count,
+                max: Self::MAX_VARIANTS,
+            });
+        }
+        for variant in self.variants() {
+            let (style, _, _) = super::drawing_style(&variant);
+            style
+                .validate()
+                .map_err(|source| VariantError::OutOfLimits {
+                    variant: variant.id(""),
+                    source,
+                })?;
+        }
+        Ok(())
     }
 
     /// The base first, then each axis value alone (in SPEC order), or every
@@ -133,6 +168,47 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plans_that_would_break_the_style_limits_are_refused_up_front() {
+        // 32 px at 512 → 512 px at 8192: above the 256 px font-size limit.
+        let e = Plan::parse("fontsize=32;resolution=8192", true).unwrap_err();
+        assert!(
+            matches!(&e, VariantError::OutOfLimits { variant, source }
+                if variant == "__fontsize-32__resolution-8192" && source.field == "font_size"),
+            "{e}"
+        );
+        // One at a time the same values are fine.
+        assert!(Plan::parse("fontsize=32;resolution=8192", false).is_ok());
+        // 4 px at 512 → 1 px at 128.
+        assert!(matches!(
+            Plan::parse("fontsize=4;resolution=128", true),
+            Err(VariantError::OutOfLimits { .. })
+        ));
+        // Every axis's default sweep, one at a time, is within the limits.
+        let all: Vec<&str> = crate::variants::AXES.iter().map(|a| a.name).collect();
+        assert!(Plan::parse(&all.join(";"), false).is_ok());
+        // Every axis's whole advertised numeric range is within the limits alone.
+        for a in crate::variants::AXES {
+            if let Some((lo, hi)) = a.range {
+                for v in [lo, hi.min(1e6)] {
+                    let spec = format!("{}={}", a.name, v);
+                    assert!(Plan::parse(&spec, false).is_ok(), "{spec}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_grid_too_large_is_refused_before_it_is_built() {
+        let axes = "opacity=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1;linewidth=1,2,3,4,5,6,7,8,9,10;\
+                    fontsize=5,6,7,8,9,10,11,12,13,14;jpeg=1,2,3,4,5,6,7,8,9,10;relabel";
+        assert!(matches!(
+            Plan::parse(axes, true),
+            Err(VariantError::TooManyVariants { count: 30_001, .. })
+        ));
+        assert!(Plan::parse(axes, false).is_ok());
+    }
 
     #[test]
     fn default_sweeps_and_explicit_values() {
