@@ -36,13 +36,14 @@ pub enum VariantError {
     )]
     NeedsProblem(&'static str),
     #[error(
-        "variant {variant} draws outside the style limits: {source}; choose other values \
+        "variant {variant} draws outside the style limits: {limit}; choose other values \
          (`geomrender variants --list` gives each axis's range)"
     )]
     OutOfLimits {
         /// The variant's id suffix, e.g. `__fontsize-32__resolution-8192`.
         variant: String,
-        source: crate::style::StyleError,
+        /// The limit it breaks (shown in the message, so not a `source` too).
+        limit: crate::style::StyleError,
     },
     #[error(
         "--grid would draw {count} variants of each line, more than {max}; sweep fewer \
@@ -50,7 +51,7 @@ pub enum VariantError {
     )]
     TooManyVariants { count: u128, max: usize },
     #[error("the problem cannot be rewritten: {0}")]
-    Problem(#[source] crate::generate::TextError),
+    Problem(crate::generate::TextError),
     #[error("the scene cannot be transformed: {0}")]
-    Scene(#[source] crate::scene::SceneError),
+    Scene(crate::scene::SceneError),
 }

@@ -120,9 +120,9 @@ impl Plan {
             let (style, _, _) = super::drawing_style(&variant);
             style
                 .validate()
-                .map_err(|source| VariantError::OutOfLimits {
+                .map_err(|limit| VariantError::OutOfLimits {
                     variant: variant.id(""),
-                    source,
+                    limit,
                 })?;
         }
         Ok(())
@@ -174,8 +174,8 @@ mod tests {
         // 32 px at 512 → 512 px at 8192: above the 256 px font-size limit.
         let e = Plan::parse("fontsize=32;resolution=8192", true).unwrap_err();
         assert!(
-            matches!(&e, VariantError::OutOfLimits { variant, source }
-                if variant == "__fontsize-32__resolution-8192" && source.field == "font_size"),
+            matches!(&e, VariantError::OutOfLimits { variant, limit }
+                if variant == "__fontsize-32__resolution-8192" && limit.field == "font_size"),
             "{e}"
         );
         // One at a time the same values are fine.
