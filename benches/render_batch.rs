@@ -9,7 +9,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use geomrender::render::RenderedImage;
 use geomrender::render::gpu::{GpuOptions, GpuRenderer, TargetSize};
-use geomrender::render::prepare::prepare;
+use geomrender::render::prepare;
 use geomrender::scene::synthetic::diagram_scene;
 use std::hint::black_box;
 

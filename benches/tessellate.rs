@@ -2,8 +2,8 @@
 //! the whole prepare step (tessellation + text shaping + NDC conversion).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use geomrender::render::prepare::prepare;
-use geomrender::render::tessellate::{Mesh, TessellateOptions, Tessellator};
+use geomrender::render::prepare;
+use geomrender::render::{Mesh, TessellateOptions, Tessellator};
 use geomrender::scene::Item;
 use geomrender::scene::synthetic::diagram_scene;
 use std::hint::black_box;

@@ -2,9 +2,9 @@
 //! which backend `--backend auto` picks, and why; then a test render on each.
 
 use geomrender::pipeline::{Backend, render_scene};
-use geomrender::render::backend::{Kind, Requested, decide};
-use geomrender::render::cpu::CpuRenderer;
+use geomrender::render::CpuRenderer;
 use geomrender::render::gpu::{self, GpuOptions};
+use geomrender::render::{Kind, Requested, decide};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;

@@ -5,10 +5,10 @@ use super::progress::{Reporter, stage_line};
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
-use geomrender::render::backend::{Kind, Requested, decide};
-use geomrender::render::cpu::CpuRenderer;
+use geomrender::render::CpuRenderer;
+use geomrender::render::TessellateOptions;
 use geomrender::render::gpu::{GpuOptions, TargetSize};
-use geomrender::render::tessellate::TessellateOptions;
+use geomrender::render::{Kind, Requested, decide};
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -79,7 +79,7 @@ pub struct EngineArgs {
     #[arg(long, default_value_t = GpuOptions::DEFAULT_MAX_TILES, value_name = "N")]
     max_tiles: usize,
     /// Curve flattening tolerance in pixels.
-    #[arg(long, default_value_t = geomrender::render::tessellate::DEFAULT_TOLERANCE, value_name = "PX")]
+    #[arg(long, default_value_t = geomrender::render::DEFAULT_TOLERANCE, value_name = "PX")]
     tolerance: f32,
     /// Input lines read and prepared per parallel step.
     #[arg(long, default_value_t = RunOptions::DEFAULT_CHUNK_LINES, value_name = "N")]

@@ -3,10 +3,13 @@
 
 pub mod atomic;
 pub mod contact;
-pub mod jpeg;
+mod jpeg;
 pub mod lock;
 pub mod manifest;
-pub mod png;
+mod png;
+
+pub use jpeg::encode_jpeg;
+pub use png::encode_png;
 
 pub use crate::style::Encoding;
 

@@ -3,7 +3,7 @@
 
 use crate::compose::ComposeError;
 use crate::jsonl::LineReadError;
-use crate::render::cpu::CpuError;
+use crate::render::CpuError;
 use crate::scene::SceneError;
 use crate::variants::VariantError;
 use serde::ser::SerializeMap;
@@ -67,11 +67,12 @@ impl LineFault {
     }
 }
 
-/// A fault and the id of the item it belongs to, when known.
+/// A fault and the id of the item it belongs to, when known (boxed: errors are rare
+/// and `Result`s of jobs stay small).
 #[derive(Debug)]
 pub struct JobError {
     pub id: Option<String>,
-    pub fault: LineFault,
+    pub fault: Box<LineFault>,
 }
 
 impl JobError {
@@ -79,7 +80,7 @@ impl JobError {
     pub fn of(id: impl Into<String>, fault: impl Into<LineFault>) -> Self {
         JobError {
             id: Some(id.into()),
-            fault: fault.into(),
+            fault: Box::new(fault.into()),
         }
     }
 }
@@ -91,7 +92,10 @@ impl From<LineFault> for JobError {
             LineFault::Scene(s) => s.id.clone(),
             _ => None,
         };
-        JobError { id, fault }
+        JobError {
+            id,
+            fault: Box::new(fault),
+        }
     }
 }
 
@@ -115,7 +119,7 @@ pub struct LineError {
     /// 1-based line number.
     pub line: u64,
     pub id: Option<String>,
-    pub fault: LineFault,
+    pub fault: Box<LineFault>,
 }
 
 impl fmt::Display for LineError {

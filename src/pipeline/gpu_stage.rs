@@ -3,9 +3,9 @@
 //! finished images on in input order.
 
 use super::{Done, Meta, StageTimes, Timer};
+use crate::render::PreparedScene;
 use crate::render::RenderedImage;
 use crate::render::gpu::{GpuError, GpuRenderer, ImageSink, RingPhase};
-use crate::render::prepare::PreparedScene;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, SyncSender};

@@ -45,14 +45,14 @@ fn problem_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
     let id = value.get("id").and_then(Value::as_str).map(str::to_string);
     let problem: Problem = serde_path_to_error::deserialize(value).map_err(|e| JobError {
         id: id.clone(),
-        fault: LineFault::Problem {
+        fault: Box::new(LineFault::Problem {
             path: e.path().to_string(),
             source: e.into_inner(),
-        },
+        }),
     })?;
     check_id(&problem.id).map_err(|e| JobError {
         id,
-        fault: e.into(),
+        fault: Box::new(e.into()),
     })?;
     plan.variants()
         .iter()
@@ -162,13 +162,13 @@ mod tests {
         .unwrap_err();
         assert!(
             matches!(
-                e.fault,
+                *e.fault,
                 LineFault::Variant(VariantError::NeedsProblem("relabel"))
             ),
             "{e:?}"
         );
         let e = expand_line(r#"{"id":"p","diagram":{}}"#, &Plan::base_only()).unwrap_err();
-        assert!(matches!(e.fault, LineFault::Problem { .. }), "{e:?}");
+        assert!(matches!(*e.fault, LineFault::Problem { .. }), "{e:?}");
         assert!(e.fault.to_string().starts_with("problem: "), "{e:?}");
         assert_eq!(e.id.as_deref(), Some("p"));
     }

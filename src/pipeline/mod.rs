@@ -27,10 +27,10 @@ pub use stats::{StageTimes, Timer};
 use crate::output::Encoding;
 use crate::output::lock::OutputLock;
 use crate::output::manifest::{ManifestWriter, ProblemFields, Source};
+use crate::render::CpuRenderer;
 use crate::render::RenderedImage;
-use crate::render::cpu::CpuRenderer;
+use crate::render::TessellateOptions;
 use crate::render::gpu::{GpuError, GpuOptions, GpuRenderer};
-use crate::render::tessellate::TessellateOptions;
 use crate::scene::{Scene, SceneError};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -170,7 +170,7 @@ pub enum RunError {
     #[error(transparent)]
     Gpu(#[from] GpuError),
     #[error(transparent)]
-    Cpu(#[from] crate::render::cpu::CpuError),
+    Cpu(#[from] crate::render::CpuError),
     #[error(transparent)]
     Scene(#[from] SceneError),
     #[error("{path}: {source}")]
@@ -317,7 +317,7 @@ pub fn run_locked(
 
 /// What draws a run's pixels, opened before any line is read.
 enum Renderer {
-    Gpu(GpuRenderer),
+    Gpu(Box<GpuRenderer>),
     Cpu(Arc<CpuRenderer>),
     /// SVG only: nothing is rasterised.
     None,
@@ -327,7 +327,7 @@ impl Renderer {
     fn open(options: &RunOptions) -> Result<Renderer, RunError> {
         Ok(match (&options.backend, options.outputs.raster()) {
             (_, false) => Renderer::None,
-            (Backend::Gpu(o), true) => Renderer::Gpu(GpuRenderer::new(*o)?),
+            (Backend::Gpu(o), true) => Renderer::Gpu(Box::new(GpuRenderer::new(*o)?)),
             (Backend::Cpu(r), true) => Renderer::Cpu(r.clone()),
         })
     }
@@ -368,7 +368,7 @@ fn run_stages(
         let (gpu, read) = match renderer {
             Renderer::Gpu(renderer) => {
                 let (to_gpu, gpu_in) = sync_channel(chunk_lines * 2);
-                let gpu = s.spawn(move || gpu_stage::run(renderer, gpu_in, to_sink, stats));
+                let gpu = s.spawn(move || gpu_stage::run(*renderer, gpu_in, to_sink, stats));
                 let read = reader.run(input, read::Next::Gpu(&to_gpu));
                 drop(to_gpu);
                 (Some(gpu), read)
@@ -416,7 +416,7 @@ impl SceneRenderer {
             Some(r) => r,
             None => self.gpu.insert(GpuRenderer::new(options)?),
         };
-        let prepared = crate::render::prepare::prepare(scene, TessellateOptions::default())?;
+        let prepared = crate::render::prepare(scene, TessellateOptions::default())?;
         let mut images = renderer.render_all([prepared])?;
         Ok(images.pop().expect("one scene, one image"))
     }

@@ -7,8 +7,8 @@ use super::{
     Timer,
 };
 use crate::jsonl::Lines;
-use crate::render::cpu::CpuRenderer;
-use crate::render::prepare::{PreparedScene, prepare};
+use crate::render::CpuRenderer;
+use crate::render::{PreparedScene, prepare};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::io::BufRead;

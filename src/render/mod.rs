@@ -5,14 +5,20 @@
 //! work (lyon tessellation in `tessellate`, text shaping in `text`); `cpu` renders
 //! each Scene's SVG with resvg, the trusted reference the GPU output is checked against.
 
-pub mod alpha;
-pub mod backend;
-pub mod cpu;
-pub mod dash;
+mod alpha;
+mod backend;
+mod cpu;
+mod dash;
 pub mod gpu;
-pub mod prepare;
-pub mod tessellate;
-pub mod text;
+mod prepare;
+mod tessellate;
+mod text;
+
+pub use backend::{Decision, Kind, Requested, decide};
+pub use cpu::{CpuError, CpuRenderer};
+pub use prepare::{PreparedScene, prepare};
+pub use tessellate::{DEFAULT_TOLERANCE, Mesh, TessellateOptions, Tessellator};
+pub use text::{font_system, shape};
 
 /// A rendered image: straight-alpha sRGB RGBA8, rows top to bottom.
 #[derive(Clone, Debug, PartialEq, Eq)]

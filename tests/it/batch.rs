@@ -4,7 +4,7 @@
 use crate::reference::{fills_opacity, scene, text_sizes};
 use crate::support::{diff, gpu, render_with};
 use geomrender::render::gpu::FrameBuilder;
-use geomrender::render::prepare::prepare;
+use geomrender::render::prepare;
 use geomrender::scene::Scene;
 use geomrender::scene::synthetic::diagram_scene;
 

@@ -7,10 +7,10 @@
 //! in red over a faded copy of the expected image). `GEOMRENDER_UPDATE_REFS=1`
 //! rewrites the references from the current output.
 
+use geomrender::render::CpuRenderer;
 use geomrender::render::RenderedImage;
-use geomrender::render::cpu::CpuRenderer;
 use geomrender::render::gpu::{FrameBuilder, GpuOptions, GpuRenderer, TargetSize};
-use geomrender::render::prepare::prepare;
+use geomrender::render::prepare;
 use geomrender::scene::Scene;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -144,7 +144,7 @@ pub fn output_dir() -> PathBuf {
 }
 
 pub fn save_png(img: &RenderedImage, path: &std::path::Path) {
-    let bytes = geomrender::output::png::encode_png(img).expect("encode");
+    let bytes = geomrender::output::encode_png(img).expect("encode");
     std::fs::write(path, bytes).expect("write png");
 }
 

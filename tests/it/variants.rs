@@ -331,7 +331,7 @@ fn fontsize_sweep_keeps_every_label_on_the_canvas_and_apart() {
     // font ascent − descent, centred on the anchor (middle / central). Two labels
     // overlap when their boxes intersect with positive area.
     let metrics = geomrender::font::metrics();
-    let mut fonts = geomrender::render::text::font_system();
+    let mut fonts = geomrender::render::font_system();
     let plan = Plan::parse("fontsize=8,12,16,24,32", false).unwrap();
     let mut checked = 0;
     for p in problems(1000, 75) {
@@ -351,7 +351,7 @@ fn fontsize_sweep_keeps_every_label_on_the_canvas_and_apart() {
                 .iter()
                 .filter_map(|i| match i {
                     Item::Text(t) => {
-                        let w = geomrender::render::text::shape(&mut fonts, t).advance;
+                        let w = geomrender::render::shape(&mut fonts, t).advance;
                         let h = (metrics.ascent - metrics.descent) * t.size / metrics.units_per_em;
                         Some([t.x - w / 2.0, t.y - h / 2.0, t.x + w / 2.0, t.y + h / 2.0])
                     }

@@ -2,7 +2,7 @@
 //! render pass, read back with one copy.
 
 use super::pack::ShelfPacker;
-use crate::render::prepare::PreparedScene;
+use crate::render::PreparedScene;
 use std::collections::VecDeque;
 
 /// One scene and where its tile sits in the frame's target.

@@ -110,7 +110,7 @@ impl GpuRenderer {
             },
         );
         let text = TextState {
-            fonts: crate::render::text::font_system(),
+            fonts: crate::render::font_system(),
             swash: SwashCache::new(),
             cache,
             atlas,

@@ -4,8 +4,8 @@
 use super::GpuError;
 use super::frame::{Frame, FrameBuilder};
 use super::renderer::{FRAMES_IN_FLIGHT, GpuRenderer};
+use crate::render::PreparedScene;
 use crate::render::RenderedImage;
-use crate::render::prepare::PreparedScene;
 
 /// A phase of the render loop, for [`ImageSink::time`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +109,7 @@ impl GpuRenderer {
 mod tests {
     use super::*;
     use crate::render::gpu::{GpuOptions, TargetSize};
-    use crate::render::prepare::prepare;
+    use crate::render::prepare;
     use crate::scene::synthetic::diagram_scene;
 
     fn scenes() -> impl Iterator<Item = PreparedScene> {
