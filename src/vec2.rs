@@ -114,6 +114,60 @@ pub fn unit_clamped<T: Scalar>(a: Vec2<T>, min_len: T) -> Vec2<T> {
     [a[0] / l, a[1] / l]
 }
 
+/// Whether `p` is inside polygon `poly` (even-odd rule, crossing count).
+pub fn inside<T: Scalar>(poly: &[Vec2<T>], p: Vec2<T>) -> bool {
+    let mut c = false;
+    let n = poly.len();
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        if (a[1] > p[1]) != (b[1] > p[1]) {
+            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
+            if p[0] < x {
+                c = !c;
+            }
+        }
+    }
+    c
+}
+
+/// Points on the arc from `from` to `to` around `center` (`from` excluded, `to`
+/// included exactly), counter-clockwise in y-down coordinates when `ccw`, with about
+/// `per_turn` points per full turn (at least 2). A sweep no larger than `min_sweep`
+/// radians counts as a full turn (the end points coincide).
+pub fn arc_points(
+    from: Vec2<f64>,
+    to: Vec2<f64>,
+    center: Vec2<f64>,
+    ccw: bool,
+    per_turn: usize,
+    min_sweep: f64,
+) -> Vec<Vec2<f64>> {
+    let r = dist(from, center);
+    let a0 = (from[1] - center[1]).atan2(from[0] - center[0]);
+    let a1 = (to[1] - center[1]).atan2(to[0] - center[0]);
+    let tau = std::f64::consts::TAU;
+    let mut sweep = a1 - a0;
+    if ccw {
+        while sweep <= min_sweep {
+            sweep += tau;
+        }
+    } else {
+        while sweep >= -min_sweep {
+            sweep -= tau;
+        }
+    }
+    let steps = ((sweep.abs() / tau) * per_turn as f64).ceil().max(2.0) as usize;
+    (1..=steps)
+        .map(|k| match k == steps {
+            true => to,
+            false => {
+                let a = a0 + sweep * k as f64 / steps as f64;
+                [center[0] + r * a.cos(), center[1] + r * a.sin()]
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,31 +20,7 @@ pub(crate) fn arc_samples(
     sweep: bool,
     n: usize,
 ) -> Vec<[f64; 2]> {
-    let r = (from[0] - center[0]).hypot(from[1] - center[1]);
-    let a0 = (from[1] - center[1]).atan2(from[0] - center[0]);
-    let a1 = (to[1] - center[1]).atan2(to[0] - center[0]);
-    let tau = std::f64::consts::TAU;
-    let mut d = a1 - a0;
-    if sweep {
-        while d <= 1e-9 {
-            d += tau;
-        }
-    } else {
-        while d >= -1e-9 {
-            d -= tau;
-        }
-    }
-    let steps = ((d.abs() / tau) * n as f64).ceil().max(2.0) as usize;
-    (1..=steps)
-        .map(|k| {
-            if k == steps {
-                to
-            } else {
-                let a = a0 + d * k as f64 / steps as f64;
-                [center[0] + r * a.cos(), center[1] + r * a.sin()]
-            }
-        })
-        .collect()
+    crate::vec2::arc_points(from, to, center, sweep, n, 1e-9)
 }
 
 /// Every contour of the problem's shapes as polylines (diagram units).

@@ -18,7 +18,7 @@ use super::marks::{self, Marks};
 use super::{Annotation, LayoutStats, REFERENCE_LINE_WIDTH, Style};
 use crate::font::text_box;
 use crate::generate::{Problem, Status};
-use crate::vec2::{add, len, normalize, perp, scale, sub};
+use crate::vec2::{add, inside, len, normalize, perp, scale, sub};
 
 /// Gap kept between two labels, px.
 const LABEL_GAP: f32 = 2.0;
@@ -229,21 +229,6 @@ fn vertex_requests(p: &Problem, fit: &Fit) -> Vec<Request> {
         });
     }
     out
-}
-
-fn inside(poly: &[Px], p: Px) -> bool {
-    let mut c = false;
-    let n = poly.len();
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
-        if (a[1] > p[1]) != (b[1] > p[1]) {
-            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
-            if p[0] < x {
-                c = !c;
-            }
-        }
-    }
-    c
 }
 
 /// Distance from the box (centre, half sizes) to segment `ab`; 0 when they meet.

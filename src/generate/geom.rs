@@ -72,21 +72,7 @@ impl Xf {
     }
 }
 
-/// Whether `p` is inside polygon `poly` (even-odd).
-pub fn inside(poly: &[P], p: P) -> bool {
-    let mut c = false;
-    let n = poly.len();
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
-        if (a[1] > p[1]) != (b[1] > p[1]) {
-            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
-            if p[0] < x {
-                c = !c;
-            }
-        }
-    }
-    c
-}
+pub use crate::vec2::inside;
 
 /// Distance from `p` to segment `ab`.
 pub fn seg_dist(p: P, a: P, b: P) -> f64 {
@@ -181,31 +167,7 @@ pub fn segment_enters(poly: &[P], a: P, b: P, tol: f64) -> bool {
 /// Points on the arc from `from` to `to` around `center` (exclusive of `from`, inclusive
 /// of `to`), counter-clockwise when `ccw`.
 pub fn arc_points(from: P, to: P, center: P, ccw: bool, per_turn: usize) -> Vec<P> {
-    let r = dist(from, center);
-    let a0 = (from[1] - center[1]).atan2(from[0] - center[0]);
-    let a1 = (to[1] - center[1]).atan2(to[0] - center[0]);
-    let tau = std::f64::consts::TAU;
-    let mut sweep = a1 - a0;
-    if ccw {
-        while sweep <= 1e-12 {
-            sweep += tau;
-        }
-    } else {
-        while sweep >= -1e-12 {
-            sweep -= tau;
-        }
-    }
-    let steps = ((sweep.abs() / tau) * per_turn as f64).ceil().max(2.0) as usize;
-    (1..=steps)
-        .map(|k| {
-            let a = a0 + sweep * k as f64 / steps as f64;
-            if k == steps {
-                to
-            } else {
-                [center[0] + r * a.cos(), center[1] + r * a.sin()]
-            }
-        })
-        .collect()
+    crate::vec2::arc_points(from, to, center, ccw, per_turn, 1e-12)
 }
 
 #[cfg(test)]
