@@ -173,14 +173,14 @@ impl GpuContext {
             max_buffer_size: limits.max_buffer_size,
             ..wgpu::Limits::downlevel_defaults()
         };
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("geomrender"),
-            required_features: wgpu::Features::empty(),
-            required_limits,
-            memory_hints: wgpu::MemoryHints::Performance,
-            ..Default::default()
-        }))
-        .map_err(|e| GpuError::Device(e.to_string()))?;
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+                label: Some("geomrender"),
+                required_features: wgpu::Features::empty(),
+                required_limits,
+                memory_hints: wgpu::MemoryHints::Performance,
+                ..Default::default()
+            }))?;
         let errors = Arc::new(Mutex::new(Vec::new()));
         let sink = errors.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {

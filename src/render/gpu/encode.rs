@@ -130,17 +130,15 @@ impl TextState {
                     ),
                     custom_glyphs: &[],
                 });
-                renderers[used]
-                    .prepare(
-                        device,
-                        queue,
-                        &mut self.fonts,
-                        &mut self.atlas,
-                        &self.viewports[&(w, h)],
-                        areas,
-                        &mut self.swash,
-                    )
-                    .map_err(|e| GpuError::Text(e.to_string()))?;
+                renderers[used].prepare(
+                    device,
+                    queue,
+                    &mut self.fonts,
+                    &mut self.atlas,
+                    &self.viewports[&(w, h)],
+                    areas,
+                    &mut self.swash,
+                )?;
                 used += 1;
             }
         }
@@ -249,8 +247,7 @@ impl PassInputs<'_> {
                     text_runs
                         .next()
                         .expect("one prepared renderer per text run")
-                        .render(&self.text.atlas, &self.text.viewports[&(w, h)], pass)
-                        .map_err(|e| GpuError::Text(e.to_string()))?;
+                        .render(&self.text.atlas, &self.text.viewports[&(w, h)], pass)?;
                     geometry_bound = false;
                 }
             }

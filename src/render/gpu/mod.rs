@@ -35,13 +35,24 @@ pub enum GpuError {
     },
     /// The adapter refused to create a device.
     #[error("could not open the GPU device: {0}")]
-    Device(String),
+    Device(#[from] wgpu::RequestDeviceError),
+    /// Waiting for a submission failed (device lost, timeout).
+    #[error("waiting for the GPU: {0}")]
+    Poll(#[from] wgpu::PollError),
+    /// A readback buffer could not be mapped.
+    #[error("reading back a frame: {0}")]
+    Map(#[from] wgpu::BufferAsyncError),
     /// wgpu reported a validation, out-of-memory or device-lost error.
+    /// Kept as its description: `wgpu::Error` is not `Sync`, and run errors cross
+    /// threads and end in `anyhow`.
     #[error("GPU error: {0}")]
     Wgpu(String),
     /// Text preparation failed (e.g. the glyph atlas is full).
     #[error("text rendering failed: {0}")]
-    Text(String),
+    Text(#[from] glyphon::PrepareError),
+    /// Recording the text draws failed (glyphs evicted from the atlas).
+    #[error("text rendering failed: {0}")]
+    TextRender(#[from] glyphon::RenderError),
     /// A frame was submitted with [`FRAMES_IN_FLIGHT`] frames already in flight
     /// (the render loop collects one first, so this is a bug).
     #[error(

@@ -218,16 +218,13 @@ impl GpuRenderer {
     }
 
     fn read_back(&mut self, frame: InFlight) -> Result<Vec<RenderedImage>, GpuError> {
-        self.ctx
-            .device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(frame.submission.clone()),
-                timeout: None,
-            })
-            .map_err(|e| GpuError::Wgpu(e.to_string()))?;
+        self.ctx.device.poll(wgpu::PollType::Wait {
+            submission_index: Some(frame.submission.clone()),
+            timeout: None,
+        })?;
         match frame.mapped() {
             Some(Ok(())) => {}
-            Some(Err(e)) => return Err(GpuError::Wgpu(e.to_string())),
+            Some(Err(e)) => return Err(e.into()),
             None => {
                 return Err(GpuError::Wgpu(
                     "readback buffer was not mapped after the frame completed".into(),
