@@ -50,21 +50,32 @@ pub(crate) fn outline_polylines(p: &Problem) -> Vec<(usize, Vec<[f64; 2]>)> {
     out
 }
 
+/// Why a diagram cannot be drawn.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DiagramError {
+    #[error("the diagram has no points")]
+    NoPoints,
+    #[error("coordinate {0:?} is not finite")]
+    NotFinite([f64; 2]),
+    #[error("an element refers to a point that does not exist")]
+    MissingPoint,
+}
+
 impl Geometry {
     /// Checks the diagram has finite coordinates and something to draw.
-    pub fn of(p: &Problem) -> Result<Geometry, String> {
+    pub fn of(p: &Problem) -> Result<Geometry, DiagramError> {
         let mut samples: Vec<[f64; 2]> = p.diagram.points.iter().map(|q| [q.x, q.y]).collect();
         for (_, poly) in outline_polylines(p) {
             samples.extend(poly);
         }
         if samples.is_empty() {
-            return Err("the diagram has no points".into());
+            return Err(DiagramError::NoPoints);
         }
         if let Some(bad) = samples
             .iter()
             .find(|q| !(q[0].is_finite() && q[1].is_finite()))
         {
-            return Err(format!("coordinate {bad:?} is not finite"));
+            return Err(DiagramError::NotFinite(*bad));
         }
         let n = p.diagram.points.len();
         let refs_ok = p
@@ -89,7 +100,7 @@ impl Geometry {
                 .iter()
                 .all(|r| r.iter().all(|&v| v < n));
         if !refs_ok {
-            return Err("an element refers to a point that does not exist".into());
+            return Err(DiagramError::MissingPoint);
         }
         Ok(Geometry { samples })
     }

@@ -24,6 +24,7 @@ mod marks;
 
 pub use crate::generate::Annotation;
 pub use crate::style::{Palette, Rotation, Style};
+pub use frame::DiagramError;
 
 use crate::generate::Problem;
 use crate::scene::{Color, Scene, SceneError};
@@ -63,7 +64,7 @@ pub enum ComposeError {
     BadStyle(#[from] crate::style::StyleError),
     /// The diagram has nothing to draw, or a coordinate that is not finite.
     #[error("problem {id}: {reason}")]
-    BadDiagram { id: String, reason: String },
+    BadDiagram { id: String, reason: DiagramError },
     /// The composed scene broke a Scene v1 limit.
     #[error(transparent)]
     Scene(#[from] SceneError),
