@@ -12,7 +12,7 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct Args {
     /// Images to render (input lines; more with --variants).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     count: u64,
     /// Input: generated `problems` (composed into 512² diagrams during the run) or
     /// ready-made `scenes` (synthetic diagram-like 512² Scenes).

@@ -15,7 +15,7 @@ const BATCH: u64 = 2048;
 #[derive(clap::Args)]
 pub struct Args {
     /// Number of problems to write; exactly this many lines (failed draws are re-drawn).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=100_000_000))]
     count: u64,
     /// Run seed. The same seed and options give the same file, byte for byte, whatever
     /// the thread count; problem k's own seed is derived from (seed, k).
@@ -53,8 +53,8 @@ pub struct Args {
     #[arg(long)]
     out: PathBuf,
     /// Worker threads (default: one per core). Does not change the output.
-    #[arg(long)]
-    threads: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
     /// Write only shard I of N (0-based) of the COUNT problems: a contiguous slice of
     /// problem indices, so the N files concatenated in shard order equal one run's file.
     #[arg(long, value_name = "I/N", default_value = "0/1")]
@@ -134,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let opts = args.options();
     opts.validate()?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(args.threads.map_or(0, usize::from))
         .build()
         .context("starting worker threads")?;
     let start = std::time::Instant::now();

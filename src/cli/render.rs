@@ -73,17 +73,19 @@ pub struct EngineArgs {
     /// GPU: largest side of the square target scenes are tiled into per submission
     /// (clamped to the device limit). Default: 512 on software adapters such as
     /// lavapipe (one 512×512 diagram, or many smaller scenes), 4096 on hardware GPUs.
-    #[arg(long, value_name = "PX")]
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
     frame_size: Option<u32>,
     /// GPU: most scenes per submission; 1 renders one scene per submission.
-    #[arg(long, default_value_t = GpuOptions::DEFAULT_MAX_TILES, value_name = "N")]
-    max_tiles: usize,
+    #[arg(long, default_value_t = GpuOptions::DEFAULT_MAX_TILES as u32, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    max_tiles: u32,
     /// Curve flattening tolerance in pixels.
     #[arg(long, default_value_t = geomrender::render::DEFAULT_TOLERANCE, value_name = "PX")]
     tolerance: f32,
     /// Input lines read and prepared per parallel step.
-    #[arg(long, default_value_t = RunOptions::DEFAULT_CHUNK_LINES, value_name = "N")]
-    chunk_lines: usize,
+    #[arg(long, default_value_t = RunOptions::DEFAULT_CHUNK_LINES as u32, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    chunk_lines: u32,
 }
 
 /// `--backend`.
@@ -124,14 +126,10 @@ impl EngineArgs {
             self.tolerance > 0.0 && self.tolerance.is_finite(),
             "--tolerance must be a positive number"
         );
-        anyhow::ensure!(
-            self.frame_size != Some(0),
-            "--frame-size must be at least 1"
-        );
         let backend = match decide(self.backend.into()).kind {
             Kind::Gpu => Backend::Gpu(GpuOptions {
                 target_size: self.frame_size.map_or(TargetSize::Auto, TargetSize::square),
-                max_tiles: self.max_tiles.max(1),
+                max_tiles: self.max_tiles as usize,
                 ..GpuOptions::default()
             }),
             Kind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::new())),
@@ -152,7 +150,7 @@ impl EngineArgs {
             tessellate: TessellateOptions {
                 tolerance: self.tolerance,
             },
-            chunk_lines: self.chunk_lines.max(1),
+            chunk_lines: self.chunk_lines as usize,
             resume,
         })
     }
@@ -178,10 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let per_line = plan.variants().len() as u64;
         (
             Box::new(BufReader::with_capacity(1 << 20, f)),
-            std::fs::File::open(&args.input)
-                .and_then(|f| geomrender::jsonl::count(BufReader::with_capacity(1 << 20, f)))
-                .ok()
-                .map(|n| n.saturating_mul(per_line)),
+            count_lines(&args.input).map(|n| n.saturating_mul(per_line)),
         )
     };
     let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
@@ -267,4 +262,15 @@ fn check_first_line(path: &Path, plan: &Plan) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Non-blank lines of a regular file, for the progress bar's total, counted in
+/// bounded memory; `None` for devices and FIFOs (which may never end, or can be read
+/// only once) and on any error.
+fn count_lines(path: &Path) -> Option<u64> {
+    let file = std::fs::File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    geomrender::jsonl::count(BufReader::with_capacity(1 << 20, file)).ok()
 }

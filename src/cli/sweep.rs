@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, short)]
     out: PathBuf,
     /// Problems to generate.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(0..=100_000_000))]
     count: u64,
     /// Run seed (same seed, same bytes).
     #[arg(long, default_value_t = 0)]
