@@ -4,7 +4,7 @@
 //! plus one variant each, the variants cycling through the axes; 60 synthetic
 //! diagrams with dashed lines; 40 with an `evenodd` composite) is rendered by the
 //! GPU backend and by the CPU (resvg) backend, and each pair is compared with the
-//! four figures of [`crate::oracle`]. The GPU renderer must match on every scene;
+//! four figures of [`crate::support::oracle`]. The GPU renderer must match on every scene;
 //! the same comparison must reject every scene that a planted bug ([`Fault`]) can
 //! visibly change.
 //!
@@ -50,106 +50,25 @@
 //! figures are larger per pixel (text_sizes and greek reach `over32` .015 and
 //! `blurred_mean` .55), their `blurred_over` is 0 and `blurred_max` at most 24.
 
-use crate::oracle::{Distribution, Figures, Limits, compare};
-use crate::reference::REFERENCE_LIMITS;
-use crate::support::{cpu, diff_image, gpu, output_dir, render_cpu, render_with, save_png};
+use crate::support::cpu::{cpu, render_cpu};
+use crate::support::gpu::{gpu_or_skip, render_gpu};
+use crate::support::images::write_triptych;
+use crate::support::oracle::{Distribution, Figures, Limits, REFERENCE_LIMITS, compare};
+use crate::support::scenes::{corpus, feature_scenes};
 use geomrender::font::metrics as font_metrics;
 use geomrender::render::RenderedImage;
 use geomrender::render::gpu::{BlendSpace, GpuOptions, GpuRenderer};
-use geomrender::scene::synthetic::diagram_scene;
 use geomrender::scene::{Baseline, Color, FillRule, Item, PathItem, Scene};
 use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Limits for diagram-like scenes (see the module doc for the measurements).
-pub const DIAGRAM_LIMITS: Limits = Limits {
+const DIAGRAM_LIMITS: Limits = Limits {
     over32: 0.01,
     blurred_over: 0.001,
     blurred_mean: 0.25,
     blurred_max: 48.0,
 };
-
-/// 100 generated problems, each as its base image and one variant (the variants
-/// cycle through the axes, so every axis appears), 60 synthetic diagram scenes
-/// (dashed construction lines and mixed fills) and 40 more with an `evenodd`
-/// composite (a square with a circular hole) under their shapes.
-pub fn corpus() -> Vec<Scene> {
-    static CORPUS: OnceLock<Vec<Scene>> = OnceLock::new();
-    CORPUS
-        .get_or_init(|| {
-            let mut scenes = problem_scenes();
-            scenes.extend((0..60).map(|i| diagram_scene(i, 512)));
-            scenes.extend((0..40).map(composite_scene));
-            scenes
-        })
-        .clone()
-}
-
-/// Variant of the i-th problem in the corpus.
-const CORPUS_VARIANTS: &[&str] = &[
-    "opacity=0.1",
-    "linewidth=6",
-    "fontsize=32",
-    "annotation=individual",
-    "palette=grayscale",
-    "rotation=90",
-    "relabel=1",
-    "info=text",
-    "fontsize=8",
-    "palette=high-contrast",
-    "opacity=1",
-    "linewidth=0.5",
-    "rotation=270",
-];
-
-fn problem_scenes() -> Vec<Scene> {
-    use geomrender::generate::{GenerateOptions, generate_range};
-    let opts = GenerateOptions {
-        seed: 90,
-        depth: 1..=3,
-        branch_prob: 0.3,
-        ..Default::default()
-    };
-    let mut scenes = Vec::new();
-    for (i, p) in generate_range(&opts, 0, 100).into_iter().enumerate() {
-        let line = serde_json::to_string(&p.expect("problem")).expect("json");
-        let spec = CORPUS_VARIANTS[i % CORPUS_VARIANTS.len()];
-        let plan = geomrender::variants::Plan::parse(spec, false).expect("spec");
-        let jobs = geomrender::pipeline::expand_line(&line, &plan).expect("jobs");
-        scenes.extend(jobs.into_iter().map(|j| j.scene));
-    }
-    scenes
-}
-
-fn composite_scene(i: u64) -> Scene {
-    let mut s = diagram_scene(1000 + i, 512);
-    s.id = format!("composite-{i:03}");
-    let (x, y, side) = (
-        60.0 + (i % 5) as f32 * 40.0,
-        80.0 + (i % 7) as f32 * 30.0,
-        220.0,
-    );
-    let r = side * 0.3;
-    let (cx, cy) = (x + side / 2.0, y + side / 2.0);
-    let d = format!(
-        "M {x} {y} h {side} v {side} h -{side} Z M {} {cy} a {r} {r} 0 1 1 {} 0 a {r} {r} 0 1 1 -{} 0 Z",
-        cx - r,
-        2.0 * r,
-        2.0 * r
-    );
-    s.items.insert(
-        0,
-        Item::Path(PathItem {
-            fill: Some(Color::rgb(0x33, 0xb3, 0xb3)),
-            fill_opacity: 0.75,
-            fill_rule: FillRule::Evenodd,
-            stroke: Some(Color::BLACK),
-            stroke_width: 2.0,
-            ..PathItem::new(d)
-        }),
-    );
-    s
-}
 
 /// A bug planted on the GPU side, to show the comparison notices it.
 #[derive(Clone, Copy, Debug)]
@@ -208,7 +127,7 @@ fn oracle_images() -> &'static [RenderedImage] {
 }
 
 /// Renders the corpus on the GPU with `fault` planted (None: as shipped) and
-/// compares each image with resvg's. `None` when no GPU adapter is available.
+/// compares each image with resvg's. `None` (skip reported) when no GPU adapter is available.
 fn run(fault: Option<Fault>) -> Option<Vec<(Figures, RenderedImage)>> {
     let scenes: Vec<Scene> = corpus()
         .iter()
@@ -218,15 +137,15 @@ fn run(fault: Option<Fault>) -> Option<Vec<(Figures, RenderedImage)>> {
     let images = match fault {
         Some(Fault::LinearBlend) => {
             // Holding the shared renderer keeps GPU tests from competing for the device.
-            let _shared = gpu()?;
+            let _shared = gpu_or_skip()?;
             let mut r = GpuRenderer::new(GpuOptions {
                 blend: BlendSpace::Linear,
                 ..GpuOptions::default()
             })
             .expect("a linear-blending renderer");
-            render_with(&mut r, &scenes, 256)
+            render_gpu(&mut r, &scenes, 256)
         }
-        _ => render_with(&mut *gpu()?, &scenes, 256),
+        _ => render_gpu(&mut *gpu_or_skip()?, &scenes, 256),
     };
     eprintln!(
         "gpu {:?}: {} scenes in {:.2} s",
@@ -257,29 +176,6 @@ fn report(label: &str, figures: &[Figures], limits: &Limits) {
         col(|f| f.blurred_mean),
         col(|f| f.blurred_max),
     );
-}
-
-/// Writes resvg | diff | GPU side by side to `target/test-output/backends/<id>.png`.
-pub fn write_triptych(gpu_img: &RenderedImage, cpu_img: &RenderedImage) -> std::path::PathBuf {
-    let d = diff_image(cpu_img, gpu_img, 32);
-    let (w, h) = (gpu_img.width as usize, gpu_img.height as usize);
-    let mut rgba = Vec::with_capacity(w * 3 * h * 4);
-    for y in 0..h {
-        for img in [cpu_img, &d, gpu_img] {
-            rgba.extend_from_slice(&img.rgba[y * w * 4..(y + 1) * w * 4]);
-        }
-    }
-    let dir = output_dir().join("backends");
-    std::fs::create_dir_all(&dir).expect("create target/test-output/backends");
-    let path = dir.join(format!("{}.png", gpu_img.id));
-    let panel = RenderedImage {
-        id: gpu_img.id.clone(),
-        width: (w * 3) as u32,
-        height: h as u32,
-        rgba,
-    };
-    save_png(&panel, &path);
-    path
 }
 
 #[test]
@@ -451,7 +347,7 @@ fn glyph_centroids(img: &RenderedImage) -> Vec<(f64, f64)> {
 #[test]
 fn text_lands_on_the_same_spot_on_both_backends() {
     use geomrender::scene::{Anchor, TextItem};
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     // Eighths of a pixel, in an order that also steps evenly through quarter pixels.
     let fracs: Vec<f32> = (0..8).map(|k| (k as f32 * 0.3125).fract()).collect();
     let mut cases = Vec::new();
@@ -480,7 +376,7 @@ fn text_lands_on_the_same_spot_on_both_backends() {
             })
         })
         .collect();
-    let gpu_imgs = render_with(&mut r, &scenes, 256);
+    let gpu_imgs = render_gpu(&mut r, &scenes, 256);
     drop(r);
     let cpu_imgs = render_cpu(&scenes);
     let (mut worst_x, mut worst_y) = (0f64, 0f64);
@@ -521,71 +417,11 @@ fn text_lands_on_the_same_spot_on_both_backends() {
     );
 }
 
-/// Small scenes aimed at the places where two rasterisers are most likely to
-/// disagree: miter limits, caps on zero-length dashes, arcs with odd flags and
-/// radii, dash offsets across subpaths, zero and sub-pixel widths, trailing spaces.
-pub fn feature_scenes() -> Vec<Scene> {
-    let s = |id: &str, w: u32, h: u32, items: &str| {
-        crate::reference::scene(&format!(
-            r##"{{"id":"{id}","width":{w},"height":{h},"background":"#ffffff","items":[{items}]}}"##
-        ))
-    };
-    let miter: Vec<String> = [1.0, 2.0, 3.9, 4.1, 10.0]
-        .iter()
-        .enumerate()
-        .flat_map(|(k, m)| {
-            let x = 20 + k * 70;
-            [20.0, 45.0].map(|angle: f32| {
-                let dx = 25.0 * (angle.to_radians() / 2.0).tan();
-                format!(
-                    r##"{{"type":"path","d":"M {} 110 L {x} 40 L {} 110","stroke":"#000000","stroke_width":6,"miter_limit":{m}}}"##,
-                    x as f32 - dx * 2.8,
-                    x as f32 + dx * 2.8
-                )
-            })
-        })
-        .collect();
-    let caps: Vec<String> = ["butt", "round", "square"]
-        .iter()
-        .enumerate()
-        .flat_map(|(k, cap)| {
-            let y = 20 + k * 25;
-            [
-                format!(r##"{{"type":"path","d":"M {} 15 l 50 60","stroke":"#203060","stroke_width":5,"dash":[0,10],"line_cap":"{cap}"}}"##, 20 + k * 65),
-                format!(r##"{{"type":"path","d":"M 220 {y} h 60 v 10 h 60","stroke":"#203060","stroke_width":4,"dash":[8,5,0,5],"dash_offset":3,"line_cap":"{cap}"}}"##),
-            ]
-        })
-        .collect();
-    vec![
-        s("feature-miter", 380, 130, &miter.join(",")),
-        s("feature-zero-dash-caps", 360, 90, &caps.join(",")),
-        s("feature-arcs", 400, 200, &[
-            r##"{"type":"path","d":"M 20 100 A 60 30 0 0 0 140 100 A 60 30 0 1 0 20 100 Z","fill":"#4d80e6","fill_opacity":0.5,"stroke":"#000000","stroke_width":2}"##,
-            r##"{"type":"path","d":"M 170 60 a 10 10 0 0 1 100 0","stroke":"#e64d4d","stroke_width":3}"##,
-            r##"{"type":"path","d":"M 170 150 A 40 70 45 1 0 260 130","stroke":"#000000","stroke_width":1.5,"dash":[5,3],"dash_offset":-2}"##,
-            r##"{"type":"path","d":"M 300 40 q 40 -30 80 0 t 0 60 c -20 40 -60 40 -80 0 s 0 -40 0 -60 Z","fill":"#4db34d","fill_opacity":0.6,"stroke":"#000000","stroke_width":2,"line_join":"round"}"##,
-        ].join(",")),
-        s("feature-widths", 300, 120, &[0.0f32, 0.25, 0.5, 0.75, 1.0, 1.5, 3.0].iter().enumerate().map(|(k, w)| format!(
-            r##"{{"type":"path","d":"M {} 10 l 30 100","stroke":"#000000","stroke_width":{w}}}"##, 15 + k * 40
-        )).collect::<Vec<_>>().join(",")),
-        s("feature-text-edges", 300, 120, &[
-            r##"{"type":"text","text":"ab  ","x":150,"y":30,"size":18,"anchor":"end"}"##,
-            r##"{"type":"text","text":"  ab","x":150,"y":60,"size":18,"anchor":"start"}"##,
-            r##"{"type":"text","text":"x = 3  y","x":150,"y":90,"size":18,"anchor":"middle","baseline":"central","color":"#2050a0","opacity":0.6}"##,
-            r##"{"type":"path","d":"M 150 0 V 120","stroke":"#e64d4d","stroke_width":1}"##,
-        ].join(",")),
-        s("feature-overlaps", 200, 120, &[
-            r##"{"type":"path","d":"M 10 10 L 190 110 M 10 110 L 190 10","stroke":"#000000","stroke_width":12,"stroke_opacity":0.4,"line_cap":"round"}"##,
-            r##"{"type":"path","d":"M 60 20 h 80 v 80 h -80 Z M 80 40 h 40 v 40 h -40 Z","fill":"#e6b333","fill_opacity":0.7,"stroke":"#9966cc","stroke_width":6,"stroke_opacity":0.5,"line_join":"bevel"}"##,
-        ].join(",")),
-    ]
-}
-
 #[test]
 fn gpu_matches_resvg_on_feature_scenes() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let scenes = feature_scenes();
-    let gpu_imgs = render_with(&mut r, &scenes, 1);
+    let gpu_imgs = render_gpu(&mut r, &scenes, 1);
     drop(r);
     let mut failures = Vec::new();
     for (g, c) in gpu_imgs.iter().zip(render_cpu(&scenes)) {
@@ -609,7 +445,7 @@ fn gpu_matches_resvg_on_feature_scenes() {
 /// it and moves the others by a thousandth of a pixel).
 #[test]
 fn feature_comparison_catches_the_bugs_it_found() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let scenes = feature_scenes();
     let replay = |id: &str, edit: &dyn Fn(&mut PathItem)| {
         let mut s = scenes
@@ -632,7 +468,7 @@ fn feature_comparison_catches_the_bugs_it_found() {
             }
         }),
     ];
-    let gpu_imgs = render_with(&mut r, &bugs, 1);
+    let gpu_imgs = render_gpu(&mut r, &bugs, 1);
     drop(r);
     for (g, s) in gpu_imgs.iter().zip(&bugs) {
         let clean = scenes.iter().find(|c| c.id == s.id).expect("feature scene");

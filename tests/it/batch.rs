@@ -1,8 +1,9 @@
 //! Batching must not change pixels: every scene of a large mixed batch equals its
 //! render alone, byte for byte, whatever tile it lands on.
 
-use crate::reference::{fills_opacity, scene, text_sizes};
-use crate::support::{diff, gpu, render_with};
+use crate::support::gpu::{gpu_or_skip, render_gpu};
+use crate::support::images::diff;
+use crate::support::scenes::{fills_opacity, scene, text_sizes};
 use geomrender::render::gpu::FrameBuilder;
 use geomrender::render::prepare;
 use geomrender::scene::Scene;
@@ -35,11 +36,11 @@ fn mixed_scenes() -> Vec<Scene> {
 
 #[test]
 fn every_image_of_a_batch_equals_its_render_alone() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let scenes = mixed_scenes();
     assert!(scenes.len() >= 64);
-    let alone = render_with(&mut r, &scenes, 1);
-    let batched = render_with(&mut r, &scenes, 256);
+    let alone = render_gpu(&mut r, &scenes, 1);
+    let batched = render_gpu(&mut r, &scenes, 256);
     for (a, b) in alone.iter().zip(&batched) {
         assert_eq!(a.id, b.id);
         if a != b {
@@ -54,9 +55,9 @@ fn every_image_of_a_batch_equals_its_render_alone() {
 
 #[test]
 fn tile_positions_do_not_matter() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let scenes = mixed_scenes();
-    let reference = render_with(&mut r, &scenes, 256);
+    let reference = render_gpu(&mut r, &scenes, 256);
     // Another frame size moves every tile; a reversed order moves them again.
     let prepared = scenes
         .iter()

@@ -1,57 +1,26 @@
 //! The `geomrender` binary end to end: render, bad input, determinism, doctor, schema.
+//!
+//! Only what needs an adapter skips without one: runs with `--backend cpu` or the
+//! default `--backend auto` (which falls back to resvg) always run.
 
-use crate::support::gpu;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use crate::support::cli::{
+    assert_manifest_row, bin, examples, files, manifest, manifest_validator, run,
+};
+use crate::support::gpu::{gpu_or_skip, gpu_or_skip_part};
+use std::path::Path;
+use std::process::Stdio;
 
-pub fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_geomrender"))
-}
-
-fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/scenes.jsonl")
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().expect("run geomrender");
-    assert!(
-        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
-        "geomrender panicked:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-}
-
-fn manifest(dir: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(dir.join("manifest.jsonl"))
-        .expect("manifest.jsonl")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("manifest row is JSON"))
-        .collect()
-}
-
-#[test]
-fn renders_the_bundled_examples() {
-    if gpu().is_none() {
-        return;
-    }
+/// Renders the bundled examples with `--backend <backend>` and checks every manifest
+/// row: the schema, the image's bytes (sha256) and size, and a backend naming its
+/// adapter or library version in parentheses.
+fn renders_the_bundled_examples_with(backend: &str) {
     let dir = tempfile::tempdir().unwrap();
     let out = run(bin()
         .args(["render"])
         .arg(examples())
         .arg("--out")
-        .arg(dir.path()));
+        .arg(dir.path())
+        .args(["--backend", backend]));
     assert!(
         out.status.success(),
         "{}",
@@ -60,28 +29,46 @@ fn renders_the_bundled_examples() {
     let rows = manifest(dir.path());
     let lines = std::fs::read_to_string(examples()).unwrap().lines().count();
     assert_eq!(rows.len(), lines);
-    let schema: serde_json::Value =
-        serde_json::from_str(geomrender::output::manifest::SCHEMA).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
+    let validator = manifest_validator();
     for row in &rows {
-        assert!(validator.is_valid(row), "{row}");
+        assert_manifest_row(&validator, row);
         let image = dir.path().join(row["image"].as_str().unwrap());
         let bytes = std::fs::read(&image).unwrap();
         assert_eq!(row["sha256"], geomrender::digest::sha256_hex(&bytes));
         let decoded = image::load_from_memory(&bytes).unwrap();
         assert_eq!(decoded.width() as u64, row["width"].as_u64().unwrap());
         assert_eq!(decoded.height() as u64, row["height"].as_u64().unwrap());
-        assert!(row["backend"].as_str().unwrap().contains('('));
+        let name = row["backend"].as_str().unwrap();
+        assert!(name.contains('('), "{name}");
+        assert_eq!(
+            name.starts_with("resvg"),
+            backend == "cpu",
+            "{backend}: {name}"
+        );
     }
     assert!(!dir.path().join("errors.jsonl").exists());
 }
 
+/// resvg only: runs without a GPU.
 #[test]
-fn rendering_twice_gives_identical_bytes() {
-    if gpu().is_none() {
+fn renders_the_bundled_examples_on_the_cpu() {
+    renders_the_bundled_examples_with("cpu");
+}
+
+#[test]
+fn renders_the_bundled_examples_on_the_gpu() {
+    if gpu_or_skip().is_none() {
         return;
     }
+    renders_the_bundled_examples_with("gpu");
+}
+
+#[test]
+fn rendering_twice_gives_identical_bytes() {
     for backend in ["gpu", "cpu"] {
+        if backend == "gpu" && gpu_or_skip_part("--backend gpu; cpu ran").is_none() {
+            continue;
+        }
         let a = tempfile::tempdir().unwrap();
         let b = tempfile::tempdir().unwrap();
         let render = |dir: &Path, extra: &[&str]| {
@@ -193,9 +180,6 @@ const BAD_INPUT: &[(&str, &str)] = &[
 
 #[test]
 fn bad_lines_are_reported_and_the_rest_still_render() {
-    if gpu().is_none() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("bad.jsonl");
     let text: String = BAD_INPUT.iter().map(|(l, _)| format!("{l}\n")).collect();
@@ -257,9 +241,6 @@ fn bad_lines_are_reported_and_the_rest_still_render() {
 
 #[test]
 fn reads_scenes_from_stdin() {
-    if gpu().is_none() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let mut child = bin()
         .args(["render", "-", "--out"])
@@ -350,7 +331,7 @@ fn missing_input_and_impossible_adapter_are_clear_errors() {
 
 #[test]
 fn doctor_names_the_adapter_it_would_use() {
-    if gpu().is_none() {
+    if gpu_or_skip().is_none() {
         return;
     }
     let out = run(bin().arg("doctor"));

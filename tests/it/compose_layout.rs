@@ -5,7 +5,7 @@ use geomrender::compose::{Annotation, Palette, Rotation, Style, compose};
 use geomrender::font::text_box;
 use geomrender::scene::{Item, TextItem};
 
-use crate::support::problems;
+use crate::support::scenes::problems;
 
 fn texts(items: &[Item]) -> Vec<&TextItem> {
     items

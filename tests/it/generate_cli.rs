@@ -1,10 +1,6 @@
 //! `geomrender generate` and `geomrender schema problem` end to end.
 
-use std::process::Command;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_geomrender"))
-}
+use crate::support::cli::bin;
 
 #[test]
 fn generate_writes_exactly_n_lines_identically_for_any_thread_count() {

@@ -1,4 +1,42 @@
-//! The integration tests: one binary, one module per area.
+//! The integration tests: one binary, one module per area. Shared helpers live in
+//! `support/` (see its `mod.rs`); no test module imports from another.
+//!
+//! GPU tests take the shared renderer with `support::gpu::gpu_or_skip()`. Without an
+//! adapter they print `SKIPPED <test>: no GPU adapter` to stderr and return; under
+//! `CI=true` they fail instead. Tests that need only resvg never skip.
+//!
+//! Where a test belongs:
+//!
+//! - `backends`: GPU output against resvg on the 300-scene corpus and feature scenes,
+//!   and planted faults the comparison must catch.
+//! - `batch`: batching and tile positions do not change a scene's pixels.
+//! - `cli`: `geomrender render`/`doctor`/`schema` end to end: bundled examples, bad
+//!   input lines, determinism, stdin, errors, help.
+//! - `compose_layout`: compose keeps labels apart and on the canvas; styles change only
+//!   what they name.
+//! - `generate_cli`: `geomrender generate` and `schema problem`, shards, bad options.
+//! - `generate_corpus`: generated problems cover every shape without overlaps, and are
+//!   byte-identical across runs and thread counts.
+//! - `generate_formulas`: the formula catalogue agrees with geometry and inverts.
+//! - `generate_paper`: GeomVerse's worked examples (tables 3, 4) give the paper's numbers.
+//! - `generate_solutions`: every equation of generated solutions re-evaluates.
+//! - `generate_transforms`: info moves, relabelling and JSON round trips of Problems.
+//! - `layering`: no `src/` module imports a later stage.
+//! - `manifest_row`: the typed manifest row keeps the bytes and matches its schema.
+//! - `oracle`: the GPU-vs-resvg comparison metric itself (`support::oracle`).
+//! - `pixels`: GPU pixels against values computed independently of the renderer.
+//! - `reference`: one scene per feature against `tests/reference/{gpu,cpu}/` images.
+//! - `resume`: `render --resume` after an interruption, and what it refuses.
+//! - `score_end_to_end`: `geomrender score` reports checked against an independent
+//!   tally, on a hand-written and a real sweep; bad inputs; the report schema.
+//! - `score_extraction`: answer extraction on the fixture of model outputs.
+//! - `score_stats`: Wilson intervals and McNemar p-values against hand-computed values.
+//! - `shaders`: every WGSL file validates with naga and is the one the renderer uses.
+//! - `svg_export`: SVG files are well-formed and resvg reads back the same picture.
+//! - `variants`: each variant axis changes exactly what it names; CLI rows pair
+//!   variants with their base.
+//! - `support`: shared helpers only, no tests (`cli`, `cpu`, `gpu`, `images`,
+//!   `oracle`, `scenes`, `skip`).
 
 mod backends;
 mod batch;

@@ -2,12 +2,13 @@
 //! arithmetic, single coverage of translucent strokes, text placement from the
 //! font's own metrics, paint order.
 
-use crate::reference::scene;
-use crate::support::{gpu, ink_box, pixel, render_one};
+use crate::support::gpu::{gpu_or_skip, render_one};
+use crate::support::images::{ink_box, pixel};
+use crate::support::scenes::scene;
 
 #[test]
 fn half_opacity_fill_blends_in_srgb_space_like_svg() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let img = render_one(
         &mut r,
         &scene(
@@ -32,7 +33,7 @@ fn half_opacity_fill_blends_in_srgb_space_like_svg() {
 #[test]
 fn linear_blend_space_differs_as_expected() {
     // The opt-in linear-light mode exists to prove the resvg comparison catches it.
-    if gpu().is_none() {
+    if gpu_or_skip().is_none() {
         return;
     }
     use geomrender::render::gpu::{BlendSpace, GpuOptions, GpuRenderer};
@@ -54,7 +55,7 @@ fn linear_blend_space_differs_as_expected() {
 
 #[test]
 fn translucent_stroke_covers_its_own_overlaps_once() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let img = render_one(
         &mut r,
         &scene(
@@ -75,7 +76,7 @@ fn translucent_stroke_covers_its_own_overlaps_once() {
 
 #[test]
 fn fill_and_stroke_are_separate_layers() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let img = render_one(
         &mut r,
         &scene(
@@ -98,7 +99,7 @@ fn more_translucent_paints_than_stencil_values() {
     // 300 half-transparent paints, each two columns wide and overlapping the next by
     // one: every inner column must show exactly two layers, also after the 8-bit
     // stencil reference wraps around.
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let items: Vec<String> = (0..300)
         .map(|i| format!(r##"{{"type":"path","d":"M {i} 0 h 2 v 4 h -2 Z","fill":"#000000","fill_opacity":0.5}}"##))
         .collect();
@@ -125,7 +126,7 @@ fn more_translucent_paints_than_stencil_values() {
 
 #[test]
 fn later_items_cover_earlier_text() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let img = render_one(
         &mut r,
         &scene(
@@ -161,7 +162,7 @@ fn glyph_h(size: f32) -> (f32, f32, f32, f32) {
 
 #[test]
 fn text_lands_where_anchor_and_baseline_say() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let size = 40.0;
     let (adv, x_min, x_max, cap) = glyph_h(size);
     let face = ttf_parser::Face::parse(geomrender::font::FONT_DATA, 0).unwrap();
@@ -192,7 +193,7 @@ fn text_lands_where_anchor_and_baseline_say() {
 
 #[test]
 fn geometry_outside_the_canvas_is_clipped_to_it() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let img = render_one(
         &mut r,
         &scene(

@@ -1,36 +1,21 @@
 //! Reference-image tests, one scene per feature, on both backends.
 //!
-//! Each backend has its own references, `tests/reference/<name>.png` (GPU) and
+//! Each backend has its own references, `tests/reference/gpu/<name>.png` (GPU) and
 //! `tests/reference/cpu/<name>.png` (resvg), both held to `Tolerance::SAME_RENDERER`
-//! (see support.rs), so that any change in either backend's output shows. One
+//! (see `support/images.rs`), so that any change in either backend's output shows. One
 //! shared reference would need a tolerance wide enough for the legitimate GPU/resvg
 //! differences (edge anti-aliasing, whole-pixel glyph baselines: `over32` up to 1.5 %
 //! here), and would then let either backend drift by a pixel unnoticed. Instead the
 //! two renders of every scene are also compared with each other by the oracle
-//! (`oracle.rs`, [`REFERENCE_LIMITS`]), so the two references cannot drift apart.
+//! (`support/oracle.rs`, [`REFERENCE_LIMITS`]), so the two references cannot drift apart.
 //! `GEOMRENDER_UPDATE_REFS=1 cargo test --test it reference` rewrites both sets.
 
-use crate::backends::write_triptych;
-use crate::oracle::{Limits, compare};
-use crate::support::{Tolerance, check_reference, cpu, gpu, render_one};
-use geomrender::scene::{Scene, parse_scene};
-
-/// Oracle limits for small, dense feature scenes (these and `backends::feature_scenes`).
-/// Measured: `over32` ≤ .015 (greek), `blurred_over` 0, `blurred_mean` ≤ .55,
-/// `blurred_max` ≤ 24 (text_sizes). Raw figures get twice that and more, as text
-/// density varies; `blurred_over` and `blurred_max` keep the diagram limits, which
-/// measure misplaced ink and must not depend on the scene.
-pub const REFERENCE_LIMITS: Limits = Limits {
-    over32: 0.03,
-    blurred_over: 0.0005,
-    blurred_mean: 1.0,
-    blurred_max: 48.0,
-};
-
-/// Builds a scene from a JSON object literal written over several lines.
-pub fn scene(json: &str) -> Scene {
-    parse_scene(&json.replace('\n', " ")).unwrap_or_else(|e| panic!("bad test scene: {e}"))
-}
+use crate::support::cpu::cpu;
+use crate::support::gpu::{gpu_or_skip_part, render_one};
+use crate::support::images::{Tolerance, check_reference, write_triptych};
+use crate::support::oracle::{REFERENCE_LIMITS, compare};
+use crate::support::scenes::{fills_opacity, scene, text_sizes};
+use geomrender::scene::Scene;
 
 /// Checks both backends against their references, then against each other.
 fn check(name: &str, s: &Scene) {
@@ -38,10 +23,12 @@ fn check(name: &str, s: &Scene) {
         .render(s)
         .unwrap_or_else(|e| panic!("{name}: cpu render: {e}"));
     check_reference(&format!("cpu/{name}"), &cpu_img, Tolerance::SAME_RENDERER);
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip_part("the GPU half; the CPU reference was checked") else {
+        return;
+    };
     let gpu_img = render_one(&mut r, s);
     drop(r);
-    check_reference(name, &gpu_img, Tolerance::SAME_RENDERER);
+    check_reference(&format!("gpu/{name}"), &gpu_img, Tolerance::SAME_RENDERER);
     let f = compare(&gpu_img, &cpu_img);
     eprintln!("oracle {name}: {f:?}");
     if !f.matches(&REFERENCE_LIMITS) {
@@ -52,24 +39,6 @@ fn check(name: &str, s: &Scene) {
             panel.display()
         );
     }
-}
-
-/// Ten overlapping squares, fill opacity 0.1 to 1.0, alternating colours.
-pub fn fills_opacity() -> Scene {
-    let mut items = Vec::new();
-    let colours = ["#4d80e6", "#e64d4d", "#4db34d", "#e6b333", "#9966cc"];
-    for i in 0..10 {
-        let x = 10 + i * 28;
-        items.push(format!(
-            r#"{{"type":"path","d":"M {x} 20 h 60 v 60 h -60 Z","fill":"{}","fill_opacity":{}}}"#,
-            colours[i % 5],
-            (i + 1) as f32 / 10.0
-        ));
-    }
-    scene(&format!(
-        r##"{{"id":"fills_opacity","width":340,"height":100,"background":"#ffffff","items":[{}]}}"##,
-        items.join(",")
-    ))
 }
 
 #[test]
@@ -134,22 +103,6 @@ fn reference_arcs_and_circles() {
             {"type":"path","d":"M 10 135 A 300 300 0 0 1 410 135","stroke":"#2050a0","stroke_width":1,"dash":[4,2]}]}"##,
         ),
     );
-}
-
-/// Text at sizes 8 to 48, Latin, digits and Greek.
-pub fn text_sizes() -> Scene {
-    let mut items = Vec::new();
-    let mut y = 10.0;
-    for size in [8, 10, 12, 14, 16, 20, 24, 32, 48] {
-        y += size as f32 * 1.25;
-        items.push(format!(
-            r##"{{"type":"text","text":"Ag 12.5 cm² αβγθ ABC?","x":8,"y":{y},"size":{size},"color":"#202020"}}"##
-        ));
-    }
-    scene(&format!(
-        r##"{{"id":"text_sizes","width":560,"height":260,"background":"#ffffff","items":[{}]}}"##,
-        items.join(",")
-    ))
 }
 
 #[test]

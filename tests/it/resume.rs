@@ -2,7 +2,8 @@
 //! an uninterrupted one; damaged images are redrawn; a different input or backend
 //! is refused without losing the previous rows.
 
-use crate::cli::bin;
+use crate::support::cli::{bin, run};
+use crate::support::gpu::gpu_or_skip_part;
 use std::path::Path;
 use std::process::Output;
 
@@ -18,12 +19,14 @@ fn problems(dir: &Path) -> std::path::PathBuf {
     path
 }
 
-fn render(input: &Path, out: &Path, resume: bool) -> Output {
-    render_with(input, out, resume, &["--backend", "cpu"])
+/// `geomrender render` of `input` into `out` on the CPU backend.
+fn render_cli(input: &Path, out: &Path, resume: bool) -> Output {
+    render_cli_with(input, out, resume, &["--backend", "cpu"])
 }
 
-/// `extra` must name the backend.
-fn render_with(input: &Path, out: &Path, resume: bool, extra: &[&str]) -> Output {
+/// `geomrender render` of `input` into `out` with `extra` arguments, which must name
+/// the backend.
+fn render_cli_with(input: &Path, out: &Path, resume: bool, extra: &[&str]) -> Output {
     let mut cmd = bin();
     cmd.arg("render")
         .arg(input)
@@ -33,10 +36,7 @@ fn render_with(input: &Path, out: &Path, resume: bool, extra: &[&str]) -> Output
     if resume {
         cmd.arg("--resume");
     }
-    let out = cmd.output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    out
+    run(&mut cmd)
 }
 
 fn read(path: &Path) -> Vec<u8> {
@@ -69,14 +69,14 @@ fn copy_images(from: &Path, to: &Path) {
 #[test]
 fn an_interrupted_run_resumes_to_the_same_bytes() {
     interrupted_run_resumes("cpu");
-    if crate::support::gpu().is_some() {
+    if gpu_or_skip_part("the --backend gpu run; the cpu run passed").is_some() {
         interrupted_run_resumes("gpu");
     }
 }
 
 fn interrupted_run_resumes(backend: &str) {
     let render = |input: &Path, out: &Path, resume: bool| {
-        render_with(input, out, resume, &["--backend", backend])
+        render_cli_with(input, out, resume, &["--backend", backend])
     };
     let tmp = tempfile::tempdir().unwrap();
     let input = problems(tmp.path());
@@ -127,7 +127,7 @@ fn a_different_input_or_backend_is_refused_and_nothing_is_lost() {
     let tmp = tempfile::tempdir().unwrap();
     let input = problems(tmp.path());
     let dir = tmp.path().join("run");
-    assert!(render(&input, &dir, false).status.success());
+    assert!(render_cli(&input, &dir, false).status.success());
     let manifest = read(&dir.join("manifest.jsonl"));
 
     // Another backend: refused before anything is moved.
@@ -148,7 +148,7 @@ fn a_different_input_or_backend_is_refused_and_nothing_is_lost() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    if crate::support::gpu().is_some() {
+    if gpu_or_skip_part("the --backend gpu refusal; the rest ran").is_some() {
         assert!(!out.status.success());
         assert!(stderr.contains("same --backend"), "{stderr}");
         assert_eq!(read(&dir.join("manifest.jsonl")), manifest);
@@ -161,14 +161,14 @@ fn a_different_input_or_backend_is_refused_and_nothing_is_lost() {
     let fewer = tmp.path().join("fewer.jsonl");
     let lines: Vec<&str> = text.lines().collect();
     std::fs::write(&fewer, lines[..10].join("\n")).unwrap();
-    let out = render(&fewer, &dir, true);
+    let out = render_cli(&fewer, &dir, true);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(stderr.contains("differ from the resumed run"), "{stderr}");
     assert!(!dir.join("manifest.jsonl").exists());
     assert_eq!(read(&dir.join(".manifest.jsonl.partial")), manifest);
 
-    let out = render(&input, &dir, true);
+    let out = render_cli(&input, &dir, true);
     assert!(
         out.status.success(),
         "{}",
@@ -181,7 +181,7 @@ fn a_different_input_or_backend_is_refused_and_nothing_is_lost() {
     shuffled.swap(0, 1);
     let reordered = tmp.path().join("reordered.jsonl");
     std::fs::write(&reordered, shuffled.join("\n")).unwrap();
-    let out = render(&reordered, &dir, true);
+    let out = render_cli(&reordered, &dir, true);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
@@ -206,7 +206,7 @@ fn a_different_input_or_backend_is_refused_and_nothing_is_lost() {
     std::fs::write(&reordered, shuffled.join("\n")).unwrap();
     // One line per step, so the new line's rows reach the manifest before the
     // reader meets the kept one.
-    let out = render_with(
+    let out = render_cli_with(
         &reordered,
         &part,
         true,

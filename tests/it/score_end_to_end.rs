@@ -5,11 +5,11 @@
 //! [`check_sweep`] takes any manifest path: it runs on a hand-written manifest and on
 //! the manifest of a real `geomrender sweep` (`real_rendered_sweep_end_to_end`).
 
+use crate::support::cli::bin;
 use geomrender::score::{self, LineError, LineReason, ScoreOptions, Source};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 // ---------------------------------------------------------------- manifest helper
 
@@ -278,12 +278,8 @@ struct Tally {
 
 // ---------------------------------------------------------------- the check
 
-fn geomrender() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_geomrender"))
-}
-
 fn run_score(manifest: &Path, preds: &[PathBuf], out: &Path) -> std::process::Output {
-    let mut cmd = geomrender();
+    let mut cmd = bin();
     cmd.arg("score")
         .arg("--manifest")
         .arg(manifest)
@@ -517,15 +513,23 @@ fn small_sweep_end_to_end() {
     check_sweep(&manifest);
 }
 
-/// The same checks on the manifest of a real `geomrender sweep` (GPU-rendered).
+/// The same checks on the manifest of a real `geomrender sweep`, rendered with resvg
+/// (scoring reads the manifest, not the pixels), so it needs no GPU.
 #[test]
 fn real_rendered_sweep_end_to_end() {
-    if crate::support::gpu().is_none() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
-    let out = geomrender()
-        .args(["sweep", "--count", "12", "--seed", "3", "-q", "--out"])
+    let out = bin()
+        .args([
+            "sweep",
+            "--count",
+            "12",
+            "--seed",
+            "3",
+            "-q",
+            "--backend",
+            "cpu",
+        ])
+        .arg("--out")
         .arg(dir.path())
         .output()
         .unwrap();
@@ -725,7 +729,7 @@ fn invalid_tolerance_is_rejected() {
     let manifest = small_manifest(dir.path());
     let p = dir.path().join("m.jsonl");
     std::fs::write(&p, "").unwrap();
-    let run = geomrender()
+    let run = bin()
         .args(["score", "--tolerance", "-0.1", "--out"])
         .arg(dir.path().join("out"))
         .arg("--manifest")
@@ -752,7 +756,7 @@ fn explain_prints_the_trace() {
         "{\"id\":\"p000000__fontsize-8\",\"prediction\":\"So 2 * 22 = 44. **Answer:** 44 cm\"}\n",
     )
     .unwrap();
-    let run = geomrender()
+    let run = bin()
         .args(["score", "--explain", "p000000__fontsize-8", "--manifest"])
         .arg(&manifest)
         .arg("--predictions")
@@ -774,7 +778,7 @@ fn explain_prints_the_trace() {
         "{text}"
     );
 
-    let run = geomrender()
+    let run = bin()
         .args(["score", "--explain", "p404", "--manifest"])
         .arg(&manifest)
         .arg("--predictions")
@@ -786,125 +790,87 @@ fn explain_prints_the_trace() {
 
 // ---------------------------------------------------------------- schema check
 
-/// Validates `value` against the published schema with a small validator for the
-/// keywords the schema uses; unknown keywords fail loudly so the check cannot rot.
+/// Marks an `integer` schema for [`WrittenAsInteger`].
+const WRITTEN_AS_INTEGER: &str = "x-written-as-integer";
+
+/// The one check beyond JSON Schema: a number where the schema says `integer` must be
+/// written as one (`3`, not `3.0`, which JSON Schema also counts as an integer).
+struct WrittenAsInteger;
+
+impl<'i> jsonschema::Keyword<'i> for WrittenAsInteger {
+    fn validate(&self, instance: &'i Value) -> Result<(), jsonschema::ValidationError<'i>> {
+        if self.is_valid(instance) {
+            Ok(())
+        } else {
+            Err(jsonschema::ValidationError::custom(format!(
+                "{instance} is not written as an integer"
+            )))
+        }
+    }
+
+    fn is_valid(&self, instance: &'i Value) -> bool {
+        !instance.is_number() || instance.is_u64() || instance.is_i64()
+    }
+}
+
+/// Adds [`WRITTEN_AS_INTEGER`] beside every `"type": "integer"` in `schema`.
+fn mark_integers(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            let integer = match map.get("type") {
+                Some(Value::String(t)) => t == "integer",
+                Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+                _ => false,
+            };
+            if integer {
+                map.insert(WRITTEN_AS_INTEGER.into(), Value::Bool(true));
+            }
+            map.values_mut().for_each(mark_integers);
+        }
+        Value::Array(items) => items.iter_mut().for_each(mark_integers),
+        _ => {}
+    }
+}
+
+/// Validates the report against the published schema (`jsonschema`), after checking
+/// that the validator is not vacuous: it rejects reports the writer must never produce.
 fn check_schema(report: &Value) {
-    let schema: Value = serde_json::from_str(score::REPORT_SCHEMA).expect("schema is JSON");
-    let mut errors = Vec::new();
-    validate(&schema, &schema, report, "$", &mut errors);
+    let mut schema: Value = serde_json::from_str(score::REPORT_SCHEMA).expect("schema is JSON");
+    mark_integers(&mut schema);
+    assert!(
+        schema.to_string().contains(WRITTEN_AS_INTEGER),
+        "the schema has integer fields"
+    );
+    let validator = jsonschema::options()
+        .with_keyword(WRITTEN_AS_INTEGER, |_, _, _| Ok(Box::new(WrittenAsInteger)))
+        .build(&schema)
+        .expect("the report schema is a valid JSON Schema");
+    let errors: Vec<String> = validator
+        .iter_errors(report)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
     assert!(
         errors.is_empty(),
         "report does not match its schema:\n{}",
         errors.join("\n")
     );
-}
-
-fn validate(root: &Value, s: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
-    let Some(obj) = s.as_object() else { return };
-    for (k, rule) in obj {
-        match k.as_str() {
-            "$schema" | "$id" | "title" | "description" | "$defs" => {}
-            "$ref" => {
-                let name = rule.as_str().unwrap().trim_start_matches("#/$defs/");
-                validate(root, &root["$defs"][name], v, at, errors);
-            }
-            "type" => {
-                let types: Vec<&str> = match rule {
-                    Value::String(t) => vec![t.as_str()],
-                    Value::Array(a) => a.iter().map(|t| t.as_str().unwrap()).collect(),
-                    _ => panic!("bad type"),
-                };
-                let ok = types.iter().any(|t| match *t {
-                    "object" => v.is_object(),
-                    "array" => v.is_array(),
-                    "string" => v.is_string(),
-                    "number" => v.is_number(),
-                    "integer" => v.is_u64() || v.is_i64(),
-                    "boolean" => v.is_boolean(),
-                    "null" => v.is_null(),
-                    other => panic!("type {other}"),
-                });
-                if !ok {
-                    errors.push(format!("{at}: {v} is not {types:?}"));
-                }
-            }
-            "const" if v != rule => errors.push(format!("{at}: {v} != {rule}")),
-            "const" => {}
-            "enum" if !rule.as_array().unwrap().contains(v) => {
-                errors.push(format!("{at}: {v} not in enum"))
-            }
-            "enum" => {}
-            "minimum" | "maximum" => {
-                if let (Some(x), Some(b)) = (v.as_f64(), rule.as_f64()) {
-                    let bad = if k == "minimum" { x < b } else { x > b };
-                    if bad {
-                        errors.push(format!("{at}: {x} violates {k} {b}"));
-                    }
-                }
-            }
-            "pattern" => {
-                if let Some(s) = v.as_str()
-                    && !regex::Regex::new(rule.as_str().unwrap())
-                        .unwrap()
-                        .is_match(s)
-                {
-                    errors.push(format!("{at}: {s:?} does not match {rule}"));
-                }
-            }
-            "required" => {
-                for f in rule.as_array().unwrap() {
-                    if v.is_object() && v.get(f.as_str().unwrap()).is_none() {
-                        errors.push(format!("{at}: missing {f}"));
-                    }
-                }
-            }
-            "properties" => {
-                if let Some(map) = v.as_object() {
-                    for (name, sub) in rule.as_object().unwrap() {
-                        if let Some(x) = map.get(name) {
-                            validate(root, sub, x, &format!("{at}.{name}"), errors);
-                        }
-                    }
-                }
-            }
-            "additionalProperties" => {
-                if let Some(map) = v.as_object() {
-                    let known = obj.get("properties").and_then(Value::as_object);
-                    for (name, x) in map {
-                        if known.is_some_and(|p| p.contains_key(name)) {
-                            continue;
-                        }
-                        match rule {
-                            Value::Bool(false) => {
-                                errors.push(format!("{at}: unexpected field {name}"))
-                            }
-                            Value::Bool(true) => {}
-                            sub => validate(root, sub, x, &format!("{at}.{name}"), errors),
-                        }
-                    }
-                }
-            }
-            "propertyNames" => {
-                if let Some(map) = v.as_object() {
-                    for name in map.keys() {
-                        validate(
-                            root,
-                            rule,
-                            &Value::String(name.clone()),
-                            &format!("{at}[key {name}]"),
-                            errors,
-                        );
-                    }
-                }
-            }
-            "items" => {
-                if let Some(a) = v.as_array() {
-                    for (i, x) in a.iter().enumerate() {
-                        validate(root, rule, x, &format!("{at}[{i}]"), errors);
-                    }
-                }
-            }
-            other => panic!("schema keyword {other} not supported by this test's validator"),
-        }
-    }
+    let rejects = |what: &str, edit: &dyn Fn(&mut Value)| {
+        let mut bad = report.clone();
+        edit(&mut bad);
+        assert!(!validator.is_valid(&bad), "the schema accepts {what}");
+    };
+    rejects("an unknown top-level field", &|r| r["extra"] = json!(1));
+    rejects("another format", &|r| {
+        r["format"] = json!("geomrender-score-report/0")
+    });
+    rejects("a missing field", &|r| {
+        r.as_object_mut().unwrap().remove("rows");
+    });
+    rejects("a negative count", &|r| r["counts"]["missing"] = json!(-1));
+    rejects("a count written as 3.0", &|r| {
+        r["counts"]["missing"] = json!(3.0)
+    });
+    rejects("an accuracy above 1", &|r| {
+        r["rows"][0]["accuracy"] = json!(1.5)
+    });
 }

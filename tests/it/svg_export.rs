@@ -1,9 +1,9 @@
 //! SVG export: every file is well-formed XML that resvg reads back into the same
 //! picture, with or without the embedded font.
 
-use crate::backends::{corpus, feature_scenes};
-use crate::reference::{fills_opacity, text_sizes};
 use crate::support::output_dir;
+use crate::support::scenes::{corpus, feature_scenes, fills_opacity, text_sizes};
+use crate::support::skip::{skipped, under_ci};
 use geomrender::font::FONT_DATA;
 use geomrender::scene::Scene;
 use geomrender::scene::svg::{SvgOptions, to_svg_with};
@@ -83,10 +83,10 @@ fn embedding_the_font_does_not_change_the_picture() {
 fn xmllint_accepts_the_files() {
     if Command::new("xmllint").arg("--version").output().is_err() {
         assert!(
-            !std::env::var("CI").is_ok_and(|v| v == "true" || v == "1"),
+            !under_ci(),
             "xmllint is required under CI=true (apt-get install libxml2-utils)"
         );
-        eprintln!("skipping: xmllint not installed (apt-get install libxml2-utils)");
+        skipped("xmllint not installed (apt-get install libxml2-utils)");
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");

@@ -2,16 +2,16 @@
 //! line width), on texts (annotation, relabel) and on label layout across the whole
 //! font-size sweep; and the CLI writes rows that pair every variant with its base.
 
-use crate::cli::bin;
-use crate::support::{gpu, render_with};
+use crate::support::cli::{assert_manifest_row, bin, examples, manifest, manifest_validator};
+use crate::support::gpu::{gpu_or_skip, render_gpu};
+use crate::support::images::pixel;
+use crate::support::scenes::problems;
 use geomrender::compose::{Annotation, compose};
 use geomrender::generate::Problem;
 use geomrender::pipeline::expand_line;
 use geomrender::render::RenderedImage;
 use geomrender::scene::{Color, Item, Scene};
 use geomrender::variants::{Plan, Variant, draw_problem};
-
-use crate::support::problems;
 
 /// The scene of `problem` under the variant `spec` (one axis, one value).
 fn variant_scene(problem: &Problem, spec: &str) -> Scene {
@@ -83,7 +83,7 @@ fn changed(a: &RenderedImage, b: &RenderedImage) -> Vec<bool> {
 
 #[test]
 fn opacity_variants_differ_from_their_base_only_inside_filled_regions() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     for p in problems(12, 71) {
         let base = variant_scene(&p, "");
         let fills = mask_scene(&base, |i| matches!(i, Item::Path(p) if p.fill.is_some()));
@@ -91,7 +91,7 @@ fn opacity_variants_differ_from_their_base_only_inside_filled_regions() {
         for spec in ["opacity=0.1", "opacity=1"] {
             scenes.push(variant_scene(&p, spec));
         }
-        let img = render_with(&mut r, &scenes, 16);
+        let img = render_gpu(&mut r, &scenes, 16);
         // Edge pixels of a fill are partly covered: allow one pixel around the mask.
         let inside = ink(&img[1], 1);
         for v in &img[2..] {
@@ -117,7 +117,7 @@ fn opacity_variants_differ_from_their_base_only_inside_filled_regions() {
 
 #[test]
 fn linewidth_variants_leave_label_pixels_unchanged() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     for p in problems(12, 72) {
         let base = variant_scene(&p, "");
         let labels = mask_scene(&base, |i| matches!(i, Item::Text(_)));
@@ -135,7 +135,7 @@ fn linewidth_variants_leave_label_pixels_unchanged() {
             assert_eq!(texts(&v), texts(&base), "{}", v.id);
             scenes.push(v);
         }
-        let img = render_with(&mut r, &scenes, 16);
+        let img = render_gpu(&mut r, &scenes, 16);
         let glyphs = ink(&img[1], 0);
         assert!(glyphs.iter().any(|&g| g));
         for v in &img[2..] {
@@ -171,7 +171,7 @@ fn vertex_names(text: &str, p: &Problem) -> Vec<String> {
 
 #[test]
 fn individual_annotation_switches_texts_and_labels_together() {
-    let Some(mut r) = gpu() else { return };
+    let Some(mut r) = gpu_or_skip() else { return };
     let ps = problems(60, 73);
     let mut scenes = Vec::new();
     let mut greek_labels = Vec::new();
@@ -225,14 +225,14 @@ fn individual_annotation_switches_texts_and_labels_together() {
     }
     assert!(greek_labels.len() > 20, "too few Greek labels to be a test");
     // And the letters really are on the image: ink around each Greek label's anchor.
-    let images = render_with(&mut r, &scenes, 16);
+    let images = render_gpu(&mut r, &scenes, 16);
     for (i, x, y) in greek_labels {
         let img = &images[i];
         let dark = (-6..=6)
             .flat_map(|dy| (-6..=6).map(move |dx| (dx, dy)))
             .filter(|(dx, dy)| {
                 let (u, v) = ((x as i32 + dx) as u32, (y as i32 + dy) as u32);
-                u < img.width && v < img.height && crate::support::pixel(img, u, v)[0] < 96
+                u < img.width && v < img.height && pixel(img, u, v)[0] < 96
             })
             .count();
         assert!(dark > 3, "{}: no glyph ink at ({x}, {y})", img.id);
@@ -382,11 +382,24 @@ fn fontsize_sweep_keeps_every_label_on_the_canvas_and_apart() {
     assert_eq!(checked, 6000);
 }
 
+/// resvg only: runs without a GPU.
 #[test]
-fn cli_rows_pair_each_variant_with_its_base() {
-    if gpu().is_none() {
+fn cli_rows_pair_each_variant_with_its_base_on_the_cpu() {
+    cli_rows_pair_each_variant_with_its_base("cpu");
+}
+
+#[test]
+fn cli_rows_pair_each_variant_with_its_base_on_the_gpu() {
+    if gpu_or_skip().is_none() {
         return;
     }
+    cli_rows_pair_each_variant_with_its_base("gpu");
+}
+
+/// Renders 3 problems × (base, opacity, annotation, jpeg) as PNG and SVG with
+/// `--backend <backend>` and checks that the rows match the manifest schema, pair
+/// each variant with its base and point at the files written.
+fn cli_rows_pair_each_variant_with_its_base(backend: &str) {
     let dir = tempfile::tempdir().unwrap();
     let problems = dir.path().join("p.jsonl");
     let out = bin()
@@ -411,6 +424,8 @@ fn cli_rows_pair_each_variant_with_its_base() {
             "--format",
             "png,svg",
             "-q",
+            "--backend",
+            backend,
         ])
         .output()
         .unwrap();
@@ -419,21 +434,11 @@ fn cli_rows_pair_each_variant_with_its_base() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let rows: Vec<serde_json::Value> = std::fs::read_to_string(out_dir.join("manifest.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = manifest(&out_dir);
     assert_eq!(rows.len(), 3 * 4);
-    let schema: serde_json::Value =
-        serde_json::from_str(geomrender::output::manifest::SCHEMA).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
+    let validator = manifest_validator();
     for row in &rows {
-        let errors: Vec<String> = validator.iter_errors(row).map(|e| e.to_string()).collect();
-        assert!(
-            errors.is_empty(),
-            "row does not match the manifest schema: {errors:?}"
-        );
+        assert_manifest_row(&validator, row);
         let id = row["id"].as_str().unwrap();
         let base = row["base_id"].as_str().unwrap();
         let variant = row["variant"].as_object().unwrap();
@@ -488,11 +493,9 @@ fn cli_rows_pair_each_variant_with_its_base() {
 #[test]
 fn semantic_axes_on_a_scene_file_fail_before_rendering() {
     let dir = tempfile::tempdir().unwrap();
-    let examples =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/scenes.jsonl");
     let out = bin()
         .arg("render")
-        .arg(examples)
+        .arg(examples())
         .arg("--out")
         .arg(dir.path())
         .args(["--variants", "relabel"])

@@ -1,85 +1,15 @@
-//! Shared test helpers: one GPU and one CPU renderer per test binary, rendering
-//! helpers and reference-image comparison.
+//! Images: pixels, diffs, PNG files, reference-image comparison and triptychs.
 //!
-//! Reference images live in `tests/reference/<name>.png` (GPU backend) and
+//! Reference images live in `tests/reference/gpu/<name>.png` (GPU backend) and
 //! `tests/reference/cpu/<name>.png` (CPU backend). A mismatch writes
-//! `target/test-output/<name>.actual.png` and `<name>.diff.png` (differing pixels
-//! in red over a faded copy of the expected image). `GEOMRENDER_UPDATE_REFS=1`
-//! rewrites the references from the current output.
+//! `target/test-output/<backend>/<name>.actual.png` and `<name>.diff.png` (differing
+//! pixels in red over a faded copy of the expected image).
+//! `GEOMRENDER_UPDATE_REFS=1 cargo test --test it reference` rewrites the references
+//! from the current output.
 
-use geomrender::render::CpuRenderer;
+use super::{output_dir, repo};
 use geomrender::render::RenderedImage;
-use geomrender::render::gpu::{FrameBuilder, GpuOptions, GpuRenderer, TargetSize};
-use geomrender::render::prepare;
-use geomrender::scene::Scene;
-use rayon::prelude::*;
-use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard, OnceLock};
-
-static GPU: OnceLock<Option<Mutex<GpuRenderer>>> = OnceLock::new();
-
-/// The shared renderer, or `None` (test skipped) when there is no adapter outside CI.
-/// Under `CI=true` a missing adapter fails the test instead.
-pub fn gpu() -> Option<MutexGuard<'static, GpuRenderer>> {
-    // 2048² frames, so that batches really tile (the software default is one 512² scene per frame).
-    let options = GpuOptions {
-        target_size: TargetSize::square(2048),
-        ..GpuOptions::default()
-    };
-    let slot = GPU.get_or_init(|| match GpuRenderer::new(options) {
-        Ok(r) => Some(Mutex::new(r)),
-        Err(e) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
-                panic!("GPU tests are required under CI=true but no renderer could start: {e}");
-            }
-            eprintln!("skipping GPU test: {e}");
-            None
-        }
-    });
-    slot.as_ref()
-        .map(|m| m.lock().unwrap_or_else(|p| p.into_inner()))
-}
-
-/// The shared CPU (resvg) renderer; it needs no device, so CPU tests never skip.
-pub fn cpu() -> &'static CpuRenderer {
-    static CPU: OnceLock<CpuRenderer> = OnceLock::new();
-    CPU.get_or_init(CpuRenderer::new)
-}
-
-/// Renders `scenes` with resvg, in parallel, in input order.
-pub fn render_cpu(scenes: &[Scene]) -> Vec<RenderedImage> {
-    scenes
-        .par_iter()
-        .map(|s| {
-            cpu()
-                .render(s)
-                .unwrap_or_else(|e| panic!("cpu render of {}: {e}", s.id))
-        })
-        .collect()
-}
-
-/// Renders `scenes` with up to `max_tiles` per frame (1 = each scene alone).
-pub fn render_with(r: &mut GpuRenderer, scenes: &[Scene], max_tiles: usize) -> Vec<RenderedImage> {
-    let prepared = scenes.iter().map(|s| {
-        geomrender::scene::validate(s).expect("test scenes are valid");
-        prepare(s, Default::default()).expect("prepare")
-    });
-    let frames = FrameBuilder::new(r.target_size(), max_tiles).frames(prepared);
-    let mut out = Vec::new();
-    r.render_frames(frames, |images: Vec<RenderedImage>| {
-        out.extend(images);
-        true
-    })
-    .expect("render");
-    assert_eq!(out.len(), scenes.len());
-    out
-}
-
-pub fn render_one(r: &mut GpuRenderer, scene: &Scene) -> RenderedImage {
-    render_with(r, std::slice::from_ref(scene), 1)
-        .pop()
-        .expect("one image")
-}
+use std::path::{Path, PathBuf};
 
 /// How far an image may stray from its reference.
 #[derive(Clone, Copy, Debug)]
@@ -133,22 +63,12 @@ pub fn diff(a: &RenderedImage, b: &RenderedImage, channel: u8) -> Diff {
     }
 }
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-pub fn output_dir() -> PathBuf {
-    let dir = repo().join("target").join("test-output");
-    std::fs::create_dir_all(&dir).expect("create target/test-output");
-    dir
-}
-
-pub fn save_png(img: &RenderedImage, path: &std::path::Path) {
+pub fn save_png(img: &RenderedImage, path: &Path) {
     let bytes = geomrender::output::encode_png(img).expect("encode");
     std::fs::write(path, bytes).expect("write png");
 }
 
-pub fn load_png(path: &std::path::Path, id: &str) -> RenderedImage {
+pub fn load_png(path: &Path, id: &str) -> RenderedImage {
     let img = image::open(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .to_rgba8();
@@ -160,8 +80,8 @@ pub fn load_png(path: &std::path::Path, id: &str) -> RenderedImage {
     }
 }
 
-/// Compares `actual` with `tests/reference/<name>.png` within `tol`; `name` may
-/// contain a folder (`cpu/strokes`).
+/// Compares `actual` with `tests/reference/<name>.png` within `tol`; `name` starts
+/// with the backend's folder (`gpu/strokes`, `cpu/strokes`).
 pub fn check_reference(name: &str, actual: &RenderedImage, tol: Tolerance) {
     let path = repo()
         .join("tests")
@@ -229,6 +149,29 @@ pub fn diff_image(expected: &RenderedImage, actual: &RenderedImage, channel: u8)
     }
 }
 
+/// Writes resvg | diff | GPU side by side to `target/test-output/backends/<id>.png`.
+pub fn write_triptych(gpu_img: &RenderedImage, cpu_img: &RenderedImage) -> PathBuf {
+    let d = diff_image(cpu_img, gpu_img, 32);
+    let (w, h) = (gpu_img.width as usize, gpu_img.height as usize);
+    let mut rgba = Vec::with_capacity(w * 3 * h * 4);
+    for y in 0..h {
+        for img in [cpu_img, &d, gpu_img] {
+            rgba.extend_from_slice(&img.rgba[y * w * 4..(y + 1) * w * 4]);
+        }
+    }
+    let dir = output_dir().join("backends");
+    std::fs::create_dir_all(&dir).expect("create target/test-output/backends");
+    let path = dir.join(format!("{}.png", gpu_img.id));
+    let panel = RenderedImage {
+        id: gpu_img.id.clone(),
+        width: (w * 3) as u32,
+        height: h as u32,
+        rgba,
+    };
+    save_png(&panel, &path);
+    path
+}
+
 /// The pixel at (x, y).
 pub fn pixel(img: &RenderedImage, x: u32, y: u32) -> [u8; 4] {
     let i = ((y * img.width + x) * 4) as usize;
@@ -254,18 +197,4 @@ pub fn ink_box(img: &RenderedImage, ink: impl Fn([u8; 4]) -> bool) -> Option<(u3
         }
     }
     b
-}
-
-/// `n` generated problems (depths 1..=3, branch probability 0.3) for seed `seed`.
-pub fn problems(n: u64, seed: u64) -> Vec<geomrender::generate::Problem> {
-    let opts = geomrender::generate::GenerateOptions {
-        seed,
-        depth: 1..=3,
-        branch_prob: 0.3,
-        ..Default::default()
-    };
-    geomrender::generate::generate_range(&opts, 0, n)
-        .into_iter()
-        .map(|p| p.unwrap())
-        .collect()
 }

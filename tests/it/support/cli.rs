@@ -1,0 +1,80 @@
+//! The `geomrender` binary: one way to start it, run it and read what it writes.
+
+use super::repo;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A command for the `geomrender` binary built with this test.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_geomrender"))
+}
+
+/// `assets/examples/scenes.jsonl`, the bundled example scenes.
+pub fn examples() -> PathBuf {
+    repo().join("assets/examples/scenes.jsonl")
+}
+
+/// Runs `cmd` to completion, asserting that it did not panic (whatever its status).
+pub fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("run geomrender");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "geomrender panicked:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Runs `cmd`, asserting that it succeeded (its stderr is the failure message).
+pub fn run_ok(cmd: &mut Command) -> Output {
+    let out = run(cmd);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The names in `dir`, sorted; empty when it does not exist.
+pub fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// `dir/manifest.jsonl` as text.
+pub fn manifest_text(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("manifest.jsonl")).expect("manifest.jsonl")
+}
+
+/// The rows of `dir/manifest.jsonl`, each parsed as JSON.
+pub fn manifest(dir: &Path) -> Vec<Value> {
+    manifest_text(dir)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("manifest row is JSON"))
+        .collect()
+}
+
+/// A validator for the published manifest-row schema.
+pub fn manifest_validator() -> jsonschema::Validator {
+    let schema: Value = serde_json::from_str(geomrender::output::manifest::SCHEMA)
+        .expect("the manifest schema is JSON");
+    jsonschema::validator_for(&schema).expect("the manifest schema is a valid JSON Schema")
+}
+
+/// Asserts that `row` matches the manifest schema, listing every error.
+pub fn assert_manifest_row(validator: &jsonschema::Validator, row: &Value) {
+    let errors: Vec<String> = validator.iter_errors(row).map(|e| e.to_string()).collect();
+    assert!(
+        errors.is_empty(),
+        "row does not match the manifest schema:\n{row}\n{}",
+        errors.join("\n")
+    );
+}

@@ -1,0 +1,25 @@
+//! The shared CPU (resvg) renderer. It needs no device, so CPU tests never skip.
+
+use geomrender::render::CpuRenderer;
+use geomrender::render::RenderedImage;
+use geomrender::scene::Scene;
+use rayon::prelude::*;
+use std::sync::OnceLock;
+
+/// The shared CPU (resvg) renderer.
+pub fn cpu() -> &'static CpuRenderer {
+    static CPU: OnceLock<CpuRenderer> = OnceLock::new();
+    CPU.get_or_init(CpuRenderer::new)
+}
+
+/// Renders `scenes` with resvg, in parallel, in input order.
+pub fn render_cpu(scenes: &[Scene]) -> Vec<RenderedImage> {
+    scenes
+        .par_iter()
+        .map(|s| {
+            cpu()
+                .render(s)
+                .unwrap_or_else(|e| panic!("cpu render of {}: {e}", s.id))
+        })
+        .collect()
+}

@@ -1,0 +1,33 @@
+//! Shared test helpers. Test modules import from here and never from each other.
+//!
+//! - [`cli`]: the `geomrender` binary — `bin()`, running it, reading what it writes.
+//! - [`cpu`]: the shared resvg renderer (never skips).
+//! - [`gpu`]: the shared GPU renderer, [`gpu::gpu_or_skip`], and GPU rendering helpers.
+//! - [`images`]: pixels, image diffs and reference-image comparison
+//!   (`tests/reference/{gpu,cpu}/<name>.png`, `GEOMRENDER_UPDATE_REFS=1`), triptychs.
+//! - [`oracle`]: the GPU-vs-resvg comparison metric (figures, limits, distributions).
+//! - [`scenes`]: scene and problem builders shared by several test modules.
+//! - [`skip`]: visible skips — a `SKIPPED <test>: <reason>` line on stderr, counted.
+
+pub mod cli;
+pub mod cpu;
+pub mod gpu;
+pub mod images;
+pub mod oracle;
+pub mod scenes;
+pub mod skip;
+
+use std::path::PathBuf;
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `target/test-output/`, created: where tests leave files for a look (actual and
+/// diff images of failed reference checks, triptychs, SVG files).
+pub fn output_dir() -> PathBuf {
+    let dir = repo().join("target").join("test-output");
+    std::fs::create_dir_all(&dir).expect("create target/test-output");
+    dir
+}
