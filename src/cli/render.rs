@@ -152,6 +152,8 @@ impl EngineArgs {
             },
             chunk_lines: self.chunk_lines as usize,
             resume,
+            input_path: None,
+            recipe: serde_json::Value::Null,
         })
     }
 }
@@ -161,7 +163,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(spec) => Plan::parse(spec, args.grid).context("--variants")?,
         None => Plan::base_only(),
     };
-    let options = args.engine.options(&args.out, args.resume.resume)?;
+    let options = RunOptions {
+        input_path: (args.input.as_os_str() != "-").then(|| args.input.clone()),
+        recipe: plan.recipe(),
+        ..args.engine.options(&args.out, args.resume.resume)?
+    };
     let stdin = args.input.as_os_str() == "-";
     let file = if stdin {
         "<stdin>".to_string()

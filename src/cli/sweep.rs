@@ -9,7 +9,7 @@ use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
 use geomrender::output::lock::OutputLock;
-use geomrender::pipeline::SceneRenderer;
+use geomrender::pipeline::{RunOptions, SceneRenderer};
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -73,7 +73,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         problems_path.display()
     );
 
-    let options = args.engine.options(&args.out, args.resume.resume)?;
+    let options = RunOptions {
+        input_path: Some(problems_path.clone()),
+        recipe: plan.recipe(),
+        ..args.engine.options(&args.out, args.resume.resume)?
+    };
     let reader = BufReader::new(std::fs::File::open(&problems_path)?);
     let total = count * plan.variants().len() as u64;
     let summary = execute(

@@ -31,6 +31,11 @@ pub struct ManifestRow {
     /// The question, solution and drawing facts of a Problem line.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub problem: Option<ProblemFields>,
+    /// Hex SHA-256 of the input line that made this image (as read: without its line
+    /// break, a trailing `\r` dropped): where the row came from, and what `--resume`
+    /// checks a kept row against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_sha256: Option<String>,
 }
 
 /// The fields every row starts with.
@@ -214,6 +219,7 @@ mod tests {
                 variant: Map::new(),
             }),
             problem: None,
+            input_sha256: None,
         };
         w.write_row(&row).unwrap();
         assert!(!path.exists());

@@ -120,6 +120,12 @@ pub struct RunOptions {
     /// Keep what a previous run in `out_dir` finished (intact files, in manifest
     /// order) and render only the rest; see `pipeline::resume`.
     pub resume: bool,
+    /// The input file, when the input is one: `resume` checks the kept rows against
+    /// it before any work (a stream cannot be read twice, so it cannot be resumed).
+    pub input_path: Option<PathBuf>,
+    /// What else decides this run's output besides these options, e.g. the variant
+    /// plan, as a JSON value; part of the fingerprint `resume` compares.
+    pub recipe: serde_json::Value,
 }
 
 impl RunOptions {
@@ -135,6 +141,8 @@ impl RunOptions {
             tessellate: TessellateOptions::default(),
             chunk_lines: Self::DEFAULT_CHUNK_LINES,
             resume: false,
+            input_path: None,
+            recipe: serde_json::Value::Null,
         }
     }
 }
@@ -204,6 +212,8 @@ pub(crate) struct Meta {
     height: u32,
     source: Option<Source>,
     problem: Option<ProblemFields>,
+    /// Hex SHA-256 of the input line.
+    input_sha256: String,
     encoding: Encoding,
     svg: Option<String>,
 }
@@ -251,20 +261,30 @@ pub fn run_locked(
     let manifest_path = options.out_dir.join("manifest.jsonl");
     let renderer = Renderer::open(options)?;
     let backend = renderer.label();
-    let staged = match options.resume {
-        true => resume::stage(&options.out_dir, &backend)?,
-        false => None,
-    };
-    let mut manifest = ManifestWriter::create(&manifest_path).map_err(io(&manifest_path))?;
-    let kept = match &staged {
-        Some(path) => resume::keep(
-            path,
+    let (fingerprint, described) = fingerprint(options, &backend);
+    // Resume or refuse, before anything on disk changes.
+    let plan = match options.resume {
+        true => resume::plan(
             &options.out_dir,
             &backend,
             options.outputs,
-            &mut manifest,
+            &fingerprint,
+            options.input_path.as_deref(),
         )?,
-        None => resume::Kept::default(),
+        false => None,
+    };
+    let staged = match &plan {
+        Some(plan) => Some(resume::stage(&options.out_dir, plan)?),
+        None => None,
+    };
+    let mut manifest = ManifestWriter::create(&manifest_path).map_err(io(&manifest_path))?;
+    resume::write_state(&options.out_dir, &fingerprint, &described)?;
+    let kept = match (plan, &staged) {
+        (Some(plan), Some(path)) => {
+            resume::keep(path, plan.kept.ids.len(), &mut manifest)?;
+            plan.kept
+        }
+        _ => resume::Kept::default(),
     };
     for id in &kept.ids {
         progress.image_written(id);
@@ -313,6 +333,23 @@ pub fn run_locked(
         elapsed: start.elapsed(),
         stages: stats,
     })
+}
+
+/// What decides a run's output bytes, as readable JSON, and its SHA-256: what
+/// `--resume` compares (batching and chunking do not change bytes and are left out).
+fn fingerprint(options: &RunOptions, backend: &str) -> (String, serde_json::Value) {
+    let described = serde_json::json!({
+        "geomrender": env!("CARGO_PKG_VERSION"),
+        "backend": backend,
+        "outputs": format!("{:?}", options.outputs),
+        "svg_embed_font": options.svg_embed_font,
+        "tolerance": options.tessellate.tolerance,
+        "recipe": options.recipe,
+    });
+    (
+        crate::digest::sha256_hex(described.to_string().as_bytes()),
+        described,
+    )
 }
 
 /// What draws a run's pixels, opened before any line is read.

@@ -6,6 +6,7 @@ use super::{
     Done, Expand, JobError, LineError, LineFault, Meta, Progress, RunError, RunOptions, StageTimes,
     Timer,
 };
+use crate::digest::sha256_hex;
 use crate::jsonl::Lines;
 use crate::render::CpuRenderer;
 use crate::render::{PreparedScene, prepare};
@@ -26,8 +27,9 @@ pub(super) enum Next<'a> {
 enum Work {
     Gpu(PreparedScene, Meta),
     Done(Done),
-    /// Finished by the run being resumed: its row is already in the manifest.
-    Kept(String),
+    /// Finished by the run being resumed: its row is already in the manifest. With
+    /// the hash of its input line.
+    Kept(String, String),
 }
 
 impl Work {
@@ -35,7 +37,7 @@ impl Work {
         match self {
             Work::Gpu(_, m) => &m.id,
             Work::Done(d) => &d.meta.id,
-            Work::Kept(id) => id,
+            Work::Kept(id, _) => id,
         }
     }
 }
@@ -116,11 +118,11 @@ impl Reader<'_> {
                 for w in works {
                     seen.insert(w.id().into());
                     match &w {
-                        Work::Kept(id) => cursor.skipped(self.kept, id)?,
-                        _ => cursor.rendered(),
+                        Work::Kept(id, input) => cursor.skipped(self.kept, id, input)?,
+                        other => cursor.rendered(self.kept, other.id())?,
                     }
                     match (w, &next) {
-                        (Work::Kept(_), _) => {}
+                        (Work::Kept(..), _) => {}
                         (Work::Gpu(p, meta), Next::Gpu(tx)) => {
                             if tx.send((p, meta)).is_err() {
                                 return Ok(()); // the GPU stage failed; the caller reports why
@@ -148,14 +150,14 @@ impl Reader<'_> {
 
     /// Expands one line and does the per-job CPU work.
     fn work_line(&self, text: &str, gpu: bool) -> Result<Vec<Work>, JobError> {
-        let jobs = {
+        let (jobs, input_sha256) = {
             let _t = Timer::new(&self.stats.prepare);
-            (self.expand)(text)?
+            ((self.expand)(text)?, sha256_hex(text.as_bytes()))
         };
         jobs.into_iter()
             .map(|job| {
                 if self.kept.set.contains(job.scene.id.as_str()) {
-                    return Ok(Work::Kept(job.scene.id));
+                    return Ok(Work::Kept(job.scene.id, input_sha256.clone()));
                 }
                 let prepare_timer = Timer::new(&self.stats.prepare);
                 let svg = self.options.outputs.svg().then(|| {
@@ -171,6 +173,7 @@ impl Reader<'_> {
                     height: job.scene.height,
                     source: job.source,
                     problem: job.problem,
+                    input_sha256: input_sha256.clone(),
                     encoding: job.encoding,
                     svg,
                 };

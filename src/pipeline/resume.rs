@@ -5,24 +5,35 @@
 //! keeps the longest prefix whose files are still there with the recorded SHA-256,
 //! copies those rows into the new manifest first, skips their jobs (nothing is
 //! rendered twice) and renders the rest, so the final manifest equals the one an
-//! uninterrupted run writes. The reader checks that the kept ids come back in the
-//! same order and before any new image, which catches a changed input or options.
+//! uninterrupted run writes.
+//!
+//! "Resume or refuse" is decided before anything on disk changes: the previous run's
+//! options fingerprint (`.geomrender.run.json`) must equal this run's, and every kept
+//! row's `input_sha256` must be the hash of the input line that makes it, checked
+//! against the input file before any work. The reader checks ids and input hashes
+//! again as it goes, and that no new image comes before the last kept one.
 
 use super::{Outputs, RunError};
 use crate::digest::sha256_hex;
+use crate::jsonl::Lines;
 use crate::output::manifest::{ManifestRow, ManifestWriter};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+/// The run-state file: this run's options fingerprint, for the next `--resume`.
+pub const RUN_STATE: &str = ".geomrender.run.json";
+
 /// Rows verified per parallel step.
 const CHUNK: usize = 256;
 
-/// The kept prefix of a previous run: its ids in manifest order.
+/// The kept prefix of a previous run: its ids in manifest order, and the hash of the
+/// input line each came from.
 #[derive(Debug, Default)]
 pub struct Kept {
     pub ids: Vec<Box<str>>,
+    pub inputs: Vec<Box<str>>,
     pub set: HashSet<Box<str>>,
 }
 
@@ -31,7 +42,8 @@ pub struct Kept {
 pub enum ResumeError {
     #[error(
         "--resume: {path}: the previous run rendered with {previous:?}, this one would use \
-         {current:?}; resume with the same --backend (and adapter), or use a new --out directory"
+         {current:?}. Nothing was changed: resume with the same --backend (and adapter), or use \
+         a new --out directory"
     )]
     Backend {
         path: PathBuf,
@@ -39,11 +51,23 @@ pub enum ResumeError {
         current: String,
     },
     #[error(
-        "--resume: the input or options differ from the resumed run's: {detail}. The previous \
-         rows are kept in .manifest.jsonl.partial of the --out directory: resume with the \
-         original input, --variants and --format to finish that run, or use a new --out directory"
+        "--resume: the input differs from the resumed run's: {detail}. Nothing was changed: \
+         resume with the original input to finish that run, or use a new --out directory"
     )]
     Mismatch { detail: String },
+    #[error(
+        "--resume: {dir} was made with other options ({detail}). Nothing was changed: resume \
+         with the original --variants, --format, --backend and rendering flags, or use a new \
+         --out directory",
+        dir = dir.display()
+    )]
+    Options { dir: PathBuf, detail: String },
+    #[error(
+        "--resume: {dir} holds rows that cannot be checked against this input ({reason}). \
+         Nothing was changed: use a new --out directory, or render again without --resume",
+        dir = dir.display()
+    )]
+    Unverifiable { dir: PathBuf, reason: String },
 }
 
 /// The file the kept rows are read from while they are copied: it outlives a crash
@@ -61,52 +85,159 @@ fn previous(dir: &Path) -> Option<PathBuf> {
         dir.join(".manifest.jsonl.partial"),
     ]
     .into_iter()
-    .find(|p| p.is_file())
+    // Regular files only: a symlink planted under one of these names is not followed.
+    .find(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
 }
 
-/// Moves the previous rows aside (before `manifest` is created, which would
-/// truncate the partial file). Returns the staging path, if there was anything.
-/// Rows of another backend are refused before anything is moved.
-pub(super) fn stage(dir: &Path, backend: &str) -> Result<Option<PathBuf>, RunError> {
-    let Some(from) = previous(dir) else {
-        return Ok(None);
-    };
-    let first = BufReader::new(std::fs::File::open(&from).map_err(|source| RunError::Io {
-        path: from.clone(),
-        source,
-    })?)
-    .lines()
-    .next();
-    if let Some(Ok(line)) = first {
-        check_backend(&from, &line, backend)?;
-    }
-    let to = staging(dir);
-    if from != to {
-        std::fs::rename(&from, &to).map_err(|source| RunError::Io {
-            path: from.clone(),
-            source,
-        })?;
-    }
-    Ok(Some(to))
+/// What a resume will keep, decided before anything on disk changes.
+#[derive(Debug)]
+pub(super) struct ResumePlan {
+    /// Where the previous rows are.
+    from: PathBuf,
+    /// The kept prefix.
+    pub kept: Kept,
 }
 
-/// Copies the longest usable prefix of the staged rows into `manifest` and
-/// removes the staging file. A row is usable when it parses, was rendered by
-/// `backend`, has the files `outputs` asks for, and every file it names still has
-/// its recorded SHA-256.
-pub(super) fn keep(
-    staged: &Path,
+/// Reads the previous run's rows (read only) and decides: `Ok(None)` when there is
+/// nothing to resume, the plan when the longest intact prefix can be kept, or a
+/// refusal (another backend, other options, another input, or rows that cannot be
+/// checked).
+pub(super) fn plan(
     dir: &Path,
     backend: &str,
     outputs: Outputs,
-    manifest: &mut ManifestWriter,
-) -> Result<Kept, RunError> {
+    fingerprint: &str,
+    input: Option<&Path>,
+) -> Result<Option<ResumePlan>, RunError> {
+    let Some(from) = previous(dir) else {
+        return Ok(None);
+    };
     let io = |source| RunError::Io {
-        path: staged.to_path_buf(),
+        path: from.clone(),
+        source,
+    };
+    if let Some(Ok(line)) = BufReader::new(std::fs::File::open(&from).map_err(io)?)
+        .lines()
+        .next()
+    {
+        check_backend(&from, &line, backend)?;
+    }
+    check_options(dir, fingerprint)?;
+    let kept = scan(&from, dir, backend, outputs)?;
+    if !kept.ids.is_empty() {
+        let Some(input) = input else {
+            return Err(ResumeError::Unverifiable {
+                dir: dir.to_path_buf(),
+                reason: "--resume needs the input as a file, not a stream".into(),
+            }
+            .into());
+        };
+        check_input(input, &kept)?;
+    }
+    Ok(Some(ResumePlan { from, kept }))
+}
+
+/// The run-state file of `dir` must name the same options fingerprint.
+fn check_options(dir: &Path, fingerprint: &str) -> Result<(), ResumeError> {
+    let path = dir.join(RUN_STATE);
+    let previous = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
+    let Some(previous) = previous else {
+        return Err(ResumeError::Unverifiable {
+            dir: dir.to_path_buf(),
+            reason: format!("{RUN_STATE} is missing or damaged"),
+        });
+    };
+    match previous.get("fingerprint").and_then(|f| f.as_str()) {
+        Some(f) if f == fingerprint => Ok(()),
+        _ => Err(ResumeError::Options {
+            dir: dir.to_path_buf(),
+            detail: format!(
+                "previous: {}",
+                previous
+                    .get("options")
+                    .map(|o| o.to_string())
+                    .unwrap_or_default()
+            ),
+        }),
+    }
+}
+
+/// Walks the input file: every kept row, in order, must come from an input line with
+/// its recorded hash (lines that made no row, e.g. rejected ones, are passed over).
+fn check_input(input: &Path, kept: &Kept) -> Result<(), RunError> {
+    let file = std::fs::File::open(input).map_err(|source| RunError::Io {
+        path: input.to_path_buf(),
+        source,
+    })?;
+    let mut lines = Lines::new(BufReader::with_capacity(1 << 20, file));
+    let mut next = 0;
+    while next < kept.inputs.len() {
+        let chunk = lines.next_chunk(256).map_err(|source| RunError::Io {
+            path: input.to_path_buf(),
+            source,
+        })?;
+        if chunk.is_empty() {
+            break;
+        }
+        for line in chunk {
+            let Ok(text) = line.text else { continue };
+            let hash = sha256_hex(text.as_bytes());
+            while next < kept.inputs.len() && *kept.inputs[next] == hash {
+                next += 1;
+            }
+        }
+    }
+    match kept.ids.get(next) {
+        None => Ok(()),
+        Some(id) => Err(ResumeError::Mismatch {
+            detail: format!(
+                "the previous manifest's {id:?} (row {}) comes from no line of {} with the \
+                 recorded input hash",
+                next + 1,
+                input.display()
+            ),
+        }
+        .into()),
+    }
+}
+
+/// Writes this run's options fingerprint (and a readable copy of the options).
+pub(super) fn write_state(
+    dir: &Path,
+    fingerprint: &str,
+    options: &serde_json::Value,
+) -> Result<(), RunError> {
+    let path = dir.join(RUN_STATE);
+    let text = serde_json::json!({ "fingerprint": fingerprint, "options": options }).to_string();
+    crate::output::atomic::write_atomic(&path, text.as_bytes())
+        .map_err(|source| RunError::Io { path, source })
+}
+
+/// Moves the previous rows aside (before `manifest` is created, which would truncate
+/// the partial file); returns the staging path.
+pub(super) fn stage(dir: &Path, plan: &ResumePlan) -> Result<PathBuf, RunError> {
+    let to = staging(dir);
+    if plan.from != to {
+        std::fs::rename(&plan.from, &to).map_err(|source| RunError::Io {
+            path: plan.from.clone(),
+            source,
+        })?;
+    }
+    Ok(to)
+}
+
+/// The longest usable prefix of the rows in `path` (read only). A row is usable
+/// when it parses, was rendered by `backend`, has the files `outputs` asks for, every
+/// file it names still has its recorded SHA-256, and it records its input's hash.
+fn scan(path: &Path, dir: &Path, backend: &str, outputs: Outputs) -> Result<Kept, RunError> {
+    let io = |source| RunError::Io {
+        path: path.to_path_buf(),
         source,
     };
     // Raw lines: a row torn inside a multi-byte character is not UTF-8.
-    let mut lines = BufReader::new(std::fs::File::open(staged).map_err(io)?).split(b'\n');
+    let mut lines = BufReader::new(std::fs::File::open(path).map_err(io)?).split(b'\n');
     let mut kept = Kept::default();
     'outer: loop {
         let mut chunk = Vec::with_capacity(CHUNK);
@@ -120,22 +251,44 @@ pub(super) fn keep(
             .par_iter()
             .map(|line| usable(line, dir, outputs))
             .collect();
-        for (row, line) in checked.into_iter().zip(&chunk) {
+        for row in checked {
             let Some(row) = row else { break 'outer };
+            let Some(input) = row.input_sha256 else {
+                break 'outer; // from a version that did not record it: render anew
+            };
             if row.image.backend != backend {
                 break 'outer; // a mix of backends (only by hand): render the rest anew
             }
             let id: Box<str> = row.image.id.into();
-            // The line as it was: re-serialising could change a float's last digit.
-            manifest.write_raw(line.trim_end()).map_err(io)?;
             kept.set.insert(id.clone());
             kept.ids.push(id);
+            kept.inputs.push(input.into());
         }
+    }
+    Ok(kept)
+}
+
+/// Copies the first `kept` rows of the staged file into `manifest`, as they were
+/// (re-serialising could change a float's last digit), then removes the staging file.
+pub(super) fn keep(
+    staged: &Path,
+    kept: usize,
+    manifest: &mut ManifestWriter,
+) -> Result<(), RunError> {
+    let io = |source| RunError::Io {
+        path: staged.to_path_buf(),
+        source,
+    };
+    let lines = BufReader::new(std::fs::File::open(staged).map_err(io)?).split(b'\n');
+    for line in lines.take(kept) {
+        let line = line.map_err(io)?;
+        let text = String::from_utf8(line).unwrap_or_default();
+        manifest.write_raw(text.trim_end()).map_err(io)?;
     }
     // On disk before the only other copy goes.
     manifest.sync().map_err(io)?;
     std::fs::remove_file(staged).map_err(io)?;
-    Ok(kept)
+    Ok(())
 }
 
 /// Refuses a previous run drawn by another backend: its pixels would differ.
@@ -175,36 +328,42 @@ fn usable(line: &str, dir: &Path, outputs: Outputs) -> Option<ManifestRow> {
 }
 
 /// Follows the reader through the input: every kept id must come back in
-/// manifest order, and before any job that is rendered anew.
+/// manifest order, from an input line with the recorded hash, and before any job
+/// that is rendered anew.
 #[derive(Debug, Default)]
 pub(super) struct Cursor {
     next: usize,
-    rendered_any: bool,
 }
 
 impl Cursor {
-    /// A job of the kept prefix was skipped.
-    pub fn skipped(&mut self, kept: &Kept, id: &str) -> Result<(), ResumeError> {
+    /// A job of the kept prefix was skipped; `input` is its line's hash.
+    pub fn skipped(&mut self, kept: &Kept, id: &str, input: &str) -> Result<(), ResumeError> {
         let expected = kept.ids.get(self.next).map(|s| &**s);
-        if self.rendered_any || expected != Some(id) {
+        if expected != Some(id) {
             return Err(ResumeError::Mismatch {
                 detail: format!(
-                    "kept image {id:?} comes back {}",
-                    match expected {
-                        Some(e) if !self.rendered_any =>
-                            format!("where the previous manifest has {e:?}"),
-                        _ => "after a new image".to_string(),
-                    }
+                    "kept image {id:?} comes back where the previous manifest has {}",
+                    expected.map_or("no more rows".to_string(), |e| format!("{e:?}"))
                 ),
+            });
+        }
+        if *kept.inputs[self.next] != *input {
+            return Err(ResumeError::Mismatch {
+                detail: format!("image {id:?} now comes from another input line"),
             });
         }
         self.next += 1;
         Ok(())
     }
 
-    /// A job is rendered.
-    pub fn rendered(&mut self) {
-        self.rendered_any = true;
+    /// A job is about to be rendered: every kept row must have been met before it.
+    pub fn rendered(&mut self, kept: &Kept, id: &str) -> Result<(), ResumeError> {
+        match kept.ids.get(self.next) {
+            None => Ok(()),
+            Some(e) => Err(ResumeError::Mismatch {
+                detail: format!("new image {id:?} comes where the previous manifest has {e:?}"),
+            }),
+        }
     }
 
     /// At the end of the input: every kept row must have been met.

@@ -94,6 +94,7 @@ impl Sink<'_> {
             svg,
             source: meta.source.clone(),
             problem: meta.problem.clone(),
+            input_sha256: Some(meta.input_sha256.clone()),
         })
     }
 

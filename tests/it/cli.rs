@@ -214,6 +214,7 @@ fn bad_lines_are_reported_and_the_rest_still_render() {
         files(&out_dir),
         [
             ".geomrender.lock",
+            ".geomrender.run.json",
             "errors.jsonl",
             "images",
             "manifest.jsonl"

@@ -47,23 +47,46 @@ fn manifests_keep_their_bytes_read_back_typed_and_match_the_schema() {
             .arg(&svg),
     );
     let validator = manifest_validator();
+    let problems = std::fs::read_to_string(sweep.join("problems.jsonl")).unwrap();
+    let line_hashes: std::collections::HashMap<String, String> = problems
+        .lines()
+        .map(|l| {
+            let id = serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            (id, geomrender::digest::sha256_hex(l.as_bytes()))
+        })
+        .collect();
     for (dir, expected) in [(&sweep, SWEEP_MANIFEST), (&svg, SVG_MANIFEST)] {
         let text = manifest_text(dir);
-        assert_eq!(
-            geomrender::digest::sha256_hex(text.as_bytes()),
-            expected,
-            "{}",
-            dir.display()
-        );
+        // The rows of e0a4486 plus one field added since (issue 11): each row's
+        // input_sha256 is the hash of the problem line it came from.
+        let mut without_input = String::new();
         let mut svgs = 0;
         for line in text.lines() {
-            let row: ManifestRow = serde_json::from_str(line).expect("a typed row");
+            let mut row: ManifestRow = serde_json::from_str(line).expect("a typed row");
             assert_eq!(row.to_json(), line, "re-serialised row differs");
+            let base_id = &row.source.as_ref().unwrap().base_id;
+            assert_eq!(
+                row.input_sha256.as_ref(),
+                line_hashes.get(base_id),
+                "{line}"
+            );
+            row.input_sha256 = None;
+            without_input.push_str(&row.to_json());
+            without_input.push('\n');
             assert!(row.source.is_some() && row.problem.is_some(), "{line}");
             svgs += usize::from(row.svg.is_some());
             assert_manifest_row(&validator, &serde_json::from_str(line).unwrap());
         }
         assert_eq!(svgs > 0, dir == &svg);
+        assert_eq!(
+            geomrender::digest::sha256_hex(without_input.as_bytes()),
+            expected,
+            "{}",
+            dir.display()
+        );
     }
 }
 

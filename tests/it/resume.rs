@@ -1,6 +1,6 @@
 //! `--resume`: an interrupted run, carried on, ends with the files and manifest of
-//! an uninterrupted one; damaged images are redrawn; a different input or backend
-//! is refused without losing the previous rows.
+//! an uninterrupted one; damaged images are redrawn; a different input, options or
+//! backend is refused before any work, and a refusal changes nothing on disk.
 
 use crate::support::cli::{bin, run};
 use crate::support::gpu::gpu_or_skip_part;
@@ -96,6 +96,12 @@ fn interrupted_run_resumes(backend: &str) {
     partial.extend_from_slice(&rows[20].as_bytes()[..rows[20].len() / 2]);
     partial.push(0xCF);
     std::fs::write(cut.join(".manifest.jsonl.partial"), partial).unwrap();
+    // A killed run has already written its options fingerprint.
+    std::fs::copy(
+        whole.join(".geomrender.run.json"),
+        cut.join(".geomrender.run.json"),
+    )
+    .unwrap();
     let damaged: serde_json::Value = serde_json::from_str(rows[14]).unwrap();
     let damaged = cut.join(damaged["image"].as_str().unwrap());
     std::fs::write(&damaged, b"not a png").unwrap();
@@ -122,98 +128,125 @@ fn interrupted_run_resumes(backend: &str) {
     assert_eq!(read(&cut.join("manifest.jsonl")), manifest.as_bytes());
 }
 
+/// Every file of a directory (hidden ones included) with its bytes, recursively; the
+/// lock file is left out (it holds the pid of its last holder).
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if !p.ends_with(".geomrender.lock") {
+                out.push((p.strip_prefix(dir).unwrap().display().to_string(), read(&p)));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 #[test]
-fn a_different_input_or_backend_is_refused_and_nothing_is_lost() {
+fn a_different_input_options_or_backend_is_refused_and_nothing_changes() {
     let tmp = tempfile::tempdir().unwrap();
     let input = problems(tmp.path());
     let dir = tmp.path().join("run");
     assert!(render_cli(&input, &dir, false).status.success());
-    let manifest = read(&dir.join("manifest.jsonl"));
+    let before = snapshot(&dir);
+    let refused = |out: Output, expect: &str| {
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(expect), "expected {expect:?} in {stderr}");
+        assert!(stderr.contains("Nothing was changed"), "{stderr}");
+        assert!(
+            snapshot(&dir) == before,
+            "the refusal changed files in --out"
+        );
+    };
 
-    // Another backend: refused before anything is moved.
-    let mut cmd = bin();
-    let out = cmd
-        .arg("render")
-        .arg(&input)
-        .args([
-            "--variants",
-            "opacity=0.3,0.7",
-            "--backend",
-            "gpu",
-            "-q",
-            "--resume",
-        ])
-        .arg("--out")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Another backend.
     if gpu_or_skip_part("the --backend gpu refusal; the rest ran").is_some() {
-        assert!(!out.status.success());
-        assert!(stderr.contains("same --backend"), "{stderr}");
-        assert_eq!(read(&dir.join("manifest.jsonl")), manifest);
+        refused(
+            render_cli_with(&input, &dir, true, &["--backend", "gpu"]),
+            "same --backend",
+        );
     }
-
-    // Fewer lines than the run being resumed: an error naming the first missing
-    // image; the final manifest is not replaced by a short one, and the previous
-    // rows survive in the partial manifest, so the original command still finishes.
+    // The same ids from other problems (seed 21 at depth 4 instead of 1..3).
+    let other = tmp.path().join("depth4.jsonl");
+    let st = bin()
+        .args([
+            "generate", "--count", "12", "--seed", "21", "--depth", "4", "--out",
+        ])
+        .arg(&other)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    refused(render_cli(&other, &dir, true), "comes from no line");
+    // Fewer lines, and lines in another order.
     let text = String::from_utf8(read(&input)).unwrap();
-    let fewer = tmp.path().join("fewer.jsonl");
     let lines: Vec<&str> = text.lines().collect();
+    let fewer = tmp.path().join("fewer.jsonl");
     std::fs::write(&fewer, lines[..10].join("\n")).unwrap();
-    let out = render_cli(&fewer, &dir, true);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(stderr.contains("differ from the resumed run"), "{stderr}");
-    assert!(!dir.join("manifest.jsonl").exists());
-    assert_eq!(read(&dir.join(".manifest.jsonl.partial")), manifest);
-
-    let out = render_cli(&input, &dir, true);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(read(&dir.join("manifest.jsonl")), manifest);
-
-    // Lines in another order: refused where the order first differs.
+    refused(render_cli(&fewer, &dir, true), "comes from no line");
     let mut shuffled = lines.clone();
     shuffled.swap(0, 1);
     let reordered = tmp.path().join("reordered.jsonl");
     std::fs::write(&reordered, shuffled.join("\n")).unwrap();
-    let out = render_cli(&reordered, &dir, true);
+    refused(render_cli(&reordered, &dir, true), "comes from no line");
+    // Other options: variants, format, tolerance.
+    let other_options: [&[&str]; 3] = [
+        &["--backend", "cpu", "--variants", "opacity=0.3"],
+        &["--backend", "cpu", "--format", "png,svg"],
+        &["--backend", "cpu", "--tolerance", "0.2"],
+    ];
+    for extra in other_options {
+        let mut cmd = bin();
+        cmd.arg("render")
+            .arg(&input)
+            .args(["-q", "--resume", "--out"])
+            .arg(&dir)
+            .args(extra);
+        if !extra.contains(&"--variants") {
+            cmd.args(["--variants", "opacity=0.3,0.7"]);
+        }
+        refused(run(&mut cmd), "other options");
+    }
+    // A stream cannot be checked against the previous rows.
+    let mut child = bin()
+        .args(["render", "-", "--backend", "cpu", "-q", "--resume"])
+        .args(["--variants", "opacity=0.3,0.7", "--out"])
+        .arg(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(&read(&input))
+            .unwrap();
+    }
+    refused(child.wait_with_output().unwrap(), "not a stream");
+
+    // The original command still resumes: everything kept, nothing new.
+    let out = render_cli(&input, &dir, true);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("where the previous manifest has"),
+        stderr.contains("36 kept from the resumed run, 0 new"),
         "{stderr}"
     );
-    assert_eq!(read(&dir.join(".manifest.jsonl.partial")), manifest);
-
-    // A new image drawn before a kept one: refused, and the rows drawn in between
-    // are taken back out of the partial manifest.
-    let part = tmp.path().join("part");
-    copy_images(&dir, &part);
-    let six: String = String::from_utf8(manifest.clone())
-        .unwrap()
-        .lines()
-        .take(6)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(part.join(".manifest.jsonl.partial"), &six).unwrap();
-    let mut shuffled = lines.clone();
-    shuffled.swap(0, 2);
-    std::fs::write(&reordered, shuffled.join("\n")).unwrap();
-    // One line per step, so the new line's rows reach the manifest before the
-    // reader meets the kept one.
-    let out = render_cli_with(
-        &reordered,
-        &part,
-        true,
-        &["--backend", "cpu", "--chunk-lines", "1"],
+    assert_eq!(
+        read(&dir.join("manifest.jsonl")),
+        before
+            .iter()
+            .find(|(n, _)| n == "manifest.jsonl")
+            .unwrap()
+            .1
     );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(stderr.contains("after a new image"), "{stderr}");
-    assert_eq!(read(&part.join(".manifest.jsonl.partial")), six.as_bytes());
 }
