@@ -26,6 +26,8 @@
 //! - `oracle`: the GPU-vs-resvg comparison metric itself (`support::oracle`).
 //! - `pixels`: GPU pixels against values computed independently of the renderer.
 //! - `reference`: one scene per feature against `tests/reference/{gpu,cpu}/` images.
+//! - `reliability`: hostile-but-realistic use: planted symlinks, device outputs,
+//!   concurrent runs, impossible flags and values, unbounded inputs.
 //! - `resume`: `render --resume` after an interruption, and what it refuses.
 //! - `score_end_to_end`: `geomrender score` reports checked against an independent
 //!   tally, on a hand-written and a real sweep; bad inputs; the report schema.
@@ -53,6 +55,7 @@ mod manifest_row;
 mod oracle;
 mod pixels;
 mod reference;
+mod reliability;
 mod resume;
 mod score_end_to_end;
 mod score_extraction;
