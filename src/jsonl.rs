@@ -120,6 +120,11 @@ impl<R: BufRead> Lines<R> {
             }
             let bytes = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
             let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+            // A UTF-8 byte-order mark (some editors write one) is not part of the JSON.
+            let bytes = match self.number {
+                1 => bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes),
+                _ => bytes,
+            };
             if is_blank(bytes) {
                 continue;
             }
@@ -172,6 +177,14 @@ mod tests {
         assert_eq!(count(&text[..]).unwrap(), 3);
         assert_eq!(count(&b"x\n \n"[..]).unwrap(), 1);
         assert_eq!(count(&b""[..]).unwrap(), 0);
+    }
+
+    #[test]
+    fn a_byte_order_mark_on_the_first_line_is_dropped() {
+        let mut lines = Lines::new("\u{feff}{}\n\u{feff}{}\n".as_bytes());
+        let chunk = lines.next_chunk(10).unwrap();
+        assert_eq!(chunk[0].text.as_deref(), Ok("{}"));
+        assert_eq!(chunk[1].text.as_deref(), Ok("\u{feff}{}"));
     }
 
     #[test]

@@ -97,7 +97,12 @@ fn parse_depth(s: &str) -> Result<RangeInclusive<u8>, String> {
         }
     };
     let (lo, hi) = (*range.start(), *range.end());
-    if lo == 0 || hi > generate::MAX_DEPTH || lo > hi {
+    if lo > hi {
+        return Err(format!(
+            "depth {s:?} is an empty range: write it low to high, e.g. {hi}..{lo}"
+        ));
+    }
+    if lo == 0 || hi > generate::MAX_DEPTH {
         return Err(format!(
             "depth {s:?} must lie within 1..={}",
             generate::MAX_DEPTH

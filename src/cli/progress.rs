@@ -61,6 +61,9 @@ impl Reporter {
     }
 }
 
+/// Failed lines printed to the terminal before the rest go only to errors.jsonl.
+const SHOWN_ERRORS: u64 = 20;
+
 impl Progress for Reporter {
     fn image_written(&self, _id: &str) {
         let n = self.written.fetch_add(1, Ordering::Relaxed) + 1;
@@ -85,7 +88,14 @@ impl Progress for Reporter {
 
     fn line_failed(&self, error: &LineError) {
         let n = self.failed.fetch_add(1, Ordering::Relaxed) + 1;
-        self.println(&format!("error: {error}"));
+        // The first few on the terminal; all of them are in errors.jsonl.
+        if n <= SHOWN_ERRORS {
+            self.println(&format!("error: {error}"));
+        } else if n == SHOWN_ERRORS + 1 {
+            self.println(&format!(
+                "error: more lines failed; only the first {SHOWN_ERRORS} are shown here, all are in errors.jsonl"
+            ));
+        }
         if let Some(bar) = &self.bar {
             bar.set_message(format!("{n} failed"));
         }

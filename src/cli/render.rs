@@ -234,7 +234,7 @@ pub fn report(summary: &RunSummary, out: &Path, quiet: bool) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     eprintln!(
-        "{} of {} lines failed; details above and in {}",
+        "{} of {} lines failed; every one is listed in {}",
         summary.failed.len(),
         summary.lines,
         out.join("errors.jsonl").display()

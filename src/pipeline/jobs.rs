@@ -16,9 +16,11 @@ pub enum LineKind {
     Scene,
 }
 
-/// A Problem has a `diagram`; anything else is read as a Scene.
+/// A Problem has a `diagram` (or another field only Problems have, so that a
+/// Problem missing its diagram gets a Problem error); anything else is a Scene.
 pub fn line_kind(value: &Value) -> LineKind {
-    if value.get("diagram").is_some() {
+    const PROBLEM_ONLY: [&str; 5] = ["diagram", "question", "cot", "steps", "params"];
+    if PROBLEM_ONLY.iter().any(|k| value.get(k).is_some()) {
         LineKind::Problem
     } else {
         LineKind::Scene

@@ -268,7 +268,7 @@ pub fn run_locked(
             &options.out_dir,
             &backend,
             options.outputs,
-            &fingerprint,
+            (&fingerprint, &described),
             options.input_path.as_deref(),
         )?,
         false => None,

@@ -41,16 +41,6 @@ pub struct Kept {
 #[derive(Debug, thiserror::Error)]
 pub enum ResumeError {
     #[error(
-        "--resume: {path}: the previous run rendered with {previous:?}, this one would use \
-         {current:?}. Nothing was changed: resume with the same --backend (and adapter), or use \
-         a new --out directory"
-    )]
-    Backend {
-        path: PathBuf,
-        previous: String,
-        current: String,
-    },
-    #[error(
         "--resume: the input differs from the resumed run's: {detail}. Nothing was changed: \
          resume with the original input to finish that run, or use a new --out directory"
     )]
@@ -106,23 +96,13 @@ pub(super) fn plan(
     dir: &Path,
     backend: &str,
     outputs: Outputs,
-    fingerprint: &str,
+    (fingerprint, described): (&str, &serde_json::Value),
     input: Option<&Path>,
 ) -> Result<Option<ResumePlan>, RunError> {
     let Some(from) = previous(dir) else {
         return Ok(None);
     };
-    let io = |source| RunError::Io {
-        path: from.clone(),
-        source,
-    };
-    if let Some(Ok(line)) = BufReader::new(std::fs::File::open(&from).map_err(io)?)
-        .lines()
-        .next()
-    {
-        check_backend(&from, &line, backend)?;
-    }
-    check_options(dir, fingerprint)?;
+    check_options(dir, fingerprint, described)?;
     let kept = scan(&from, dir, backend, outputs)?;
     if !kept.ids.is_empty() {
         let Some(input) = input else {
@@ -137,8 +117,13 @@ pub(super) fn plan(
     Ok(Some(ResumePlan { from, kept }))
 }
 
-/// The run-state file of `dir` must name the same options fingerprint.
-fn check_options(dir: &Path, fingerprint: &str) -> Result<(), ResumeError> {
+/// The run-state file of `dir` must name the same options fingerprint; a refusal
+/// names each option that differs.
+fn check_options(
+    dir: &Path,
+    fingerprint: &str,
+    described: &serde_json::Value,
+) -> Result<(), ResumeError> {
     let path = dir.join(RUN_STATE);
     let previous = std::fs::read(&path)
         .ok()
@@ -149,19 +134,28 @@ fn check_options(dir: &Path, fingerprint: &str) -> Result<(), ResumeError> {
             reason: format!("{RUN_STATE} is missing or damaged"),
         });
     };
-    match previous.get("fingerprint").and_then(|f| f.as_str()) {
-        Some(f) if f == fingerprint => Ok(()),
-        _ => Err(ResumeError::Options {
-            dir: dir.to_path_buf(),
-            detail: format!(
-                "previous: {}",
-                previous
-                    .get("options")
-                    .map(|o| o.to_string())
-                    .unwrap_or_default()
-            ),
-        }),
+    if previous.get("fingerprint").and_then(|f| f.as_str()) == Some(fingerprint) {
+        return Ok(());
     }
+    let empty = serde_json::Map::new();
+    let before = previous
+        .get("options")
+        .and_then(|o| o.as_object())
+        .unwrap_or(&empty);
+    let now = described.as_object().unwrap_or(&empty);
+    let mut keys: Vec<&String> = before.keys().chain(now.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let show = |v: Option<&serde_json::Value>| v.map_or("none".into(), |v| v.to_string());
+    let changes: Vec<String> = keys
+        .into_iter()
+        .filter(|k| before.get(*k) != now.get(*k))
+        .map(|k| format!("{k}: {} → {}", show(before.get(k)), show(now.get(k))))
+        .collect();
+    Err(ResumeError::Options {
+        dir: dir.to_path_buf(),
+        detail: changes.join("; "),
+    })
 }
 
 /// Walks the input file: every kept row, in order, must come from an input line with
@@ -289,21 +283,6 @@ pub(super) fn keep(
     manifest.sync().map_err(io)?;
     std::fs::remove_file(staged).map_err(io)?;
     Ok(())
-}
-
-/// Refuses a previous run drawn by another backend: its pixels would differ.
-fn check_backend(path: &Path, first_row: &str, backend: &str) -> Result<(), ResumeError> {
-    let Ok(row) = serde_json::from_str::<ManifestRow>(first_row) else {
-        return Ok(()); // a torn first row: nothing to keep anyway
-    };
-    match row.image.backend {
-        previous if previous != backend => Err(ResumeError::Backend {
-            path: path.to_path_buf(),
-            previous,
-            current: backend.to_string(),
-        }),
-        _ => Ok(()),
-    }
 }
 
 /// The row, if it is whole and its files are intact.

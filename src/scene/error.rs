@@ -41,7 +41,7 @@ pub enum Reason {
     #[error("bad path data: {0}")]
     BadPathData(String),
     /// Text must have at least one visible character.
-    #[error("text is empty")]
+    #[error("text is empty or only white space")]
     EmptyText,
     /// Text may not contain line breaks or other control characters.
     #[error("text contains control character {0:?}; a text item is a single line")]

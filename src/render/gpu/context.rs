@@ -108,6 +108,10 @@ fn instance() -> wgpu::Instance {
 /// Picks an adapter index by the rules in the module docs.
 fn choose(adapters: &[AdapterSummary]) -> Result<(usize, String), GpuError> {
     if adapters.is_empty() {
+        // wgpu reads WGPU_BACKEND; a name it does not know selects nothing.
+        if let Ok(wanted) = std::env::var("WGPU_BACKEND") {
+            return Err(GpuError::NoAdapterForBackend { wanted });
+        }
         return Err(GpuError::NoAdapter);
     }
     if let Ok(wanted) = std::env::var("WGPU_ADAPTER_NAME") {

@@ -27,6 +27,14 @@ pub enum GpuError {
          (Debian/Ubuntu: `apt-get install mesa-vulkan-drivers`), or use `--backend cpu`"
     )]
     NoAdapter,
+    /// `WGPU_BACKEND` is set and selects no adapter.
+    #[error(
+        "WGPU_BACKEND={wanted:?} selects no GPU adapter: set it to backends this machine has \
+         (vulkan, gl, metal, dx12; comma-separated) or unset it; without a GPU, Mesa's software \
+         Vulkan driver (`apt-get install mesa-vulkan-drivers`) with WGPU_BACKEND=vulkan, or \
+         `--backend cpu`"
+    )]
+    NoAdapterForBackend { wanted: String },
     /// `WGPU_ADAPTER_NAME` matches no adapter.
     #[error("WGPU_ADAPTER_NAME={wanted:?} matches no adapter; available: {}", available.join(", "))]
     AdapterNotFound {
