@@ -179,6 +179,15 @@ pub fn write_problems(out: &Path, opts: &GenerateOptions, range: Range<u64>) -> 
         write_all(&mut w, opts, range).with_context(|| format!("writing {shown}"))?;
         return w.flush().with_context(|| format!("writing {shown}"));
     }
+    // Temp files of an earlier generate into the same file that was killed.
+    if let (Some(dir), Some(name)) = (out.parent(), out.file_name().and_then(|n| n.to_str())) {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let _ = geomrender::output::atomic::remove_stale_temps(dir, Some(name));
+    }
     let mut file = AtomicFile::create(out).with_context(|| format!("creating {shown}"))?;
     write_all(&mut file, opts, range).with_context(|| format!("writing {shown}"))?;
     file.commit(true)

@@ -87,6 +87,35 @@ impl Write for AtomicFile {
     }
 }
 
+/// Removes the temporary files [`AtomicFile`] leaves in `dir` when a process dies
+/// before committing (`.<name>.<random>.tmp`, regular files only), optionally only
+/// those for the final name `name`. Call it only while no other process may be
+/// writing there (under the output directory's lock). Returns how many were removed.
+pub fn remove_stale_temps(dir: &Path, name: Option<&str>) -> std::io::Result<usize> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry?;
+        let file_name = entry.file_name();
+        let Some(n) = file_name.to_str() else {
+            continue;
+        };
+        let ours = match name {
+            Some(name) => n.starts_with(&format!(".{name}.")),
+            None => n.starts_with('.'),
+        };
+        if ours && n.ends_with(".tmp") && entry.file_type()?.is_file() {
+            std::fs::remove_file(entry.path())?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
 /// Opens `path` for writing without following a symlink and without replacing
 /// anything: a planted file or link at `path` makes it fail.
 pub fn create_new_nofollow(path: &Path) -> std::io::Result<File> {
@@ -159,6 +188,19 @@ mod tests {
         let e = write_atomic(&sub, b"x").unwrap_err();
         assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
         assert!(write_atomic(Path::new("/dev/null"), b"x").is_err());
+    }
+
+    #[test]
+    fn stale_temps_are_swept_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut f = AtomicFile::create(&dir.path().join("a.png")).unwrap();
+        f.write_all(b"x").unwrap();
+        std::mem::forget(f); // as a killed process leaves it
+        std::fs::write(dir.path().join("b.png"), b"keep").unwrap();
+        std::fs::write(dir.path().join(".hidden"), b"keep").unwrap();
+        assert_eq!(remove_stale_temps(dir.path(), Some("b.png")).unwrap(), 0);
+        assert_eq!(remove_stale_temps(dir.path(), None).unwrap(), 1);
+        assert_eq!(names(dir.path()).len(), 2);
     }
 
     #[test]

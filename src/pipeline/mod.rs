@@ -258,6 +258,10 @@ pub fn run_locked(
     };
     let images_dir = options.out_dir.join("images");
     std::fs::create_dir_all(&images_dir).map_err(io(&images_dir))?;
+    // Temp files of a run that was killed (we hold the lock: nobody else writes here).
+    for dir in [&options.out_dir, &images_dir] {
+        crate::output::atomic::remove_stale_temps(dir, None).map_err(io(dir))?;
+    }
     let manifest_path = options.out_dir.join("manifest.jsonl");
     let renderer = Renderer::open(options)?;
     let backend = renderer.label();
