@@ -4,6 +4,7 @@
 use crate::compose::ComposeError;
 use crate::jsonl::LineReadError;
 use crate::render::CpuError;
+use crate::render::gpu::GpuError;
 use crate::scene::SceneError;
 use crate::variants::VariantError;
 use serde::ser::SerializeMap;
@@ -37,6 +38,10 @@ pub enum LineFault {
     /// The CPU backend could not render the scene.
     #[error(transparent)]
     Render(#[from] CpuError),
+    /// The GPU backend could not render the scene, even alone in its frame (the
+    /// other scenes of its frame were rendered without it).
+    #[error("{0} (the scene failed on the GPU even when rendered alone)")]
+    Gpu(#[from] GpuError),
     /// An id met before, in this line or an earlier one.
     #[error("duplicate id {id:?}: an earlier item has the same id")]
     DuplicateId { id: String },
@@ -62,6 +67,7 @@ impl LineFault {
             LineFault::Variant(_) => "variant",
             LineFault::Compose(_) => "compose",
             LineFault::Render(_) => "render",
+            LineFault::Gpu(_) => "gpu",
             LineFault::DuplicateId { .. } => "duplicate_id",
         }
     }

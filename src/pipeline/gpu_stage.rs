@@ -1,8 +1,9 @@
 //! Stage 2 (GPU backend): pack prepared scenes into frames, keep
 //! [`FRAMES_IN_FLIGHT`](crate::render::gpu::FRAMES_IN_FLIGHT) in flight, hand
-//! finished images on in input order.
+//! finished images on in input order. A frame that fails is split and retried by
+//! the renderer; a scene that fails alone becomes a line error, and the run goes on.
 
-use super::{Done, Meta, StageTimes, Timer};
+use super::{Done, LineError, LineFault, Meta, Progress, StageTimes, Timer};
 use crate::render::PreparedScene;
 use crate::render::RenderedImage;
 use crate::render::gpu::{GpuError, GpuRenderer, ImageSink, RingPhase};
@@ -10,12 +11,22 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, SyncSender};
 
+/// Where scenes that fail on the GPU are reported.
+pub(super) struct Report<'a> {
+    /// The input file, as line errors name it.
+    pub file: &'a str,
+    pub progress: &'a dyn Progress,
+}
+
+/// Renders every scene of `input`; returns the jobs that failed even alone, as
+/// line errors in input order. Only a device failure ends the stage with an error.
 pub(super) fn run(
     mut renderer: GpuRenderer,
     input: Receiver<(PreparedScene, Meta)>,
     to_sink: SyncSender<Vec<Done>>,
     stats: &StageTimes,
-) -> Result<(), GpuError> {
+    report: Report<'_>,
+) -> Result<Vec<LineError>, GpuError> {
     // Jobs whose images have not come back yet, in order: queued as the renderer
     // takes their scenes, paired with images as frames come back.
     let metas = RefCell::new(VecDeque::new());
@@ -23,19 +34,25 @@ pub(super) fn run(
         metas.borrow_mut().push_back(meta);
         prepared
     });
+    let mut failed = Vec::new();
     let sink = Sink {
         metas: &metas,
         to_sink,
         stats,
+        report,
+        failed: &mut failed,
     };
     // A sink that has gone stops the loop quietly; its error is reported by the caller.
-    renderer.render_scenes(scenes, sink)
+    renderer.render_scenes(scenes, sink)?;
+    Ok(failed)
 }
 
 struct Sink<'a> {
     metas: &'a RefCell<VecDeque<Meta>>,
     to_sink: SyncSender<Vec<Done>>,
     stats: &'a StageTimes,
+    report: Report<'a>,
+    failed: &'a mut Vec<LineError>,
 }
 
 impl ImageSink for Sink<'_> {
@@ -54,6 +71,24 @@ impl ImageSink for Sink<'_> {
             .collect();
         drop(metas);
         self.to_sink.send(batch).is_ok()
+    }
+
+    fn failed(&mut self, id: String, error: GpuError) -> Result<bool, GpuError> {
+        let meta = self
+            .metas
+            .borrow_mut()
+            .pop_front()
+            .expect("one job per failed scene");
+        debug_assert_eq!(id, meta.id);
+        let e = LineError {
+            file: self.report.file.to_string(),
+            line: meta.line,
+            id: Some(id),
+            fault: Box::new(LineFault::Gpu(error)),
+        };
+        self.report.progress.line_failed(&e);
+        self.failed.push(e);
+        Ok(true)
     }
 
     fn time<R>(&mut self, phase: RingPhase, run: impl FnOnce() -> R) -> R {

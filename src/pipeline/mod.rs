@@ -208,6 +208,8 @@ pub enum RunError {
 /// A job on its way to the sink: identity, row fields, encoding, SVG text if wanted.
 pub(crate) struct Meta {
     id: String,
+    /// The input line it came from (1-based), to name it if rendering fails later.
+    line: u64,
     width: u32,
     height: u32,
     source: Option<Source>,
@@ -316,7 +318,8 @@ pub fn run_locked(
         progress,
         stats: &stats,
     };
-    let (manifest, read_result) = run_stages(input, reader, sink, renderer, manifest)?;
+    let (manifest, read_result, gpu_failed) = run_stages(input, reader, sink, renderer, manifest)?;
+    merge_failed(&mut failed, gpu_failed);
     let mut manifest = manifest;
     if let Err(RunError::Resume(_)) = &read_result {
         manifest
@@ -390,18 +393,33 @@ impl Renderer {
     }
 }
 
+/// Adds the jobs the GPU stage could not render to the lines the reader rejected,
+/// in line order (a stable sort: a line's own failures keep their order).
+fn merge_failed(failed: &mut Vec<LineError>, gpu_failed: Vec<LineError>) {
+    if gpu_failed.is_empty() {
+        return;
+    }
+    failed.extend(gpu_failed);
+    failed.sort_by_key(|e| e.line);
+}
+
+/// What the stages leave: the sink's manifest (not yet finished), how the reader
+/// ended, and the jobs the GPU stage could not render.
+type Staged = (ManifestWriter, Result<(), RunError>, Vec<LineError>);
+
 /// Runs the reader on this thread and the GPU and sink stages on their own, joined
-/// by bounded channels. Returns the sink's manifest (not yet finished) and how the
-/// reader ended; a GPU or sink failure is returned first, as it explains the others
-/// (closed channels).
+/// by bounded channels. Returns the sink's manifest (not yet finished), how the
+/// reader ended and the jobs the GPU stage could not render (line errors); a GPU
+/// or sink failure is returned first, as it explains the others (closed channels).
 fn run_stages(
     input: impl BufRead,
     mut reader: read::Reader<'_>,
     sink: sink::Sink<'_>,
     renderer: Renderer,
     manifest: ManifestWriter,
-) -> Result<(ManifestWriter, Result<(), RunError>), RunError> {
+) -> Result<Staged, RunError> {
     let stats = reader.stats;
+    let (file, progress) = (reader.file, reader.progress);
     let chunk_lines = reader.options.chunk_lines.max(1);
     let (to_sink, sink_in) = sync_channel::<Vec<Done>>(2);
     let (gpu_result, sink_result, read_result) = std::thread::scope(|s| {
@@ -409,7 +427,10 @@ fn run_stages(
         let (gpu, read) = match renderer {
             Renderer::Gpu(renderer) => {
                 let (to_gpu, gpu_in) = sync_channel(chunk_lines * 2);
-                let gpu = s.spawn(move || gpu_stage::run(*renderer, gpu_in, to_sink, stats));
+                let gpu = s.spawn(move || {
+                    let report = gpu_stage::Report { file, progress };
+                    gpu_stage::run(*renderer, gpu_in, to_sink, stats, report)
+                });
                 let read = reader.run(input, read::Next::Gpu(&to_gpu));
                 drop(to_gpu);
                 (Some(gpu), read)
@@ -422,11 +443,12 @@ fn run_stages(
         };
         (gpu.map(|g| g.join()), sink.join(), read)
     });
-    if let Some(r) = gpu_result {
-        r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-    }
+    let gpu_failed = match gpu_result {
+        Some(r) => r.unwrap_or_else(|p| std::panic::resume_unwind(p))?,
+        None => Vec::new(),
+    };
     let manifest = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-    Ok((manifest, read_result))
+    Ok((manifest, read_result, gpu_failed))
 }
 
 /// Renders a single scene outside a run (contact sheets, smoke tests) with `backend`.

@@ -82,7 +82,7 @@ impl Reader<'_> {
                     let result = line
                         .text
                         .map_err(JobError::from)
-                        .and_then(|text| self.work_line(&text, gpu));
+                        .and_then(|text| self.work_line(&text, line.number, gpu));
                     (line.number, result)
                 })
                 .collect();
@@ -149,7 +149,7 @@ impl Reader<'_> {
     }
 
     /// Expands one line and does the per-job CPU work.
-    fn work_line(&self, text: &str, gpu: bool) -> Result<Vec<Work>, JobError> {
+    fn work_line(&self, text: &str, line: u64, gpu: bool) -> Result<Vec<Work>, JobError> {
         let (jobs, input_sha256) = {
             let _t = Timer::new(&self.stats.prepare);
             ((self.expand)(text)?, sha256_hex(text.as_bytes()))
@@ -169,6 +169,7 @@ impl Reader<'_> {
                 });
                 let meta = Meta {
                     id: job.scene.id.clone(),
+                    line,
                     width: job.scene.width,
                     height: job.scene.height,
                     source: job.source,

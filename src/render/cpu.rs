@@ -192,7 +192,8 @@ mod tests {
                 fill: Some(Color::rgba(10, 20, 30, 128)),
                 stroke: Some(Color::BLACK),
                 stroke_width: width,
-                dash: vec![0.5, 0.5],
+                // ~19,000 dashes over the ±10⁶ triangle: just within the scene's bound.
+                dash: vec![400.0, 400.0],
                 line_cap: crate::scene::LineCap::Round,
                 miter_limit: 10_000.0,
                 ..PathItem::new(d)
@@ -201,9 +202,10 @@ mod tests {
         let text = |t: &str, size: f32| Item::Text(TextItem::new(t, -1.0e6, 1.0e6, size));
         let scenes = [
             vec![
+                // The widest stroke a 64² canvas allows.
                 path(
                     "M -1000000 -1000000 L 1000000 1000000 L -1000000 1000000 Z",
-                    4096.0,
+                    128.0,
                 ),
                 path("M 0 0 Z M 5 5 M 6 6 l 0 0", 3.0),
                 path("M 10 10 A 0 0 0 1 1 20 20 A 1e6 1 45 0 0 30 30", 0.001),
@@ -226,6 +228,34 @@ mod tests {
             let img = CpuRenderer::new().render(&scene).unwrap();
             assert_eq!(img.rgba.len(), (scene.width * scene.height * 4) as usize);
         }
+    }
+
+    #[test]
+    fn scenes_past_the_work_bounds_are_refused_before_rendering() {
+        let scene = |width: f32, dash: Vec<f32>| Scene {
+            id: "heavy".into(),
+            width: 64,
+            height: 64,
+            background: None,
+            items: vec![Item::Path(PathItem {
+                stroke: Some(Color::BLACK),
+                stroke_width: width,
+                dash,
+                ..PathItem::new("M 0 0 L 64 64")
+            })],
+        };
+        let reason = |s: &Scene| match CpuRenderer::new().render(s) {
+            Err(CpuError::Scene(e)) => e.reason,
+            other => panic!("{other:?}"),
+        };
+        assert!(matches!(
+            reason(&scene(4096.0, vec![0.01, 0.01])),
+            crate::scene::Reason::StrokeTooWide { .. }
+        ));
+        assert!(matches!(
+            reason(&scene(100.0, vec![0.001, 0.001])),
+            crate::scene::Reason::TooManyDashes { .. }
+        ));
     }
 
     #[test]

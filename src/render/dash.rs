@@ -198,4 +198,28 @@ mod tests {
         let e = dash(&line(1.0e6), &[0.001, 0.001], 0.0, 0.1).unwrap_err();
         assert!(matches!(e, Reason::TooManyDashes { .. }));
     }
+
+    #[test]
+    fn the_dash_estimate_is_never_below_the_dashes_cut() {
+        let cases: [(&str, &[f32], f32); 5] = [
+            ("M 0 0 L 100 0", &[6.0, 4.0], 0.0),
+            ("M 0 0 L 100 0", &[5.0], 3.0),
+            ("M 0 0 H 30 V 30 H 0 Z M 50 50 L 60 60", &[0.0, 6.0], 0.0),
+            (
+                "M 50 100 A 50 50 0 1 0 150 100 A 50 50 0 1 0 50 100 Z",
+                &[1.0, 2.0, 3.0],
+                1.5,
+            ),
+            ("M 0 0 C 10 40 90 40 100 0 Q 50 -40 0 0", &[0.25, 0.25], 0.0),
+        ];
+        for (d, pattern, offset) in cases {
+            let path = crate::scene::path_data::parse(d).unwrap();
+            let cut = segments(&dash(&path, pattern, offset, 0.05).unwrap()).len();
+            let estimate = crate::scene::dash_estimate(&path, pattern);
+            assert!(
+                estimate >= cut && estimate <= cut * 5 / 4 + 8,
+                "{d} {pattern:?}: {estimate} vs {cut}"
+            );
+        }
+    }
 }

@@ -3,7 +3,7 @@
 
 use super::tessellate::{Mesh, Paint, TessellateOptions, Tessellator};
 use super::text::{self, ShapedText};
-use crate::scene::{Color, Item, Scene, SceneError};
+use crate::scene::{Color, Item, Reason, Scene, SceneError, check_bounds};
 use glyphon::FontSystem;
 use std::cell::RefCell;
 
@@ -42,19 +42,29 @@ pub fn prepare(scene: &Scene, options: TessellateOptions) -> Result<PreparedScen
 }
 
 /// [`prepare`] with explicit font system and tessellators.
+///
+/// The scene's work bounds ([`check_bounds`]: stroke width, dash count) are
+/// checked first, and tessellation stops as soon as the scene's mesh exceeds its
+/// budget ([`crate::scene::limits::MAX_SCENE_VERTICES`]), so that no scene costs
+/// more than a bounded amount of time and memory.
 pub fn prepare_with(
     scene: &Scene,
     options: TessellateOptions,
     fonts: &mut FontSystem,
     tess: &mut Tessellator,
 ) -> Result<PreparedScene, SceneError> {
+    check_bounds(scene)?;
     let mut mesh = Mesh::default();
     let mut ops: Vec<Op> = Vec::new();
     for (i, item) in scene.items.iter().enumerate() {
         match item {
             Item::Path(p) => {
                 let paints = tess.tessellate_path(p, options, &mut mesh).map_err(|r| {
-                    SceneError::new(format!("items[{i}].d"), r).with_id(Some(&scene.id))
+                    let at = match r {
+                        Reason::TooMuchGeometry { .. } => format!("items[{i}]"),
+                        _ => format!("items[{i}].d"),
+                    };
+                    SceneError::new(at, r).with_id(Some(&scene.id))
                 })?;
                 for paint in paints {
                     push_paint(&mut ops, paint);

@@ -5,10 +5,13 @@
 //! wherever it lands in a batch (see `render::gpu::renderer`).
 
 use super::dash::dash;
-use crate::scene::{Color, FillRule, LineCap, LineJoin, PathItem, Reason, path_data};
+use crate::scene::{Color, FillRule, LineCap, LineJoin, PathItem, Reason, limits, path_data};
+use lyon::tessellation::geometry_builder::{
+    FillGeometryBuilder, GeometryBuilder, GeometryBuilderError, StrokeGeometryBuilder,
+};
 use lyon::tessellation::{
     BuffersBuilder, FillOptions, FillTessellator, FillVertex, StrokeOptions, StrokeTessellator,
-    StrokeVertex, VertexBuffers,
+    StrokeVertex, TessellationError, VertexBuffers, VertexId,
 };
 use std::ops::Range;
 
@@ -91,16 +94,16 @@ impl Tessellator {
             let opts = FillOptions::tolerance(options.tolerance).with_fill_rule(rule);
             let start = mesh.indices.len() as u32;
             let mut buffers = Buffers::new(mesh);
-            self.fill
-                .tessellate_path(
-                    &path,
-                    &opts,
-                    &mut BuffersBuilder::new(&mut buffers.0, |v: FillVertex| {
-                        vertex(v.position(), rgba)
-                    }),
-                )
-                .map_err(|e| Reason::BadPathData(format!("cannot fill: {e:?}")))?;
+            let budget = Budget::of(&buffers.0);
+            let result = self.fill.tessellate_path(
+                &path,
+                &opts,
+                &mut budget.wrap(BuffersBuilder::new(&mut buffers.0, |v: FillVertex| {
+                    vertex(v.position(), rgba)
+                })),
+            );
             buffers.finish(mesh);
+            result.map_err(|e| tessellation_error("fill", e))?;
             push(&mut paints, start, mesh, translucent);
         }
         if let Some(color) = stroke {
@@ -126,19 +129,105 @@ impl Tessellator {
             opts.miter_limit = lyon_miter_limit(item.miter_limit);
             let start = mesh.indices.len() as u32;
             let mut buffers = Buffers::new(mesh);
-            self.stroke
-                .tessellate_path(
-                    &path,
-                    &opts,
-                    &mut BuffersBuilder::new(&mut buffers.0, |v: StrokeVertex| {
-                        vertex(v.position(), rgba)
-                    }),
-                )
-                .map_err(|e| Reason::BadPathData(format!("cannot stroke: {e:?}")))?;
+            let budget = Budget::of(&buffers.0);
+            let result = self.stroke.tessellate_path(
+                &path,
+                &opts,
+                &mut budget.wrap(BuffersBuilder::new(&mut buffers.0, |v: StrokeVertex| {
+                    vertex(v.position(), rgba)
+                })),
+            );
             buffers.finish(mesh);
+            result.map_err(|e| tessellation_error("stroke", e))?;
             push(&mut paints, start, mesh, translucent);
         }
         Ok(paints)
+    }
+}
+
+/// What a failed fill or stroke means for the scene.
+fn tessellation_error(what: &str, e: TessellationError) -> Reason {
+    match e {
+        TessellationError::GeometryBuilder(GeometryBuilderError::TooManyVertices) => {
+            Reason::TooMuchGeometry {
+                max_vertices: limits::MAX_SCENE_VERTICES,
+                max_indices: limits::MAX_SCENE_INDICES,
+            }
+        }
+        e => Reason::BadPathData(format!("cannot {what}: {e:?}")),
+    }
+}
+
+/// The room a scene's mesh has left under [`limits::MAX_SCENE_VERTICES`] and
+/// [`limits::MAX_SCENE_INDICES`].
+#[derive(Clone, Copy)]
+struct Budget {
+    vertices: usize,
+    indices: usize,
+}
+
+impl Budget {
+    fn of(buffers: &VertexBuffers<Vertex, u32>) -> Self {
+        Budget {
+            vertices: limits::MAX_SCENE_VERTICES.saturating_sub(buffers.vertices.len()),
+            indices: limits::MAX_SCENE_INDICES.saturating_sub(buffers.indices.len()),
+        }
+    }
+
+    fn wrap<B>(self, inner: B) -> Budgeted<B> {
+        Budgeted { inner, left: self }
+    }
+}
+
+/// A geometry builder that refuses vertices once the scene's budget is spent, so
+/// that lyon stops at once (`TooManyVertices`) instead of finishing a huge mesh.
+struct Budgeted<B> {
+    inner: B,
+    left: Budget,
+}
+
+impl<B> Budgeted<B> {
+    fn take_vertex(&mut self) -> Result<(), GeometryBuilderError> {
+        // Checked per vertex: a triangle's indices are charged when it is added,
+        // so the index budget is overshot by at most a few triangles.
+        if self.left.vertices == 0 || self.left.indices == 0 {
+            return Err(GeometryBuilderError::TooManyVertices);
+        }
+        self.left.vertices -= 1;
+        Ok(())
+    }
+}
+
+impl<B: GeometryBuilder> GeometryBuilder for Budgeted<B> {
+    fn begin_geometry(&mut self) {
+        self.inner.begin_geometry();
+    }
+
+    fn end_geometry(&mut self) {
+        self.inner.end_geometry();
+    }
+
+    fn add_triangle(&mut self, a: VertexId, b: VertexId, c: VertexId) {
+        self.left.indices = self.left.indices.saturating_sub(3);
+        self.inner.add_triangle(a, b, c);
+    }
+
+    fn abort_geometry(&mut self) {
+        self.inner.abort_geometry();
+    }
+}
+
+impl<B: FillGeometryBuilder> FillGeometryBuilder for Budgeted<B> {
+    fn add_fill_vertex(&mut self, v: FillVertex) -> Result<VertexId, GeometryBuilderError> {
+        self.take_vertex()?;
+        self.inner.add_fill_vertex(v)
+    }
+}
+
+impl<B: StrokeGeometryBuilder> StrokeGeometryBuilder for Budgeted<B> {
+    fn add_stroke_vertex(&mut self, v: StrokeVertex) -> Result<VertexId, GeometryBuilderError> {
+        self.take_vertex()?;
+        self.inner.add_stroke_vertex(v)
     }
 }
 
@@ -360,6 +449,45 @@ mod tests {
             ..PathItem::new("M 0 0 H 10")
         });
         assert!(p.is_empty());
+    }
+
+    #[test]
+    fn tessellation_stops_at_the_scene_budget() {
+        // Forty 100,000 px circles at a 0.0001 px tolerance would take several
+        // million vertices; the budget stops them at a million.
+        let circle = "M 0 0 A 100000 100000 0 1 0 200000 0 A 100000 100000 0 1 0 0 0 Z ";
+        let item = PathItem {
+            fill: Some(Color::BLACK),
+            stroke: Some(Color::BLACK),
+            ..PathItem::new(circle.repeat(40))
+        };
+        let mut mesh = Mesh::default();
+        let start = std::time::Instant::now();
+        let e = Tessellator::default()
+            .tessellate_path(&item, TessellateOptions { tolerance: 1e-4 }, &mut mesh)
+            .unwrap_err();
+        assert!(matches!(e, Reason::TooMuchGeometry { .. }), "{e}");
+        assert!(mesh.vertices.len() <= limits::MAX_SCENE_VERTICES);
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        // The budget is per scene: a mesh already near it leaves little room.
+        let mut mesh = Mesh {
+            vertices: vec![
+                Vertex {
+                    pos: [0.0; 2],
+                    color: [0; 4]
+                };
+                limits::MAX_SCENE_VERTICES - 2
+            ],
+            indices: Vec::new(),
+        };
+        let small = PathItem {
+            fill: Some(Color::BLACK),
+            ..PathItem::new("M 0 0 H 10 V 10 H 0 Z")
+        };
+        let e = Tessellator::default()
+            .tessellate_path(&small, TessellateOptions::default(), &mut mesh)
+            .unwrap_err();
+        assert!(matches!(e, Reason::TooMuchGeometry { .. }), "{e}");
     }
 
     #[test]

@@ -58,9 +58,24 @@ pub enum Reason {
         max: usize,
         got: usize,
     },
-    /// The dash pattern would cut the path into more pieces than the limit.
-    #[error("dash pattern too fine: {got} dashes > {max}")]
+    /// The dash patterns would cut the scene's strokes into more pieces than the limit.
+    #[error(
+        "dash pattern too fine: the scene's dashed strokes make at least {got} dashes, more than the {max} allowed per scene"
+    )]
     TooManyDashes { max: usize, got: usize },
+    /// A stroke wider than twice the canvas's larger side (or the absolute limit).
+    #[error(
+        "stroke width {got} is too wide: at most {max} (twice the canvas's larger side, and at most 4096)"
+    )]
+    StrokeTooWide { max: f64, got: f64 },
+    /// The scene tessellates into more triangles than a scene may have.
+    #[error(
+        "too much geometry: tessellating the scene's paths exceeds the budget of {max_vertices} vertices / {max_indices} indices per scene"
+    )]
+    TooMuchGeometry {
+        max_vertices: usize,
+        max_indices: usize,
+    },
 }
 
 impl SceneError {

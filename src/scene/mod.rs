@@ -18,7 +18,7 @@ mod validate;
 pub use color::{Color, ColorParseError};
 pub use error::{Reason, SceneError};
 pub use parse::{parse_scene, parse_scene_value};
-pub use validate::{check_id, limits, validate};
+pub use validate::{check_bounds, check_id, dash_estimate, limits, validate};
 
 use serde::{Deserialize, Serialize};
 

@@ -18,10 +18,31 @@ pub mod limits {
     pub const MAX_FONT_SIZE: f64 = 2048.0;
     /// Largest stroke width in pixels.
     pub const MAX_STROKE_WIDTH: f64 = 4096.0;
+    /// Largest stroke width as a multiple of the scene's larger side: a wider
+    /// stroke covers nothing more of the canvas, but costs more to tessellate and
+    /// to fill (generated diagrams use at most 0.012 × the side: `linewidth=32`).
+    pub const MAX_STROKE_WIDTH_PER_SIDE: f64 = 2.0;
     /// Most entries in a dash array.
     pub const MAX_DASH_ENTRIES: usize = 64;
-    /// Most dashes one path may be cut into.
-    pub const MAX_DASHES: usize = 100_000;
+    /// Most dashes the dashed strokes of one scene may be cut into, all paths
+    /// together (generated diagrams use none; a dashed line across an 8192 px
+    /// canvas with a 2 px on / 2 px off pattern makes 2,048). Each dash is
+    /// tessellated and filled on its own, so with [`MAX_STROKE_WIDTH_PER_SIDE`]
+    /// this bounds a dashed scene's fill work to 20,000 canvases.
+    pub const MAX_DASHES: usize = 20_000;
+    /// Most tessellated vertices of one scene (GPU backend), counted while
+    /// tessellating, which stops as soon as it is exceeded.
+    ///
+    /// Measured on 120,000 scenes (`generate --count 2000 --depth 1..6`, default and
+    /// with `--branch-prob 1 --distractors`, each drawn with every variant axis's sweep and
+    /// `resolution` up to 4096): at most 2,450 vertices and 7,242 indices per scene
+    /// (median 260–415 vertices, 99th percentile 866–1,252). The budgets leave a
+    /// margin of 400× (a scene at the 20,000-item limit of 50-vertex paths fits)
+    /// and hold one scene's geometry to 12 + 12 MB.
+    pub const MAX_SCENE_VERTICES: usize = 1_000_000;
+    /// Most tessellated indices of one scene (three per triangle); see
+    /// [`MAX_SCENE_VERTICES`].
+    pub const MAX_SCENE_INDICES: usize = 3_000_000;
     /// Longest id in bytes.
     pub const MAX_ID_BYTES: usize = 200;
 }
@@ -56,7 +77,97 @@ pub fn validate(scene: &Scene) -> Result<(), SceneError> {
         }
         .map_err(|e| e.with_id(Some(&scene.id)))?;
     }
+    check_bounds(scene)
+}
+
+/// The per-scene work bounds, checked before any tessellation or rasterisation
+/// (by [`validate`], and again by the renderers for scenes built in code):
+/// every stroke at most [`limits::MAX_STROKE_WIDTH_PER_SIDE`] × the larger side,
+/// and the dashed strokes cut into at most [`limits::MAX_DASHES`] dashes in all.
+///
+/// The dash count is estimated from the length of each path's control polygon,
+/// which is never shorter than the path, so it is cheap (no flattening) and never
+/// lower than what the renderer cuts. The tessellation budget
+/// ([`limits::MAX_SCENE_VERTICES`]) is checked while tessellating.
+pub fn check_bounds(scene: &Scene) -> Result<(), SceneError> {
+    let side = scene.width.max(scene.height) as f64;
+    let max_width = (side * limits::MAX_STROKE_WIDTH_PER_SIDE).min(limits::MAX_STROKE_WIDTH);
+    let mut dashes = 0usize;
+    for (i, item) in scene.items.iter().enumerate() {
+        let Item::Path(p) = item else { continue };
+        let at = |field: &str| format!("items[{i}].{field}");
+        if p.stroke_width as f64 > max_width {
+            return Err(SceneError::new(
+                at("stroke_width"),
+                Reason::StrokeTooWide {
+                    max: max_width,
+                    got: p.stroke_width as f64,
+                },
+            )
+            .with_id(Some(&scene.id)));
+        }
+        let stroked = p.stroke.is_some() && p.stroke_opacity > 0.0 && p.stroke_width > 0.0;
+        if !stroked || p.dash.is_empty() {
+            continue;
+        }
+        let path = super::path_data::parse(&p.d).map_err(|r| SceneError::new(at("d"), r))?;
+        dashes = dashes.saturating_add(dash_estimate(&path, &p.dash));
+        if dashes > limits::MAX_DASHES {
+            return Err(SceneError::new(
+                at("dash"),
+                Reason::TooManyDashes {
+                    max: limits::MAX_DASHES,
+                    got: dashes,
+                },
+            )
+            .with_id(Some(&scene.id)));
+        }
+    }
     Ok(())
+}
+
+/// At least as many dashes as `pattern` cuts `path` into (see `render::dash`): per
+/// subpath, one per "on" entry of every period begun, plus one.
+pub fn dash_estimate(path: &lyon::path::Path, pattern: &[f32]) -> usize {
+    use lyon::path::PathEvent;
+    let period: f64 = pattern.iter().map(|&d| d as f64).sum::<f64>()
+        * if pattern.len() % 2 == 1 { 2.0 } else { 1.0 };
+    if pattern.is_empty() || period <= 0.0 {
+        return 0; // solid
+    }
+    // "On" entries per period: an odd pattern is repeated, so all of it is "on" once.
+    let on = if pattern.len() % 2 == 1 {
+        pattern.len()
+    } else {
+        pattern.len() / 2
+    } as f64;
+    let mut total = 0.0f64;
+    let mut length = 0.0f64;
+    let d = |a: lyon::math::Point, b: lyon::math::Point| (b - a).length() as f64;
+    for event in path.iter() {
+        match event {
+            PathEvent::Begin { .. } => length = 0.0,
+            PathEvent::Line { from, to } => length += d(from, to),
+            PathEvent::Quadratic { from, ctrl, to } => length += d(from, ctrl) + d(ctrl, to),
+            PathEvent::Cubic {
+                from,
+                ctrl1,
+                ctrl2,
+                to,
+            } => length += d(from, ctrl1) + d(ctrl1, ctrl2) + d(ctrl2, to),
+            PathEvent::End { last, first, close } => {
+                if close {
+                    length += d(last, first);
+                }
+                total += ((length / period).ceil() + 1.0) * on;
+            }
+        }
+    }
+    if total >= usize::MAX as f64 {
+        usize::MAX
+    } else {
+        total as usize
+    }
 }
 
 /// Ids name output files: 1..=200 of `A-Z a-z 0-9 . _ -`, not starting with `.`.
@@ -274,6 +385,63 @@ mod tests {
             assert_eq!(e.path, "items[0].d", "{d}");
             assert!(matches!(e.reason, Reason::BadPathData(_)), "{d}: {e}");
         }
+    }
+
+    #[test]
+    fn work_bounds_stroke_width_and_dashes() {
+        // Stroke width: at most twice the larger side (64 → 128).
+        let wide = |w: f32| {
+            scene(vec![Item::Path(PathItem {
+                stroke: Some(Color::BLACK),
+                stroke_width: w,
+                ..PathItem::new("M 0 0 L 64 64")
+            })])
+        };
+        assert!(validate(&wide(128.0)).is_ok());
+        let e = validate(&wide(4096.0)).unwrap_err();
+        assert_eq!(e.path, "items[0].stroke_width");
+        assert_eq!(
+            e.reason,
+            Reason::StrokeTooWide {
+                max: 128.0,
+                got: 4096.0
+            }
+        );
+        assert_eq!(e.id.as_deref(), Some("t"));
+        // The issue's scene: a 90.5 px line in 0.01 dashes (and too wide).
+        let line = r##"{"id":"h1","width":64,"height":64,"items":[{"type":"path","d":"M 0 0 L 64 64","stroke":"#000000","stroke_width":4096,"dash":[0.01,0.01]}]}"##;
+        assert!(matches!(
+            parse_scene(line).unwrap_err().reason,
+            Reason::StrokeTooWide { .. }
+        ));
+        // Dashes count over all paths: 3 paths of 8,000 dashes each pass alone, not together.
+        let dashed = |n: usize| {
+            scene(
+                (0..n)
+                    .map(|_| {
+                        Item::Path(PathItem {
+                            stroke: Some(Color::BLACK),
+                            dash: vec![0.005, 0.005],
+                            ..PathItem::new("M 0 0 L 80 0")
+                        })
+                    })
+                    .collect(),
+            )
+        };
+        assert!(validate(&dashed(2)).is_ok());
+        let e = validate(&dashed(3)).unwrap_err();
+        assert_eq!(e.path, "items[2].dash");
+        assert!(
+            matches!(e.reason, Reason::TooManyDashes { max: 20_000, got } if got > 20_000),
+            "{e}"
+        );
+        // Unstroked paths are not dashed, so their patterns cost nothing.
+        let mut s = dashed(3);
+        for item in &mut s.items {
+            let Item::Path(p) = item else { unreachable!() };
+            p.stroke = None;
+        }
+        assert!(validate(&s).is_ok());
     }
 
     #[test]

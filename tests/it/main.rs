@@ -37,6 +37,8 @@
 //! - `svg_export`: SVG files are well-formed and resvg reads back the same picture.
 //! - `variants`: each variant axis changes exactly what it names; CLI rows pair
 //!   variants with their base.
+//! - `work_bounds`: scenes asking for unbounded work (huge strokes, fine dashes) are
+//!   line errors on both backends; the rest of the run is written.
 //! - `support`: shared helpers only, no tests (`cli`, `cpu`, `gpu`, `images`,
 //!   `oracle`, `scenes`, `skip`).
 
@@ -64,3 +66,4 @@ mod shaders;
 mod support;
 mod svg_export;
 mod variants;
+mod work_bounds;

@@ -19,6 +19,36 @@ pub struct Frame {
     pub tiles: Vec<Tile>,
 }
 
+impl Frame {
+    /// The first and second half of the tiles as two frames, each sized to its
+    /// tiles (a lone tile moves to the origin: a scene's pixels do not depend on
+    /// where its tile lies); a frame of one scene cannot be split and gives its id.
+    pub fn split(mut self) -> Result<(Frame, Frame), String> {
+        if self.tiles.len() < 2 {
+            return Err(self.tiles.pop().map(|t| t.scene.id).unwrap_or_default());
+        }
+        let back = self.tiles.split_off(self.tiles.len() / 2);
+        Ok((Frame::around(self.tiles), Frame::around(back)))
+    }
+
+    fn around(mut tiles: Vec<Tile>) -> Frame {
+        if let [tile] = tiles.as_mut_slice() {
+            (tile.x, tile.y) = (0, 0);
+        }
+        let width = tiles.iter().map(|t| t.x + t.scene.width).max().unwrap_or(1);
+        let height = tiles
+            .iter()
+            .map(|t| t.y + t.scene.height)
+            .max()
+            .unwrap_or(1);
+        Frame {
+            width,
+            height,
+            tiles,
+        }
+    }
+}
+
 /// Builds frames from a stream of prepared scenes.
 pub struct FrameBuilder {
     target: (u32, u32),

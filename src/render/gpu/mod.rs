@@ -69,3 +69,22 @@ pub enum GpuError {
     )]
     Busy,
 }
+
+impl GpuError {
+    /// Whether the error belongs to the frame being drawn (its buffers, textures or
+    /// glyphs), so that the same scenes in smaller frames may well succeed; false
+    /// when the device itself failed and nothing more can be drawn.
+    pub fn is_frame_local(&self) -> bool {
+        match self {
+            GpuError::Wgpu(message) => !message.to_lowercase().contains("lost"),
+            GpuError::Text(_) | GpuError::TextRender(_) => true,
+            GpuError::NoAdapter
+            | GpuError::NoAdapterForBackend { .. }
+            | GpuError::AdapterNotFound { .. }
+            | GpuError::Device(_)
+            | GpuError::Poll(_)
+            | GpuError::Map(_)
+            | GpuError::Busy => false,
+        }
+    }
+}

@@ -36,6 +36,9 @@ pub struct GpuRenderer {
     slots: [Slot; FRAMES_IN_FLIGHT],
     next_slot: usize,
     in_flight: VecDeque<InFlight>,
+    /// Test hook: frames holding a scene with this id fail.
+    #[cfg(test)]
+    fail_frames_with: Option<(String, bool)>,
 }
 
 /// The buffers of one frame in flight.
@@ -64,7 +67,9 @@ struct InFlight {
     row_pitch: u32,
     /// Bytes of the staging buffer this frame maps.
     size: u64,
-    tiles: Vec<TileMeta>,
+    /// The frame's scenes, kept until its images are read back, so that a frame
+    /// that fails can be split and tried again.
+    frame: Option<Frame>,
     mapped: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
 }
 
@@ -73,14 +78,6 @@ impl InFlight {
     fn mapped(&self) -> Option<Result<(), wgpu::BufferAsyncError>> {
         self.mapped.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
-}
-
-struct TileMeta {
-    id: String,
-    x: u32,
-    y: u32,
-    width: u32,
-    height: u32,
 }
 
 impl GpuRenderer {
@@ -125,6 +122,8 @@ impl GpuRenderer {
             slots: std::array::from_fn(|_| Slot::new()),
             next_slot: 0,
             in_flight: VecDeque::new(),
+            #[cfg(test)]
+            fail_frames_with: None,
             ctx,
         };
         renderer.ctx.check()?;
@@ -151,17 +150,46 @@ impl GpuRenderer {
     }
 
     /// Encodes and submits a frame: geometry, text, render pass, readback.
-    /// With [`FRAMES_IN_FLIGHT`] frames in flight, collect one first.
-    pub(super) fn submit(&mut self, frame: Frame) -> Result<(), GpuError> {
+    /// With [`FRAMES_IN_FLIGHT`] frames in flight, collect one first. A frame that
+    /// fails comes back with the error, and leaves the renderer ready for the next.
+    pub(super) fn submit(&mut self, frame: Frame) -> Result<(), Failed> {
         if self.in_flight.len() >= FRAMES_IN_FLIGHT {
-            return Err(GpuError::Busy);
+            return Err(Failed {
+                frame,
+                error: GpuError::Busy,
+            });
         }
         let index = self.next_slot;
         self.next_slot = (index + 1) % FRAMES_IN_FLIGHT;
+        match self.encode_and_submit(index, &frame) {
+            Ok(mut in_flight) => {
+                in_flight.frame = Some(frame);
+                self.in_flight.push_back(in_flight);
+                Ok(())
+            }
+            Err(error) => {
+                self.forget_slot(index);
+                Err(Failed { frame, error })
+            }
+        }
+    }
+
+    /// Drops what a failed frame left in slot `index` and the cached target: a
+    /// buffer or texture that could not be created is invalid, and would fail
+    /// every later frame that reused it.
+    fn forget_slot(&mut self, index: usize) {
+        self.slots[index] = Slot::new();
+        self.target = None;
+        let _ = self.ctx.check();
+    }
+
+    fn encode_and_submit(&mut self, index: usize, frame: &Frame) -> Result<InFlight, GpuError> {
+        #[cfg(test)]
+        self.injected_failure(frame, false)?;
         let (device, queue) = (&self.ctx.device, &self.ctx.queue);
         let slot = &mut self.slots[index];
 
-        let geometry = encode::build_geometry(&frame);
+        let geometry = encode::build_geometry(frame);
         let vertices =
             slot.vertices
                 .upload(device, queue, bytemuck::cast_slice(&geometry.vertices));
@@ -169,9 +197,9 @@ impl GpuRenderer {
             .indices
             .upload(device, queue, bytemuck::cast_slice(&geometry.indices));
         self.text
-            .prepare(device, queue, &mut slot.text_renderers, &frame)?;
+            .prepare(device, queue, &mut slot.text_renderers, frame)?;
         let format = self.options.blend.format();
-        let target = target::target_for(&mut self.target, device, &frame, format);
+        let target = target::target_for(&mut self.target, device, frame, format);
 
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("frame"),
@@ -185,11 +213,14 @@ impl GpuRenderer {
             vertices: &vertices,
             indices: &indices,
         };
-        inputs.encode_pass(&mut encoder, &target, &frame)?;
+        inputs.encode_pass(&mut encoder, &target, frame)?;
         // Read back only the rows in use.
-        let (row_pitch, size) = target::readback_layout(&frame);
+        let (row_pitch, size) = target::readback_layout(frame);
         let staging = target::staging_for(&mut slot.staging, device, size);
-        encode::encode_readback(&mut encoder, &target, &frame, staging, row_pitch);
+        encode::encode_readback(&mut encoder, &target, frame, staging, row_pitch);
+        // Errors so far (a buffer too large, out of memory) are this frame's:
+        // do not submit work that refers to invalid objects.
+        self.ctx.check()?;
 
         let submission = queue.submit([encoder.finish()]);
         let mapped = Arc::new(Mutex::new(None));
@@ -200,29 +231,48 @@ impl GpuRenderer {
                 *sink.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
             });
         self.text.atlas.trim();
-        self.in_flight.push_back(InFlight {
+        self.ctx.check()?;
+        Ok(InFlight {
             slot: index,
             submission,
             row_pitch,
             size,
-            tiles: frame.tiles.into_iter().map(TileMeta::from).collect(),
+            frame: None,
             mapped,
-        });
-        self.ctx.check()
+        })
     }
 
-    /// Waits for the oldest frame in flight and returns its images in tile order.
-    pub(super) fn collect(&mut self) -> Option<Result<Vec<RenderedImage>, GpuError>> {
-        let frame = self.in_flight.pop_front()?;
-        Some(self.read_back(frame))
+    /// Waits for the oldest frame in flight and returns its images in tile order,
+    /// or the frame and why it failed.
+    pub(super) fn collect(&mut self) -> Option<Result<Vec<RenderedImage>, Failed>> {
+        let mut in_flight = self.in_flight.pop_front()?;
+        let frame = in_flight
+            .frame
+            .take()
+            .expect("an in-flight frame keeps its scenes");
+        let slot = in_flight.slot;
+        let result = self.read_back(in_flight, &frame);
+        #[cfg(test)]
+        let result = result.and_then(|images| self.injected_failure(&frame, true).map(|_| images));
+        Some(match result {
+            Ok(images) => Ok(images),
+            Err(error) => {
+                self.forget_slot(slot);
+                Err(Failed { frame, error })
+            }
+        })
     }
 
-    fn read_back(&mut self, frame: InFlight) -> Result<Vec<RenderedImage>, GpuError> {
+    fn read_back(
+        &mut self,
+        in_flight: InFlight,
+        frame: &Frame,
+    ) -> Result<Vec<RenderedImage>, GpuError> {
         self.ctx.device.poll(wgpu::PollType::Wait {
-            submission_index: Some(frame.submission.clone()),
+            submission_index: Some(in_flight.submission.clone()),
             timeout: None,
         })?;
-        match frame.mapped() {
+        match in_flight.mapped() {
             Some(Ok(())) => {}
             Some(Err(e)) => return Err(e.into()),
             None => {
@@ -231,30 +281,31 @@ impl GpuRenderer {
                 ));
             }
         }
-        let staging = self.slots[frame.slot]
+        let staging = self.slots[in_flight.slot]
             .staging
             .as_ref()
             .expect("staging buffer of an in-flight frame");
         let images = {
             let data = staging
-                .slice(..frame.size)
+                .slice(..in_flight.size)
                 .get_mapped_range()
                 .map_err(|e| GpuError::Wgpu(e.to_string()))?;
             frame
                 .tiles
-                .into_iter()
+                .iter()
                 .map(|t| {
-                    let mut rgba = Vec::with_capacity((t.width * t.height * 4) as usize);
-                    for row in t.y..t.y + t.height {
-                        let start = (row * frame.row_pitch + t.x * 4) as usize;
-                        rgba.extend_from_slice(&data[start..start + (t.width * 4) as usize]);
+                    let (width, height) = (t.scene.width, t.scene.height);
+                    let mut rgba = Vec::with_capacity((width * height * 4) as usize);
+                    for row in t.y..t.y + height {
+                        let start = (row * in_flight.row_pitch + t.x * 4) as usize;
+                        rgba.extend_from_slice(&data[start..start + (width * 4) as usize]);
                     }
                     // The target holds premultiplied colour; images are straight alpha.
                     unpremultiply(&mut rgba);
                     RenderedImage {
-                        id: t.id,
-                        width: t.width,
-                        height: t.height,
+                        id: t.scene.id.clone(),
+                        width,
+                        height,
                         rgba,
                     }
                 })
@@ -265,35 +316,56 @@ impl GpuRenderer {
         Ok(images)
     }
 
-    /// Waits for every frame in flight and drops its images, so that the next
-    /// frame finds its slot free and unmapped. Errors are the caller's to report
-    /// (or were reported already), so they are ignored here.
-    pub(super) fn discard_in_flight(&mut self) {
+    /// Waits for every frame in flight and returns them unread, oldest first, so
+    /// that the next frame finds its slot free and unmapped. Errors are the
+    /// caller's to report (or were reported already), so they are ignored here.
+    pub(super) fn take_back_in_flight(&mut self) -> Vec<Frame> {
+        let mut frames = Vec::new();
         if self.in_flight.is_empty() {
-            return;
+            return frames;
         }
-        while let Some(frame) = self.in_flight.pop_front() {
+        while let Some(mut in_flight) = self.in_flight.pop_front() {
             let done = self.ctx.device.poll(wgpu::PollType::Wait {
-                submission_index: Some(frame.submission.clone()),
+                submission_index: Some(in_flight.submission.clone()),
                 timeout: None,
             });
-            let staging = self.slots[frame.slot].staging.as_ref();
-            if let (Ok(_), Some(Ok(())), Some(staging)) = (done, frame.mapped(), staging) {
+            let staging = self.slots[in_flight.slot].staging.as_ref();
+            if let (Ok(_), Some(Ok(())), Some(staging)) = (done, in_flight.mapped(), staging) {
                 staging.unmap();
             }
+            frames.extend(in_flight.frame.take());
         }
         let _ = self.ctx.check();
+        frames
+    }
+
+    /// [`Self::take_back_in_flight`], dropping the frames.
+    pub(super) fn discard_in_flight(&mut self) {
+        self.take_back_in_flight();
+    }
+
+    /// Makes every frame holding a scene with this id fail (tests of the recovery
+    /// from failed frames), when submitted or, with `at_collect`, when read back.
+    #[cfg(test)]
+    pub(crate) fn fail_frames_with(&mut self, id: Option<String>, at_collect: bool) {
+        self.fail_frames_with = id.map(|id| (id, at_collect));
+    }
+
+    #[cfg(test)]
+    fn injected_failure(&self, frame: &Frame, collecting: bool) -> Result<(), GpuError> {
+        match &self.fail_frames_with {
+            Some((id, at))
+                if *at == collecting && frame.tiles.iter().any(|t| &t.scene.id == id) =>
+            {
+                Err(GpuError::Wgpu(format!("injected failure for {id:?}")))
+            }
+            _ => Ok(()),
+        }
     }
 }
 
-impl From<super::frame::Tile> for TileMeta {
-    fn from(t: super::frame::Tile) -> Self {
-        TileMeta {
-            id: t.scene.id,
-            x: t.x,
-            y: t.y,
-            width: t.scene.width,
-            height: t.scene.height,
-        }
-    }
+/// A frame that could not be rendered, given back with the reason.
+pub(super) struct Failed {
+    pub frame: Frame,
+    pub error: GpuError,
 }
