@@ -51,9 +51,12 @@ impl AtomicFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // Mode 0666 before the umask, as `File::create` gives: outputs are shared files,
+        // not the 0600 tempfile picks for secrets.
         let tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(".tmp")
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
             .tempfile_in(dir)?;
         Ok(AtomicFile {
             out: BufWriter::with_capacity(1 << 16, tmp),
@@ -148,6 +151,22 @@ mod tests {
         write_atomic(&p, b"two").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         assert_eq!(names(dir.path()), vec![std::ffi::OsString::from("a.png")]);
+    }
+
+    #[test]
+    fn files_get_the_usual_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.png");
+        write_atomic(&p, b"x").unwrap();
+        // SAFETY: reads the process umask (set and restored at once; tests only).
+        let umask = unsafe {
+            let m = libc::umask(0o022);
+            libc::umask(m);
+            m
+        };
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !(umask as u32), "{mode:o}");
     }
 
     #[test]
