@@ -70,8 +70,22 @@ fn rotate(a: Px, deg: f32) -> Px {
     [a[0] * c - a[1] * s, a[0] * s + a[1] * c]
 }
 
-/// Lays out labels, shrinking the diagram until they fit.
-pub(crate) fn layout(p: &Problem, geo: &Geometry, style: &Style, a: Annotation) -> Layout {
+/// A label wider or taller than the canvas (less a 1 px border): no position can hold it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct TooLarge {
+    pub text: String,
+    pub width: f32,
+    pub height: f32,
+}
+
+/// Lays out labels, shrinking the diagram until they fit; fails only when a label is
+/// larger than the canvas.
+pub(crate) fn layout(
+    p: &Problem,
+    geo: &Geometry,
+    style: &Style,
+    a: Annotation,
+) -> Result<Layout, TooLarge> {
     let canvas = style.canvas as f32;
     let base_margin = (0.06 * canvas).max(1.5 * style.font_size + 4.0);
     let attempt = |step: f32| {
@@ -80,7 +94,7 @@ pub(crate) fn layout(p: &Problem, geo: &Geometry, style: &Style, a: Annotation) 
         let marks = marks::marks(p, &fit, style.canvas);
         let segs = marks::stroke_segments(p, &fit, &marks);
         let requests = requests(p, &fit, a, style);
-        let (placed, failures) = place_all(&requests, &segs, canvas, style.font_size);
+        let (placed, failures) = place_all(&requests, &segs, canvas, style.font_size)?;
         let stats = measure(&placed, &segs, canvas);
         let layout = Layout {
             fit,
@@ -88,22 +102,22 @@ pub(crate) fn layout(p: &Problem, geo: &Geometry, style: &Style, a: Annotation) 
             placed,
             stats,
         };
-        (failures, layout)
+        Ok((failures, layout))
     };
     // Each step a smaller diagram; the first without failures wins, else the one with
     // fewest (the earliest among equals).
     let [first, rest @ ..] = SHRINK_STEPS;
-    let (mut failures, mut best) = attempt(first);
+    let (mut failures, mut best) = attempt(first)?;
     for step in rest {
         if failures == 0 {
             break;
         }
-        let (f, layout) = attempt(step);
+        let (f, layout) = attempt(step)?;
         if f < failures {
             (failures, best) = (f, layout);
         }
     }
-    best
+    Ok(best)
 }
 
 /// The labels of one annotation style, with their anchors and preferred directions:
@@ -317,11 +331,26 @@ const COLLISION: usize = 1000;
 
 /// Places labels in order; returns them and a badness count: `COLLISION` per label with
 /// no collision-free spot, 1 per label touching a stroke or placed far from its element.
-fn place_all(reqs: &[Request], segs: &[(Px, Px)], canvas: f32, size: f32) -> (Vec<Placed>, usize) {
+/// A label that does not fit on the canvas at all is an error.
+fn place_all(
+    reqs: &[Request],
+    segs: &[(Px, Px)],
+    canvas: f32,
+    size: f32,
+) -> Result<(Vec<Placed>, usize), TooLarge> {
     let mut placed: Vec<Placed> = Vec::with_capacity(reqs.len());
     let mut failures = 0;
     for r in reqs {
         let (w, h) = text_box(&r.text, size);
+        // The box must fit inside the canvas less 1 px on each side (`on_canvas`);
+        // written so that a NaN size fails too.
+        if !(w + 2.0 <= canvas && h + 2.0 <= canvas) {
+            return Err(TooLarge {
+                text: r.text.clone(),
+                width: w,
+                height: h,
+            });
+        }
         let half = [w / 2.0, h / 2.0];
         let mut cands: Vec<(f32, Px)> = Vec::new();
         let slides: &[f32] = if r.along.is_some() {
@@ -347,14 +376,49 @@ fn place_all(reqs: &[Request], segs: &[(Px, Px)], canvas: f32, size: f32) -> (Ve
             }
         }
         cands.sort_by(|x, y| x.0.total_cmp(&y.0));
+        // Only labels and strokes near some candidate can matter: the others are left
+        // out up front, which keeps the work per label from growing with the whole
+        // diagram. Exact: what is left out is more than its gap + 1 px away from every
+        // candidate box, so it could neither collide nor set a clearance below
+        // `STROKE_CLEARANCE` (the only clearances compared); anything not finite stays.
+        let (lo, hi) = reach(&cands, half);
+        let near = |x0: f32, x1: f32, y0: f32, y1: f32, m: f32| {
+            !(x0 > hi[0] + m || x1 < lo[0] - m || y0 > hi[1] + m || y1 < lo[1] - m)
+        };
+        let near_labels: Vec<&Placed> = placed
+            .iter()
+            .filter(|q| {
+                let (c, h) = (q.center, q.half);
+                near(
+                    c[0] - h[0],
+                    c[0] + h[0],
+                    c[1] - h[1],
+                    c[1] + h[1],
+                    LABEL_GAP + 1.0,
+                )
+            })
+            .collect();
+        let near_segs: Vec<(Px, Px)> = segs
+            .iter()
+            .copied()
+            .filter(|&(a, b)| {
+                let m = STROKE_CLEARANCE + 1.0;
+                // Written so that a NaN coordinate keeps the segment.
+                !(a[0] > hi[0] + m && b[0] > hi[0] + m
+                    || a[0] < lo[0] - m && b[0] < lo[0] - m
+                    || a[1] > hi[1] + m && b[1] > hi[1] + m
+                    || a[1] < lo[1] - m && b[1] < lo[1] - m)
+            })
+            .collect();
         let hard_ok = |c: Px| {
             on_canvas(c, half, canvas)
-                && placed
+                && near_labels
                     .iter()
                     .all(|q| !boxes_intersect(c, half, q.center, q.half, LABEL_GAP))
         };
         let stroke_clearance = |c: Px| {
-            segs.iter()
+            near_segs
+                .iter()
                 .map(|&(a, b)| box_seg_dist(c, half, a, b))
                 .fold(f32::INFINITY, f32::min)
         };
@@ -398,7 +462,19 @@ fn place_all(reqs: &[Request], segs: &[(Px, Px)], canvas: f32, size: f32) -> (Ve
             half,
         });
     }
-    (placed, failures)
+    Ok((placed, failures))
+}
+
+/// The box around every candidate's box (centre ± `half`); NaN centres are skipped.
+fn reach(cands: &[(f32, Px)], half: [f32; 2]) -> (Px, Px) {
+    let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+    for &(_, c) in cands {
+        for i in 0..2 {
+            lo[i] = lo[i].min(c[i] - half[i]);
+            hi[i] = hi[i].max(c[i] + half[i]);
+        }
+    }
+    (lo, hi)
 }
 
 /// Layout figures for the chosen placement.

@@ -65,6 +65,21 @@ pub enum ComposeError {
     /// The diagram has nothing to draw, or a coordinate that is not finite.
     #[error("problem {id}: {reason}")]
     BadDiagram { id: String, reason: DiagramError },
+    /// A label (a vertex letter, a side's or an angle's) larger than the canvas at this
+    /// font size, so that no layout can place it.
+    #[error(
+        "problem {id}: label {label:?} is {width:.0}×{height:.0} px at font size {font_size}, \
+         larger than the {canvas}×{canvas} px canvas"
+    )]
+    LabelTooLarge {
+        id: String,
+        /// The label's text (its first 40 characters).
+        label: String,
+        width: f32,
+        height: f32,
+        font_size: f32,
+        canvas: u32,
+    },
     /// The composed scene broke a Scene v1 limit.
     #[error(transparent)]
     Scene(#[from] SceneError),
@@ -109,7 +124,16 @@ pub fn compose(
         id: problem.id.clone(),
         reason,
     })?;
-    let layout = labels::layout(problem, &geo, style, annotation);
+    let layout = labels::layout(problem, &geo, style, annotation).map_err(|e| {
+        ComposeError::LabelTooLarge {
+            id: problem.id.clone(),
+            label: e.text.chars().take(40).collect(),
+            width: e.width,
+            height: e.height,
+            font_size: style.font_size,
+            canvas: style.canvas,
+        }
+    })?;
     let mut items = draw::shapes(problem, &layout.fit, &layout.marks, style);
     items.extend(draw::labels(&layout.placed, style));
     let scene = Scene {

@@ -23,6 +23,7 @@ mod build;
 pub mod expr;
 pub mod formulas;
 mod geom;
+pub mod limits;
 mod place;
 mod problem;
 pub mod rng;
@@ -31,6 +32,7 @@ mod text;
 
 pub use backward::MAX_NODES;
 pub use build::COLOURS;
+pub use limits::LimitError;
 pub use problem::*;
 pub use text::{TextError, point_name};
 

@@ -2,6 +2,7 @@
 //! line and id, and written to `errors.jsonl` with a machine-readable `kind`.
 
 use crate::compose::ComposeError;
+use crate::generate::LimitError;
 use crate::jsonl::LineReadError;
 use crate::render::CpuError;
 use crate::render::gpu::GpuError;
@@ -26,6 +27,11 @@ pub enum LineFault {
         path: String,
         source: serde_json::Error,
     },
+    /// A Problem line that parses but has a field past a limit (`generate::limits`):
+    /// too many points, a name too long, a coordinate out of range. Same `kind` as
+    /// [`LineFault::Problem`]: the Problem is refused, and the message names the field.
+    #[error("problem: {0}")]
+    ProblemLimit(#[from] LimitError),
     /// A Scene that breaks a Scene v1 rule (bad input, or a composed scene past a limit).
     #[error("{}", scene_message(.0))]
     Scene(#[from] SceneError),
@@ -62,7 +68,7 @@ impl LineFault {
             LineFault::Read(LineReadError::NotUtf8 { .. }) => "not_utf8",
             LineFault::Read(LineReadError::TooLong { .. }) => "too_long",
             LineFault::Json { .. } => "json",
-            LineFault::Problem { .. } => "problem",
+            LineFault::Problem { .. } | LineFault::ProblemLimit(_) => "problem",
             LineFault::Scene(_) => "scene",
             LineFault::Variant(_) => "variant",
             LineFault::Compose(_) => "compose",

@@ -53,6 +53,10 @@ fn problem_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
         }),
     })?;
     check_id(&problem.id).map_err(|e| JobError {
+        id: id.clone(),
+        fault: Box::new(e.into()),
+    })?;
+    problem.check_limits().map_err(|e| JobError {
         id,
         fault: Box::new(e.into()),
     })?;

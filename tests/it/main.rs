@@ -25,6 +25,11 @@
 //! - `manifest_row`: the typed manifest row keeps the bytes and matches its schema.
 //! - `oracle`: the GPU-vs-resvg comparison metric itself (`support::oracle`).
 //! - `pixels`: GPU pixels against values computed independently of the renderer.
+//! - `problem_limits`: Problems past a limit (names, counts, values) and labels too
+//!   large for the canvas are line errors naming the field; a Problem at every limit
+//!   lays out in well under a second.
+//! - `properties`: property tests (proptest): arbitrary JSON, and mutated Scenes and
+//!   Problems, through expand → render on the CPU backend never panic.
 //! - `reference`: one scene per feature against `tests/reference/{gpu,cpu}/` images.
 //! - `reliability`: hostile-but-realistic use: planted symlinks, device outputs,
 //!   concurrent runs, impossible flags and values, unbounded inputs.
@@ -56,6 +61,8 @@ mod layering;
 mod manifest_row;
 mod oracle;
 mod pixels;
+mod problem_limits;
+mod properties;
 mod reference;
 mod reliability;
 mod resume;

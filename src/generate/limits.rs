@@ -1,0 +1,348 @@
+//! Limits on a Problem read from input, checked right after it is parsed
+//! ([`Problem::check_limits`]) so that a hand-made or hostile line is refused with an
+//! error naming its field (`diagram.points[3].name: longer than 8 characters`) before
+//! any work, instead of panicking in layout or taking minutes of it.
+//!
+//! Each limit sits far above what `generate` produces. Measured maxima over
+//! `generate --count 20000 --depth 1..6` and, for the most crowded diagrams,
+//! `generate --count 5000 --depth 6 --branch-prob 1 --distractors --variablized 1`
+//! (the larger of the two in parentheses):
+//!
+//! | what | measured max | limit |
+//! |---|---|---|
+//! | points | 29 | [`MAX_POINTS`] 96 |
+//! | shapes | 12 | [`MAX_SHAPES`] 48 |
+//! | sides | 35 | [`MAX_SIDES`] 96 |
+//! | angles | 18 | [`MAX_ANGLES`] 64 |
+//! | measures | 14 | [`MAX_MEASURES`] 96 |
+//! | rays | 6 | [`MAX_RAYS`] 32 |
+//! | right-angle marks | 7 | [`MAX_RIGHT_ANGLES`] 48 |
+//! | steps | 12 | [`MAX_STEPS`] 64 |
+//! | vertices of a shape | 5 | [`MAX_VERTICES`] 16 |
+//! | contours of a shape | 2 | [`MAX_CONTOURS`] 4 |
+//! | segments of a contour | 5 | [`MAX_SEGMENTS`] 16 |
+//! | outline segments, all shapes | 53 | [`MAX_OUTLINE_SEGMENTS`] 256 |
+//! | arcs, all shapes (each is 72 chords to layout) | 7 | [`MAX_ARCS`] 32 |
+//! | shapes of a side, inputs of a step, terms of a variable | 2, 4, 4 | [`MAX_SMALL_LIST`] 8 |
+//! | point name (characters) | 2 | [`MAX_POINT_NAME`] 8 |
+//! | label (characters) | 6 | [`MAX_LABEL`] 24 |
+//! | element name, colour, expression, formula id | 8, 6, 8, 56 | [`MAX_NAME`] 128 |
+//! | question / solution (characters) | 1,401 / 3,231 | [`MAX_TEXT`] 32,768 |
+//! | coordinate, radius (diagram units) | 378 | [`MAX_COORD`] 10⁶ |
+//! | side / measure / answer / step value | 27,888 | [`MAX_VALUE`] 10¹² |
+//! | angle (degrees) | 155 | 0..=360 |
+//! | a, b of `a·x + b` | 153 | [`MAX_VALUE`] |
+//!
+//! The label placer is quadratic in the number of labels (points + sides + angles, at
+//! most 256 here against 41 measured), which is what made 20,000 extra points take
+//! minutes. With every count at its limit, 8-character names, 24-character labels and
+//! the points crowded so that most labels find no free spot, layout takes about 0.4 s
+//! in the test profile (`problem_limits` integration tests time it). The whole line is
+//! also capped at 64 MiB by the reader.
+
+use super::{Binding, Labels, Problem, Texts};
+use std::fmt;
+
+/// Points of the diagram.
+pub const MAX_POINTS: usize = 96;
+/// Shapes of the diagram.
+pub const MAX_SHAPES: usize = 48;
+/// Sides (edges, diagonals, diameters).
+pub const MAX_SIDES: usize = 96;
+/// Angles.
+pub const MAX_ANGLES: usize = 64;
+/// Measures (areas, perimeters, arc lengths, heights).
+pub const MAX_MEASURES: usize = 96;
+/// Rays of angle connectors.
+pub const MAX_RAYS: usize = 32;
+/// Right-angle marks.
+pub const MAX_RIGHT_ANGLES: usize = 48;
+/// Reasoning steps.
+pub const MAX_STEPS: usize = 64;
+/// Vertices of one shape.
+pub const MAX_VERTICES: usize = 16;
+/// Contours of one shape (outer boundary and holes).
+pub const MAX_CONTOURS: usize = 4;
+/// Segments of one contour.
+pub const MAX_SEGMENTS: usize = 16;
+/// Outline segments of all shapes together.
+pub const MAX_OUTLINE_SEGMENTS: usize = 256;
+/// Arc segments of all shapes together (layout samples each arc 72 times).
+pub const MAX_ARCS: usize = 32;
+/// Shapes of a side, inputs of a step, terms of a variable.
+pub const MAX_SMALL_LIST: usize = 8;
+/// Characters of a point name (a vertex letter is drawn on the image).
+pub const MAX_POINT_NAME: usize = 8;
+/// Characters of a side or angle label (drawn on the image).
+pub const MAX_LABEL: usize = 24;
+/// Characters of an element name, colour name, expression or formula id.
+pub const MAX_NAME: usize = 128;
+/// Characters of a question or solution text.
+pub const MAX_TEXT: usize = 32_768;
+/// Largest absolute coordinate or radius, in diagram units.
+pub const MAX_COORD: f64 = 1e6;
+/// Largest absolute value of a side, measure, answer, step binding or variable.
+pub const MAX_VALUE: f64 = 1e12;
+
+/// A Problem field past a limit: its JSON path and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct LimitError {
+    /// JSON path of the field, e.g. `diagram.points[3].name`.
+    pub path: String,
+    /// What is wrong with it, e.g. `longer than 8 characters`.
+    pub reason: String,
+}
+
+impl fmt::Display for LimitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.reason)
+    }
+}
+
+fn err(path: impl Into<String>, reason: impl Into<String>) -> LimitError {
+    LimitError {
+        path: path.into(),
+        reason: reason.into(),
+    }
+}
+
+fn count<T>(path: &str, v: &[T], max: usize) -> Result<(), LimitError> {
+    match v.len() > max {
+        true => Err(err(
+            path,
+            format!("{} items, more than the limit of {max}", v.len()),
+        )),
+        false => Ok(()),
+    }
+}
+
+fn text(path: &str, s: &str, max: usize) -> Result<(), LimitError> {
+    // Counting stops past the limit, so a huge string costs no more than a small one.
+    match s.chars().nth(max).is_some() {
+        true => Err(err(path, format!("longer than {max} characters"))),
+        false => Ok(()),
+    }
+}
+
+fn number(path: &str, v: f64, min: f64, max: f64) -> Result<(), LimitError> {
+    if !v.is_finite() {
+        return Err(err(path, format!("{v} is not a finite number")));
+    }
+    match (min..=max).contains(&v) {
+        true => Ok(()),
+        false => Err(err(path, format!("{v} is outside {min:e}..={max:e}"))),
+    }
+}
+
+fn coord(path: &str, v: f64) -> Result<(), LimitError> {
+    number(path, v, -MAX_COORD, MAX_COORD)
+}
+
+fn xy(path: &str, v: [f64; 2]) -> Result<(), LimitError> {
+    coord(&format!("{path}[0]"), v[0])?;
+    coord(&format!("{path}[1]"), v[1])
+}
+
+fn value(path: &str, v: f64) -> Result<(), LimitError> {
+    number(path, v, -MAX_VALUE, MAX_VALUE)
+}
+
+fn texts(path: &str, t: &Texts, max: usize) -> Result<(), LimitError> {
+    text(&format!("{path}.coordinate"), &t.coordinate, max)?;
+    text(&format!("{path}.individual"), &t.individual, max)
+}
+
+fn labels(path: &str, l: &Labels) -> Result<(), LimitError> {
+    for (style, s) in [("coordinate", &l.coordinate), ("individual", &l.individual)] {
+        if let Some(s) = s {
+            text(&format!("{path}.{style}"), s, MAX_LABEL)?;
+        }
+    }
+    Ok(())
+}
+
+fn expr(path: &str, e: &Option<String>) -> Result<(), LimitError> {
+    match e {
+        Some(s) => text(&format!("{path}.expr"), s, MAX_NAME),
+        None => Ok(()),
+    }
+}
+
+fn binding(path: &str, b: &Binding) -> Result<(), LimitError> {
+    value(&format!("{path}.value"), b.value)
+}
+
+impl Problem {
+    /// Checks every count, text length and number against the limits of this module;
+    /// the error names the first offending field by its JSON path. Cheap: it stops at
+    /// the first count past its limit before looking at the items.
+    pub fn check_limits(&self) -> Result<(), LimitError> {
+        let d = &self.diagram;
+        count("diagram.points", &d.points, MAX_POINTS)?;
+        count("diagram.shapes", &d.shapes, MAX_SHAPES)?;
+        count("diagram.sides", &d.sides, MAX_SIDES)?;
+        count("diagram.angles", &d.angles, MAX_ANGLES)?;
+        count("diagram.measures", &d.measures, MAX_MEASURES)?;
+        count("diagram.rays", &d.rays, MAX_RAYS)?;
+        count("diagram.right_angles", &d.right_angles, MAX_RIGHT_ANGLES)?;
+        count("steps", &self.steps, MAX_STEPS)?;
+
+        texts("question", &self.question, MAX_TEXT)?;
+        texts("cot", &self.cot, MAX_TEXT)?;
+        value("answer", self.answer)?;
+        number("params.branch_prob", self.params.branch_prob, 0.0, 1.0)?;
+        number("params.variablized", self.params.variablized, 0.0, 1.0)?;
+
+        for (i, p) in d.points.iter().enumerate() {
+            let at = format!("diagram.points[{i}]");
+            text(&format!("{at}.name"), &p.name, MAX_POINT_NAME)?;
+            coord(&format!("{at}.x"), p.x)?;
+            coord(&format!("{at}.y"), p.y)?;
+        }
+        let (mut segments, mut arcs) = (0, 0);
+        for (i, s) in d.shapes.iter().enumerate() {
+            let at = format!("diagram.shapes[{i}]");
+            texts(&format!("{at}.name"), &s.name, MAX_NAME)?;
+            text(&format!("{at}.colour"), &s.colour, MAX_NAME)?;
+            count(&format!("{at}.vertices"), &s.vertices, MAX_VERTICES)?;
+            count(&format!("{at}.outline"), &s.outline, MAX_CONTOURS)?;
+            for (j, c) in s.outline.iter().enumerate() {
+                let at = format!("{at}.outline[{j}]");
+                xy(&format!("{at}.start"), c.start)?;
+                count(&format!("{at}.segments"), &c.segments, MAX_SEGMENTS)?;
+                for (k, seg) in c.segments.iter().enumerate() {
+                    let at = format!("{at}.segments[{k}]");
+                    segments += 1;
+                    if segments > MAX_OUTLINE_SEGMENTS {
+                        return Err(err(
+                            at,
+                            format!(
+                                "more than {MAX_OUTLINE_SEGMENTS} outline segments in all shapes"
+                            ),
+                        ));
+                    }
+                    if matches!(seg, super::Segment::Arc { .. }) {
+                        arcs += 1;
+                        if arcs > MAX_ARCS {
+                            return Err(err(
+                                at,
+                                format!("more than {MAX_ARCS} arcs in all shapes"),
+                            ));
+                        }
+                    }
+                    match seg {
+                        super::Segment::Line { to } => xy(&format!("{at}.to"), *to)?,
+                        super::Segment::Arc {
+                            to, center, radius, ..
+                        } => {
+                            xy(&format!("{at}.to"), *to)?;
+                            xy(&format!("{at}.center"), *center)?;
+                            number(&format!("{at}.radius"), *radius, 0.0, MAX_COORD)?;
+                        }
+                    }
+                }
+            }
+        }
+        for (i, s) in d.sides.iter().enumerate() {
+            let at = format!("diagram.sides[{i}]");
+            count(&format!("{at}.shapes"), &s.shapes, MAX_SMALL_LIST)?;
+            number(&format!("{at}.value"), s.value, 0.0, MAX_VALUE)?;
+            texts(&format!("{at}.name"), &s.name, MAX_NAME)?;
+            expr(&at, &s.expr)?;
+            labels(&format!("{at}.label"), &s.label)?;
+        }
+        for (i, a) in d.angles.iter().enumerate() {
+            let at = format!("diagram.angles[{i}]");
+            number(&format!("{at}.value"), a.value, 0.0, 360.0)?;
+            texts(&format!("{at}.name"), &a.name, MAX_NAME)?;
+            expr(&at, &a.expr)?;
+            labels(&format!("{at}.label"), &a.label)?;
+        }
+        for (i, m) in d.measures.iter().enumerate() {
+            let at = format!("diagram.measures[{i}]");
+            number(&format!("{at}.value"), m.value, 0.0, MAX_VALUE)?;
+            expr(&at, &m.expr)?;
+        }
+        for (i, st) in self.steps.iter().enumerate() {
+            let at = format!("steps[{i}]");
+            text(&format!("{at}.formula"), &st.formula, MAX_NAME)?;
+            count(&format!("{at}.inputs"), &st.inputs, MAX_SMALL_LIST)?;
+            for (j, b) in st.inputs.iter().enumerate() {
+                binding(&format!("{at}.inputs[{j}]"), b)?;
+            }
+            binding(&format!("{at}.output"), &st.output)?;
+            if let Some(v) = &st.variable {
+                value(&format!("{at}.variable.x"), v.x)?;
+                count(&format!("{at}.variable.terms"), &v.terms, MAX_SMALL_LIST)?;
+                for (j, t) in v.terms.iter().enumerate() {
+                    let at = format!("{at}.variable.terms[{j}]");
+                    for (name, n) in [("a", t.a), ("b", t.b)] {
+                        value(&format!("{at}.{name}"), n as f64)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{GenerateOptions, generate_one};
+
+    fn problem() -> Problem {
+        generate_one(&GenerateOptions::default(), 3).unwrap()
+    }
+
+    #[test]
+    fn generated_problems_are_within_limits() {
+        let opts = GenerateOptions {
+            depth: 1..=6,
+            branch_prob: 1.0,
+            distractors: true,
+            variablized: 1.0,
+            ..GenerateOptions::default()
+        };
+        for i in 0..40 {
+            let p = generate_one(&opts, i).unwrap();
+            assert_eq!(p.check_limits(), Ok(()), "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let mut p = problem();
+        p.diagram.points[1].name = "ABCDEFGHIJKL".into();
+        let e = p.check_limits().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "diagram.points[1].name: longer than 8 characters"
+        );
+
+        let mut p = problem();
+        p.diagram.points[0].y = -2e6;
+        let e = p.check_limits().unwrap_err();
+        assert_eq!(e.path, "diagram.points[0].y");
+
+        let mut p = problem();
+        let q = p.diagram.points[0].clone();
+        p.diagram.points.resize(MAX_POINTS + 1, q);
+        let e = p.check_limits().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "diagram.points: 97 items, more than the limit of 96"
+        );
+
+        let mut p = problem();
+        p.answer = f64::NAN;
+        assert_eq!(p.check_limits().unwrap_err().path, "answer");
+
+        let mut p = problem();
+        p.diagram.sides[0].label.coordinate = Some("x".repeat(25));
+        assert_eq!(
+            p.check_limits().unwrap_err().path,
+            "diagram.sides[0].label.coordinate"
+        );
+    }
+}

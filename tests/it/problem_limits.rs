@@ -1,0 +1,279 @@
+//! Problem limits (`geomrender::generate::limits`) and label layout failures: a Problem
+//! past a limit, or with a label too large for the canvas, is a line error naming the
+//! field or the label, never a panic or minutes of layout; a Problem at every limit at
+//! once lays out in well under a second.
+
+use crate::support::cli::{bin, files, manifest, run};
+use crate::support::output_dir;
+use geomrender::compose::{Annotation, ComposeError, Style, compose};
+use geomrender::generate::limits::*;
+use geomrender::generate::{GenerateOptions, Problem, Segment, generate_one};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Five generated problems as JSON values (`generate --count 5 --seed 1` alike).
+fn five() -> Vec<Value> {
+    let opts = GenerateOptions {
+        seed: 1,
+        ..GenerateOptions::default()
+    };
+    (0..5)
+        .map(|i| serde_json::to_value(generate_one(&opts, i).unwrap()).unwrap())
+        .collect()
+}
+
+/// Writes `lines` to a fresh file in a fresh folder; returns (file, out dir).
+fn input(name: &str, lines: &[Value]) -> (PathBuf, PathBuf) {
+    let dir = output_dir().join(format!("problem-limits-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("in.jsonl");
+    let text: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    (file, dir.join("out"))
+}
+
+/// `render FILE --out OUT --backend cpu -q ARGS`: asserts exit 1 (some lines failed)
+/// and no panic; returns the errors.jsonl rows.
+fn render_with_errors(file: &Path, out: &Path, args: &[&str]) -> Vec<Value> {
+    let o = run(bin()
+        .arg("render")
+        .arg(file)
+        .arg("--out")
+        .arg(out)
+        .args(["--backend", "cpu", "-q"])
+        .args(args));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::read_to_string(out.join("errors.jsonl"))
+        .expect("errors.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The other four lines' images and rows are all there.
+fn assert_others_written(out: &Path, lines: &[Value], bad: usize, per_line: usize) {
+    let rows = manifest(out);
+    assert_eq!(rows.len(), 4 * per_line);
+    let images = files(&out.join("images"));
+    assert_eq!(images.len(), 4 * per_line, "{images:?}");
+    for (i, l) in lines.iter().enumerate() {
+        let id = l["id"].as_str().unwrap();
+        let written = images.iter().any(|f| f.starts_with(id));
+        assert_eq!(written, i != bad, "{id}: {images:?}");
+    }
+}
+
+#[test]
+fn a_60_character_point_name_is_a_line_error_naming_the_field() {
+    let mut lines = five();
+    lines[2]["diagram"]["points"][1]["name"] = Value::from("N".repeat(60));
+    let (file, out) = input("name60", &lines);
+    let errors = render_with_errors(&file, &out, &[]);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let e = &errors[0];
+    assert_eq!(e["line"], 3);
+    assert_eq!(e["kind"], "problem");
+    assert_eq!(e["id"], lines[2]["id"]);
+    assert_eq!(
+        e["message"],
+        "problem: diagram.points[1].name: longer than 8 characters"
+    );
+    assert_others_written(&out, &lines, 2, 1);
+}
+
+#[test]
+fn a_12_character_point_name_at_font_size_96_is_a_line_error() {
+    let mut lines = five();
+    lines[1]["diagram"]["points"][0]["name"] = Value::from("W".repeat(12));
+    let (file, out) = input("name12", &lines);
+    let errors = render_with_errors(&file, &out, &["--variants", "fontsize=96"]);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0]["line"], 2);
+    assert_eq!(
+        errors[0]["message"],
+        "problem: diagram.points[0].name: longer than 8 characters"
+    );
+    assert_others_written(&out, &lines, 1, 2);
+}
+
+#[test]
+fn a_label_wider_than_the_canvas_is_a_compose_error_not_a_panic() {
+    // Within the name limit, but 8 W's at 96 px are 759 px wide: no layout can place it.
+    let mut lines = five();
+    lines[4]["diagram"]["points"][0]["name"] = Value::from("W".repeat(8));
+    let (file, out) = input("label-wide", &lines);
+    let errors = render_with_errors(&file, &out, &["--variants", "fontsize=96"]);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let e = &errors[0];
+    assert_eq!(
+        (e["line"].as_u64(), e["kind"].as_str()),
+        (Some(5), Some("compose"))
+    );
+    let id = lines[4]["id"].as_str().unwrap();
+    assert_eq!(e["id"], format!("{id}__fontsize-96"));
+    let msg = e["message"].as_str().unwrap();
+    assert!(
+        msg.contains("label \"WWWWWWWW\"") && msg.contains("larger than the 512×512 px canvas"),
+        "{msg}"
+    );
+    assert_others_written(&out, &lines, 4, 2);
+
+    // The library gives the typed error.
+    let p: Problem = serde_json::from_value(lines[4].clone()).unwrap();
+    let style = Style {
+        font_size: 96.0,
+        ..Style::default()
+    };
+    let e = compose(&p, &style, Annotation::Coordinate).unwrap_err();
+    assert!(
+        matches!(&e, ComposeError::LabelTooLarge { label, canvas: 512, .. } if label == "WWWWWWWW"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn twenty_thousand_extra_points_are_refused_at_once() {
+    let mut lines = five();
+    let points = lines[1]["diagram"]["points"].as_array_mut().unwrap();
+    for i in 0..20_000 {
+        points.push(serde_json::json!({"name": "Q", "x": (i % 100) as f64, "y": (i / 100) as f64}));
+    }
+    let (file, out) = input("points20000", &lines);
+    assert!(std::fs::metadata(&file).unwrap().len() > 500_000);
+    let t = Instant::now();
+    let errors = render_with_errors(&file, &out, &[]);
+    let took = t.elapsed();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0]["line"], 2);
+    assert_eq!(errors[0]["kind"], "problem");
+    let n = lines[1]["diagram"]["points"].as_array().unwrap().len();
+    assert_eq!(
+        errors[0]["message"],
+        format!("problem: diagram.points: {n} items, more than the limit of {MAX_POINTS}")
+    );
+    assert_others_written(&out, &lines, 1, 1);
+    // The whole run (5 lines, 4 images) in seconds, not the minutes of layout it took.
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+/// A Problem with every count at its limit, every name and label as long and wide as
+/// allowed, every shape's outline at the segment and arc limits, points crowded into a
+/// small area so that most labels find no free spot and every candidate is tried.
+pub fn problem_at_limits() -> Problem {
+    let opts = GenerateOptions {
+        depth: 6..=6,
+        branch_prob: 1.0,
+        distractors: true,
+        ..GenerateOptions::default()
+    };
+    let mut p = generate_one(&opts, 0).unwrap();
+    let d = &mut p.diagram;
+    // A cheap deterministic spread.
+    let mut seed = 0x9e37_79b9_u64;
+    let mut rnd = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let name = "W".repeat(MAX_POINT_NAME);
+    let label = "W".repeat(MAX_LABEL);
+    let proto = d.points[0].clone();
+    d.points.resize(MAX_POINTS, proto);
+    for q in d.points.iter_mut() {
+        q.name = name.clone();
+        q.x = rnd() * 50.0;
+        q.y = rnd() * 50.0;
+    }
+    let n = d.points.len();
+    let shape = d.shapes[0].clone();
+    d.shapes.resize(MAX_SHAPES, shape);
+    let per_shape = MAX_OUTLINE_SEGMENTS / MAX_SHAPES;
+    let mut arcs = 0;
+    for (i, s) in d.shapes.iter_mut().enumerate() {
+        s.vertices = (0..MAX_VERTICES).map(|k| (i + k) % n).collect();
+        let start = [rnd() * 50.0, rnd() * 50.0];
+        let segments = (0..per_shape)
+            .map(|_| {
+                let to = [rnd() * 50.0, rnd() * 50.0];
+                if arcs < MAX_ARCS {
+                    arcs += 1;
+                    Segment::Arc {
+                        to,
+                        center: [25.0, 25.0],
+                        radius: 25.0,
+                        large_arc: true,
+                        sweep: arcs % 2 == 0,
+                    }
+                } else {
+                    Segment::Line { to }
+                }
+            })
+            .collect();
+        s.outline = vec![geomrender::generate::Contour { start, segments }];
+    }
+    let side = d.sides[0].clone();
+    d.sides.resize(MAX_SIDES, side);
+    for (i, s) in d.sides.iter_mut().enumerate() {
+        s.points = [i % n, (i * 7 + 3) % n];
+        s.kind = geomrender::generate::SideKind::Diagonal;
+        s.label.coordinate = Some(label.clone());
+        s.label.individual = Some(label.clone());
+    }
+    let angle = d.angles.first().cloned().unwrap_or_else(|| {
+        serde_json::from_value(serde_json::json!({
+            "points": [0, 1, 2], "value": 60.0, "status": "given", "shown": true,
+            "name": {"coordinate": "ABC", "individual": "α"}, "label": {}
+        }))
+        .unwrap()
+    });
+    d.angles.resize(MAX_ANGLES, angle);
+    for (i, a) in d.angles.iter_mut().enumerate() {
+        a.points = [i % n, (i + 1) % n, (i + 2) % n];
+        a.status = geomrender::generate::Status::Given;
+        a.label.coordinate = Some(label.clone());
+        a.label.individual = Some(label.clone());
+    }
+    let ray = geomrender::generate::Ray { points: [0, 1] };
+    d.rays.resize(MAX_RAYS, ray);
+    for (i, r) in d.rays.iter_mut().enumerate() {
+        r.points = [i % n, (i * 3 + 1) % n];
+    }
+    d.right_angles = (0..MAX_RIGHT_ANGLES)
+        .map(|i| [i % n, (i + 1) % n, (i + 2) % n])
+        .collect();
+    p
+}
+
+#[test]
+fn a_problem_at_every_limit_lays_out_in_well_under_a_second() {
+    let p = problem_at_limits();
+    assert_eq!(p.check_limits(), Ok(()));
+    // One more of anything is refused.
+    let mut over = p.clone();
+    over.diagram.points.push(over.diagram.points[0].clone());
+    assert_eq!(over.check_limits().unwrap_err().path, "diagram.points");
+
+    for a in Annotation::ALL {
+        // The fastest of three, so that other tests running alongside on a small CI
+        // machine do not count.
+        let mut took = Duration::MAX;
+        for _ in 0..3 {
+            let t = Instant::now();
+            let c = compose(&p, &Style::default(), a).unwrap_or_else(|e| panic!("{e}"));
+            took = took.min(t.elapsed());
+            assert!(c.layout.labels >= 160, "{}", c.layout.labels);
+        }
+        eprintln!("layout at the limits ({a:?}): {took:?}");
+        // Well under a second even in the lightly optimised test profile (about 0.4 s;
+        // a release build is faster).
+        assert!(took < Duration::from_millis(900), "{a:?}: {took:?}");
+    }
+}
