@@ -4,7 +4,7 @@
 //! default `--backend auto` (which falls back to resvg) always run.
 
 use crate::support::cli::{
-    assert_manifest_row, bin, examples, files, manifest, manifest_validator, run,
+    assert_manifest_row, bin, examples, files, manifest, manifest_validator, run, run_with_stdin,
 };
 use crate::support::gpu::{gpu_or_skip, gpu_or_skip_part};
 use std::path::Path;
@@ -243,21 +243,10 @@ fn bad_lines_are_reported_and_the_rest_still_render() {
 #[test]
 fn reads_scenes_from_stdin() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = bin()
-        .args(["render", "-", "--out"])
-        .arg(dir.path())
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(std::fs::read(examples()).unwrap().as_slice())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_with_stdin(
+        bin().args(["render", "-", "--out"]).arg(dir.path()),
+        std::fs::read(examples()).unwrap(),
+    );
     assert!(
         out.status.success(),
         "{}",

@@ -2,7 +2,7 @@
 //! an uninterrupted one; damaged images are redrawn; a different input, options or
 //! backend is refused before any work, and a refusal changes nothing on disk.
 
-use crate::support::cli::{bin, run};
+use crate::support::cli::{bin, run, run_with_stdin};
 use crate::support::gpu::gpu_or_skip_part;
 use std::path::Path;
 use std::process::Output;
@@ -213,25 +213,14 @@ fn a_different_input_options_or_backend_is_refused_and_nothing_changes() {
         refused(run(&mut cmd), "other options");
     }
     // A stream cannot be checked against the previous rows.
-    let mut child = bin()
-        .args(["render", "-", "--backend", "cpu", "-q", "--resume"])
-        .args(["--variants", "opacity=0.3,0.7", "--out"])
-        .arg(&dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(&read(&input))
-            .unwrap();
-    }
-    refused(child.wait_with_output().unwrap(), "not a stream");
+    let stream = run_with_stdin(
+        bin()
+            .args(["render", "-", "--backend", "cpu", "-q", "--resume"])
+            .args(["--variants", "opacity=0.3,0.7", "--out"])
+            .arg(&dir),
+        read(&input),
+    );
+    refused(stream, "not a stream");
 
     // The original command still resumes: everything kept, nothing new.
     let out = render_cli(&input, &dir, true);

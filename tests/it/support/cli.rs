@@ -26,6 +26,32 @@ pub fn run(cmd: &mut Command) -> Output {
     out
 }
 
+/// Runs `cmd` with `input` on its stdin, as [`run`] does. The input is written from
+/// another thread, so a child that fills its stdout or stderr pipe cannot deadlock it.
+pub fn run_with_stdin(cmd: &mut Command, input: Vec<u8>) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start geomrender");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    // A child that exits early closes the pipe; its status tells the test why.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait for geomrender");
+    writer.join().expect("stdin writer");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "geomrender panicked:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Runs `cmd`, asserting that it succeeded (its stderr is the failure message).
 pub fn run_ok(cmd: &mut Command) -> Output {
     let out = run(cmd);
