@@ -76,10 +76,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _ = std::fs::remove_dir_all(&temp);
     let summary = summary?;
     anyhow::ensure!(
-        summary.failed.is_empty(),
-        "{} inputs failed: {}",
-        summary.failed.len(),
-        summary.failed[0]
+        summary.failed == 0,
+        "{} inputs failed, the first: {}",
+        summary.failed,
+        summary.first_failure.as_deref().unwrap_or_default()
     );
     let secs = summary.elapsed.as_secs_f64();
     println!(

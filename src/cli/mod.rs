@@ -6,6 +6,7 @@ use std::process::ExitCode;
 mod bench;
 mod doctor;
 mod generate;
+mod interrupt;
 mod progress;
 mod render;
 mod schema;
@@ -49,6 +50,7 @@ enum Command {
 pub fn main() -> ExitCode {
     die_quietly_on_closed_pipe();
     quiet_headless_vulkan();
+    interrupt::install();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Sweep(args) => sweep::run(args),
@@ -69,9 +71,6 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Mesa's device-select Vulkan layer tries to reach a Wayland compositor and prints
-/// "XDG_RUNTIME_DIR is invalid" on headless machines; it has nothing to select
-/// there, so it is switched off when no session is present.
 /// `geomrender doctor | head` must end quietly when `head` stops reading, as other
 /// command-line tools do, instead of panicking in `println!`: restore the default
 /// SIGPIPE action that the Rust runtime replaces with "ignore".
@@ -83,6 +82,9 @@ fn die_quietly_on_closed_pipe() {
     }
 }
 
+/// Mesa's device-select Vulkan layer tries to reach a Wayland compositor and prints
+/// "XDG_RUNTIME_DIR is invalid" on headless machines; it has nothing to select
+/// there, so it is switched off when no session is present.
 fn quiet_headless_vulkan() {
     if std::env::var_os("XDG_RUNTIME_DIR").is_none()
         && std::env::var_os("NODEVICE_SELECT").is_none()

@@ -207,7 +207,22 @@ pub fn execute(
         None => pipeline::run(reader, file, &expand, options, &reporter),
     };
     reporter.finish();
-    Ok(result?)
+    result.map_err(explain)
+}
+
+/// A run stopped by a full disk can be carried on: say how.
+fn explain(e: pipeline::RunError) -> anyhow::Error {
+    match &e {
+        pipeline::RunError::Io { source, .. }
+            if source.kind() == std::io::ErrorKind::StorageFull =>
+        {
+            anyhow::anyhow!(
+                "{e}\nthe disk is full: every image written so far is whole and kept; \
+                 free some space and run the same command with --resume to carry on"
+            )
+        }
+        _ => e.into(),
+    }
 }
 
 /// Prints the summary; exit status 1 when some lines failed.
@@ -230,12 +245,12 @@ pub fn report(summary: &RunSummary, out: &Path, quiet: bool) -> ExitCode {
     if !quiet {
         eprintln!("{}", stage_line(&summary.stages, summary.elapsed));
     }
-    if summary.failed.is_empty() {
+    if summary.failed == 0 {
         return ExitCode::SUCCESS;
     }
     eprintln!(
         "{} of {} lines failed; every one is listed in {}",
-        summary.failed.len(),
+        summary.failed,
         summary.lines,
         out.join("errors.jsonl").display()
     );
@@ -248,15 +263,12 @@ fn check_first_line(path: &Path, plan: &Plan) -> anyhow::Result<()> {
     if semantic.is_empty() {
         return Ok(());
     }
-    let reader = BufReader::new(std::fs::File::open(path)?);
-    let Some(first) = reader
-        .lines()
-        .map_while(Result::ok)
-        .find(|l| !l.trim().is_empty())
-    else {
+    // Bounded like every input line: a file without newlines is not read whole.
+    let mut lines = geomrender::jsonl::Lines::new(BufReader::new(std::fs::File::open(path)?));
+    let Some(Ok(first)) = lines.next_chunk(1)?.pop().map(|l| l.text) else {
         return Ok(());
     };
-    if let Ok(value) = serde_json::from_str::<serde_json::Value>(&first) {
+    if let Ok(value) = geomrender::jsonl::parse_value(&first) {
         if pipeline::line_kind(&value) == LineKind::Scene {
             let names: Vec<&str> = semantic.iter().map(|a| a.name()).collect();
             anyhow::bail!(

@@ -80,8 +80,13 @@ pub enum ComposeError {
         font_size: f32,
         canvas: u32,
     },
-    /// The composed scene broke a Scene v1 limit.
-    #[error(transparent)]
+    /// The composed scene broke a Scene v1 rule: every drawn Problem field is
+    /// checked at parse time, so this is a bug to report, with the scene item.
+    #[error(
+        "the composed diagram breaks a Scene rule at {}: {} (please report this)",
+        .0.path,
+        .0.reason
+    )]
     Scene(#[from] SceneError),
 }
 

@@ -124,6 +124,25 @@ fn text(path: &str, s: &str, max: usize) -> Result<(), LimitError> {
     }
 }
 
+/// A text drawn in the diagram (point name, label): as a Scene text item must be,
+/// checked here so that the error names the Problem field, not a scene item.
+fn drawn(path: &str, s: &str, max: usize) -> Result<(), LimitError> {
+    text(path, s, max)?;
+    if s.trim().is_empty() {
+        return Err(err(
+            path,
+            "empty or only white space (it is drawn as a label)",
+        ));
+    }
+    match s.chars().find(|c| c.is_control()) {
+        Some(c) => Err(err(
+            path,
+            format!("contains control character {c:?}; a label is a single line"),
+        )),
+        None => Ok(()),
+    }
+}
+
 fn number(path: &str, v: f64, min: f64, max: f64) -> Result<(), LimitError> {
     if !v.is_finite() {
         return Err(err(path, format!("{v} is not a finite number")));
@@ -155,7 +174,7 @@ fn texts(path: &str, t: &Texts, max: usize) -> Result<(), LimitError> {
 fn labels(path: &str, l: &Labels) -> Result<(), LimitError> {
     for (style, s) in [("coordinate", &l.coordinate), ("individual", &l.individual)] {
         if let Some(s) = s {
-            text(&format!("{path}.{style}"), s, MAX_LABEL)?;
+            drawn(&format!("{path}.{style}"), s, MAX_LABEL)?;
         }
     }
     Ok(())
@@ -195,7 +214,7 @@ impl Problem {
 
         for (i, p) in d.points.iter().enumerate() {
             let at = format!("diagram.points[{i}]");
-            text(&format!("{at}.name"), &p.name, MAX_POINT_NAME)?;
+            drawn(&format!("{at}.name"), &p.name, MAX_POINT_NAME)?;
             coord(&format!("{at}.x"), p.x)?;
             coord(&format!("{at}.y"), p.y)?;
         }

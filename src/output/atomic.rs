@@ -7,10 +7,52 @@
 //! process created is renamed into place. A rename over a symlink replaces the link,
 //! not its target.
 
+//!
+//! Every temporary file not yet committed is registered, so that an interrupted
+//! process can remove them all ([`remove_live_temps`], called by the binary's
+//! SIGINT/SIGTERM handler) instead of leaving hidden files behind.
+
+use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 use tempfile::NamedTempFile;
+
+/// The temporary files of this process not yet committed or removed.
+struct Live {
+    /// Set once the process is being interrupted: no new temporary file is made.
+    closing: bool,
+    paths: BTreeSet<PathBuf>,
+}
+
+static LIVE: Mutex<Live> = Mutex::new(Live {
+    closing: false,
+    paths: BTreeSet::new(),
+});
+
+fn live() -> MutexGuard<'static, Live> {
+    LIVE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Removes every temporary file this process has not committed yet and stops new
+/// ones from being made; returns how many were removed. For an interrupt handler
+/// that exits the process right after: a file being committed at the same moment
+/// is either renamed before this runs or never.
+pub fn remove_live_temps() -> usize {
+    let mut live = live();
+    live.closing = true;
+    let removed = live
+        .paths
+        .iter()
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .count();
+    live.paths.clear();
+    // Keep the registry locked: a thread about to commit or create waits here
+    // until the process exits.
+    std::mem::forget(live);
+    removed
+}
 
 /// Writes `bytes` to `path` atomically (same-directory temp file + rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -22,7 +64,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// A file being written under a hidden temporary name; [`AtomicFile::commit`] moves it
 /// to its final name, and dropping it uncommitted removes it.
 pub struct AtomicFile {
-    out: BufWriter<NamedTempFile>,
+    /// `None` once committed.
+    out: Option<BufWriter<NamedTempFile<File>>>,
     path: PathBuf,
 }
 
@@ -51,15 +94,25 @@ impl AtomicFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        // Mode 0666 before the umask, as `File::create` gives: outputs are shared files,
-        // not the 0600 tempfile picks for secrets.
         let tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(".tmp")
-            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-            .tempfile_in(dir)?;
+            .make_in(dir, |tmp| {
+                // Created and registered under the registry's lock, so an interrupt
+                // either sees it or stops it being made.
+                let mut live = live();
+                if live.closing {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::Interrupted,
+                        "the process is being interrupted",
+                    ));
+                }
+                let file = create_new_nofollow(tmp)?;
+                live.paths.insert(tmp.to_path_buf());
+                Ok(file)
+            })?;
         Ok(AtomicFile {
-            out: BufWriter::with_capacity(1 << 16, tmp),
+            out: Some(BufWriter::with_capacity(1 << 16, tmp)),
             path: path.to_path_buf(),
         })
     }
@@ -70,23 +123,44 @@ impl AtomicFile {
     }
 
     /// Flushes, optionally syncs to disk, and renames the file to its final name.
-    pub fn commit(self, sync: bool) -> std::io::Result<()> {
-        let tmp = self.out.into_inner().map_err(|e| e.into_error())?;
+    pub fn commit(mut self, sync: bool) -> std::io::Result<()> {
+        let out = self.out.take().expect("an AtomicFile is committed once");
+        let tmp = out.into_inner().map_err(|e| e.into_error())?;
         if sync {
             tmp.as_file().sync_all()?;
         }
-        tmp.persist(&self.path).map_err(|e| e.error)?;
-        Ok(())
+        let tmp_path = tmp.path().to_path_buf();
+        let mut live = live();
+        // On failure the temp file is dropped (removed) here, still under the lock.
+        let result = tmp.persist(&self.path).map(drop).map_err(|e| e.error);
+        live.paths.remove(&tmp_path);
+        result
+    }
+
+    fn out(&mut self) -> &mut BufWriter<NamedTempFile<File>> {
+        self.out.as_mut().expect("not committed")
+    }
+}
+
+impl Drop for AtomicFile {
+    /// Removes the uncommitted file (and forgets it) under the registry's lock.
+    fn drop(&mut self) {
+        if let Some(out) = self.out.take() {
+            let mut live = live();
+            let tmp_path = out.get_ref().path().to_path_buf();
+            drop(out);
+            live.paths.remove(&tmp_path);
+        }
     }
 }
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.out.write(buf)
+        self.out().write(buf)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
+        self.out().flush()
     }
 }
 
@@ -121,11 +195,13 @@ pub fn remove_stale_temps(dir: &Path, name: Option<&str>) -> std::io::Result<usi
 
 /// Opens `path` for writing without following a symlink and without replacing
 /// anything: a planted file or link at `path` makes it fail.
+/// Mode 0666 before the umask, as `File::create` gives: outputs are shared files.
 pub fn create_new_nofollow(path: &Path) -> std::io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
+        .mode(0o666)
         .custom_flags(libc::O_NOFOLLOW)
         .open(path)
 }

@@ -124,12 +124,18 @@ pub struct ManifestWriter {
 }
 
 impl ManifestWriter {
-    pub fn create(path: &Path) -> std::io::Result<Self> {
+    /// Where the manifest for `path` is written until the run ends
+    /// (`<dir>/.<name>.partial`): what errors while writing rows should name.
+    pub fn partial_path(path: &Path) -> PathBuf {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let partial = path.with_file_name(format!(".{name}.partial"));
+        path.with_file_name(format!(".{name}.partial"))
+    }
+
+    pub fn create(path: &Path) -> std::io::Result<Self> {
+        let partial = Self::partial_path(path);
         // A stale partial (or anything planted under its name) is removed, never
         // written through: the new one is created exclusively, without following links.
         match std::fs::remove_file(&partial) {
@@ -161,6 +167,12 @@ impl ManifestWriter {
 
     pub fn rows(&self) -> u64 {
         self.rows
+    }
+
+    /// Hands the rows written so far to the OS (no sync): a process killed after
+    /// this leaves them in the partial file for `--resume`.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 
     /// Puts the rows written so far on disk (flushed and synced).

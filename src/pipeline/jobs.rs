@@ -29,7 +29,7 @@ pub fn line_kind(value: &Value) -> LineKind {
 
 /// The jobs of one line under `plan`: the base image first, then the variants.
 pub fn expand_line(line: &str, plan: &Plan) -> Result<Vec<Job>, JobError> {
-    let value: Value = serde_json::from_str(line).map_err(|e| LineFault::Json {
+    let value: Value = crate::jsonl::parse_value(line).map_err(|e| LineFault::Json {
         message: e
             .to_string()
             .split(" at line ")

@@ -12,6 +12,7 @@
 //!    in input order.
 
 mod error;
+mod errors;
 mod gpu_stage;
 mod jobs;
 mod read;
@@ -163,8 +164,10 @@ pub struct RunSummary {
     pub images: u64,
     /// Of `images`, those kept from the previous run (`--resume`).
     pub kept: u64,
-    /// Lines that failed, in order.
-    pub failed: Vec<LineError>,
+    /// Images or whole lines that failed (each is a row of `errors.jsonl`).
+    pub failed: u64,
+    /// The first of them in line order, as the terminal shows it.
+    pub first_failure: Option<String>,
     /// What rendered, as in the manifest's `backend` column.
     pub backend: String,
     pub manifest: PathBuf,
@@ -283,7 +286,9 @@ pub fn run_locked(
         Some(plan) => Some(resume::stage(&options.out_dir, plan)?),
         None => None,
     };
-    let mut manifest = ManifestWriter::create(&manifest_path).map_err(io(&manifest_path))?;
+    // Rows go to the partial file until the run ends: errors name that one.
+    let partial = ManifestWriter::partial_path(&manifest_path);
+    let mut manifest = ManifestWriter::create(&manifest_path).map_err(io(&partial))?;
     resume::write_state(&options.out_dir, &fingerprint, &described)?;
     let kept = match (plan, &staged) {
         (Some(plan), Some(path)) => {
@@ -297,9 +302,9 @@ pub fn run_locked(
     }
     // A resume refused half way leaves only the kept rows, so the original
     // command can still finish the run.
-    let kept_mark = manifest.position().map_err(io(&manifest_path))?;
+    let kept_mark = manifest.position().map_err(io(&partial))?;
     let stats = StageTimes::default();
-    let mut failed = Vec::new();
+    let mut failed = errors::ErrorLog::new(&options.out_dir);
     let mut lines_read = 0;
     let reader = read::Reader {
         file,
@@ -318,23 +323,24 @@ pub fn run_locked(
         progress,
         stats: &stats,
     };
-    let (manifest, read_result, gpu_failed) = run_stages(input, reader, sink, renderer, manifest)?;
-    merge_failed(&mut failed, gpu_failed);
-    let mut manifest = manifest;
+    let (mut manifest, read_result, gpu_failed) =
+        run_stages(input, reader, sink, renderer, manifest)?;
     if let Err(RunError::Resume(_)) = &read_result {
         manifest
             .rewind(kept_mark, kept.ids.len() as u64)
-            .map_err(io(&manifest_path))?;
+            .map_err(io(&partial))?;
     }
     read_result?;
     let images = manifest.rows();
-    let manifest = manifest.finish().map_err(io(&manifest_path))?;
-    write_errors(&options.out_dir, &failed)?;
+    let manifest = manifest.finish().map_err(io(&partial))?;
+    let errors_path = options.out_dir.join("errors.jsonl");
+    let failed = failed.finish(gpu_failed).map_err(io(&errors_path))?;
     Ok(RunSummary {
         lines: lines_read,
         images,
         kept: kept.ids.len() as u64,
-        failed,
+        failed: failed.count,
+        first_failure: failed.first,
         backend,
         manifest,
         elapsed: start.elapsed(),
@@ -391,16 +397,6 @@ impl Renderer {
             _ => None,
         }
     }
-}
-
-/// Adds the jobs the GPU stage could not render to the lines the reader rejected,
-/// in line order (a stable sort: a line's own failures keep their order).
-fn merge_failed(failed: &mut Vec<LineError>, gpu_failed: Vec<LineError>) {
-    if gpu_failed.is_empty() {
-        return;
-    }
-    failed.extend(gpu_failed);
-    failed.sort_by_key(|e| e.line);
 }
 
 /// What the stages leave: the sink's manifest (not yet finished), how the reader
@@ -483,25 +479,4 @@ impl SceneRenderer {
         let mut images = renderer.render_all([prepared])?;
         Ok(images.pop().expect("one scene, one image"))
     }
-}
-
-/// `errors.jsonl` lists the failed lines, one JSON object each; a clean run removes
-/// the file a previous run may have left.
-fn write_errors(dir: &Path, failed: &[LineError]) -> Result<(), RunError> {
-    let path = dir.join("errors.jsonl");
-    if failed.is_empty() {
-        return match std::fs::remove_file(&path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                Err(RunError::Io { path, source: e })
-            }
-            _ => Ok(()),
-        };
-    }
-    let mut text = String::new();
-    for e in failed {
-        text.push_str(&serde_json::to_string(e).expect("serialisable"));
-        text.push('\n');
-    }
-    crate::output::atomic::write_atomic(&path, text.as_bytes())
-        .map_err(|source| RunError::Io { path, source })
 }

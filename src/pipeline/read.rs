@@ -1,6 +1,7 @@
 //! Stage 1: read lines in chunks; expand, prepare (or CPU-render) them on rayon;
 //! report bad lines and duplicate ids in input order; pass the rest on.
 
+use super::errors::ErrorLog;
 use super::resume::{Cursor, Kept};
 use super::{
     Done, Expand, JobError, LineError, LineFault, Meta, Progress, RunError, RunOptions, StageTimes,
@@ -50,7 +51,7 @@ pub(super) struct Reader<'a> {
     pub stats: &'a StageTimes,
     /// Renders on the worker threads when set (CPU backend).
     pub cpu: Option<std::sync::Arc<CpuRenderer>>,
-    pub failed: &'a mut Vec<LineError>,
+    pub failed: &'a mut ErrorLog,
     pub lines_read: &'a mut u64,
     /// Ids a resumed run already has (empty otherwise).
     pub kept: &'a Kept,
@@ -97,7 +98,7 @@ impl Reader<'_> {
                 let works = match result {
                     Ok(w) => w,
                     Err(e) => {
-                        self.reject(fail(e));
+                        self.reject(fail(e))?;
                         continue;
                     }
                 };
@@ -112,7 +113,7 @@ impl Reader<'_> {
                     self.reject(fail(JobError::of(
                         &id,
                         LineFault::DuplicateId { id: id.clone() },
-                    )));
+                    )))?;
                     continue;
                 }
                 for w in works {
@@ -143,9 +144,12 @@ impl Reader<'_> {
         }
     }
 
-    fn reject(&mut self, e: LineError) {
+    fn reject(&mut self, e: LineError) -> Result<(), RunError> {
         self.progress.line_failed(&e);
-        self.failed.push(e);
+        self.failed.push(e).map_err(|source| RunError::Io {
+            path: self.options.out_dir.join("errors.jsonl"),
+            source,
+        })
     }
 
     /// Expands one line and does the per-job CPU work.

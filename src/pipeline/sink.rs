@@ -24,7 +24,7 @@ impl Sink<'_> {
         mut manifest: ManifestWriter,
     ) -> Result<ManifestWriter, RunError> {
         let manifest_err = |source| RunError::Io {
-            path: self.out_dir.join("manifest.jsonl"),
+            path: ManifestWriter::partial_path(&self.out_dir.join("manifest.jsonl")),
             source,
         };
         for batch in input {
@@ -35,6 +35,8 @@ impl Sink<'_> {
                 manifest.write_row(&row?).map_err(manifest_err)?;
                 self.progress.image_written(&done.meta.id);
             }
+            // Each batch's rows reach the file at once, so a killed run keeps them.
+            manifest.flush().map_err(manifest_err)?;
         }
         Ok(manifest)
     }

@@ -23,7 +23,7 @@ struct RawScene {
 
 /// Parses and validates one Scene from a line of JSON.
 pub fn parse_scene(line: &str) -> Result<Scene, SceneError> {
-    let value: Value = serde_json::from_str(line)
+    let value: Value = crate::jsonl::parse_value(line)
         .map_err(|e| SceneError::new("", Reason::Json(strip_position(&e))))?;
     let id = value.get("id").and_then(Value::as_str).map(str::to_string);
     scene_from_value(&value).map_err(|e| e.with_id(id.as_deref()))

@@ -62,9 +62,10 @@ pub enum ScoreError {
         option: &'static str,
         message: String,
     },
-    /// The manifest has no valid item to score.
-    #[error("{0}: the manifest has no valid items")]
-    EmptyManifest(String),
+    /// The manifest has no valid item to score; `why` says what the file holds
+    /// instead (Problems, Scenes, only bad rows, nothing).
+    #[error("{file}: no valid manifest rows to score: {why}")]
+    EmptyManifest { file: String, why: String },
     /// Drawing a plot failed.
     #[error("plot {name}: {message}")]
     Plot { name: String, message: String },

@@ -122,11 +122,33 @@ pub struct Loaded {
     pub inputs: Inputs,
 }
 
+/// What a manifest with no valid row holds instead, judged by its first line.
+fn why_empty(text: &[u8], errors: &[LineError]) -> String {
+    const READS: &str =
+        "score reads the manifest.jsonl that `render` or `sweep` writes beside the images";
+    let first = crate::jsonl::split(text)
+        .next()
+        .and_then(|(_, raw)| serde_json::from_slice::<serde_json::Value>(raw).ok());
+    let has = |k: &str| first.as_ref().is_some_and(|v| v.get(k).is_some());
+    if has("diagram") || (has("question") && !has("image")) {
+        format!("it holds Problems (from `geomrender generate`), not rendered images; {READS}")
+    } else if has("items") && !has("image") {
+        format!("it holds Scenes (draw lists), not rendered images; {READS}")
+    } else if let Some(e) = errors.first() {
+        format!("all {} rows were rejected, the first: {e}", errors.len())
+    } else {
+        format!("the file is empty; {READS}")
+    }
+}
+
 /// Parses the manifest and every prediction file (model defaults to the file stem).
 pub fn load(manifest: &Source, predictions: &[Source]) -> Result<Loaded, ScoreError> {
     let (items, mut errors) = parse_manifest(&manifest.bytes, &manifest.name);
     if items.is_empty() {
-        return Err(ScoreError::EmptyManifest(manifest.name.clone()));
+        return Err(ScoreError::EmptyManifest {
+            file: manifest.name.clone(),
+            why: why_empty(&manifest.bytes, &errors),
+        });
     }
     let manifest_file = input_file(manifest, items.len());
     let mut all = Vec::new();

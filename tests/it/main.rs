@@ -21,6 +21,8 @@
 //! - `generate_paper`: GeomVerse's worked examples (tables 3, 4) give the paper's numbers.
 //! - `generate_solutions`: every equation of generated solutions re-evaluates.
 //! - `generate_transforms`: info moves, relabelling and JSON round trips of Problems.
+//! - `interrupts`: runs stopped by SIGINT/SIGTERM/SIGKILL or a full disk, then
+//!   `--resume`d, end byte-identical to uninterrupted runs on both backends.
 //! - `layering`: no `src/` module imports a later stage.
 //! - `manifest_row`: the typed manifest row keeps the bytes and matches its schema.
 //! - `oracle`: the GPU-vs-resvg comparison metric itself (`support::oracle`).
@@ -45,7 +47,7 @@
 //! - `work_bounds`: scenes asking for unbounded work (huge strokes, fine dashes) are
 //!   line errors on both backends; the rest of the run is written.
 //! - `support`: shared helpers only, no tests (`cli`, `cpu`, `gpu`, `images`,
-//!   `oracle`, `scenes`, `skip`).
+//!   `oracle`, `process`, `scenes`, `skip`).
 
 mod backends;
 mod batch;
@@ -57,6 +59,7 @@ mod generate_formulas;
 mod generate_paper;
 mod generate_solutions;
 mod generate_transforms;
+mod interrupts;
 mod layering;
 mod manifest_row;
 mod oracle;

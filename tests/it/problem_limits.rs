@@ -277,3 +277,50 @@ fn a_problem_at_every_limit_lays_out_in_well_under_a_second() {
         assert!(took < Duration::from_millis(900), "{a:?}: {took:?}");
     }
 }
+
+/// Defect 12: a drawn Problem text (point name, label) that is blank or holds a
+/// control character is refused naming the Problem field, not an internal scene
+/// item (`items[5].text`), and under the Problem's id, not a variant's.
+#[test]
+fn blank_or_control_labels_name_the_problem_field() {
+    type Mutate = fn(&mut Value);
+    let cases: [(&str, Mutate, &str); 4] = [
+        (
+            "diagram.points[0].name",
+            |p| p["diagram"]["points"][0]["name"] = " ".into(),
+            "empty or only white space",
+        ),
+        (
+            "diagram.points[0].name",
+            |p| p["diagram"]["points"][0]["name"] = "\u{7}".into(),
+            "contains control character",
+        ),
+        (
+            "diagram.sides[1].label.individual",
+            |p| p["diagram"]["sides"][1]["label"]["individual"] = "  ".into(),
+            "empty or only white space",
+        ),
+        (
+            "diagram.sides[1].label.individual",
+            |p| p["diagram"]["sides"][1]["label"]["individual"] = "a\nb".into(),
+            "contains control character",
+        ),
+    ];
+    for (i, (field, mutate, reason)) in cases.into_iter().enumerate() {
+        let mut lines = five();
+        assert!(lines[0]["diagram"]["sides"][1]["label"]["individual"].is_string());
+        mutate(&mut lines[0]);
+        let (file, out) = input(&format!("drawn-{i}"), &lines);
+        let errors = render_with_errors(&file, &out, &["--variants", "annotation"]);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let e = &errors[0];
+        assert_eq!(e["kind"], "problem", "{e}");
+        assert_eq!(e["id"], lines[0]["id"], "{e}");
+        let message = e["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("problem: {field}: {reason}")),
+            "{message}"
+        );
+        assert!(!message.contains("items["), "{message}");
+    }
+}

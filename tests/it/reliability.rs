@@ -1,10 +1,13 @@
 //! Hostile-but-realistic use (issue 11): planted symlinks, device-node outputs,
-//! concurrent runs into one directory, absurd numeric flags and values. Each test
-//! is CLI-level and failed on main at e0a4486.
+//! concurrent runs into one directory, absurd numeric flags and values, and inputs
+//! that used to take unbounded memory (peak RSS measured). Each test is CLI-level
+//! and failed on main at e0a4486. Signals and a full disk: `interrupts`.
 
-use crate::support::cli::{bin, examples, files, run};
+use crate::support::cli::{bin, examples, files, run, run_ok};
+use crate::support::process::{line_count, run_bounded};
 use std::path::Path;
 use std::process::Stdio;
+use std::time::Duration;
 
 fn victim(dir: &Path) -> std::path::PathBuf {
     let v = dir.join("victim.txt");
@@ -201,20 +204,142 @@ fn impossible_values_and_flags_are_refused_up_front() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--count"));
 }
 
+/// Peak RSS allowed where an input tries to make the run hold it all: the binary
+/// itself peaks at about 60 MB on small inputs, a 64 MiB line buffer adds its size.
+const BOUNDED_RSS_KIB: u64 = 256 << 10;
+
 /// Defect 8: the progress total never reads a device whole (`render /dev/zero` used
-/// to abort on a 4 GB allocation); the run reports the over-long line and ends.
+/// to abort on a 4 GB allocation, a 3 GB file without newlines reached 3.2 GB); the
+/// run reports the over-long line and ends, in bounded memory, also with semantic
+/// variants (whose first-line check reads the file once more).
 #[test]
 fn a_device_input_is_not_counted_and_long_lines_are_bounded() {
     let tmp = tempfile::tempdir().unwrap();
     let big = tmp.path().join("no-newline.jsonl");
     // 70 MB without a newline: one line over the 64 MiB cap.
     std::fs::write(&big, vec![b'x'; 70 << 20]).unwrap();
+    for (i, variants) in [None, Some("annotation")].into_iter().enumerate() {
+        let out = tmp.path().join(format!("out{i}"));
+        let mut cmd = bin();
+        cmd.arg("render")
+            .arg(&big)
+            .args(["--backend", "cpu", "-q", "--out"])
+            .arg(&out);
+        if let Some(v) = variants {
+            cmd.args(["--variants", v]);
+        }
+        let (code, peak) = run_bounded(&mut cmd, Duration::from_secs(120));
+        assert_eq!(code, Some(1), "{variants:?}");
+        assert!(peak < BOUNDED_RSS_KIB, "{variants:?}: peak RSS {peak} KiB");
+        let errors = std::fs::read_to_string(out.join("errors.jsonl")).unwrap();
+        assert!(errors.contains("line longer than"), "{errors}");
+        assert_eq!(files(&out.join("images")), Vec::<String>::new());
+    }
+}
+
+/// Defect 13: a 53 MB line with a million items took 1.4 GB before the 20,000-item
+/// limit rejected it; it is now refused while it is parsed (at 100,000 elements).
+#[test]
+fn a_line_with_a_million_items_is_refused_while_parsing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("million.jsonl");
+    let item = r##"{"type":"path","d":"M 0 0 L 9 9","stroke":"#000000"},"##;
+    let mut line = String::from(r#"{"id":"huge","width":64,"height":64,"items":["#);
+    line.push_str(&item.repeat(1_000_000));
+    line.pop();
+    line.push_str("]}\n");
+    assert!(line.len() > 53_000_000);
+    let good = serde_json::to_string(&geomrender::scene::synthetic::diagram_scene(1, 64)).unwrap();
+    std::fs::write(&input, line + &good + "\n").unwrap();
+    let out = tmp.path().join("out");
+    let (code, peak) = run_bounded(
+        bin()
+            .arg("render")
+            .arg(&input)
+            .args(["--backend", "cpu", "-q", "--out"])
+            .arg(&out),
+        Duration::from_secs(120),
+    );
+    assert_eq!(code, Some(1));
+    assert!(peak < BOUNDED_RSS_KIB, "peak RSS {peak} KiB");
+    let errors = std::fs::read_to_string(out.join("errors.jsonl")).unwrap();
+    assert!(
+        errors.contains("an array longer than 100000 elements"),
+        "{errors}"
+    );
+    assert_eq!(line_count(&out.join("manifest.jsonl")), 1);
+}
+
+/// Defect 13: a million bad lines printed a million stderr lines despite `-q` and held
+/// 305 MB of errors in memory; they now stream to `errors.jsonl` (all of them, in
+/// line order) and the terminal shows the first 20 and a count.
+#[test]
+fn a_million_bad_lines_stream_to_errors_jsonl() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("bad.jsonl");
+    std::fs::write(&input, "{\n".repeat(1_000_000)).unwrap();
+    let out = tmp.path().join("out");
+    let mut cmd = bin();
+    cmd.arg("render")
+        .arg(&input)
+        .args(["--backend", "cpu", "-q", "--out"])
+        .arg(&out);
+    let (code, peak) = run_bounded(&mut cmd, Duration::from_secs(300));
+    assert_eq!(code, Some(1));
+    assert!(peak < 128 << 10, "peak RSS {peak} KiB");
+    let errors = std::fs::read_to_string(out.join("errors.jsonl")).unwrap();
+    let lines: Vec<u64> = errors
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["line"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(lines, (1..=1_000_000).collect::<Vec<u64>>());
+    // The terminal: 20 errors, the "more" notice and the summary.
+    let small = tmp.path().join("small.jsonl");
+    std::fs::write(&small, "{\n".repeat(500)).unwrap();
     let o = run(bin()
         .arg("render")
-        .arg(&big)
+        .arg(&small)
         .args(["--backend", "cpu", "-q", "--out"])
-        .arg(tmp.path().join("out")));
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("line longer than"));
-    assert_eq!(files(&tmp.path().join("out/images")), Vec::<String>::new());
+        .arg(tmp.path().join("out-small")));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("error: ")).count(),
+        21,
+        "{stderr}"
+    );
+    assert!(stderr.contains("500 of 500 lines failed"), "{stderr}");
+}
+
+/// Defect 9: `--grid` streams its variants: hundreds of variants per problem take no
+/// more memory than a few (it used to build every variant of a line before writing).
+#[test]
+fn a_large_grid_runs_in_bounded_memory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("p.jsonl");
+    run_ok(
+        bin()
+            .args(["generate", "--count", "4", "--seed", "3", "--out"])
+            .arg(&input),
+    );
+    let out = tmp.path().join("out");
+    let (code, peak) = run_bounded(
+        bin()
+            .arg("render")
+            .arg(&input)
+            .args(["--grid", "--variants", "fontsize;linewidth;opacity;palette"])
+            .args(["--format", "svg", "-q", "--out"])
+            .arg(&out),
+        Duration::from_secs(300),
+    );
+    assert_eq!(code, Some(0));
+    let rows = line_count(&out.join("manifest.jsonl"));
+    assert!(rows > 500, "{rows} rows");
+    assert!(
+        peak < BOUNDED_RSS_KIB,
+        "peak RSS {peak} KiB for {rows} images"
+    );
 }

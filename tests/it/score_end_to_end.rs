@@ -5,7 +5,7 @@
 //! [`check_sweep`] takes any manifest path: it runs on a hand-written manifest and on
 //! the manifest of a real `geomrender sweep` (`real_rendered_sweep_end_to_end`).
 
-use crate::support::cli::bin;
+use crate::support::cli::{bin, run_ok};
 use geomrender::score::{self, LineError, LineReason, ScoreOptions, Source};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
@@ -720,7 +720,29 @@ fn unreadable_inputs_exit_2_without_panic() {
         &dir.path().join("out"),
     );
     assert_eq!(run.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&run.stderr).contains("no valid items"));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("no valid manifest rows to score: the file is empty"),
+        "{stderr}"
+    );
+    // Defect 12: a Problems file given as the manifest says what it is.
+    let problems = dir.path().join("problems.jsonl");
+    run_ok(
+        bin()
+            .args(["generate", "--count", "2", "--out"])
+            .arg(&problems),
+    );
+    let run = run_score(
+        &problems,
+        &[dir.path().join("p.jsonl")],
+        &dir.path().join("out"),
+    );
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("it holds Problems (from `geomrender generate`)"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -5,43 +5,12 @@
 
 use crate::support::cli::{bin, files, manifest};
 use crate::support::gpu::gpu_or_skip_part;
-use std::time::{Duration, Instant};
+use crate::support::process::run_bounded;
+use std::time::Duration;
 
 const HOSTILE: &str = r##"{"id":"ID","width":64,"height":64,"items":[{"type":"path","d":"M 0 0 L 64 64","stroke":"#000000","stroke_width":4096,"dash":[0.01,0.01]}]}"##;
 /// The same within the stroke-width limit: only the dash count stops it.
 const FINE_DASHES: &str = r##"{"id":"ID","width":64,"height":64,"items":[{"type":"path","d":"M 0 0 L 64 64 L 0 64 L 64 0 L 0 0 L 0 64 L 64 64 L 64 0","stroke":"#000000","stroke_width":128,"line_cap":"round","dash":[0.001,0.001]}]}"##;
-
-/// Runs `geomrender` with a wall-clock limit; returns its exit code and the peak
-/// RSS in KiB seen while it ran (`VmHWM`, polled: `ru_maxrss` would count the test
-/// process's own pages, kept across `exec`).
-fn run_bounded(cmd: &mut std::process::Command, limit: Duration) -> (Option<i32>, u64) {
-    let mut child = cmd
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let status = format!("/proc/{}/status", child.id());
-    let start = Instant::now();
-    let mut peak = 0;
-    loop {
-        if let Ok(text) = std::fs::read_to_string(&status) {
-            let hwm = text
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok());
-            peak = peak.max(hwm.unwrap_or(0));
-        }
-        if let Some(exit) = child.try_wait().unwrap() {
-            return (exit.code(), peak);
-        }
-        if start.elapsed() > limit {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("geomrender ran longer than {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
 
 fn bounded_run(backend: &str) {
     let dir = tempfile::tempdir().unwrap();

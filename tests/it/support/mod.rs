@@ -6,6 +6,7 @@
 //! - [`images`]: pixels, image diffs and reference-image comparison
 //!   (`tests/reference/{gpu,cpu}/<name>.png`, `GEOMRENDER_UPDATE_REFS=1`), triptychs.
 //! - [`oracle`]: the GPU-vs-resvg comparison metric (figures, limits, distributions).
+//! - [`process`]: the binary as a watched process — peak RSS, signals mid-run.
 //! - [`scenes`]: scene and problem builders shared by several test modules.
 //! - [`skip`]: visible skips — a `SKIPPED <test>: <reason>` line on stderr, counted.
 
@@ -14,6 +15,7 @@ pub mod cpu;
 pub mod gpu;
 pub mod images;
 pub mod oracle;
+pub mod process;
 pub mod scenes;
 pub mod skip;
 

@@ -2,6 +2,10 @@
 //! score). Lines are numbered from 1, blank lines are skipped, a trailing `\r` is
 //! dropped, and a line is UTF-8 checked and bounded in length.
 
+mod bounded;
+
+pub use bounded::{MAX_ARRAY, MAX_VALUES, parse_value};
+
 use std::io::{BufRead, Read};
 
 /// Longest accepted input line in bytes.
