@@ -126,6 +126,29 @@ pub(crate) fn shapes(p: &Problem, fit: &Fit, marks: &Marks, style: &Style) -> Ve
     fills
 }
 
+/// Thin lines from an element to its label where the label was pushed away; 1 px
+/// on the 512 px reference canvas.
+pub(crate) fn leaders(placed: &[Placed], style: &Style) -> Vec<Item> {
+    placed
+        .iter()
+        .filter_map(|l| l.leader)
+        .map(|(a, b)| {
+            Item::Path(PathItem {
+                stroke: Some(super::LEADER_COLOR),
+                stroke_width: style.canvas as f32 / 512.0,
+                line_cap: LineCap::Round,
+                ..PathItem::new(format!(
+                    "M {} {} L {} {}",
+                    f(a[0]),
+                    f(a[1]),
+                    f(b[0]),
+                    f(b[1])
+                ))
+            })
+        })
+        .collect()
+}
+
 /// Text items for the placed labels.
 pub(crate) fn labels(placed: &[Placed], style: &Style) -> Vec<Item> {
     placed

@@ -7,9 +7,20 @@
 //! label's anchor: vertex letters start opposite the edges that
 //! meet at the vertex, side labels on the outer side of their side (sliding along it if
 //! needed), angle labels on the angle's bisector beyond its arc; each then turns away
-//! from the preferred direction and steps further out. When some label finds no place,
-//! the whole diagram is fitted smaller (wider margin) and the layout redone; the first
-//! layout without collisions wins, else the one with fewest. Clearances use
+//! from the preferred direction and steps further out.
+//!
+//! The diagram's fit never depends on the labels: it is fitted once per problem,
+//! canvas and rotation, leaving a margin with room for labels up to
+//! [`ROOM_FOR_FONT_PX`] (see [`fit_margin`]), so that no style axis (font size,
+//! annotation, info, relabel…) moves the geometry. A label with no clear spot near
+//! its element goes farther out, with a thin leader line back to the element.
+//!
+//! Every label stays attached to its element (issue 16): an angle value's centre
+//! stays inside its own angle's wedge (candidates turn at most to the wedge's edge,
+//! and a narrow wedge's value moves out along the bisector); a side value is
+//! preferred where it is [`ATTACH_RATIO`] times nearer its own side than any other
+//! side or ray, a vertex letter where it is that much nearer its own point than any
+//! other point and outside the shapes meeting there. Clearances use
 //! `REFERENCE_LINE_WIDTH`, never the style's line width, so that positions do not
 //! depend on it.
 
@@ -26,8 +37,16 @@ const LABEL_GAP: f32 = 2.0;
 const STROKE_GAP: f32 = 2.0;
 /// Distance kept between a label box and a stroke's centre line, px.
 const STROKE_CLEARANCE: f32 = REFERENCE_LINE_WIDTH / 2.0 + STROKE_GAP;
-/// Margins tried, as extra fractions of the canvas on each side.
-const SHRINK_STEPS: [f32; 6] = [0.0, 0.04, 0.08, 0.12, 0.17, 0.22];
+/// The largest label font size (px on the 512 px reference canvas) the diagram's
+/// margin leaves room for: the largest of the `fontsize` axis's default sweep.
+pub const ROOM_FOR_FONT_PX: f32 = 32.0;
+/// A side value or vertex letter is attached when the nearest other element of its
+/// kind is this many times farther from the label's centre than its own element.
+pub const ATTACH_RATIO: f32 = 1.2;
+/// `min_attachment_ratio` when no label has another element of its kind at all.
+const RATIO_CAP: f32 = 1000.0;
+/// A label pushed this far (px) beyond its natural spot gets a leader line.
+const LEADER_EXTRA: f32 = 20.0;
 /// Vectors no longer than this (px) give no direction to place a label in...
 const MIN_DIR: f32 = 1e-6;
 /// ...and such a label goes up.
@@ -39,6 +58,87 @@ pub(crate) struct Placed {
     pub text: String,
     pub center: Px,
     pub half: [f32; 2],
+    /// A leader line from the element to the label's box, when the label was pushed
+    /// away from its natural spot.
+    pub leader: Option<(Px, Px)>,
+    /// How well it is attached: [`Attach::ratio`] (infinite for angle values).
+    pub ratio: f32,
+}
+
+/// What a label must stay with.
+enum Attach {
+    /// An angle value: its centre stays inside the wedge by construction.
+    Wedge,
+    /// A side value: its own side, and every other side and ray.
+    Segment {
+        own: (Px, Px),
+        others: Vec<(Px, Px)>,
+    },
+    /// A vertex letter: its own point, every other point, and the shapes that meet
+    /// at it (the letter stays outside them).
+    Point {
+        own: Px,
+        others: Vec<Px>,
+        shapes: Vec<Vec<Px>>,
+    },
+}
+
+/// Distance from `p` to segment `ab`.
+fn point_seg(p: Px, (a, b): (Px, Px)) -> f32 {
+    let d = sub(b, a);
+    let l2 = d[0] * d[0] + d[1] * d[1];
+    let t = if l2 > 0.0 {
+        (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    len(sub(p, add(a, scale(d, t))))
+}
+
+impl Attach {
+    /// The distance from `c` to the nearest other element of the label's kind over
+    /// the distance to its own (infinite with no other element, or for a wedge).
+    fn ratio(&self, c: Px) -> f32 {
+        let (own, other) = match self {
+            Attach::Wedge => return f32::INFINITY,
+            Attach::Segment { own, others } => (
+                point_seg(c, *own),
+                others
+                    .iter()
+                    .map(|&s| point_seg(c, s))
+                    .fold(f32::INFINITY, f32::min),
+            ),
+            Attach::Point { own, others, .. } => (
+                len(sub(c, *own)),
+                others
+                    .iter()
+                    .map(|&q| len(sub(c, q)))
+                    .fold(f32::INFINITY, f32::min),
+            ),
+        };
+        if other.is_infinite() {
+            f32::INFINITY
+        } else {
+            other / own.max(1e-3)
+        }
+    }
+
+    /// Whether a label centred at `c` is attached.
+    fn holds(&self, c: Px) -> bool {
+        let outside = match self {
+            Attach::Point { shapes, .. } => !shapes.iter().any(|poly| inside(poly, c)),
+            _ => true,
+        };
+        outside && self.ratio(c) >= ATTACH_RATIO
+    }
+}
+
+/// The margin (px, each side) the diagram is fitted into the canvas with: room for a
+/// label of [`ROOM_FOR_FONT_PX`] (scaled to the canvas) beside the outermost point,
+/// whatever the style's font size, so that the fit is one per problem and canvas.
+pub(crate) fn fit_margin(canvas: u32) -> f64 {
+    let reference = 1.5 * f64::from(ROOM_FOR_FONT_PX) + 4.0;
+    f64::from(canvas) * reference / 512.0
 }
 
 /// The chosen layout: the diagram's fit to the canvas, its marks, the placed labels
@@ -63,6 +163,12 @@ struct Request {
     /// Degrees of turning away from the preferred direction that cost as much as 6 px
     /// more distance: small for angle labels, which should stay inside their angle.
     turn_cost: f32,
+    /// Most degrees the label may turn away from its preferred direction (an angle
+    /// value: less than half its angle, so that it stays inside the wedge).
+    max_turn: f32,
+    /// Where a leader line starts when the label is pushed out.
+    leader_from: Px,
+    attach: Attach,
 }
 
 fn rotate(a: Px, deg: f32) -> Px {
@@ -78,8 +184,8 @@ pub(crate) struct TooLarge {
     pub height: f32,
 }
 
-/// Lays out labels, shrinking the diagram until they fit; fails only when a label is
-/// larger than the canvas.
+/// Fits the diagram (once, whatever the labels) and lays out its labels; fails only
+/// when a label is larger than the canvas.
 pub(crate) fn layout(
     p: &Problem,
     geo: &Geometry,
@@ -87,37 +193,18 @@ pub(crate) fn layout(
     a: Annotation,
 ) -> Result<Layout, TooLarge> {
     let canvas = style.canvas as f32;
-    let base_margin = (0.06 * canvas).max(1.5 * style.font_size + 4.0);
-    let attempt = |step: f32| {
-        let margin = (base_margin + step * canvas) as f64;
-        let fit = Fit::new(geo, style.rotation, style.canvas, margin);
-        let marks = marks::marks(p, &fit, style.canvas);
-        let segs = marks::stroke_segments(p, &fit, &marks);
-        let requests = requests(p, &fit, a, style);
-        let (placed, failures) = place_all(&requests, &segs, canvas, style.font_size)?;
-        let stats = measure(&placed, &segs, canvas);
-        let layout = Layout {
-            fit,
-            marks,
-            placed,
-            stats,
-        };
-        Ok((failures, layout))
-    };
-    // Each step a smaller diagram; the first without failures wins, else the one with
-    // fewest (the earliest among equals).
-    let [first, rest @ ..] = SHRINK_STEPS;
-    let (mut failures, mut best) = attempt(first)?;
-    for step in rest {
-        if failures == 0 {
-            break;
-        }
-        let (f, layout) = attempt(step)?;
-        if f < failures {
-            (failures, best) = (f, layout);
-        }
-    }
-    Ok(best)
+    let fit = Fit::new(geo, style.rotation, style.canvas, fit_margin(style.canvas));
+    let marks = marks::marks(p, &fit, style.canvas);
+    let segs = marks::stroke_segments(p, &fit, &marks);
+    let requests = requests(p, &fit, a, style);
+    let placed = place_all(&requests, &segs, canvas, style.font_size)?;
+    let stats = measure(&placed, &segs, canvas, fit.scale);
+    Ok(Layout {
+        fit,
+        marks,
+        placed,
+        stats,
+    })
 }
 
 /// The labels of one annotation style, with their anchors and preferred directions:
@@ -149,6 +236,12 @@ fn angle_requests(p: &Problem, fit: &Fit, a: Annotation, canvas: u32) -> Vec<Req
         } else {
             marks::arc_radius(canvas, pa, v, pb)
         };
+        // Half the angle, less a margin so that the centre stays clearly inside.
+        let half_angle = crate::vec2::dot(ua, ub)
+            .clamp(-1.0, 1.0)
+            .acos()
+            .to_degrees()
+            / 2.0;
         out.push(Request {
             text: text.to_string(),
             anchor: v,
@@ -156,6 +249,9 @@ fn angle_requests(p: &Problem, fit: &Fit, a: Annotation, canvas: u32) -> Vec<Req
             base: r + STROKE_CLEARANCE,
             along: None,
             turn_cost: 6.0,
+            max_turn: (half_angle - 3.0).max(0.0),
+            leader_from: add(v, scale(dir, r)),
+            attach: Attach::Wedge,
         });
     }
     out
@@ -168,11 +264,17 @@ fn side_requests(p: &Problem, fit: &Fit, a: Annotation) -> Vec<Request> {
         .into_iter()
         .map(|(s, poly)| (s, poly.iter().map(|&q| fit.px(q)).collect()))
         .collect();
+    let segment = |pts: [usize; 2]| (pt(pts[0]), pt(pts[1]));
     let mut out = Vec::new();
-    for side in &p.diagram.sides {
+    for (k, side) in p.diagram.sides.iter().enumerate() {
         let Some(text) = side.label.get(a) else {
             continue;
         };
+        let others = (p.diagram.sides.iter().enumerate())
+            .filter(|&(j, _)| j != k)
+            .map(|(_, s)| segment(s.points))
+            .chain(p.diagram.rays.iter().map(|r| segment(r.points)))
+            .collect();
         let (s0, s1) = (pt(side.points[0]), pt(side.points[1]));
         let mid = scale(add(s0, s1), 0.5);
         let n = normalize(perp(sub(s1, s0)), MIN_DIR).unwrap_or(UP);
@@ -191,6 +293,12 @@ fn side_requests(p: &Problem, fit: &Fit, a: Annotation) -> Vec<Request> {
             base: STROKE_CLEARANCE,
             along: Some(along),
             turn_cost: 20.0,
+            max_turn: 180.0,
+            leader_from: mid,
+            attach: Attach::Segment {
+                own: (s0, s1),
+                others,
+            },
         });
     }
     out
@@ -201,6 +309,10 @@ fn side_requests(p: &Problem, fit: &Fit, a: Annotation) -> Vec<Request> {
 fn vertex_requests(p: &Problem, fit: &Fit) -> Vec<Request> {
     let pt = |i: usize| fit.point(p, i);
     let d = &p.diagram;
+    let polys: Vec<(usize, Vec<Px>)> = outline_polylines(p)
+        .into_iter()
+        .map(|(s, poly)| (s, poly.iter().map(|&q| fit.px(q)).collect()))
+        .collect();
     let mut centre = [0.0f32, 0.0];
     for i in 0..d.points.len() {
         centre = add(centre, pt(i));
@@ -233,6 +345,11 @@ fn vertex_requests(p: &Problem, fit: &Fit) -> Vec<Request> {
             Some(u) => scale(u, -1.0),
             None => normalize(sub(here, centre), MIN_DIR).unwrap_or(UP),
         };
+        let others = (0..d.points.len()).filter(|&j| j != i).map(pt).collect();
+        let shapes = (polys.iter())
+            .filter(|(s, _)| d.shapes[*s].vertices.contains(&i))
+            .map(|(_, poly)| poly.clone())
+            .collect();
         out.push(Request {
             text: point.name.clone(),
             anchor: here,
@@ -240,6 +357,13 @@ fn vertex_requests(p: &Problem, fit: &Fit) -> Vec<Request> {
             base: STROKE_CLEARANCE,
             along: None,
             turn_cost: 20.0,
+            max_turn: 180.0,
+            leader_from: here,
+            attach: Attach::Point {
+                own: here,
+                others,
+                shapes,
+            },
         });
     }
     out
@@ -320,26 +444,32 @@ fn on_canvas(c: Px, h: [f32; 2], canvas: f32) -> bool {
 const OFFSETS: [f32; 14] = [
     0.0, 20.0, -20.0, 40.0, -40.0, 65.0, -65.0, 90.0, -90.0, 120.0, -120.0, 150.0, -150.0, 180.0,
 ];
-const EXTRA: [f32; 7] = [0.0, 3.0, 7.0, 12.0, 20.0, 32.0, 48.0];
+/// Distances (px) beyond the natural spot: near ones first, then far ones (with a
+/// leader line), before any label is left overlapping something.
+const EXTRA: [f32; 11] = [
+    0.0, 3.0, 7.0, 12.0, 20.0, 32.0, 48.0, 72.0, 100.0, 140.0, 190.0,
+];
 const SLIDES: [f32; 5] = [0.0, 0.25, -0.25, 0.5, -0.5];
 
-/// Candidate score beyond which a label counts as displaced (turned well away from its
-/// element or pushed out by more than ~36 px).
-const FAR_SCORE: f32 = 6.0;
-/// Weight of a label with no collision-free spot against displaced or stroke-touching ones.
-const COLLISION: usize = 1000;
+/// One candidate position: its score (lower is better) and how far it was pushed out.
+struct Candidate {
+    score: f32,
+    center: Px,
+    extra: f32,
+}
 
-/// Places labels in order; returns them and a badness count: `COLLISION` per label with
-/// no collision-free spot, 1 per label touching a stroke or placed far from its element.
-/// A label that does not fit on the canvas at all is an error.
+/// Places labels in order, each at its best candidate: the lowest-scoring one that
+/// is on the canvas, off every placed label, clear of strokes and attached to its
+/// element; failing that, the attached (then any) one with the most stroke clearance;
+/// failing that, the first candidate clamped to the canvas. A label that does not
+/// fit on the canvas at all is an error.
 fn place_all(
     reqs: &[Request],
     segs: &[(Px, Px)],
     canvas: f32,
     size: f32,
-) -> Result<(Vec<Placed>, usize), TooLarge> {
+) -> Result<Vec<Placed>, TooLarge> {
     let mut placed: Vec<Placed> = Vec::with_capacity(reqs.len());
-    let mut failures = 0;
     for r in reqs {
         let (w, h) = text_box(&r.text, size);
         // The box must fit inside the canvas less 1 px on each side (`on_canvas`);
@@ -352,30 +482,7 @@ fn place_all(
             });
         }
         let half = [w / 2.0, h / 2.0];
-        let mut cands: Vec<(f32, Px)> = Vec::new();
-        let slides: &[f32] = if r.along.is_some() {
-            &SLIDES
-        } else {
-            &SLIDES[..1]
-        };
-        for (k, &dir0) in r.dirs.iter().enumerate() {
-            for &off in &OFFSETS {
-                let dir = rotate(dir0, off);
-                let extent = dir[0].abs() * half[0] + dir[1].abs() * half[1];
-                for &extra in &EXTRA {
-                    for &slide in slides {
-                        let shift = r.along.map_or([0.0, 0.0], |al| scale(al, slide));
-                        let c = add(add(r.anchor, shift), scale(dir, r.base + extent + extra));
-                        let score = off.abs() / r.turn_cost
-                            + extra / 6.0
-                            + k as f32 * 2.5
-                            + slide.abs() * 6.0;
-                        cands.push((score, c));
-                    }
-                }
-            }
-        }
-        cands.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let cands = candidates(r, half);
         // Only labels and strokes near some candidate can matter: the others are left
         // out up front, which keeps the work per label from growing with the whole
         // diagram. Exact: what is left out is more than its gap + 1 px away from every
@@ -423,52 +530,104 @@ fn place_all(
                 .fold(f32::INFINITY, f32::min)
         };
         let mut chosen = None;
-        let mut fallback: Option<(f32, Px)> = None;
-        for &(score, c) in &cands {
-            if !hard_ok(c) {
+        // (attached, clearance) of the best fallback so far.
+        let mut fallback: Option<((bool, f32), &Candidate)> = None;
+        for cand in &cands {
+            if !hard_ok(cand.center) {
                 continue;
             }
-            let cl = stroke_clearance(c);
-            if cl >= STROKE_CLEARANCE {
-                // Far from where it belongs: it fits, but a smaller diagram may do better.
-                if score > FAR_SCORE {
-                    failures += 1;
-                }
-                chosen = Some(c);
+            let attached = r.attach.holds(cand.center);
+            let cl = stroke_clearance(cand.center);
+            if attached && cl >= STROKE_CLEARANCE {
+                chosen = Some(cand);
                 break;
             }
-            if fallback.is_none_or(|(best, _)| cl > best) {
-                fallback = Some((cl, c));
+            let key = (attached, cl.min(STROKE_CLEARANCE));
+            if fallback.is_none_or(|(best, _)| key > best) {
+                fallback = Some((key, cand));
             }
         }
-        let center = match (chosen, fallback) {
-            (Some(c), _) => c,
-            (None, Some((_, c))) => {
-                failures += 1;
-                c
-            }
-            (None, None) => {
-                failures += COLLISION;
-                let c = cands.first().map_or(r.anchor, |x| x.1);
-                [
+        let (center, extra) = match chosen.or(fallback.map(|(_, c)| c)) {
+            Some(c) => (c.center, c.extra),
+            None => {
+                let c = cands.first().map_or(r.anchor, |x| x.center);
+                let clamped = [
                     c[0].clamp(half[0] + 1.0, canvas - half[0] - 1.0),
                     c[1].clamp(half[1] + 1.0, canvas - half[1] - 1.0),
-                ]
+                ];
+                (clamped, 0.0)
             }
         };
+        let leader = (extra >= LEADER_EXTRA)
+            .then(|| leader(r.leader_from, center, half))
+            .flatten();
         placed.push(Placed {
             text: r.text.clone(),
             center,
             half,
+            leader,
+            ratio: r.attach.ratio(center),
         });
     }
-    Ok((placed, failures))
+    Ok(placed)
+}
+
+/// Every candidate position of a request, best first.
+fn candidates(r: &Request, half: [f32; 2]) -> Vec<Candidate> {
+    let mut cands = Vec::new();
+    let slides: &[f32] = if r.along.is_some() {
+        &SLIDES
+    } else {
+        &SLIDES[..1]
+    };
+    for (k, &dir0) in r.dirs.iter().enumerate() {
+        for &off in OFFSETS.iter().filter(|o| o.abs() <= r.max_turn) {
+            let dir = rotate(dir0, off);
+            let extent = dir[0].abs() * half[0] + dir[1].abs() * half[1];
+            for &extra in &EXTRA {
+                for &slide in slides {
+                    let shift = r.along.map_or([0.0, 0.0], |al| scale(al, slide));
+                    let center = add(add(r.anchor, shift), scale(dir, r.base + extent + extra));
+                    let score =
+                        off.abs() / r.turn_cost + extra / 6.0 + k as f32 * 2.5 + slide.abs() * 6.0;
+                    cands.push(Candidate {
+                        score,
+                        center,
+                        extra,
+                    });
+                }
+            }
+        }
+    }
+    cands.sort_by(|x, y| x.score.total_cmp(&y.score));
+    cands
+}
+
+/// A leader line from `from` (on the element) to the edge of the box at `center`,
+/// 2 px short of both; `None` when they are that close already.
+fn leader(from: Px, center: Px, half: [f32; 2]) -> Option<(Px, Px)> {
+    let d = sub(from, center);
+    let exit = [0, 1]
+        .iter()
+        .map(|&i| {
+            if d[i].abs() > 1e-6 {
+                half[i] / d[i].abs()
+            } else {
+                f32::INFINITY
+            }
+        })
+        .fold(f32::INFINITY, f32::min);
+    let u = normalize(d, MIN_DIR)?;
+    let edge = add(center, scale(d, exit.min(1.0)));
+    let (a, b) = (add(from, scale(u, -2.0)), add(edge, scale(u, 2.0)));
+    // Long enough to see, and pointing the same way as before shortening.
+    (crate::vec2::dot(sub(a, b), u) > 4.0).then_some((a, b))
 }
 
 /// The box around every candidate's box (centre ± `half`); NaN centres are skipped.
-fn reach(cands: &[(f32, Px)], half: [f32; 2]) -> (Px, Px) {
+fn reach(cands: &[Candidate], half: [f32; 2]) -> (Px, Px) {
     let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
-    for &(_, c) in cands {
+    for Candidate { center: c, .. } in cands {
         for i in 0..2 {
             lo[i] = lo[i].min(c[i] - half[i]);
             hi[i] = hi[i].max(c[i] + half[i]);
@@ -478,7 +637,7 @@ fn reach(cands: &[(f32, Px)], half: [f32; 2]) -> (Px, Px) {
 }
 
 /// Layout figures for the chosen placement.
-fn measure(placed: &[Placed], segs: &[(Px, Px)], canvas: f32) -> LayoutStats {
+fn measure(placed: &[Placed], segs: &[(Px, Px)], canvas: f32, scale: f64) -> LayoutStats {
     let mut overlaps = 0;
     let mut min_clear = canvas;
     for (i, a) in placed.iter().enumerate() {
@@ -500,10 +659,16 @@ fn measure(placed: &[Placed], segs: &[(Px, Px)], canvas: f32) -> LayoutStats {
             && l.center[1] + l.half[1] <= canvas
     };
     let off_canvas = placed.iter().filter(|l| !inside_canvas(l)).count();
+    let min_ratio = placed.iter().map(|l| l.ratio).fold(f32::INFINITY, f32::min);
     LayoutStats {
         labels: placed.len(),
         min_clearance_px: min_clear,
         overlaps,
         off_canvas,
+        scale,
+        leaders: placed.iter().filter(|l| l.leader.is_some()).count(),
+        // JSON has no infinity: a diagram whose labels have nothing of their kind
+        // near reports the ratio cap.
+        min_attachment_ratio: min_ratio.min(RATIO_CAP),
     }
 }

@@ -25,6 +25,7 @@ mod marks;
 pub use crate::generate::Annotation;
 pub use crate::style::{Palette, Rotation, Style};
 pub use frame::DiagramError;
+pub use labels::{ATTACH_RATIO, ROOM_FOR_FONT_PX};
 
 use crate::generate::Problem;
 use crate::scene::{Color, Scene, SceneError};
@@ -32,6 +33,10 @@ use serde::{Deserialize, Serialize};
 
 /// Stroke width (px) that label clearances are measured from, whatever the style's.
 pub const REFERENCE_LINE_WIDTH: f32 = 2.0;
+
+/// Colour of leader lines (from an element to its label placed away from it): the
+/// only paths that may differ between style variants of one problem.
+pub const LEADER_COLOR: Color = Color::rgb(0x55, 0x55, 0x55);
 
 /// How well the labels fit, measured on label boxes (glyph advances × font ascent −
 /// descent, centred on the anchor as drawn).
@@ -47,6 +52,16 @@ pub struct LayoutStats {
     pub overlaps: usize,
     /// Label boxes not entirely inside the canvas.
     pub off_canvas: usize,
+    /// px per diagram unit: the diagram's one fit for this problem, canvas and
+    /// rotation (no style axis changes it; `resolution` scales it with the canvas).
+    pub scale: f64,
+    /// Labels drawn away from their element with a leader line back to it.
+    pub leaders: usize,
+    /// Over the side values and vertex letters: the smallest ratio of the distance
+    /// from a label's centre to the nearest other element of its kind (another side or
+    /// ray; another point) over the distance to its own (1000 when none has another
+    /// element of its kind). Angle values are kept inside their own wedge instead.
+    pub min_attachment_ratio: f32,
 }
 
 /// A composed image.
@@ -140,6 +155,7 @@ pub fn compose(
         }
     })?;
     let mut items = draw::shapes(problem, &layout.fit, &layout.marks, style);
+    items.extend(draw::leaders(&layout.placed, style));
     items.extend(draw::labels(&layout.placed, style));
     let scene = Scene {
         id: problem.id.clone(),

@@ -23,6 +23,8 @@
 //! - `generate_transforms`: info moves, relabelling and JSON round trips of Problems.
 //! - `interrupts`: runs stopped by SIGINT/SIGTERM/SIGKILL or a full disk, then
 //!   `--resume`d, end byte-identical to uninterrupted runs on both backends.
+//! - `label_fidelity`: style variants leave the geometry byte-identical (resolution
+//!   and rotation transform it exactly); labels stay attached to their elements.
 //! - `layering`: no `src/` module imports a later stage.
 //! - `manifest_row`: the typed manifest row keeps the bytes and matches its schema.
 //! - `oracle`: the GPU-vs-resvg comparison metric itself (`support::oracle`).
@@ -60,6 +62,7 @@ mod generate_paper;
 mod generate_solutions;
 mod generate_transforms;
 mod interrupts;
+mod label_fidelity;
 mod layering;
 mod manifest_row;
 mod oracle;
