@@ -31,7 +31,7 @@ enum Command {
     Sweep(sweep::Args),
     /// Generate GeomVerse-style problems (JSON lines).
     Generate(generate::Args),
-    /// Render Scene lines (JSONL) to PNG files and a manifest.
+    /// Render Problem or Scene lines (JSONL) to PNG/JPEG and/or SVG files and a manifest.
     Render(render::Args),
     /// List GPU adapters, say which backend would be used and why, and try test renders.
     Doctor(doctor::Args),

@@ -271,8 +271,12 @@ fn check_first_line(path: &Path, plan: &Plan) -> anyhow::Result<()> {
     if let Ok(value) = geomrender::jsonl::parse_value(&first) {
         if pipeline::line_kind(&value) == LineKind::Scene {
             let names: Vec<&str> = semantic.iter().map(|a| a.name()).collect();
+            let (verb, need) = match names.len() {
+                1 => ("rewrites", "needs"),
+                _ => ("rewrite", "need"),
+            };
             anyhow::bail!(
-                "{} holds Scenes, but {} rewrite question texts and need Problems (from `geomrender generate`); \
+                "{} holds Scenes, but {} {verb} question texts and {need} Problems (from `geomrender generate`); \
                  style axes (opacity, linewidth, fontsize, resolution, palette, rotation, jpeg) work on Scenes",
                 path.display(),
                 names.join(", ")

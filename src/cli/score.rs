@@ -21,8 +21,10 @@ const SHOWN_ERRORS: usize = 20;
 /// report is still written and lists them); 2 the run could not proceed.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The manifest written by `geomrender render` (DIR/manifest.jsonl): one JSON
-    /// object per image with id, base_id, variant, answer, optional choices and params.
+    /// The manifest written by `geomrender render` or `sweep` (DIR/manifest.jsonl): one
+    /// JSON object per image with id, base_id, variant, answer and params. A manifest
+    /// from elsewhere may give multiple-choice items a `choices` array with a letter
+    /// `answer`; geomrender's own manifests are numeric and have none.
     #[arg(long, value_name = "MANIFEST.jsonl")]
     manifest: PathBuf,
 
