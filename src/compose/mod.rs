@@ -108,20 +108,9 @@ pub enum ComposeError {
 // `Style` is a plain value (`crate::style`); its limits are compose's, as the error is.
 /// The colour a palette gives a named shape colour (unknown names are gray).
 pub fn fill_colour(name: &str, palette: Palette) -> Color {
-    let (c, vivid) = match name {
-        "blue" => (Color::rgb(0x4c, 0x7f, 0xe0), Color::rgb(0x00, 0x40, 0xff)),
-        "green" => (Color::rgb(0x4c, 0xaf, 0x50), Color::rgb(0x00, 0xa0, 0x00)),
-        "orange" => (Color::rgb(0xf3, 0x9c, 0x34), Color::rgb(0xff, 0x80, 0x00)),
-        "purple" => (Color::rgb(0x9b, 0x59, 0xb6), Color::rgb(0x80, 0x00, 0xff)),
-        "red" => (Color::rgb(0xe0, 0x50, 0x50), Color::rgb(0xff, 0x00, 0x00)),
-        "yellow" => (Color::rgb(0xf1, 0xc4, 0x0f), Color::rgb(0xff, 0xe0, 0x00)),
-        "brown" => (Color::rgb(0xa0, 0x52, 0x2d), Color::rgb(0x80, 0x40, 0x00)),
-        "cyan" => (Color::rgb(0x26, 0xc6, 0xda), Color::rgb(0x00, 0xe0, 0xff)),
-        "pink" => (Color::rgb(0xf0, 0x62, 0x92), Color::rgb(0xff, 0x00, 0xc0)),
-        "lime" => (Color::rgb(0xb2, 0xd7, 0x32), Color::rgb(0x80, 0xff, 0x00)),
-        "teal" => (Color::rgb(0x26, 0xa6, 0x9a), Color::rgb(0x00, 0x80, 0x80)),
-        _ => (Color::rgb(0x9e, 0x9e, 0x9e), Color::rgb(0x80, 0x80, 0x80)),
-    };
+    let ([r, g, b], [vr, vg, vb]) =
+        crate::generate::colours::rgb(name).unwrap_or(([0x9e, 0x9e, 0x9e], [0x80, 0x80, 0x80]));
+    let (c, vivid) = (Color::rgb(r, g, b), Color::rgb(vr, vg, vb));
     match palette {
         Palette::Color => c,
         Palette::HighContrast => vivid,

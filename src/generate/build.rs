@@ -15,12 +15,6 @@ use super::shapes::{self, Role};
 use crate::vec2;
 use std::collections::HashMap;
 
-/// Colour names, one per shape; `compose` maps them to palettes.
-pub const COLOURS: [&str; 12] = [
-    "blue", "green", "orange", "purple", "red", "yellow", "gray", "brown", "cyan", "pink", "lime",
-    "teal",
-];
-
 /// Diagram and steps from a placed tree.
 pub(crate) fn build(tree: &Tree, placed: &Placed, rng: &mut Rng) -> (Diagram, Vec<Step>) {
     let mut b = Builder {
@@ -39,8 +33,10 @@ pub(crate) fn build(tree: &Tree, placed: &Placed, rng: &mut Rng) -> (Diagram, Ve
             y: flip(p)[1],
         })
         .collect();
-    let mut colours = COLOURS.to_vec();
+    let mut colours = super::colours::COLOURS.to_vec();
     rng.shuffle(&mut colours);
+    // Names and fills that can be told apart (`colours::pick`).
+    let colours = super::colours::pick(&colours, placed.shapes.len());
     for (i, s) in placed.shapes.iter().enumerate() {
         let kind = tree.nodes[s.node].kind();
         let outline = s
@@ -54,7 +50,7 @@ pub(crate) fn build(tree: &Tree, placed: &Placed, rng: &mut Rng) -> (Diagram, Ve
         b.d.shapes.push(Shape {
             kind,
             name: Texts::default(),
-            colour: colours[i % colours.len()].to_string(),
+            colour: colours[i].to_string(),
             vertices: s.vertices.clone(),
             outline,
         });

@@ -20,6 +20,7 @@
 
 mod backward;
 mod build;
+pub mod colours;
 pub mod expr;
 pub mod formulas;
 mod geom;
@@ -31,7 +32,7 @@ pub mod shapes;
 mod text;
 
 pub use backward::MAX_NODES;
-pub use build::COLOURS;
+pub use colours::COLOURS;
 pub use limits::LimitError;
 pub use problem::*;
 pub use text::{TextError, point_name};

@@ -28,6 +28,8 @@
 //! - `layering`: no `src/` module imports a later stage.
 //! - `manifest_row`: the typed manifest row keeps the bytes and matches its schema.
 //! - `oracle`: the GPU-vs-resvg comparison metric itself (`support::oracle`).
+//! - `palette`: the fills of one diagram differ by CIEDE2000 ΔE ≥ 20 over white at
+//!   their opacity, and their names are never near-synonyms.
 //! - `pixels`: GPU pixels against values computed independently of the renderer.
 //! - `problem_limits`: Problems past a limit (names, counts, values) and labels too
 //!   large for the canvas are line errors naming the field; a Problem at every limit
@@ -66,6 +68,7 @@ mod label_fidelity;
 mod layering;
 mod manifest_row;
 mod oracle;
+mod palette;
 mod pixels;
 mod problem_limits;
 mod properties;

@@ -11,10 +11,11 @@ use geomrender::output::manifest::ManifestRow;
 /// `manifests_keep_their_bytes`, first recorded on main at e0a4486 (before the typed
 /// row, when rows were built as string-keyed maps) and re-recorded for issue 16 (one
 /// fit per problem, labels kept with their elements, leaders and the new `layout`
-/// figures change label positions and rows). A deliberate change to what a row says
+/// figures change label positions and rows; the new palette changes colour names and
+/// fills). A deliberate change to what a row says
 /// (or to the pixels, through `sha256`) changes these.
-const SWEEP_MANIFEST: &str = "e9fb65db8d5b0be1bee2e784e9830fe1e06674d5422e037d0a06ad9e9928fb8d";
-const SVG_MANIFEST: &str = "dda8cc582d3eeaace131a28909ce39a7623e811a831347192e79a6a9cd7a6cb4";
+const SWEEP_MANIFEST: &str = "730aad229cf53462a3f570b8053c1132987a3eaa5a549171842cb29632a3969a";
+const SVG_MANIFEST: &str = "bf4c4f6258418a10852f1a7bf040fdfbac3e2f472b03e8d0f18c0ec17e04fcae";
 
 #[test]
 fn manifests_keep_their_bytes_read_back_typed_and_match_the_schema() {

@@ -504,7 +504,7 @@ fn semantic_axes_on_a_scene_file_fail_before_rendering() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("relabel") && stderr.contains("need Problems"),
+        stderr.contains("relabel rewrites question texts and needs Problems"),
         "{stderr}"
     );
     assert!(!dir.path().join("manifest.jsonl").exists());
