@@ -104,7 +104,8 @@ pub enum Palette {
 
 /// Rotation of the diagram, clockwise; labels stay upright and are placed afresh.
 ///
-/// Serialised as its degrees in a string (`"90"`), see [`Rotation::degrees`].
+/// Serialised as its degrees, an integer (`90`) as in a variant's `rotation`; the
+/// string form (`"90"`) of manifests written before is still read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Rotation {
     #[default]
@@ -141,18 +142,27 @@ impl Rotation {
 
 impl Serialize for Rotation {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.degrees().to_string())
+        s.serialize_u32(self.degrees())
     }
 }
 
 impl<'de> Deserialize<'de> for Rotation {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        const NAMES: &[&str] = &["0", "90", "180", "270"];
-        let text = String::deserialize(d)?;
-        Rotation::ALL
-            .into_iter()
-            .find(|r| r.degrees().to_string() == text)
-            .ok_or_else(|| serde::de::Error::unknown_variant(&text, NAMES))
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Degrees {
+            Number(f64),
+            Text(String),
+            Other(serde::de::IgnoredAny),
+        }
+        let degrees = match Degrees::deserialize(d)? {
+            Degrees::Number(n) if n.fract() == 0.0 && (0.0..=360.0).contains(&n) => Some(n as u32),
+            Degrees::Text(t) => t.parse().ok(),
+            _ => None,
+        };
+        degrees.and_then(Rotation::from_degrees).ok_or_else(|| {
+            serde::de::Error::custom("rotation must be 0, 90, 180 or 270 (degrees clockwise)")
+        })
     }
 }
 
@@ -185,24 +195,29 @@ mod tests {
         for r in Rotation::ALL {
             assert_eq!(Rotation::from_degrees(r.degrees()), Some(r));
             let json = serde_json::to_string(&r).unwrap();
-            assert_eq!(json, format!("\"{}\"", r.degrees()));
+            assert_eq!(json, r.degrees().to_string());
             assert_eq!(serde_json::from_str::<Rotation>(&json).unwrap(), r);
+            // The string form of older manifests is still read.
+            let old = format!("\"{}\"", r.degrees());
+            assert_eq!(serde_json::from_str::<Rotation>(&old).unwrap(), r);
             assert_eq!(r.quarter_turns() as u32 * 90, r.degrees());
         }
         assert_eq!(Rotation::from_degrees(45), None);
-        let err = serde_json::from_str::<Rotation>("\"45\"").unwrap_err();
-        assert!(
-            err.to_string()
-                .starts_with("unknown variant `45`, expected one of `0`, `90`, `180`, `270`"),
-            "{err}"
-        );
+        for bad in ["\"45\"", "45", "\"ninety\"", "-90"] {
+            let err = serde_json::from_str::<Rotation>(bad).unwrap_err();
+            assert!(
+                err.to_string()
+                    .starts_with("rotation must be 0, 90, 180 or 270"),
+                "{bad}: {err}"
+            );
+        }
     }
 
     #[test]
     fn default_style_round_trips() {
         let s = Style::default();
         let json = serde_json::to_value(&s).unwrap();
-        assert_eq!(json["rotation"], "0");
+        assert_eq!(json["rotation"], 0);
         assert_eq!(json["palette"], "color");
         assert_eq!(serde_json::from_value::<Style>(json).unwrap(), s);
     }

@@ -1,4 +1,4 @@
-//! `geomrender schema scene|problem|manifest|report`: print a published JSON Schema.
+//! `geomrender schema scene|problem|manifest|report|score-items`: print a published JSON Schema.
 
 use std::process::ExitCode;
 
@@ -19,6 +19,8 @@ enum Which {
     Manifest,
     /// REPORT_DIR/report.json, written by `score`.
     Report,
+    /// A row of REPORT_DIR/items.jsonl (per-image verdicts), written by `score`.
+    ScoreItems,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -27,6 +29,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Which::Problem => geomrender::generate::SCHEMA,
         Which::Manifest => geomrender::output::manifest::SCHEMA,
         Which::Report => geomrender::score::REPORT_SCHEMA,
+        Which::ScoreItems => geomrender::score::ITEMS_SCHEMA,
     };
     println!("{text}");
     Ok(ExitCode::SUCCESS)

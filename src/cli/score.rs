@@ -100,8 +100,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let out = args.out.context("--out is required")?;
-    let report = score::score(&manifest, &predictions, &opts)?;
+    let (report, items) = score::score_with_items(&manifest, &predictions, &opts)?;
     let files = score::write_report(&report, &out)?;
+    score::write_items(&items, &out)?;
 
     for e in report.errors.iter().take(SHOWN_ERRORS) {
         eprintln!("error: {e}");

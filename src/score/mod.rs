@@ -5,7 +5,8 @@
 //! with GeomVerse's relaxed accuracy ([`Tolerance`]), and reports accuracy with
 //! Wilson intervals per (model, axis, value) plus the paired exact McNemar comparison
 //! of each variant with its base image ([`Report`]). [`write_report`] writes
-//! `report.json`, `report.md` and the plots, each atomically.
+//! `report.json`, `report.md` and the plots, [`write_items`] the per-image verdicts
+//! (`items.jsonl`, [`ItemRow`]), each atomically.
 //!
 //! ```no_run
 //! use geomrender::score::{score, write_report, ScoreOptions, Source};
@@ -20,6 +21,7 @@
 mod accuracy;
 mod error;
 mod extract;
+mod items;
 mod join;
 mod manifest;
 mod markdown;
@@ -34,6 +36,7 @@ mod write;
 pub use accuracy::{Tolerance, is_correct};
 pub use error::{LineError, LineReason, ScoreError};
 pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};
+pub use items::{ITEMS_SCHEMA, ItemRow, Scalar, item_rows};
 pub use join::{Scored, Verdict, score_predictions};
 pub use manifest::{AxisValue, BASE_AXIS, Item, Label, parse_manifest};
 pub use normalize::{ValueMatch, find_values, normalize_text, parse_value};
@@ -44,7 +47,7 @@ pub use report::{
 };
 pub use stats::{Interval, Z_95, mcnemar_exact, wilson};
 pub use trace::explain_id;
-pub use write::{ReportFiles, write_report};
+pub use write::{ReportFiles, write_items, write_report};
 
 use serde::Serialize;
 use std::path::Path;
@@ -187,12 +190,22 @@ pub fn score(
     predictions: &[Source],
     opts: &ScoreOptions,
 ) -> Result<Report, ScoreError> {
+    Ok(score_with_items(manifest, predictions, opts)?.0)
+}
+
+/// [`score`], with the per-image verdicts of every model ([`ItemRow`]).
+pub fn score_with_items(
+    manifest: &Source,
+    predictions: &[Source],
+    opts: &ScoreOptions,
+) -> Result<(Report, Vec<ItemRow>), ScoreError> {
     opts.validate()?;
     let loaded = load(manifest, predictions)?;
     let scored = score_predictions(&loaded.items, &loaded.predictions, &opts.tolerance);
+    let rows = item_rows(&loaded.items, &scored);
     let mut errors = loaded.errors;
     errors.extend(scored.errors.iter().cloned());
-    Ok(report::build_report(
+    let report = report::build_report(
         report::BuildInput {
             items: &loaded.items,
             scored: &scored,
@@ -201,5 +214,6 @@ pub fn score(
             predictions: loaded.predictions.len(),
         },
         opts,
-    ))
+    );
+    Ok((report, rows))
 }

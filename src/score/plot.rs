@@ -8,7 +8,11 @@
 //!   that flipped right→wrong (bar up) and wrong→right (pale bar down); `*` marks
 //!   McNemar p < 0.05. All panels share one scale.
 //!
-//! Values sit evenly spaced in report order (numbers ascending), labelled by value.
+//! Numeric axes (opacity, linewidth, fontsize, resolution, rotation, jpeg) put their
+//! values at their numbers on a linear x axis; the others (annotation, palette, grid
+//! cells…) sit evenly spaced in report order. Every panel's x axis is titled with
+//! the quantity and its unit. The SVG is drawn at 1×, the PNG at 2× the SVG's size
+//! (sharp in a paper); a single panel is widened so the header is never clipped.
 
 use super::error::ScoreError;
 use super::report::{Report, Row};
@@ -30,8 +34,12 @@ pub struct PlotFile {
 const FONT: &str = "DejaVu Sans, sans-serif";
 
 const PANEL_W: u32 = 420;
-const PANEL_H: u32 = 320;
+const PANEL_H: u32 = 340;
 const HEADER_H: u32 = 74;
+/// Narrowest figure, so that the header's title and legend always fit.
+const MIN_WIDTH: u32 = 880;
+/// The PNG's pixels per SVG unit.
+const PNG_SCALE: f64 = 2.0;
 const MAX_COLS: usize = 3;
 /// Panels drawn at most (the image stays a sane size); report.md has every axis.
 const MAX_PANELS: usize = 48;
@@ -67,21 +75,22 @@ pub fn render_all(report: &Report) -> Result<Vec<PlotFile>, ScoreError> {
     let data = PlotData::new(report);
     let mut out = Vec::new();
     for (name, kind) in [("accuracy", Kind::Accuracy), ("flips", Kind::Flips)] {
-        let (w, h) = data.size();
         let fail = |e: String| ScoreError::Plot {
             name: name.to_string(),
             message: e,
         };
         let mut svg = String::new();
         {
+            let (w, h) = data.size(1.0);
             let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
-            draw(&root, &data, kind).map_err(|e| fail(e.to_string()))?;
+            draw(&root, &data, kind, 1.0).map_err(|e| fail(e.to_string()))?;
             root.present().map_err(|e| fail(e.to_string()))?;
         }
+        let (w, h) = data.size(PNG_SCALE);
         let mut rgb = vec![0u8; w as usize * h as usize * 3];
         {
             let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
-            draw(&root, &data, kind).map_err(|e| fail(e.to_string()))?;
+            draw(&root, &data, kind, PNG_SCALE).map_err(|e| fail(e.to_string()))?;
             root.present().map_err(|e| fail(e.to_string()))?;
         }
         out.push(PlotFile {
@@ -173,9 +182,14 @@ impl<'a> PlotData<'a> {
         (panels.div_ceil(cols), cols)
     }
 
-    fn size(&self) -> (u32, u32) {
+    /// The figure's size in pixels at `scale` × the SVG's units.
+    fn size(&self, scale: f64) -> (u32, u32) {
         let (rows, cols) = self.grid();
-        (PANEL_W * cols as u32, HEADER_H + PANEL_H * rows as u32)
+        let (w, h) = (
+            (PANEL_W * cols as u32).max(MIN_WIDTH),
+            HEADER_H + PANEL_H * rows as u32,
+        );
+        (px(w, scale), px(h, scale))
     }
 
     fn color(&self, model_index: usize) -> RGBColor {
@@ -185,13 +199,101 @@ impl<'a> PlotData<'a> {
 
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
+/// A length in SVG units at `scale`, in whole pixels.
+fn px(v: u32, scale: f64) -> u32 {
+    (f64::from(v) * scale).round() as u32
+}
+
+/// What a variant axis measures, with its unit, as the x axis title.
+fn axis_title(axis: &str) -> String {
+    let one = |a: &str| match a {
+        "opacity" => "fill opacity (0–1)".to_string(),
+        "linewidth" => "line width (px at 512 px)".to_string(),
+        "fontsize" => "label font size (px at 512 px)".to_string(),
+        "resolution" => "canvas side (px)".to_string(),
+        "rotation" => "rotation (degrees clockwise)".to_string(),
+        "jpeg" => "JPEG quality (1–100)".to_string(),
+        "annotation" => "annotation style".to_string(),
+        "info" => "where the given values are shown".to_string(),
+        "palette" => "fill palette".to_string(),
+        "relabel" => "relabelling seed".to_string(),
+        other => other.to_string(),
+    };
+    axis.split('+').map(one).collect::<Vec<_>>().join(" × ")
+}
+
+/// Axes whose values are quantities, drawn on a linear x axis.
+const NUMERIC_AXES: [&str; 6] = [
+    "opacity",
+    "linewidth",
+    "fontsize",
+    "resolution",
+    "rotation",
+    "jpeg",
+];
+
+/// Where a panel's values sit on its x axis.
+struct XAxis {
+    /// x of each value, in report order.
+    at: Vec<f64>,
+    range: std::ops::Range<f64>,
+    /// Values at their numbers (else evenly spaced, labelled by value).
+    numeric: bool,
+    /// Smallest gap between two values (1 for evenly spaced ones).
+    step: f64,
+}
+
+impl XAxis {
+    fn of(axis: &str, values: &[String]) -> XAxis {
+        let numbers: Option<Vec<f64>> = NUMERIC_AXES
+            .contains(&axis)
+            .then(|| values.iter().map(|v| v.parse::<f64>().ok()).collect())
+            .flatten();
+        match numbers {
+            Some(at) if !at.is_empty() && at.iter().all(|x| x.is_finite()) => {
+                let (lo, hi) = at
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| {
+                        (l.min(x), h.max(x))
+                    });
+                let mut sorted = at.clone();
+                sorted.sort_by(f64::total_cmp);
+                let step = sorted
+                    .windows(2)
+                    .map(|w| w[1] - w[0])
+                    .filter(|g| *g > 0.0)
+                    .fold(f64::INFINITY, f64::min);
+                let step = if step.is_finite() {
+                    step
+                } else {
+                    hi.abs().max(1.0)
+                };
+                let pad = ((hi - lo) * 0.08).max(step * 0.5);
+                XAxis {
+                    at,
+                    range: (lo - pad)..(hi + pad),
+                    numeric: true,
+                    step,
+                }
+            }
+            _ => XAxis {
+                at: (0..values.len()).map(|i| i as f64).collect(),
+                range: -0.5..(values.len() as f64 - 0.5),
+                numeric: false,
+                step: 1.0,
+            },
+        }
+    }
+}
+
 fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     d: &PlotData<'_>,
     kind: Kind,
+    scale: f64,
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
-    let (header, body) = root.split_vertically(HEADER_H);
+    let (header, body) = root.split_vertically(px(HEADER_H, scale));
     let title = match kind {
         Kind::Accuracy => format!(
             "Relaxed accuracy (±{} %) per variant value, 95 % Wilson bands; dashed: base images",
@@ -206,33 +308,40 @@ fn draw<DB: DrawingBackend>(
         0 => title,
         n => format!("{title} (first {MAX_PANELS} axes; {n} more in report.md)"),
     };
+    let at = |v: i32| (f64::from(v) * scale).round() as i32;
     header.draw(&Text::new(
         title,
-        (12, 10),
-        (FONT, 16).into_font().color(&BLACK),
+        (at(12), at(10)),
+        (FONT, 16.0 * scale).into_font().color(&BLACK),
     ))?;
-    legend(&header, d)?;
+    legend(&header, d, scale)?;
     if d.axes.is_empty() {
         body.draw(&Text::new(
             "No variant axes in the manifest: only base images were scored (see report.md).",
-            (12, 30),
-            (FONT, 15).into_font().color(&BLACK),
+            (at(12), at(30)),
+            (FONT, 15.0 * scale).into_font().color(&BLACK),
         ))?;
         return Ok(());
     }
     let panels = body.split_evenly(d.grid());
     for (panel, (axis, values)) in panels.iter().zip(&d.axes) {
+        let x = XAxis::of(axis, values);
         match kind {
-            Kind::Accuracy => accuracy_panel(panel, d, axis, values)?,
-            Kind::Flips => flips_panel(panel, d, axis, values)?,
+            Kind::Accuracy => accuracy_panel(panel, d, axis, values, &x, scale)?,
+            Kind::Flips => flips_panel(panel, d, axis, values, &x, scale)?,
         }
     }
     Ok(())
 }
 
-fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, d: &PlotData<'_>) -> DrawResult<DB> {
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    d: &PlotData<'_>,
+    scale: f64,
+) -> DrawResult<DB> {
+    let at = |v: i32| (f64::from(v) * scale).round() as i32;
     let (mut x, mut y) = (14i32, 42i32);
-    let width = area.dim_in_pixel().0 as i32;
+    let width = (f64::from(area.dim_in_pixel().0) / scale) as i32;
     for (i, model) in d.models.iter().enumerate() {
         let c = d.color(i);
         let label_w = 40 + 8 * model.chars().count() as i32;
@@ -240,11 +349,14 @@ fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, d: &PlotData<'_>) -
             x = 14;
             y += 16;
         }
-        area.draw(&Rectangle::new([(x, y + 5), (x + 22, y + 9)], c.filled()))?;
+        area.draw(&Rectangle::new(
+            [(at(x), at(y + 5)), (at(x + 22), at(y + 9))],
+            c.filled(),
+        ))?;
         area.draw(&Text::new(
             model.to_string(),
-            (x + 28, y),
-            (FONT, 14).into_font().color(&BLACK),
+            (at(x + 28), at(y)),
+            (FONT, 14.0 * scale).into_font().color(&BLACK),
         ))?;
         x += label_w;
     }
@@ -262,65 +374,104 @@ fn category_label<'v>(values: &'v [String]) -> impl Fn(&f64) -> String + 'v {
     }
 }
 
+/// A panel's chart on linear x and y axes.
+type Panel<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// A panel's chart: caption, axis titles and label sizes at `scale`.
+fn panel_chart<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    axis: &str,
+    x: &XAxis,
+    y: std::ops::Range<f64>,
+    scale: f64,
+) -> Result<Panel<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    ChartBuilder::on(area)
+        .caption(axis, (FONT, 17.0 * scale))
+        .margin(px(10, scale))
+        .x_label_area_size(px(50, scale))
+        .y_label_area_size(px(58, scale))
+        .build_cartesian_2d(x.range.clone(), y)
+}
+
 fn accuracy_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     d: &PlotData<'_>,
     axis: &str,
     values: &[String],
+    x: &XAxis,
+    scale: f64,
 ) -> DrawResult<DB> {
-    let k = values.len();
-    let mut chart = ChartBuilder::on(area)
-        .caption(axis, (FONT, 17))
-        .margin(10)
-        .x_label_area_size(34)
-        .y_label_area_size(48)
-        .build_cartesian_2d(-0.5f64..(k as f64 - 0.5), 0f64..1f64)?;
+    let mut chart = panel_chart(area, axis, x, 0f64..1f64, scale)?;
     let xfmt = category_label(values);
-    chart
-        .configure_mesh()
-        .x_labels(k)
-        .y_labels(6)
+    let title = axis_title(axis);
+    let mut mesh = chart.configure_mesh();
+    mesh.y_labels(6)
         .disable_x_mesh()
-        .x_label_formatter(&xfmt)
         .y_label_formatter(&|y| format!("{:.0} %", y * 100.0))
         .y_desc("accuracy")
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
+        .x_desc(title.as_str())
+        .label_style((FONT, 12.0 * scale))
+        .axis_desc_style((FONT, 13.0 * scale))
         .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.08))
-        .draw()?;
+        .bold_line_style(BLACK.mix(0.08).stroke_width(px(1, scale)));
+    let numfmt = |v: &f64| format!("{}", (v * 1e6).round() / 1e6);
+    if x.numeric {
+        mesh.x_labels(8).x_label_formatter(&numfmt);
+    } else {
+        mesh.x_labels(values.len()).x_label_formatter(&xfmt);
+    }
+    mesh.draw()?;
+    let line_w = px(2, scale);
     for (m, model) in d.models.iter().enumerate() {
         let c = d.color(m);
         let pts: Vec<(f64, &Row)> = values
             .iter()
-            .enumerate()
-            .filter_map(|(i, v)| Some((i as f64, *d.rows.get(&(*model, axis, v.as_str()))?)))
+            .zip(&x.at)
+            .filter_map(|(v, &at)| Some((at, *d.rows.get(&(*model, axis, v.as_str()))?)))
             .filter(|(_, r)| r.accuracy.is_some())
             .collect();
-        let band: Vec<(f64, f64)> = pts
+        let mut ordered = pts.clone();
+        ordered.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let band: Vec<(f64, f64)> = ordered
             .iter()
             .filter_map(|(x, r)| Some((*x, r.ci_high?)))
-            .chain(pts.iter().rev().filter_map(|(x, r)| Some((*x, r.ci_low?))))
+            .chain(
+                ordered
+                    .iter()
+                    .rev()
+                    .filter_map(|(x, r)| Some((*x, r.ci_low?))),
+            )
             .collect();
-        if pts.len() > 1 {
+        if ordered.len() > 1 {
             chart.draw_series(std::iter::once(Polygon::new(band, c.mix(0.16).filled())))?;
-        } else if let Some((x, r)) = pts.first() {
+        } else if let Some((at, r)) = ordered.first() {
             let (lo, hi) = (r.ci_low.unwrap_or(0.0), r.ci_high.unwrap_or(1.0));
+            let half = 0.08 * x.step;
             chart.draw_series(std::iter::once(Rectangle::new(
-                [(x - 0.08, lo), (x + 0.08, hi)],
+                [(at - half, lo), (at + half, hi)],
                 c.mix(0.16).filled(),
             )))?;
         }
         if let Some(base) = d.base.get(model).and_then(|r| r.accuracy) {
-            let dash = [(-0.5, base), (k as f64 - 0.5, base)];
-            chart.draw_series(DashedLineSeries::new(dash, 6, 4, c.stroke_width(1)))?;
+            let dash = [(x.range.start, base), (x.range.end, base)];
+            chart.draw_series(DashedLineSeries::new(
+                dash,
+                px(6, scale),
+                px(4, scale),
+                c.stroke_width(px(1, scale)),
+            ))?;
         }
-        let line: Vec<(f64, f64)> = pts
+        let line: Vec<(f64, f64)> = ordered
             .iter()
             .filter_map(|(x, r)| Some((*x, r.accuracy?)))
             .collect();
-        chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(2)))?;
-        chart.draw_series(line.into_iter().map(|p| Circle::new(p, 3, c.filled())))?;
+        chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(line_w)))?;
+        let radius = px(3, scale) as i32;
+        chart.draw_series(line.into_iter().map(|p| Circle::new(p, radius, c.filled())))?;
     }
     Ok(())
 }
@@ -339,42 +490,44 @@ fn flips_panel<DB: DrawingBackend>(
     d: &PlotData<'_>,
     axis: &str,
     values: &[String],
+    x: &XAxis,
+    scale: f64,
 ) -> DrawResult<DB> {
-    let k = values.len();
     let top = d.flip_scale;
-    let mut chart = ChartBuilder::on(area)
-        .caption(axis, (FONT, 17))
-        .margin(10)
-        .x_label_area_size(34)
-        .y_label_area_size(48)
-        .build_cartesian_2d(-0.5f64..(k as f64 - 0.5), -top..top)?;
+    let mut chart = panel_chart(area, axis, x, -top..top, scale)?;
     let xfmt = category_label(values);
-    chart
-        .configure_mesh()
-        .x_labels(k)
-        .y_labels(7)
+    let title = axis_title(axis);
+    let mut mesh = chart.configure_mesh();
+    mesh.y_labels(7)
         .disable_x_mesh()
-        .x_label_formatter(&xfmt)
         .y_label_formatter(&|y| format!("{:.0} %", y.abs() * 100.0))
         .y_desc("share of paired problems")
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
+        .x_desc(title.as_str())
+        .label_style((FONT, 12.0 * scale))
+        .axis_desc_style((FONT, 13.0 * scale))
         .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.08))
-        .draw()?;
+        .bold_line_style(BLACK.mix(0.08).stroke_width(px(1, scale)));
+    let numfmt = |v: &f64| format!("{}", (v * 1e6).round() / 1e6);
+    if x.numeric {
+        mesh.x_labels(8).x_label_formatter(&numfmt);
+    } else {
+        mesh.x_labels(values.len()).x_label_formatter(&xfmt);
+    }
+    mesh.draw()?;
     chart.draw_series(LineSeries::new(
-        [(-0.5, 0.0), (k as f64 - 0.5, 0.0)],
-        BLACK.stroke_width(1),
+        [(x.range.start, 0.0), (x.range.end, 0.0)],
+        BLACK.stroke_width(px(1, scale)),
     ))?;
     let models = d.models.len().max(1) as f64;
-    let w = 0.8 / models;
+    // Bars of one value share 80 % of the smallest gap between two values.
+    let w = 0.8 * x.step / models;
     for (m, model) in d.models.iter().enumerate() {
         let c = d.color(m);
-        for (i, v) in values.iter().enumerate() {
+        for (v, &at) in values.iter().zip(&x.at) {
             let Some(r) = d.rows.get(&(*model, axis, v.as_str())) else {
                 continue;
             };
-            let x0 = i as f64 - 0.4 + w * m as f64 + w * 0.08;
+            let x0 = at - 0.4 * x.step + w * m as f64 + w * 0.08;
             let x1 = x0 + w * 0.84;
             let up = flip_rate(r.flips_to_wrong, r);
             let down = flip_rate(r.flips_to_right, r);
@@ -383,7 +536,7 @@ fn flips_panel<DB: DrawingBackend>(
                 Rectangle::new([(x0, -down), (x1, 0.0)], c.mix(0.4).filled()),
             ])?;
             if r.paired_n > 0 && r.mcnemar_p < 0.05 {
-                let style = (FONT, 16)
+                let style = (FONT, 16.0 * scale)
                     .into_font()
                     .color(&BLACK)
                     .pos(Pos::new(HPos::Center, VPos::Bottom));

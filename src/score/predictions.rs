@@ -1,7 +1,8 @@
 //! Reading model predictions: JSONL lines `{"id", "prediction", "model"?}`.
 //!
-//! `prediction` is the raw model output (a string; `null` means the model produced
-//! nothing and scores as no answer). `model` defaults to the file's stem, so one file
+//! `prediction` is the raw model output: a string, or a number (a harness that has
+//! already extracted the answer; read as its JSON text, so `44` and `"44"` score the
+//! same); `null` means the model produced nothing and scores as no answer. `model` defaults to the file's stem, so one file
 //! per model needs no `model` field and one file may also hold several models.
 //! Unknown fields are ignored.
 
@@ -61,8 +62,9 @@ fn parse_line(line: &str, default_model: &str) -> Result<(String, String, String
             });
         }
         Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
         Some(Value::Null) => String::new(),
-        Some(_) => return Err(bad("prediction", "must be a string (or null)")),
+        Some(_) => return Err(bad("prediction", "must be a string, a number or null")),
     };
     let model = match map.get("model") {
         None | Some(Value::Null) => default_model.to_string(),

@@ -1,8 +1,9 @@
 //! Writing the report directory: `report.json`, `report.md`, `accuracy.{png,svg}`,
-//! `flips.{png,svg}`. Each file is written to a temporary name in the same directory
+//! `flips.{png,svg}`, and `items.jsonl`. Each file is written to a temporary name in the same directory
 //! and renamed into place, so no partial file is ever visible under its final name.
 
 use super::error::ScoreError;
+use super::items::ItemRow;
 use super::report::Report;
 use super::{markdown, plot};
 use std::path::{Path, PathBuf};
@@ -35,6 +36,17 @@ pub fn write_report(report: &Report, dir: &Path) -> Result<ReportFiles, ScoreErr
         markdown: md_path,
         plots,
     })
+}
+
+/// Writes `items.jsonl` (one [`ItemRow`] per line) into `dir` (created if needed).
+pub fn write_items(rows: &[ItemRow], dir: &Path) -> Result<PathBuf, ScoreError> {
+    std::fs::create_dir_all(dir).map_err(|e| ScoreError::io(dir.display(), e))?;
+    let mut text = String::new();
+    for row in rows {
+        text.push_str(&serde_json::to_string(row).expect("rows serialise"));
+        text.push('\n');
+    }
+    write_atomic(dir, "items.jsonl", text.as_bytes())
 }
 
 /// Writes `bytes` to `dir/name` atomically (see [`crate::output::atomic`]).

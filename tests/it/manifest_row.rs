@@ -12,10 +12,10 @@ use geomrender::output::manifest::ManifestRow;
 /// row, when rows were built as string-keyed maps) and re-recorded for issue 16 (one
 /// fit per problem, labels kept with their elements, leaders and the new `layout`
 /// figures change label positions and rows; the new palette changes colour names and
-/// fills). A deliberate change to what a row says
+/// fills; `style.rotation` became an integer). A deliberate change to what a row says
 /// (or to the pixels, through `sha256`) changes these.
-const SWEEP_MANIFEST: &str = "730aad229cf53462a3f570b8053c1132987a3eaa5a549171842cb29632a3969a";
-const SVG_MANIFEST: &str = "bf4c4f6258418a10852f1a7bf040fdfbac3e2f472b03e8d0f18c0ec17e04fcae";
+const SWEEP_MANIFEST: &str = "5bb24ade1588541ea2c742ab2f5ded062453f4958ec214cefc1d96d3b994d902";
+const SVG_MANIFEST: &str = "e6ee5ce9f25e3fc8ac4d983d918f46691a9d4d0e0abc57cb1a0b12ec497e99a9";
 
 #[test]
 fn manifests_keep_their_bytes_read_back_typed_and_match_the_schema() {

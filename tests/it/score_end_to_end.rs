@@ -291,6 +291,37 @@ fn run_score(manifest: &Path, preds: &[PathBuf], out: &Path) -> std::process::Ou
     cmd.output().expect("run geomrender")
 }
 
+/// `items.jsonl`: one row per (item, model) in manifest order, each valid against
+/// its schema, with the verdict this test planted (missing, right or wrong).
+fn check_items(out: &Path, items: &[Expected], models: &[&str]) {
+    let schema: Value = serde_json::from_str(score::ITEMS_SCHEMA).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let text = std::fs::read_to_string(out.join("items.jsonl")).expect("items.jsonl");
+    let rows: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), items.len() * models.len());
+    let mut sorted = models.to_vec();
+    sorted.sort();
+    let expected = items
+        .iter()
+        .flat_map(|i| sorted.iter().map(move |m| (i, *m)));
+    for (row, (item, model)) in rows.iter().zip(expected) {
+        if let Some(e) = validator.iter_errors(row).next() {
+            panic!("{row}: {e}");
+        }
+        assert_eq!(row["id"], item.id.as_str(), "{row}");
+        assert_eq!(row["model"], model, "{row}");
+        assert_eq!(row["axis"], item.axis.as_str(), "{row}");
+        assert_eq!(row["answer"].as_f64(), Some(item.answer), "{row}");
+        let missing = skipped(model, item);
+        assert_eq!(row["missing"], missing, "{row}");
+        assert_eq!(row["correct"], !missing && truth(model, item), "{row}");
+        assert_eq!(row["rule"].is_null(), missing, "{row}");
+    }
+}
+
 /// Scores synthetic predictions for `manifest` and checks every number in the report.
 fn check_sweep(manifest: &Path) {
     let work = tempfile::tempdir().expect("tempdir");
@@ -307,6 +338,8 @@ fn check_sweep(manifest: &Path) {
     let report: Value =
         serde_json::from_slice(&std::fs::read(out.join("report.json")).expect("report.json"))
             .expect("report is JSON");
+
+    check_items(&out, &items, &models);
 
     // Expected rows, computed here.
     let base_of: HashMap<&str, &Expected> = items
@@ -454,6 +487,7 @@ fn check_sweep(manifest: &Path) {
             "accuracy.svg",
             "flips.png",
             "flips.svg",
+            "items.jsonl",
             "report.json",
             "report.md"
         ]
@@ -580,9 +614,29 @@ fn line_error(file: &Path, line: usize, reason: LineReason) -> LineError {
 }
 
 #[test]
+fn numeric_predictions_score_like_their_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let as_text = "{\"id\":\"p000000\",\"prediction\":\"44\"}\n{\"id\":\"p000001\",\"prediction\":\"12.5\"}\n";
+    let as_numbers =
+        "{\"id\":\"p000000\",\"prediction\":44}\n{\"id\":\"p000001\",\"prediction\":12.5}\n";
+    for sub in ["a", "b"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let (text_report, _) = scored(&dir.path().join("a"), as_text);
+    let (number_report, _) = scored(&dir.path().join("b"), as_numbers);
+    assert!(
+        number_report.errors.is_empty(),
+        "{:?}",
+        number_report.errors
+    );
+    assert_eq!(number_report.rows, text_report.rows);
+    assert_eq!(number_report.counts, text_report.counts);
+}
+
+#[test]
 fn malformed_prediction_line_is_located() {
     let dir = tempfile::tempdir().unwrap();
-    let preds = "{\"id\":\"p000000\",\"prediction\":\"44\"}\n{\"id\":\"p000001\",\"prediction\":\"44\"}\n{\"id\": \"p000001__fontsize-8\", \"prediction\": 44}\n{oops\n";
+    let preds = "{\"id\":\"p000000\",\"prediction\":\"44\"}\n{\"id\":\"p000001\",\"prediction\":\"44\"}\n{\"id\": \"p000001__fontsize-8\", \"prediction\": true}\n{oops\n";
     let (report, p) = scored(dir.path(), preds);
     assert_eq!(report.errors.len(), 2);
     assert_eq!(
@@ -592,7 +646,7 @@ fn malformed_prediction_line_is_located() {
             3,
             LineReason::BadField {
                 field: "prediction".into(),
-                message: "must be a string (or null)".into()
+                message: "must be a string, a number or null".into()
             }
         )
     );
@@ -895,4 +949,45 @@ fn check_schema(report: &Value) {
     rejects("an accuracy above 1", &|r| {
         r["rows"][0]["accuracy"] = json!(1.5)
     });
+}
+
+/// The size of an SVG's root element (`width="W" height="H"`).
+fn svg_size(svg: &str) -> (u32, u32) {
+    let attr = |name: &str| -> u32 {
+        let at = svg.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+        svg[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    (attr("width"), attr("height"))
+}
+
+/// Issue 16: plots a paper can use — the PNG at twice the SVG's size, every x axis
+/// titled with its quantity and unit, numeric axes at their values, and a report
+/// with a single axis wide enough for its header (it used to be clipped).
+#[test]
+fn plots_are_titled_numeric_and_sized_for_a_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = small_manifest(dir.path());
+    let p = dir.path().join("m.jsonl");
+    std::fs::write(
+        &p,
+        "{\"id\":\"p000000\",\"prediction\":\"44\"}\n{\"id\":\"p000000__fontsize-8\",\"prediction\":\"40\"}\n",
+    )
+    .unwrap();
+    let out = dir.path().join("report");
+    let run = run_score(&manifest, &[p], &out);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for name in ["accuracy", "flips"] {
+        let svg = std::fs::read_to_string(out.join(format!("{name}.svg"))).unwrap();
+        let (w, h) = svg_size(&svg);
+        assert!(w >= 880, "{name}: {w} px wide with one axis");
+        let png = image::open(out.join(format!("{name}.png"))).unwrap();
+        assert_eq!((png.width(), png.height()), (2 * w, 2 * h), "{name}");
+        assert!(svg.contains("label font size (px at 512 px)"), "{name}");
+        // A numeric axis: ticks around the one value 8, not the single category "8".
+        assert!(svg.contains("\n10\n") && svg.contains("\n6\n"), "{name}");
+    }
 }

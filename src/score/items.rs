@@ -1,0 +1,100 @@
+//! `items.jsonl`: one row per (model, image) — the verdict a researcher joins with
+//! their own tables: id, base image, model, axis and value, label, what was
+//! extracted, by which rule, and whether it was right. Rows follow the manifest's
+//! order, models sorted within each image; an image a model has no prediction for
+//! gets a row with `missing: true` (and `correct: false`, whatever `--missing` says
+//! about counting it).
+
+use super::extract::{Answer, Rule, option_letter};
+use super::join::Scored;
+use super::manifest::{AxisValue, BASE_AXIS, Item, Label};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The JSON Schema of an `items.jsonl` row.
+pub const ITEMS_SCHEMA: &str = include_str!("../../schemas/score-items.schema.json");
+
+/// A number, or a text (an option letter, a palette name).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    Number(f64),
+    Text(String),
+}
+
+impl From<&AxisValue> for Scalar {
+    fn from(v: &AxisValue) -> Scalar {
+        match v {
+            AxisValue::Number(n) => Scalar::Number(*n),
+            AxisValue::Text(t) => Scalar::Text(t.clone()),
+        }
+    }
+}
+
+/// One row of `items.jsonl`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ItemRow {
+    pub id: String,
+    pub base_id: String,
+    pub model: String,
+    /// The variant axis: `base` for the base image, `a+b` for a grid cell.
+    pub axis: String,
+    /// The axis value for a one-axis variant; `null` for the base and grid cells.
+    pub value: Option<Scalar>,
+    /// Every axis of the variant and its value (`{}` for the base image).
+    pub variant: BTreeMap<String, Scalar>,
+    /// The label: the answer, or the correct option's letter.
+    pub answer: Scalar,
+    /// What was read from the prediction: a number, an option letter, or `null`.
+    pub extracted: Option<Scalar>,
+    /// The extraction rule that fired (`none` when none did); `null` when missing.
+    pub rule: Option<Rule>,
+    pub correct: bool,
+    /// No prediction from this model for this image.
+    pub missing: bool,
+}
+
+/// The rows of every model's verdict on every item.
+pub fn item_rows(items: &[Item], scored: &Scored) -> Vec<ItemRow> {
+    let mut rows = Vec::with_capacity(items.len() * scored.models.len());
+    for (i, item) in items.iter().enumerate() {
+        let axis = match item.is_base() {
+            true => BASE_AXIS.to_string(),
+            false => (item.variant.iter())
+                .map(|(a, _)| a.as_str())
+                .collect::<Vec<_>>()
+                .join("+"),
+        };
+        let value = match item.variant.as_slice() {
+            [(_, v)] => Some(Scalar::from(v)),
+            _ => None,
+        };
+        let variant: BTreeMap<String, Scalar> = (item.variant.iter())
+            .map(|(a, v)| (a.clone(), Scalar::from(v)))
+            .collect();
+        let answer = match &item.label {
+            Label::Number(n) => Scalar::Number(*n),
+            Label::Choice { index, .. } => Scalar::Text(option_letter(*index).to_string()),
+        };
+        for (m, model) in scored.models.iter().enumerate() {
+            let verdict = scored.verdicts[m][i];
+            rows.push(ItemRow {
+                id: item.id.clone(),
+                base_id: item.base_id.clone(),
+                model: model.clone(),
+                axis: axis.clone(),
+                value: value.clone(),
+                variant: variant.clone(),
+                answer: answer.clone(),
+                extracted: verdict.and_then(|v| v.answer).map(|a| match a {
+                    Answer::Number(n) => Scalar::Number(n),
+                    Answer::Choice(k) => Scalar::Text(option_letter(k).to_string()),
+                }),
+                rule: verdict.map(|v| v.rule),
+                correct: verdict.is_some_and(|v| v.correct),
+                missing: verdict.is_none(),
+            });
+        }
+    }
+    rows
+}
