@@ -16,6 +16,10 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
     );
     println!("Each variant changes only what its axis names; ids are <base_id>__<axis>-<value>.");
     println!(
+        "The diagram is fitted once per problem: every axis but resolution and rotation keeps its paths \
+         byte for byte, and those two transform them exactly (tests/it/label_fidelity.rs)."
+    );
+    println!(
         "Line widths and font sizes are px on the 512 px reference canvas (scaled with `resolution`)."
     );
     println!();

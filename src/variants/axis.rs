@@ -75,7 +75,7 @@ pub const AXES: &[AxisInfo] = &[
     AxisInfo {
         axis: Axis::FontSize,
         name: "fontsize",
-        changes: "size of all labels in px at 512 px; the label layout is re-run",
+        changes: "size of all labels in px at 512 px; labels are re-placed, the diagram stays (a label with no room nearby gets a leader line)",
         base: "16",
         base_number: Some(16.0),
         sweep: &["8", "12", "24", "32"],
