@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod bench;
 mod doctor;
+mod export;
 mod generate;
 mod interrupt;
 mod progress;
@@ -43,6 +44,9 @@ enum Command {
     Schema(schema::Args),
     /// Score model predictions against a rendered manifest, per variant.
     Score(score::Args),
+    /// Write a finished output directory as datasets for evaluation harnesses
+    /// (HF Parquet, WebDataset, VLMEvalKit, lmms-eval) without rendering again.
+    Export(export::Args),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes:
@@ -61,6 +65,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Score(args) => score::run(args),
+        Command::Export(args) => export::run(args),
     };
     match result {
         Ok(code) => code,

@@ -36,6 +36,8 @@ pub struct Args {
     resume: ResumeArg,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    sink: super::export::SinkArgs,
     /// No progress bar or periodic log lines (errors and the summary are still printed).
     #[arg(long, short)]
     quiet: bool,
@@ -186,7 +188,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
     };
     let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
-    Ok(report(&summary, &args.out, args.quiet))
+    let code = report(&summary, &args.out, args.quiet);
+    if args.sink.any() {
+        let lock = OutputLock::acquire(&args.out)?;
+        args.sink.write(&args.out, &lock)?;
+    }
+    Ok(code)
 }
 
 /// Runs the pipeline with a progress reporter (under `lock` when the caller holds

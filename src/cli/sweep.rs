@@ -46,6 +46,8 @@ pub struct Args {
     resume: ResumeArg,
     #[command(flatten)]
     engine: EngineArgs,
+    #[command(flatten)]
+    sink: super::export::SinkArgs,
     /// No progress bar or periodic log lines.
     #[arg(long, short)]
     quiet: bool,
@@ -90,6 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(&lock),
     )?;
     let code = report(&summary, &args.out, args.quiet);
+    args.sink.write(&args.out, &lock)?;
 
     if options.outputs.raster() && count > 0 {
         let problem = pick_problem(&problems_path, args.sheet_problem.as_deref())?;

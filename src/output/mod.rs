@@ -3,6 +3,7 @@
 
 pub mod atomic;
 pub mod contact;
+pub mod datasets;
 mod jpeg;
 pub mod lock;
 pub mod manifest;

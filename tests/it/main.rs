@@ -14,6 +14,8 @@
 //!   input lines, determinism, stdin, errors, help.
 //! - `compose_layout`: compose keeps labels apart and on the canvas; styles change only
 //!   what they name.
+//! - `datasets`: `--sink` and `export` write the same dataset bytes, also after a
+//!   resume; what cannot be exported is refused (formats: `tests/python/`).
 //! - `generate_cli`: `geomrender generate` and `schema problem`, shards, bad options.
 //! - `generate_corpus`: generated problems cover every shape without overlaps, and are
 //!   byte-identical across runs and thread counts.
@@ -57,6 +59,7 @@ mod backends;
 mod batch;
 mod cli;
 mod compose_layout;
+mod datasets;
 mod generate_cli;
 mod generate_corpus;
 mod generate_formulas;

@@ -1,0 +1,118 @@
+//! WebDataset: `wds/geomrender-000000.tar`, … with one sample per image: `KEY.png`
+//! (or `KEY.jpg`) and `KEY.json` (its manifest row).
+//!
+//! WebDataset takes a member's key to be its name up to the first dot, so KEY must
+//! have none: KEY is the id with `%`, `.` and `/` percent-encoded (`%25`, `%2E`,
+//! `%2F`), so `s0-000001__opacity-0.1` is `s0-000001__opacity-0%2E1`; the true id is
+//! in the JSON. Headers are fixed (mode 0644, owner 0, mtime 0), so the same rows
+//! give the same bytes.
+
+use super::{DatasetError, DatasetRow, Writer, io};
+use crate::output::atomic::AtomicFile;
+use std::path::{Path, PathBuf};
+
+/// The sample key of an id (see the module docs).
+pub fn key(id: &str) -> String {
+    let mut k = String::with_capacity(id.len());
+    for c in id.chars() {
+        match c {
+            '%' => k.push_str("%25"),
+            '.' => k.push_str("%2E"),
+            '/' => k.push_str("%2F"),
+            c => k.push(c),
+        }
+    }
+    k
+}
+
+pub(super) struct Shards {
+    dir: PathBuf,
+    plan: Vec<usize>,
+    shard: usize,
+    in_shard: usize,
+    tar: Option<tar::Builder<AtomicFile>>,
+    files: Vec<PathBuf>,
+}
+
+impl Shards {
+    pub fn new(dir: &Path, plan: &[usize]) -> Result<Shards, DatasetError> {
+        let wds = dir.join("wds");
+        std::fs::create_dir_all(&wds).map_err(io(&wds))?;
+        Ok(Shards {
+            dir: dir.to_path_buf(),
+            plan: plan.to_vec(),
+            shard: 0,
+            in_shard: 0,
+            tar: None,
+            files: Vec::new(),
+        })
+    }
+
+    fn append(&mut self, name: &str, bytes: &[u8]) -> Result<(), DatasetError> {
+        let tar = match &mut self.tar {
+            Some(t) => t,
+            None => {
+                let rel = PathBuf::from(format!("wds/geomrender-{:06}.tar", self.shard));
+                let path = self.dir.join(&rel);
+                let file = AtomicFile::create(&path).map_err(io(&path))?;
+                self.files.push(rel);
+                let mut builder = tar::Builder::new(file);
+                builder.mode(tar::HeaderMode::Deterministic);
+                self.tar.insert(builder)
+            }
+        };
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_mtime(0);
+        header.set_uid(0);
+        header.set_gid(0);
+        header.set_entry_type(tar::EntryType::Regular);
+        let path = self.dir.join(self.files.last().expect("an open shard"));
+        tar.append_data(&mut header, name, bytes).map_err(io(&path))
+    }
+
+    fn close_shard(&mut self) -> Result<(), DatasetError> {
+        if let Some(tar) = self.tar.take() {
+            let path = self.dir.join(self.files.last().expect("an open shard"));
+            let file = tar.into_inner().map_err(io(&path))?;
+            file.commit(false).map_err(io(&path))?;
+        }
+        self.shard += 1;
+        self.in_shard = 0;
+        Ok(())
+    }
+}
+
+impl Writer for Shards {
+    fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError> {
+        let k = key(&row.id);
+        self.append(&format!("{k}.{}", row.extension()), &row.image)?;
+        self.append(&format!("{k}.json"), row.manifest_json.as_bytes())?;
+        self.in_shard += 1;
+        if self.in_shard == self.plan[self.shard] {
+            self.close_shard()?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError> {
+        if self.tar.is_some() {
+            self.close_shard()?;
+        }
+        Ok(self.files)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key;
+
+    #[test]
+    fn keys_have_no_dots_and_stay_apart() {
+        assert_eq!(key("s0-000001__opacity-0.1"), "s0-000001__opacity-0%2E1");
+        assert_eq!(key("a%2Eb"), "a%252Eb");
+        assert_ne!(key("a.b"), key("a%2Eb"));
+        assert!(!key("x.y.z/w").contains(['.', '/']));
+    }
+}

@@ -1,0 +1,156 @@
+"""The dataset sinks, proven by the libraries that read them (issue 12).
+
+A fresh sweep with every sink is made once (the `geomrender` binary: $GEOMRENDER_BIN,
+else target/debug/geomrender); each test reads one format with its own library and
+checks it against manifest.jsonl and the image files.
+"""
+
+import base64
+import importlib.util
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from PIL import Image
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = os.environ.get("GEOMRENDER_BIN", str(REPO / "target" / "debug" / "geomrender"))
+
+
+@pytest.fixture(scope="session")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sweep")
+    subprocess.run(
+        [BIN, "sweep", "--count", "8", "--seed", "5", "--backend", "cpu", "-q",
+         "--variants", "opacity;fontsize=8,24;annotation;jpeg=50",
+         "--sink", "parquet,webdataset,vlmevalkit,lmms-eval", "--shard-rows", "25",
+         "--out", str(out)],
+        check=True,
+    )
+    rows = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    assert len(rows) == 8 * 9
+    return out, rows
+
+
+def pixels(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGBA")
+
+
+def same_pixels(a: Image.Image, b: Image.Image) -> bool:
+    return a.convert("RGBA").size == b.size and a.convert("RGBA").tobytes() == b.tobytes()
+
+
+def test_parquet_loads_with_datasets_and_matches_the_manifest(run):
+    import datasets
+
+    out, rows = run
+    shards = sorted(str(p) for p in (out / "data").glob("test-*.parquet"))
+    assert len(shards) == 3  # 72 rows, 25 a shard
+    ds = datasets.load_dataset("parquet", data_files=shards, split="train")
+    assert isinstance(ds.features["image"], datasets.Image)
+    assert ds["id"] == [r["id"] for r in rows]
+    assert ds["question"] == [r["question"] for r in rows]
+    assert ds["answer"] == [r["answer"] for r in rows]
+    assert ds["base_id"] == [r["base_id"] for r in rows]
+    for r, got in zip(rows, ds):
+        want = pixels((out / r["image"]).read_bytes())
+        assert same_pixels(got["image"], want), r["id"]
+        if r["variant"]:
+            (axis, value), = r["variant"].items()
+            assert got["axis"] == axis
+            assert json.loads(got["variant"]) == r["variant"]
+        else:
+            assert (got["axis"], got["value"]) == ("base", "base")
+    # Through the dataset card, from the directory itself.
+    card = datasets.load_dataset(str(out), split="test")
+    assert card["id"] == ds["id"]
+
+
+def test_webdataset_shards_iterate_with_webdataset(run):
+    import webdataset as wds
+
+    out, rows = run
+    urls = sorted(str(p) for p in (out / "wds").glob("geomrender-*.tar"))
+    assert len(urls) == 3
+    samples = list(wds.WebDataset(urls, shardshuffle=False).decode("pil"))
+    assert len(samples) == len(rows)
+    for r, s in zip(rows, samples):
+        assert "." not in s["__key__"]
+        assert s["json"]["id"] == r["id"]
+        image = s.get("png") or s.get("jpg")
+        assert image is not None, sorted(s)
+        assert same_pixels(image, pixels((out / r["image"]).read_bytes())), r["id"]
+    assert any("jpg" in s for s in samples)
+
+
+def test_vlmevalkit_tsv_reads_with_pandas_to_the_exact_files(run):
+    import pandas as pd
+
+    out, rows = run
+    df = pd.read_csv(out / "vlmevalkit" / "GeomRender.tsv", sep="\t")
+    for col in ["index", "image", "question", "answer", "category", "id", "axis", "value", "base_id"]:
+        assert col in df.columns
+    assert list(df["index"]) == list(range(len(rows)))
+    assert list(df["id"]) == [r["id"] for r in rows]
+    assert list(df["question"]) == [r["question"] for r in rows]
+    for r, b64 in zip(rows, df["image"]):
+        assert base64.b64decode(b64) == (out / r["image"]).read_bytes(), r["id"]
+
+
+def load_tasks(folder: Path):
+    """Every task YAML, with `!function utils.f` resolved to utils.py's f."""
+    spec = importlib.util.spec_from_file_location("geomrender_lmms_utils", folder / "utils.py")
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def function(loader, node):
+        module, name = loader.construct_scalar(node).split(".")
+        assert module == "utils"
+        return getattr(utils, name)
+
+    Loader.add_constructor("!function", function)
+    docs = {}
+    for path in sorted(folder.glob("*.yaml")) + [folder / "_default_template_yaml"]:
+        docs[path.name] = yaml.load(path.read_text(), Loader=Loader)
+    return docs, utils
+
+
+def test_lmms_eval_tasks_load_and_score(run):
+    import datasets
+
+    out, rows = run
+    docs, utils = load_tasks(out / "lmms_eval")
+    template = docs.pop("_default_template_yaml")
+    group = docs.pop("geomrender.yaml")
+    assert template["dataset_path"] == "parquet"
+    files = template["dataset_kwargs"]["data_files"]["test"]
+    ds = datasets.load_dataset("parquet", data_files={"test": files}, split="test")
+    assert len(ds) == len(rows)
+    cells = {(r["variant"] and "+".join(r["variant"]) or "base") for r in rows}
+    assert len(group["task"]) == len(docs) >= len(cells)
+    total = 0
+    for name, task in docs.items():
+        assert task["include"] == "_default_template_yaml"
+        assert task["task"] in group["task"] and name == task["task"] + ".yaml"
+        picked = task["process_docs"](ds)
+        assert len(picked) > 0
+        assert len({(d["axis"], d["value"]) for d in picked}) == 1
+        total += len(picked)
+    assert total == len(rows)
+    doc = ds[0]
+    prompt = template["doc_to_text"](doc)
+    assert prompt.startswith(doc["question"]) and "final answer is" in prompt
+    assert template["doc_to_visual"](doc)[0].size == (doc["width"], doc["height"])
+    score = template["process_results"]
+    right = f"... Therefore the final answer is {doc['answer'] * 1.02:.4f}."
+    wrong = f"... Therefore the final answer is {doc['answer'] * 1.2 + 1:.4f}."
+    assert score(doc, [right]) == {"relaxed_accuracy": 1.0}
+    assert score(doc, [wrong]) == {"relaxed_accuracy": 0.0}
+    assert score(doc, ["I cannot tell."]) == {"relaxed_accuracy": 0.0}
