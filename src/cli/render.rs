@@ -84,7 +84,8 @@ pub struct EngineArgs {
     /// Curve flattening tolerance in pixels.
     #[arg(long, default_value_t = geomrender::render::DEFAULT_TOLERANCE, value_name = "PX")]
     tolerance: f32,
-    /// Input lines read and prepared per parallel step.
+    /// Images prepared (or rendered, on the CPU) per parallel step: as many input
+    /// lines as make about N images, at least one. Bounds memory; never the output.
     #[arg(long, default_value_t = RunOptions::DEFAULT_CHUNK_LINES as u32, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     chunk_lines: u32,

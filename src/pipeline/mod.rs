@@ -116,7 +116,8 @@ pub struct RunOptions {
     /// Embed the font in SVG files (self-contained, ~1 MB each) instead of naming it.
     pub svg_embed_font: bool,
     pub tessellate: TessellateOptions,
-    /// Lines read and prepared per parallel step.
+    /// Images (jobs) per parallel step: the reader takes as many lines as make about
+    /// this many images (at least one line), which bounds the images held at once.
     pub chunk_lines: usize,
     /// Keep what a previous run in `out_dir` finished (intact files, in manifest
     /// order) and render only the rest; see `pipeline::resume`.

@@ -65,13 +65,16 @@ impl Reader<'_> {
         // Every id written so far: the only state that grows with the input (~40 bytes a line).
         let mut seen: HashSet<Box<str>> = HashSet::new();
         let mut cursor = Cursor::default();
+        // Lines per step: `chunk_lines` images' worth, judged from the lines before
+        // (a line with 14 variants renders 14 images, and a step's images are all in
+        // memory at once); the first step reads one line to learn.
+        let budget = self.options.chunk_lines.max(1);
+        let mut step = 1;
         loop {
-            let chunk = lines
-                .next_chunk(self.options.chunk_lines.max(1))
-                .map_err(|source| RunError::Read {
-                    file: self.file.to_string(),
-                    source,
-                })?;
+            let chunk = lines.next_chunk(step).map_err(|source| RunError::Read {
+                file: self.file.to_string(),
+                source,
+            })?;
             if chunk.is_empty() {
                 cursor.finish(self.kept)?;
                 return Ok(());
@@ -87,6 +90,11 @@ impl Reader<'_> {
                     (line.number, result)
                 })
                 .collect();
+            let jobs: usize = worked
+                .iter()
+                .map(|(_, r)| r.as_ref().map_or(1, Vec::len))
+                .sum();
+            step = (budget * worked.len() / jobs.max(1)).clamp(1, budget);
             let mut ready = Vec::new();
             for (number, result) in worked {
                 let fail = |e: JobError| LineError {

@@ -343,3 +343,30 @@ fn a_large_grid_runs_in_bounded_memory() {
         "peak RSS {peak} KiB for {rows} images"
     );
 }
+
+/// A step holds about `--chunk-lines` images, not lines: with 14 images a line the
+/// default sweep's render peaked at 1.97 GB (64 lines × 14 images of 1 MB held at
+/// once, twice over in the channel); it now stays near the binary's own size.
+#[test]
+fn many_variants_per_line_do_not_multiply_memory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("p.jsonl");
+    run_ok(
+        bin()
+            .args(["generate", "--count", "40", "--seed", "2", "--out"])
+            .arg(&input),
+    );
+    let (code, peak) = run_bounded(
+        bin()
+            .arg("render")
+            .arg(&input)
+            .args(["--backend", "cpu", "-q", "--variants"])
+            .arg("opacity;linewidth;fontsize;annotation")
+            .arg("--out")
+            .arg(tmp.path().join("out")),
+        Duration::from_secs(300),
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(line_count(&tmp.path().join("out/manifest.jsonl")), 40 * 14);
+    assert!(peak < BOUNDED_RSS_KIB, "peak RSS {peak} KiB");
+}
