@@ -30,7 +30,8 @@ pub struct Args {
 
     /// A predictions file, one JSON object per line: {"id": ..., "prediction": "<raw
     /// model output>", "model": "<name>"}; model defaults to the file name without its
-    /// extension. Repeat the flag to compare several models in one report.
+    /// extension. lmms-eval --log_samples files and VLMEvalKit result tables are read
+    /// too (see --predictions-format). Repeat the flag to compare several models.
     #[arg(
         long = "predictions",
         value_name = "PREDICTIONS.jsonl",
@@ -66,9 +67,26 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     explain: Option<String>,
 
+    /// The layout of the --predictions files: `auto` tells per file (by extension, and
+    /// for JSONL by its first line); `geomrender` ({"id","prediction"} lines),
+    /// `lmms-eval` (--log_samples JSONL; the model is the folder it is in) or
+    /// `vlmevalkit` (a result .xlsx/.tsv/.csv with index and prediction; the model is
+    /// the file name without _GeomRender).
+    #[arg(long, value_enum, default_value_t = PredFormat::Auto, value_name = "FORMAT")]
+    predictions_format: PredFormat,
+
     /// With --explain: only this model's prediction.
     #[arg(long, value_name = "NAME", requires = "explain")]
     model: Option<String>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum PredFormat {
+    Auto,
+    Geomrender,
+    #[value(name = "lmms-eval")]
+    LmmsEval,
+    Vlmevalkit,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -82,6 +100,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     opts.tolerance = Tolerance {
         relative: args.tolerance,
         absolute_at_zero: args.zero_tolerance,
+    };
+    opts.format = match args.predictions_format {
+        PredFormat::Auto => None,
+        PredFormat::Geomrender => Some(score::PredictionFormat::Geomrender),
+        PredFormat::LmmsEval => Some(score::PredictionFormat::LmmsEval),
+        PredFormat::Vlmevalkit => Some(score::PredictionFormat::VlmEvalKit),
     };
     opts.missing = match args.missing {
         Missing::Exclude => MissingPolicy::Exclude,

@@ -62,6 +62,9 @@ pub enum ScoreError {
         option: &'static str,
         message: String,
     },
+    /// A predictions file in no known layout (or a table without the columns needed).
+    #[error("{file}: {message}")]
+    Predictions { file: String, message: String },
     /// The manifest has no valid item to score; `why` says what the file holds
     /// instead (Problems, Scenes, only bad rows, nothing).
     #[error("{file}: no valid manifest rows to score: {why}")]

@@ -21,6 +21,7 @@
 mod accuracy;
 mod error;
 mod extract;
+mod harness;
 mod items;
 mod join;
 mod manifest;
@@ -36,6 +37,7 @@ mod write;
 pub use accuracy::{Tolerance, is_correct};
 pub use error::{LineError, LineReason, ScoreError};
 pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};
+pub use harness::{PredictionFormat, parse_lmms_eval, parse_vlmevalkit};
 pub use items::{ITEMS_SCHEMA, ItemRow, Scalar, item_rows};
 pub use join::{Scored, Verdict, score_predictions};
 pub use manifest::{AxisValue, BASE_AXIS, Item, Label, parse_manifest};
@@ -74,6 +76,9 @@ pub struct ScoreOptions {
     pub tolerance: Tolerance,
     /// How missing predictions count (default: excluded, and reported).
     pub missing: MissingPolicy,
+    /// The layout of every predictions file; `None` detects it per file
+    /// ([`PredictionFormat::detect`]).
+    pub format: Option<PredictionFormat>,
 }
 
 impl ScoreOptions {
@@ -144,8 +149,13 @@ fn why_empty(text: &[u8], errors: &[LineError]) -> String {
     }
 }
 
-/// Parses the manifest and every prediction file (model defaults to the file stem).
-pub fn load(manifest: &Source, predictions: &[Source]) -> Result<Loaded, ScoreError> {
+/// Parses the manifest and every prediction file (in `format`, or detected per file;
+/// the model defaults to the file stem, see [`PredictionFormat::model_name`]).
+pub fn load(
+    manifest: &Source,
+    predictions: &[Source],
+    format: Option<PredictionFormat>,
+) -> Result<Loaded, ScoreError> {
     let (items, mut errors) = parse_manifest(&manifest.bytes, &manifest.name);
     if items.is_empty() {
         return Err(ScoreError::EmptyManifest {
@@ -157,8 +167,25 @@ pub fn load(manifest: &Source, predictions: &[Source]) -> Result<Loaded, ScoreEr
     let mut all = Vec::new();
     let mut files = Vec::new();
     for src in predictions {
-        let model = default_model_name(Path::new(&src.name));
-        let (preds, errs) = parse_predictions(&src.bytes, &src.name, &model);
+        let format = format.unwrap_or_else(|| PredictionFormat::detect(&src.name, &src.bytes));
+        let model = format.model_name(&src.name);
+        let (preds, errs) = match format {
+            PredictionFormat::Geomrender => parse_predictions(&src.bytes, &src.name, &model),
+            PredictionFormat::LmmsEval => parse_lmms_eval(&src.bytes, &src.name, &model),
+            PredictionFormat::VlmEvalKit => {
+                parse_vlmevalkit(&src.bytes, &src.name, &model, &items)?
+            }
+        };
+        if preds.is_empty() && !errs.is_empty() {
+            return Err(ScoreError::Predictions {
+                file: src.name.clone(),
+                message: format!(
+                    "no line matches a known layout (expected {}); the first: {}",
+                    harness::EXPECTED,
+                    errs[0]
+                ),
+            });
+        }
         files.push(input_file(src, preds.len()));
         all.extend(preds);
         errors.extend(errs);
@@ -200,7 +227,7 @@ pub fn score_with_items(
     opts: &ScoreOptions,
 ) -> Result<(Report, Vec<ItemRow>), ScoreError> {
     opts.validate()?;
-    let loaded = load(manifest, predictions)?;
+    let loaded = load(manifest, predictions, opts.format)?;
     let scored = score_predictions(&loaded.items, &loaded.predictions, &opts.tolerance);
     let rows = item_rows(&loaded.items, &scored);
     let mut errors = loaded.errors;

@@ -17,7 +17,7 @@ pub fn explain_id(
     opts: &ScoreOptions,
 ) -> Result<String, ScoreError> {
     opts.validate()?;
-    let loaded = load(manifest, predictions)?;
+    let loaded = load(manifest, predictions, opts.format)?;
     let item = loaded
         .items
         .iter()

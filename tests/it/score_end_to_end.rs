@@ -991,3 +991,32 @@ fn plots_are_titled_numeric_and_sized_for_a_paper() {
         assert!(svg.contains("\n10\n") && svg.contains("\n6\n"), "{name}");
     }
 }
+
+/// Issue 12: a predictions file in no known layout, or a result table without the
+/// columns needed, is refused naming what was expected.
+#[test]
+fn unknown_prediction_layouts_name_what_was_expected() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = small_manifest(dir.path());
+    let cases = [
+        (
+            "odd.jsonl",
+            "{\"foo\":1}\n{\"bar\":2}\n",
+            "no line matches a known layout",
+        ),
+        (
+            "m_GeomRender.csv",
+            "index,answer\n0,44\n",
+            "needs columns index (or id) and prediction; found [\"index\", \"answer\"]",
+        ),
+        ("m_GeomRender.xlsx", "not a zip", "not a readable .xlsx"),
+    ];
+    for (name, text, want) in cases {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        let run = run_score(&manifest, &[p], &dir.path().join("out"));
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(want), "{name}: {stderr}");
+    }
+}

@@ -154,3 +154,55 @@ def test_lmms_eval_tasks_load_and_score(run):
     assert score(doc, [right]) == {"relaxed_accuracy": 1.0}
     assert score(doc, [wrong]) == {"relaxed_accuracy": 0.0}
     assert score(doc, ["I cannot tell."]) == {"relaxed_accuracy": 0.0}
+
+
+def score(run_dir: Path, predictions: Path, out: Path) -> dict:
+    subprocess.run(
+        [BIN, "score", "--manifest", str(run_dir / "manifest.jsonl"),
+         "--predictions", str(predictions), "--out", str(out)],
+        check=True,
+    )
+    report = json.loads((out / "report.json").read_text())
+    return {"rows": report["rows"], "counts": report["counts"], "models": report["models"]}
+
+
+def test_harness_results_score_like_geomrender_jsonl(run, tmp_path):
+    """Known-correct predictions written as geomrender JSONL, as lmms-eval samples and
+    as VLMEvalKit result tables give the same report numbers."""
+    import pandas as pd
+
+    out, rows = run
+    def text(i, r):
+        value = r["answer"] * 1.01 if i % 3 else r["answer"] * 1.5 + 1
+        return f"Some reasoning. Therefore the final answer is {value:.4f}."
+
+    skipped = {5, 17}  # images without a prediction
+    own = tmp_path / "mymodel.jsonl"
+    own.write_text("".join(
+        json.dumps({"id": r["id"], "prediction": text(i, r)}) + "\n"
+        for i, r in enumerate(rows) if i not in skipped))
+    lmms = tmp_path / "logs" / "mymodel"
+    lmms.mkdir(parents=True)
+    samples = lmms / "20261201_120000_samples_geomrender.jsonl"
+    samples.write_text("".join(
+        json.dumps({"doc_id": i, "doc": {"id": r["id"], "question": r["question"], "answer": r["answer"]},
+                    "target": str(r["answer"]), "resps": [[text(i, r)]], "filtered_resps": [text(i, r)],
+                    "relaxed_accuracy": 0.0})
+        + "\n"
+        for i, r in enumerate(rows) if i not in skipped))
+    tsv = pd.read_csv(out / "vlmevalkit" / "GeomRender.tsv", sep="\t").drop(columns=["image"])
+    tsv["prediction"] = [text(i, r) for i, r in enumerate(rows)]
+    tsv = tsv.drop(index=sorted(skipped))
+    xlsx = tmp_path / "vlm" / "mymodel_GeomRender.xlsx"
+    xlsx.parent.mkdir()
+    tsv.to_excel(xlsx, index=False)
+    # By index alone (no id column), as a .csv.
+    csv = tmp_path / "vlm" / "mymodel_GeomRender.csv"
+    tsv.drop(columns=["id"]).to_csv(csv, index=False)
+
+    want = score(out, own, tmp_path / "r-own")
+    assert want["models"][0]["model"] == "mymodel"
+    assert want["counts"]["missing"] == len(skipped)
+    for name, path in [("lmms", samples), ("xlsx", xlsx), ("csv", csv)]:
+        got = score(out, path, tmp_path / f"r-{name}")
+        assert got == want, name

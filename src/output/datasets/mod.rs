@@ -17,6 +17,7 @@ mod tsv;
 mod webdataset;
 
 pub use row::{DatasetRow, axis_and_value};
+pub use tsv::NAME as VLMEVALKIT_NAME;
 
 use crate::output::manifest::ManifestRow;
 use std::path::{Path, PathBuf};
