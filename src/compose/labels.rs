@@ -408,19 +408,10 @@ fn box_seg_dist(c: Px, h: [f32; 2], a: Px, b: Px) -> f32 {
         let dy = ((p[1] - c[1]).abs() - h[1]).max(0.0);
         dx.hypot(dy)
     };
-    let pseg = |p: Px| {
-        let l2 = d[0] * d[0] + d[1] * d[1];
-        let t = if l2 > 0.0 {
-            (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / l2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        len(sub(p, add(a, scale(d, t))))
-    };
     let corners = [[x0, y0], [x1, y0], [x0, y1], [x1, y1]];
     corners
         .iter()
-        .map(|&q| pseg(q))
+        .map(|&q| point_seg(q, (a, b)))
         .fold(pbox(a).min(pbox(b)), f32::min)
 }
 

@@ -397,6 +397,44 @@ fn panel_chart<'a, DB: DrawingBackend>(
         .build_cartesian_2d(x.range.clone(), y)
 }
 
+/// A panel's y axis: tick count, title and tick labels.
+struct YAxis<'f> {
+    labels: usize,
+    desc: &'static str,
+    format: &'f dyn Fn(&f64) -> String,
+}
+
+/// The grid, ticks and axis titles of a panel: the x axis titled with its quantity
+/// and unit, numeric ticks on a numeric axis, the values on a categorical one.
+fn draw_mesh<DB: DrawingBackend>(
+    chart: &mut Panel<'_, DB>,
+    axis: &str,
+    values: &[String],
+    x: &XAxis,
+    y: YAxis<'_>,
+    scale: f64,
+) -> DrawResult<DB> {
+    let categories = category_label(values);
+    let numbers = |v: &f64| format!("{}", (v * 1e6).round() / 1e6);
+    let title = axis_title(axis);
+    let mut mesh = chart.configure_mesh();
+    mesh.y_labels(y.labels)
+        .disable_x_mesh()
+        .y_label_formatter(y.format)
+        .y_desc(y.desc)
+        .x_desc(title.as_str())
+        .label_style((FONT, 12.0 * scale))
+        .axis_desc_style((FONT, 13.0 * scale))
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(BLACK.mix(0.08).stroke_width(px(1, scale)));
+    if x.numeric {
+        mesh.x_labels(8).x_label_formatter(&numbers);
+    } else {
+        mesh.x_labels(values.len()).x_label_formatter(&categories);
+    }
+    mesh.draw()
+}
+
 fn accuracy_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     d: &PlotData<'_>,
@@ -406,25 +444,12 @@ fn accuracy_panel<DB: DrawingBackend>(
     scale: f64,
 ) -> DrawResult<DB> {
     let mut chart = panel_chart(area, axis, x, 0f64..1f64, scale)?;
-    let xfmt = category_label(values);
-    let title = axis_title(axis);
-    let mut mesh = chart.configure_mesh();
-    mesh.y_labels(6)
-        .disable_x_mesh()
-        .y_label_formatter(&|y| format!("{:.0} %", y * 100.0))
-        .y_desc("accuracy")
-        .x_desc(title.as_str())
-        .label_style((FONT, 12.0 * scale))
-        .axis_desc_style((FONT, 13.0 * scale))
-        .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.08).stroke_width(px(1, scale)));
-    let numfmt = |v: &f64| format!("{}", (v * 1e6).round() / 1e6);
-    if x.numeric {
-        mesh.x_labels(8).x_label_formatter(&numfmt);
-    } else {
-        mesh.x_labels(values.len()).x_label_formatter(&xfmt);
-    }
-    mesh.draw()?;
+    let y = YAxis {
+        labels: 6,
+        desc: "accuracy",
+        format: &|y| format!("{:.0} %", y * 100.0),
+    };
+    draw_mesh(&mut chart, axis, values, x, y, scale)?;
     let line_w = px(2, scale);
     for (m, model) in d.models.iter().enumerate() {
         let c = d.color(m);
@@ -495,25 +520,12 @@ fn flips_panel<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     let top = d.flip_scale;
     let mut chart = panel_chart(area, axis, x, -top..top, scale)?;
-    let xfmt = category_label(values);
-    let title = axis_title(axis);
-    let mut mesh = chart.configure_mesh();
-    mesh.y_labels(7)
-        .disable_x_mesh()
-        .y_label_formatter(&|y| format!("{:.0} %", y.abs() * 100.0))
-        .y_desc("share of paired problems")
-        .x_desc(title.as_str())
-        .label_style((FONT, 12.0 * scale))
-        .axis_desc_style((FONT, 13.0 * scale))
-        .light_line_style(WHITE.mix(0.0))
-        .bold_line_style(BLACK.mix(0.08).stroke_width(px(1, scale)));
-    let numfmt = |v: &f64| format!("{}", (v * 1e6).round() / 1e6);
-    if x.numeric {
-        mesh.x_labels(8).x_label_formatter(&numfmt);
-    } else {
-        mesh.x_labels(values.len()).x_label_formatter(&xfmt);
-    }
-    mesh.draw()?;
+    let y = YAxis {
+        labels: 7,
+        desc: "share of paired problems",
+        format: &|y| format!("{:.0} %", y.abs() * 100.0),
+    };
+    draw_mesh(&mut chart, axis, values, x, y, scale)?;
     chart.draw_series(LineSeries::new(
         [(x.range.start, 0.0), (x.range.end, 0.0)],
         BLACK.stroke_width(px(1, scale)),
