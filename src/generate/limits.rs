@@ -180,6 +180,43 @@ fn labels(path: &str, l: &Labels) -> Result<(), LimitError> {
     Ok(())
 }
 
+/// Point indices (`vertices`, `points`) must name points of the diagram.
+fn indices(path: &str, list: &[usize], points: usize) -> Result<(), LimitError> {
+    match list.iter().position(|&i| i >= points) {
+        Some(k) => Err(err(
+            format!("{path}[{k}]"),
+            format!(
+                "point {} does not exist (the diagram has {points})",
+                list[k]
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// An arc's radius must be its centre's distance to both ends (within the 2-decimal
+/// rounding of generated coordinates, and 1 %): the drawing uses the radius, the
+/// layout the centre, and an inconsistent pair could put the curve anywhere.
+fn arc(
+    path: &str,
+    from: [f64; 2],
+    to: [f64; 2],
+    center: [f64; 2],
+    radius: f64,
+) -> Result<(), LimitError> {
+    let tol = 0.02 + 0.01 * radius;
+    for (end, p) in [("start", from), ("to", to)] {
+        let d = (p[0] - center[0]).hypot(p[1] - center[1]);
+        if (d - radius).abs() > tol {
+            return Err(err(
+                format!("{path}.radius"),
+                format!("{radius} is not the distance from the centre to the arc's {end} ({d})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn expr(path: &str, e: &Option<String>) -> Result<(), LimitError> {
     match e {
         Some(s) => text(&format!("{path}.expr"), s, MAX_NAME),
@@ -224,10 +261,12 @@ impl Problem {
             texts(&format!("{at}.name"), &s.name, MAX_NAME)?;
             text(&format!("{at}.colour"), &s.colour, MAX_NAME)?;
             count(&format!("{at}.vertices"), &s.vertices, MAX_VERTICES)?;
+            indices(&format!("{at}.vertices"), &s.vertices, d.points.len())?;
             count(&format!("{at}.outline"), &s.outline, MAX_CONTOURS)?;
             for (j, c) in s.outline.iter().enumerate() {
                 let at = format!("{at}.outline[{j}]");
                 xy(&format!("{at}.start"), c.start)?;
+                let mut from = c.start;
                 count(&format!("{at}.segments"), &c.segments, MAX_SEGMENTS)?;
                 for (k, seg) in c.segments.iter().enumerate() {
                     let at = format!("{at}.segments[{k}]");
@@ -250,20 +289,36 @@ impl Problem {
                         }
                     }
                     match seg {
-                        super::Segment::Line { to } => xy(&format!("{at}.to"), *to)?,
+                        super::Segment::Line { to } => {
+                            xy(&format!("{at}.to"), *to)?;
+                            from = *to;
+                        }
                         super::Segment::Arc {
                             to, center, radius, ..
                         } => {
                             xy(&format!("{at}.to"), *to)?;
                             xy(&format!("{at}.center"), *center)?;
                             number(&format!("{at}.radius"), *radius, 0.0, MAX_COORD)?;
+                            arc(&at, from, *to, *center, *radius)?;
+                            from = *to;
                         }
                     }
                 }
             }
         }
+        for (i, r) in d.rays.iter().enumerate() {
+            indices(
+                &format!("diagram.rays[{i}].points"),
+                &r.points,
+                d.points.len(),
+            )?;
+        }
+        for (i, r) in d.right_angles.iter().enumerate() {
+            indices(&format!("diagram.right_angles[{i}]"), r, d.points.len())?;
+        }
         for (i, s) in d.sides.iter().enumerate() {
             let at = format!("diagram.sides[{i}]");
+            indices(&format!("{at}.points"), &s.points, d.points.len())?;
             count(&format!("{at}.shapes"), &s.shapes, MAX_SMALL_LIST)?;
             number(&format!("{at}.value"), s.value, 0.0, MAX_VALUE)?;
             texts(&format!("{at}.name"), &s.name, MAX_NAME)?;
@@ -272,6 +327,7 @@ impl Problem {
         }
         for (i, a) in d.angles.iter().enumerate() {
             let at = format!("diagram.angles[{i}]");
+            indices(&format!("{at}.points"), &a.points, d.points.len())?;
             number(&format!("{at}.value"), a.value, 0.0, 360.0)?;
             texts(&format!("{at}.name"), &a.name, MAX_NAME)?;
             expr(&at, &a.expr)?;
@@ -308,7 +364,7 @@ impl Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::{GenerateOptions, generate_one};
+    use crate::generate::{GenerateOptions, Segment, generate_one};
 
     fn problem() -> Problem {
         generate_one(&GenerateOptions::default(), 3).unwrap()
@@ -327,6 +383,61 @@ mod tests {
             let p = generate_one(&opts, i).unwrap();
             assert_eq!(p.check_limits(), Ok(()), "{}", p.id);
         }
+    }
+
+    #[test]
+    fn point_indices_and_arc_radii_are_checked() {
+        let mut p = problem();
+        p.diagram.sides[0].points[1] = 99;
+        let e = p.check_limits().unwrap_err();
+        assert_eq!(e.path, "diagram.sides[0].points[1]");
+        assert!(e.to_string().contains("point 99 does not exist"), "{e}");
+
+        // An arc whose radius is not its centre's distance to its ends: found by the
+        // property tests, where it drew a curve a million pixels wide.
+        let opts = GenerateOptions {
+            depth: 1..=6,
+            branch_prob: 1.0,
+            ..GenerateOptions::default()
+        };
+        let mut p = (0..200)
+            .map(|i| generate_one(&opts, i).unwrap())
+            .find(|p| {
+                p.diagram.shapes.iter().any(|s| {
+                    s.outline
+                        .iter()
+                        .any(|c| c.segments.iter().any(|g| matches!(g, Segment::Arc { .. })))
+                })
+            })
+            .expect("a problem with an arc");
+        let (i, j, k) = p
+            .diagram
+            .shapes
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| {
+                s.outline.iter().enumerate().flat_map(move |(j, c)| {
+                    c.segments
+                        .iter()
+                        .position(|g| matches!(g, Segment::Arc { .. }))
+                        .map(|k| (i, j, k))
+                })
+            })
+            .next()
+            .unwrap();
+        if let Segment::Arc { radius, .. } = &mut p.diagram.shapes[i].outline[j].segments[k] {
+            *radius *= 1000.0;
+        }
+        let e = p.check_limits().unwrap_err();
+        assert_eq!(
+            e.path,
+            format!("diagram.shapes[{i}].outline[{j}].segments[{k}].radius")
+        );
+        assert!(
+            e.to_string()
+                .contains("is not the distance from the centre"),
+            "{e}"
+        );
     }
 
     #[test]

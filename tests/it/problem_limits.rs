@@ -199,10 +199,16 @@ pub fn problem_at_limits() -> Problem {
     let mut arcs = 0;
     for (i, s) in d.shapes.iter_mut().enumerate() {
         s.vertices = (0..MAX_VERTICES).map(|k| (i + k) % n).collect();
-        let start = [rnd() * 50.0, rnd() * 50.0];
+        // Every outline point on the circle of the arcs, so that each arc's radius is
+        // its centre's distance to its ends (as limits require).
+        let mut on_circle = || {
+            let t = rnd() * std::f64::consts::TAU;
+            [25.0 + 25.0 * t.cos(), 25.0 + 25.0 * t.sin()]
+        };
+        let start = on_circle();
         let segments = (0..per_shape)
             .map(|_| {
-                let to = [rnd() * 50.0, rnd() * 50.0];
+                let to = on_circle();
                 if arcs < MAX_ARCS {
                     arcs += 1;
                     Segment::Arc {

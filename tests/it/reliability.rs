@@ -346,7 +346,7 @@ fn a_large_grid_runs_in_bounded_memory() {
 
 /// A step holds about `--chunk-lines` images, not lines: with 14 images a line the
 /// default sweep's render peaked at 1.97 GB (64 lines × 14 images of 1 MB held at
-/// once, twice over in the channel); it now stays near the binary's own size.
+/// once, twice over in the channel); now a few steps of 64 images are in flight.
 #[test]
 fn many_variants_per_line_do_not_multiply_memory() {
     let tmp = tempfile::tempdir().unwrap();
@@ -368,5 +368,7 @@ fn many_variants_per_line_do_not_multiply_memory() {
     );
     assert_eq!(code, Some(0));
     assert_eq!(line_count(&tmp.path().join("out/manifest.jsonl")), 40 * 14);
-    assert!(peak < BOUNDED_RSS_KIB, "peak RSS {peak} KiB");
+    // At most about 4 steps of 64 images of 1 MB in flight (the reader's, two in the
+    // channel, the sink's) on top of the binary: measured 250–300 MB, was 1.97 GB.
+    assert!(peak < 400 << 10, "peak RSS {peak} KiB");
 }
