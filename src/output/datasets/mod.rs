@@ -125,6 +125,51 @@ trait Writer {
     fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError>;
 }
 
+/// Where the rows being written fall in the planned shards (shared by the sharded
+/// sinks, so Parquet and WebDataset cut at the same rows).
+pub(super) struct ShardCursor {
+    plan: Vec<usize>,
+    shard: usize,
+    in_shard: usize,
+}
+
+impl ShardCursor {
+    fn new(plan: &[usize]) -> ShardCursor {
+        ShardCursor {
+            plan: plan.to_vec(),
+            shard: 0,
+            in_shard: 0,
+        }
+    }
+
+    /// The shard the current rows go to (0-based).
+    fn shard(&self) -> usize {
+        self.shard
+    }
+
+    /// How many shards there are.
+    fn shards(&self) -> usize {
+        self.plan.len()
+    }
+
+    /// Rows in all shards.
+    fn rows(&self) -> usize {
+        self.plan.iter().sum()
+    }
+
+    /// Counts a row; true when it is its shard's last (close the shard, then [`Self::next`]).
+    fn row(&mut self) -> bool {
+        self.in_shard += 1;
+        self.in_shard == self.plan[self.shard]
+    }
+
+    /// Moves on to the next shard.
+    fn next(&mut self) {
+        self.shard += 1;
+        self.in_shard = 0;
+    }
+}
+
 /// Rows per shard, planned from the manifest and the image sizes.
 fn plan_shards(dir: &Path, opts: &ExportOptions) -> Result<(Vec<usize>, u64), DatasetError> {
     let mut shards = Vec::new();

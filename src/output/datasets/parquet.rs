@@ -8,7 +8,7 @@
 //! to a PIL image; the card's YAML declares the same features and a `configs` entry so
 //! that `datasets.load_dataset(DIR)` works too.
 
-use super::{DatasetError, DatasetRow, Writer, io};
+use super::{DatasetError, DatasetRow, ShardCursor, Writer, io};
 use crate::output::atomic::AtomicFile;
 use arrow_array::builder::{BinaryBuilder, Float64Builder, Int64Builder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch, StructArray};
@@ -149,10 +149,8 @@ impl Batch {
 /// The Parquet shards being written.
 pub(super) struct Shards {
     dir: PathBuf,
-    plan: Vec<usize>,
+    cursor: ShardCursor,
     schema: Arc<Schema>,
-    shard: usize,
-    in_shard: usize,
     writer: Option<ArrowWriter<AtomicFile>>,
     batch: Batch,
     files: Vec<PathBuf>,
@@ -169,10 +167,8 @@ impl Shards {
         std::fs::create_dir_all(&data).map_err(io(&data))?;
         Ok(Shards {
             dir: dir.to_path_buf(),
-            plan: plan.to_vec(),
+            cursor: ShardCursor::new(plan),
             schema: schema(),
-            shard: 0,
-            in_shard: 0,
             writer: None,
             batch: Batch::default(),
             files: Vec::new(),
@@ -180,7 +176,7 @@ impl Shards {
     }
 
     fn open(&mut self) -> Result<ArrowWriter<AtomicFile>, DatasetError> {
-        let rel = shard_name(self.shard, self.plan.len());
+        let rel = shard_name(self.cursor.shard(), self.cursor.shards());
         let path = self.dir.join(&rel);
         let file = AtomicFile::create(&path).map_err(io(&path))?;
         let props = WriterProperties::builder()
@@ -224,8 +220,7 @@ impl Shards {
                 .map_err(|e| DatasetError::Parquet(e.to_string()))?;
             file.commit(false).map_err(io(&path))?;
         }
-        self.shard += 1;
-        self.in_shard = 0;
+        self.cursor.next();
         Ok(())
     }
 
@@ -245,7 +240,7 @@ impl Shards {
              - `question`, `answer`, `cot`, `annotation`, `depth`, `question_type`: the problem, as in `manifest.jsonl`.\n\n\
              ```python\nimport datasets\nds = datasets.load_dataset(\"parquet\", data_files=\"data/test-*.parquet\", split=\"train\")\n\
              ds = datasets.load_dataset(\".\", split=\"test\")  # from this directory, through this card\n```\n",
-            rows = self.plan.iter().sum::<usize>()
+            rows = self.cursor.rows()
         )
     }
 }
@@ -253,8 +248,7 @@ impl Shards {
 impl Writer for Shards {
     fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError> {
         self.batch.push(row);
-        self.in_shard += 1;
-        if self.in_shard == self.plan[self.shard] {
+        if self.cursor.row() {
             self.close_shard()?;
         } else if self.batch.rows == ROW_GROUP {
             self.flush()?;

@@ -7,7 +7,7 @@
 //! in the JSON. Headers are fixed (mode 0644, owner 0, mtime 0), so the same rows
 //! give the same bytes.
 
-use super::{DatasetError, DatasetRow, Writer, io};
+use super::{DatasetError, DatasetRow, ShardCursor, Writer, io};
 use crate::output::atomic::AtomicFile;
 use std::path::{Path, PathBuf};
 
@@ -27,9 +27,7 @@ pub fn key(id: &str) -> String {
 
 pub(super) struct Shards {
     dir: PathBuf,
-    plan: Vec<usize>,
-    shard: usize,
-    in_shard: usize,
+    cursor: ShardCursor,
     tar: Option<tar::Builder<AtomicFile>>,
     files: Vec<PathBuf>,
 }
@@ -40,9 +38,7 @@ impl Shards {
         std::fs::create_dir_all(&wds).map_err(io(&wds))?;
         Ok(Shards {
             dir: dir.to_path_buf(),
-            plan: plan.to_vec(),
-            shard: 0,
-            in_shard: 0,
+            cursor: ShardCursor::new(plan),
             tar: None,
             files: Vec::new(),
         })
@@ -52,7 +48,7 @@ impl Shards {
         let tar = match &mut self.tar {
             Some(t) => t,
             None => {
-                let rel = PathBuf::from(format!("wds/geomrender-{:06}.tar", self.shard));
+                let rel = PathBuf::from(format!("wds/geomrender-{:06}.tar", self.cursor.shard()));
                 let path = self.dir.join(&rel);
                 let file = AtomicFile::create(&path).map_err(io(&path))?;
                 self.files.push(rel);
@@ -78,8 +74,7 @@ impl Shards {
             let file = tar.into_inner().map_err(io(&path))?;
             file.commit(false).map_err(io(&path))?;
         }
-        self.shard += 1;
-        self.in_shard = 0;
+        self.cursor.next();
         Ok(())
     }
 }
@@ -89,8 +84,7 @@ impl Writer for Shards {
         let k = key(&row.id);
         self.append(&format!("{k}.{}", row.extension()), &row.image)?;
         self.append(&format!("{k}.json"), row.manifest_json.as_bytes())?;
-        self.in_shard += 1;
-        if self.in_shard == self.plan[self.shard] {
+        if self.cursor.row() {
             self.close_shard()?;
         }
         Ok(())
