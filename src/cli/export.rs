@@ -1,9 +1,8 @@
 //! `geomrender export DIR --to LIST`: a finished output directory as datasets for
 //! the evaluation harnesses, without rendering again; and `--sink LIST` on `render`
-//! and `sweep`, which writes the same files (the same bytes) when the run ends.
+//! and `sweep`, which writes the same files (the same bytes) as the images come out.
 
-use anyhow::Context;
-use geomrender::output::datasets::{ExportOptions, Sink, export};
+use geomrender::output::datasets::{DatasetOptions, Exported, Sink, export};
 use geomrender::output::lock::OutputLock;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,7 +25,7 @@ pub enum SinkArg {
 
 /// Shard sizes, shared by `export` and `--sink`.
 #[derive(clap::Args, Clone, Copy)]
-pub struct ShardArgs {
+pub struct ShardSizeArgs {
     /// Most rows per Parquet or WebDataset shard.
     #[arg(long, default_value_t = 10_000, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
@@ -40,13 +39,15 @@ pub struct ShardArgs {
 /// `--sink` on `render` and `sweep`.
 #[derive(clap::Args, Clone)]
 pub struct SinkArgs {
-    /// Datasets to write besides images/ and manifest.jsonl when the run ends,
-    /// comma-separated: parquet, webdataset, vlmevalkit, lmms-eval (files: only the
-    /// default layout). The same bytes as `geomrender export DIR --to LIST`.
+    /// Datasets to write besides images/ and manifest.jsonl, row by row as the images
+    /// come out, comma-separated: parquet, webdataset, vlmevalkit, lmms-eval (files:
+    /// only the default layout). Shards get their final names when the run ends; a
+    /// resumed run rebuilds them from the kept rows. The same bytes as
+    /// `geomrender export DIR --to LIST`.
     #[arg(long = "sink", value_enum, value_delimiter = ',', value_name = "SINKS")]
     sinks: Vec<SinkArg>,
     #[command(flatten)]
-    shards: ShardArgs,
+    shards: ShardSizeArgs,
 }
 
 #[derive(clap::Args)]
@@ -63,7 +64,7 @@ pub struct Args {
     )]
     to: Vec<SinkArg>,
     #[command(flatten)]
-    shards: ShardArgs,
+    shards: ShardSizeArgs,
 }
 
 fn sinks(args: &[SinkArg]) -> Vec<Sink> {
@@ -78,47 +79,50 @@ fn sinks(args: &[SinkArg]) -> Vec<Sink> {
         .collect()
 }
 
-fn options(s: ShardArgs) -> ExportOptions {
-    ExportOptions {
+fn options(sinks: Vec<Sink>, s: ShardSizeArgs) -> DatasetOptions {
+    DatasetOptions {
+        sinks,
         shard_rows: s.shard_rows as usize,
         shard_bytes: s.shard_mib << 20,
     }
 }
 
-/// Writes `sinks` into `dir` (whose lock the caller holds) and says what was written.
-fn write(dir: &Path, sinks: &[Sink], opts: &ExportOptions) -> anyhow::Result<()> {
-    if sinks.is_empty() {
-        return Ok(());
+/// Says what was written: the row count and the first few files.
+pub fn describe(done: &Exported, dir: &Path) {
+    if done.files.is_empty() {
+        return;
     }
-    let start = std::time::Instant::now();
-    let done = export(dir, sinks, opts)?;
-    let names: Vec<&str> = sinks.iter().map(|s| s.name()).collect();
+    let shown: Vec<String> = done
+        .files
+        .iter()
+        .take(4)
+        .map(|f| f.display().to_string())
+        .collect();
+    let more = match done.files.len().saturating_sub(shown.len()) {
+        0 => String::new(),
+        n => format!(", … ({n} more)"),
+    };
     eprintln!(
-        "exported {} rows as {} in {:.2} s: {} files under {}",
+        "datasets: {} rows in {} files under {}: {}{more}",
         done.rows,
-        names.join(", "),
-        start.elapsed().as_secs_f64(),
         done.files.len(),
-        dir.display()
+        dir.display(),
+        shown.join(", ")
     );
-    Ok(())
 }
 
 impl SinkArgs {
-    /// Writes the requested sinks for the finished run in `dir`, under `lock`.
-    pub fn write(&self, dir: &Path, _lock: &OutputLock) -> anyhow::Result<()> {
-        write(dir, &sinks(&self.sinks), &options(self.shards))
-            .context("writing the --sink datasets (the images and manifest are complete)")
-    }
-
-    /// Whether any dataset besides the default files is asked for.
-    pub fn any(&self) -> bool {
-        !sinks(&self.sinks).is_empty()
+    /// The datasets for the run's [`RunOptions`](geomrender::pipeline::RunOptions).
+    pub fn options(&self) -> DatasetOptions {
+        options(sinks(&self.sinks), self.shards)
     }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _lock = OutputLock::acquire(&args.dir)?;
-    write(&args.dir, &sinks(&args.to), &options(args.shards))?;
+    let start = std::time::Instant::now();
+    let done = export(&args.dir, &options(sinks(&args.to), args.shards))?;
+    describe(&done, &args.dir);
+    eprintln!("exported in {:.2} s", start.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }

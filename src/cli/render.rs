@@ -157,6 +157,7 @@ impl EngineArgs {
             resume,
             input_path: None,
             recipe: serde_json::Value::Null,
+            datasets: Default::default(),
         })
     }
 }
@@ -169,6 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = RunOptions {
         input_path: (args.input.as_os_str() != "-").then(|| args.input.clone()),
         recipe: plan.recipe(),
+        datasets: args.sink.options(),
         ..args.engine.options(&args.out, args.resume.resume)?
     };
     let stdin = args.input.as_os_str() == "-";
@@ -190,10 +192,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
     let code = report(&summary, &args.out, args.quiet);
-    if args.sink.any() {
-        let lock = OutputLock::acquire(&args.out)?;
-        args.sink.write(&args.out, &lock)?;
-    }
     Ok(code)
 }
 
@@ -250,6 +248,7 @@ pub fn report(summary: &RunSummary, out: &Path, quiet: bool) -> ExitCode {
         summary.backend,
         summary.manifest.display()
     );
+    super::export::describe(&summary.datasets, out);
     if !quiet {
         eprintln!("{}", stage_line(&summary.stages, summary.elapsed));
     }

@@ -78,6 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = RunOptions {
         input_path: Some(problems_path.clone()),
         recipe: plan.recipe(),
+        datasets: args.sink.options(),
         ..args.engine.options(&args.out, args.resume.resume)?
     };
     let reader = BufReader::new(std::fs::File::open(&problems_path)?);
@@ -92,7 +93,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(&lock),
     )?;
     let code = report(&summary, &args.out, args.quiet);
-    args.sink.write(&args.out, &lock)?;
 
     if options.outputs.raster() && count > 0 {
         let problem = pick_problem(&problems_path, args.sheet_problem.as_deref())?;

@@ -26,6 +26,7 @@ pub use resume::ResumeError;
 pub use stats::{StageTimes, Timer};
 
 use crate::output::Encoding;
+use crate::output::datasets::{DatasetError, DatasetOptions, DatasetWriter, Exported};
 use crate::output::lock::OutputLock;
 use crate::output::manifest::{ManifestWriter, ProblemFields, Source};
 use crate::render::CpuRenderer;
@@ -128,6 +129,12 @@ pub struct RunOptions {
     /// What else decides this run's output besides these options, e.g. the variant
     /// plan, as a JSON value; part of the fingerprint `resume` compares.
     pub recipe: serde_json::Value,
+    /// Only these non-blank input lines, counted from 0 (a shard of the input); the
+    /// others are read past. Error rows keep the lines' numbers in the whole file.
+    pub lines: Option<std::ops::Range<u64>>,
+    /// Datasets written row by row as images come out (none by default). Not part
+    /// of the fingerprint: a resumed run rebuilds them from the kept rows.
+    pub datasets: DatasetOptions,
 }
 
 impl RunOptions {
@@ -145,6 +152,8 @@ impl RunOptions {
             resume: false,
             input_path: None,
             recipe: serde_json::Value::Null,
+            lines: None,
+            datasets: DatasetOptions::default(),
         }
     }
 }
@@ -171,7 +180,12 @@ pub struct RunSummary {
     pub first_failure: Option<String>,
     /// What rendered, as in the manifest's `backend` column.
     pub backend: String,
+    /// What decides the output bytes (version, backend, formats, recipe), as JSON:
+    /// what `--resume` compares.
+    pub described: serde_json::Value,
     pub manifest: PathBuf,
+    /// The datasets written besides the manifest (`RunOptions::datasets`).
+    pub datasets: Exported,
     pub elapsed: Duration,
     pub stages: StageTimes,
 }
@@ -207,6 +221,8 @@ pub enum RunError {
     Resume(#[from] ResumeError),
     #[error(transparent)]
     Lock(#[from] crate::output::lock::LockError),
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
 }
 
 /// A job on its way to the sink: identity, row fields, encoding, SVG text if wanted.
@@ -258,6 +274,9 @@ pub fn run_locked(
     progress: &dyn Progress,
 ) -> Result<RunSummary, RunError> {
     let start = Instant::now();
+    if !options.datasets.sinks.is_empty() && !options.outputs.raster() {
+        return Err(DatasetError::SvgOnly.into());
+    }
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| RunError::Io { path, source }
@@ -291,9 +310,10 @@ pub fn run_locked(
     let partial = ManifestWriter::partial_path(&manifest_path);
     let mut manifest = ManifestWriter::create(&manifest_path).map_err(io(&partial))?;
     resume::write_state(&options.out_dir, &fingerprint, &described)?;
+    let mut datasets = DatasetWriter::create(&options.out_dir, &options.datasets)?;
     let kept = match (plan, &staged) {
         (Some(plan), Some(path)) => {
-            resume::keep(path, plan.kept.ids.len(), &mut manifest)?;
+            resume::keep(path, plan.kept.ids.len(), &mut manifest, datasets.as_mut())?;
             plan.kept
         }
         _ => resume::Kept::default(),
@@ -324,8 +344,8 @@ pub fn run_locked(
         progress,
         stats: &stats,
     };
-    let (mut manifest, read_result, gpu_failed) =
-        run_stages(input, reader, sink, renderer, manifest)?;
+    let (mut manifest, datasets, read_result, gpu_failed) =
+        run_stages(input, reader, sink, renderer, (manifest, datasets))?;
     if let Err(RunError::Resume(_)) = &read_result {
         manifest
             .rewind(kept_mark, kept.ids.len() as u64)
@@ -334,6 +354,14 @@ pub fn run_locked(
     read_result?;
     let images = manifest.rows();
     let manifest = manifest.finish().map_err(io(&partial))?;
+    // Published after the manifest: a dataset never has rows the manifest lacks.
+    let datasets = match datasets {
+        Some(d) => {
+            let _t = Timer::new(&stats.datasets);
+            d.finish()?
+        }
+        None => Exported::default(),
+    };
     let errors_path = options.out_dir.join("errors.jsonl");
     let failed = failed.finish(gpu_failed).map_err(io(&errors_path))?;
     Ok(RunSummary {
@@ -343,7 +371,9 @@ pub fn run_locked(
         failed: failed.count,
         first_failure: failed.first,
         backend,
+        described,
         manifest,
+        datasets,
         elapsed: start.elapsed(),
         stages: stats,
     })
@@ -400,9 +430,14 @@ impl Renderer {
     }
 }
 
-/// What the stages leave: the sink's manifest (not yet finished), how the reader
-/// ended, and the jobs the GPU stage could not render.
-type Staged = (ManifestWriter, Result<(), RunError>, Vec<LineError>);
+/// What the stages leave: the sink's manifest and datasets (not yet finished), how
+/// the reader ended, and the jobs the GPU stage could not render.
+type Staged = (
+    ManifestWriter,
+    Option<DatasetWriter>,
+    Result<(), RunError>,
+    Vec<LineError>,
+);
 
 /// Runs the reader on this thread and the GPU and sink stages on their own, joined
 /// by bounded channels. Returns the sink's manifest (not yet finished), how the
@@ -413,14 +448,14 @@ fn run_stages(
     mut reader: read::Reader<'_>,
     sink: sink::Sink<'_>,
     renderer: Renderer,
-    manifest: ManifestWriter,
+    outputs: sink::Outputs,
 ) -> Result<Staged, RunError> {
     let stats = reader.stats;
     let (file, progress) = (reader.file, reader.progress);
     let chunk_lines = reader.options.chunk_lines.max(1);
     let (to_sink, sink_in) = sync_channel::<Vec<Done>>(2);
     let (gpu_result, sink_result, read_result) = std::thread::scope(|s| {
-        let sink = s.spawn(move || sink.run(sink_in, manifest));
+        let sink = s.spawn(move || sink.run(sink_in, outputs));
         let (gpu, read) = match renderer {
             Renderer::Gpu(renderer) => {
                 let (to_gpu, gpu_in) = sync_channel(chunk_lines * 2);
@@ -444,8 +479,8 @@ fn run_stages(
         Some(r) => r.unwrap_or_else(|p| std::panic::resume_unwind(p))?,
         None => Vec::new(),
     };
-    let manifest = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-    Ok((manifest, read_result, gpu_failed))
+    let (manifest, datasets) = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    Ok((manifest, datasets, read_result, gpu_failed))
 }
 
 /// Renders a single scene outside a run (contact sheets, smoke tests) with `backend`.

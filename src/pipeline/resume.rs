@@ -16,6 +16,7 @@
 use super::{Outputs, RunError};
 use crate::digest::sha256_hex;
 use crate::jsonl::Lines;
+use crate::output::datasets::DatasetWriter;
 use crate::output::manifest::{ManifestRow, ManifestWriter};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -263,21 +264,32 @@ fn scan(path: &Path, dir: &Path, backend: &str, outputs: Outputs) -> Result<Kept
 }
 
 /// Copies the first `kept` rows of the staged file into `manifest`, as they were
-/// (re-serialising could change a float's last digit), then removes the staging file.
+/// (re-serialising could change a float's last digit), and into the datasets being
+/// written (so they hold the kept rows before the new ones, as an uninterrupted
+/// run's would), then removes the staging file.
 pub(super) fn keep(
     staged: &Path,
     kept: usize,
     manifest: &mut ManifestWriter,
+    mut datasets: Option<&mut DatasetWriter>,
 ) -> Result<(), RunError> {
     let io = |source| RunError::Io {
         path: staged.to_path_buf(),
         source,
     };
     let lines = BufReader::new(std::fs::File::open(staged).map_err(io)?).split(b'\n');
-    for line in lines.take(kept) {
+    for (k, line) in lines.take(kept).enumerate() {
         let line = line.map_err(io)?;
         let text = String::from_utf8(line).unwrap_or_default();
         manifest.write_raw(text.trim_end()).map_err(io)?;
+        if let Some(datasets) = datasets.as_deref_mut() {
+            // `scan` parsed every kept row already.
+            let row: ManifestRow = serde_json::from_str(&text).map_err(|e| RunError::Io {
+                path: staged.to_path_buf(),
+                source: e.into(),
+            })?;
+            datasets.push_stored(staged, k as u64 + 1, &row)?;
+        }
     }
     // On disk before the only other copy goes.
     manifest.sync().map_err(io)?;

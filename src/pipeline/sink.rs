@@ -3,10 +3,14 @@
 use super::{Done, Progress, RunError, StageTimes, Timer};
 use crate::digest::sha256_hex;
 use crate::output::atomic::write_atomic;
+use crate::output::datasets::DatasetWriter;
 use crate::output::manifest::{ImageRecord, ManifestRow, ManifestWriter, SvgFile};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::mpsc::Receiver;
+
+/// What the sink appends to: the manifest, and the datasets if any.
+pub(super) type Outputs = (ManifestWriter, Option<DatasetWriter>);
 
 pub(super) struct Sink<'a> {
     pub out_dir: &'a Path,
@@ -16,13 +20,14 @@ pub(super) struct Sink<'a> {
 }
 
 impl Sink<'_> {
-    /// Writes every batch; returns the manifest for the caller to finish once every
-    /// stage has succeeded (a failed run must not leave a short manifest in place).
+    /// Writes every batch; returns the manifest and datasets for the caller to finish
+    /// once every stage has succeeded (a failed run must not leave a short manifest
+    /// or dataset in place).
     pub fn run(
         self,
         input: Receiver<Vec<Done>>,
-        mut manifest: ManifestWriter,
-    ) -> Result<ManifestWriter, RunError> {
+        (mut manifest, mut datasets): Outputs,
+    ) -> Result<Outputs, RunError> {
         let manifest_err = |source| RunError::Io {
             path: ManifestWriter::partial_path(&self.out_dir.join("manifest.jsonl")),
             source,
@@ -32,17 +37,23 @@ impl Sink<'_> {
                 batch.par_iter().map(|done| self.write(done)).collect();
             let _t = Timer::new(&self.stats.write);
             for (row, done) in rows.into_iter().zip(&batch) {
-                manifest.write_row(&row?).map_err(manifest_err)?;
+                let (row, raster) = row?;
+                manifest.write_row(&row).map_err(manifest_err)?;
+                // Runs without raster images get no datasets (refused at the start).
+                if let (Some(datasets), Some(bytes)) = (&mut datasets, raster) {
+                    let _t = Timer::new(&self.stats.datasets);
+                    datasets.push(&row, bytes)?;
+                }
                 self.progress.image_written(&done.meta.id);
             }
             // Each batch's rows reach the file at once, so a killed run keeps them.
             manifest.flush().map_err(manifest_err)?;
         }
-        Ok(manifest)
+        Ok((manifest, datasets))
     }
 
-    /// Writes one job's files and returns its manifest row.
-    fn write(&self, done: &Done) -> Result<ManifestRow, RunError> {
+    /// Writes one job's files; returns its manifest row and the raster file's bytes.
+    fn write(&self, done: &Done) -> Result<(ManifestRow, Option<Vec<u8>>), RunError> {
         let meta = &done.meta;
         let raster = match &done.image {
             Some(img) => {
@@ -72,19 +83,19 @@ impl Sink<'_> {
             None => None,
         };
         // The image is the raster file when there is one, else the SVG on its own.
-        let (image, sha256, svg) = match (raster, svg) {
+        let (image, sha256, svg, raster) = match (raster, svg) {
             (Some((rel, bytes)), svg) => {
                 let sha = self.put(&rel, &bytes)?;
-                (rel, sha, svg)
+                (rel, sha, svg, Some(bytes))
             }
-            (None, Some(svg)) => (svg.svg, svg.svg_sha256, None),
+            (None, Some(svg)) => (svg.svg, svg.svg_sha256, None, None),
             (None, None) => {
                 return Err(RunError::NothingToWrite {
                     id: meta.id.clone(),
                 });
             }
         };
-        Ok(ManifestRow {
+        let row = ManifestRow {
             image: ImageRecord {
                 id: meta.id.clone(),
                 image,
@@ -97,7 +108,8 @@ impl Sink<'_> {
             source: meta.source.clone(),
             problem: meta.problem.clone(),
             input_sha256: Some(meta.input_sha256.clone()),
-        })
+        };
+        Ok((row, raster))
     }
 
     /// Writes `bytes` to `out_dir/rel` atomically; returns their SHA-256.

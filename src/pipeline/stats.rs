@@ -18,11 +18,13 @@ pub struct StageTimes {
     pub encode: AtomicU64,
     /// Writing image files and manifest rows.
     pub write: AtomicU64,
+    /// Writing the `--sink` datasets (sink thread, and finishing them).
+    pub datasets: AtomicU64,
 }
 
 impl StageTimes {
     /// `(stage name, busy time)` in pipeline order.
-    pub fn list(&self) -> [(&'static str, Duration); 6] {
+    pub fn list(&self) -> [(&'static str, Duration); 7] {
         let d = |a: &AtomicU64| Duration::from_nanos(a.load(Ordering::Relaxed));
         [
             ("prepare", d(&self.prepare)),
@@ -31,6 +33,7 @@ impl StageTimes {
             ("cpu render", d(&self.render_cpu)),
             ("encode", d(&self.encode)),
             ("write", d(&self.write)),
+            ("datasets", d(&self.datasets)),
         ]
     }
 }
@@ -45,6 +48,7 @@ impl Clone for StageTimes {
             render_cpu: c(&self.render_cpu),
             encode: c(&self.encode),
             write: c(&self.write),
+            datasets: c(&self.datasets),
         }
     }
 }

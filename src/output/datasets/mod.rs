@@ -1,18 +1,20 @@
-//! Datasets in the evaluation harnesses' own formats, written from a finished output
-//! directory (`images/` + `manifest.jsonl`): Hugging Face Parquet, WebDataset tar
-//! shards, a VLMEvalKit TSV and an lmms-eval task folder.
+//! Datasets in the evaluation harnesses' own formats, beside a run's `images/` and
+//! `manifest.jsonl`: Hugging Face Parquet, WebDataset tar shards, a VLMEvalKit TSV
+//! and an lmms-eval task folder.
 //!
-//! Every sink reads the manifest line by line and each image file once, so memory
-//! stays bounded by one shard's row group, whatever the run's size. Shards are cut
-//! at [`ExportOptions::shard_rows`] rows or [`ExportOptions::shard_bytes`] bytes of
-//! images, whichever comes first, planned from the manifest and file sizes before
-//! anything is written, so shard names can carry their total (`-of-000NN`). Each file
-//! is completed atomically (temp file + rename). The same directory gives the same
-//! bytes, whatever the thread count: `render --sink` and `export` share this code.
+//! [`DatasetWriter`] takes rows one by one in manifest order: `render --sink` pushes
+//! them as images come out of the pipeline, [`export`] from a finished directory's
+//! manifest and image files. Memory stays bounded by one Parquet row group, whatever
+//! the run's size. Shards are cut at [`DatasetOptions::shard_rows`] rows or
+//! [`DatasetOptions::shard_bytes`] bytes of images, whichever comes first, and reach
+//! their final names (which carry their total, `-of-000NN`) when the dataset is
+//! finished (see `shards`). Every file is completed atomically (temp file + rename).
+//! The same rows give the same bytes, whatever the thread count, streamed or exported.
 
 mod lmms_eval;
 mod parquet;
 mod row;
+mod shards;
 mod tsv;
 mod webdataset;
 
@@ -56,18 +58,21 @@ impl Sink {
     ];
 }
 
-/// How datasets are written.
+/// Which datasets are written, and how they are cut into shards.
 #[derive(Clone, Debug)]
-pub struct ExportOptions {
+pub struct DatasetOptions {
+    /// The datasets besides `images/` + `manifest.jsonl` (none by default).
+    pub sinks: Vec<Sink>,
     /// Most rows per shard.
     pub shard_rows: usize,
     /// Most bytes of images per shard (a shard holds at least one row).
     pub shard_bytes: u64,
 }
 
-impl Default for ExportOptions {
+impl Default for DatasetOptions {
     fn default() -> Self {
-        ExportOptions {
+        DatasetOptions {
+            sinks: Vec::new(),
             shard_rows: 10_000,
             shard_bytes: 500 << 20,
         }
@@ -97,6 +102,10 @@ pub enum DatasetError {
         line: u64,
         id: String,
     },
+    #[error(
+        "datasets need PNG or JPEG images, and this run writes only SVG: render with --format png or png,svg"
+    )]
+    SvgOnly,
     #[error("{0}: no finished manifest.jsonl there (run `render` or `sweep` into it first)")]
     NoManifest(PathBuf),
     #[error("parquet: {0}")]
@@ -119,85 +128,20 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
 }
 
 /// A sink being written, row by row.
-trait Writer {
+trait Writer: Send {
     fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError>;
+    /// Ends the current shard: the next row starts a new one (sharded sinks only).
+    fn cut(&mut self) -> Result<(), DatasetError> {
+        Ok(())
+    }
     /// Completes the last files; returns every file written (relative to the dir).
     fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError>;
 }
 
-/// Where the rows being written fall in the planned shards (shared by the sharded
-/// sinks, so Parquet and WebDataset cut at the same rows).
-pub(super) struct ShardCursor {
-    plan: Vec<usize>,
-    shard: usize,
-    in_shard: usize,
-}
-
-impl ShardCursor {
-    fn new(plan: &[usize]) -> ShardCursor {
-        ShardCursor {
-            plan: plan.to_vec(),
-            shard: 0,
-            in_shard: 0,
-        }
-    }
-
-    /// The shard the current rows go to (0-based).
-    fn shard(&self) -> usize {
-        self.shard
-    }
-
-    /// How many shards there are.
-    fn shards(&self) -> usize {
-        self.plan.len()
-    }
-
-    /// Rows in all shards.
-    fn rows(&self) -> usize {
-        self.plan.iter().sum()
-    }
-
-    /// Counts a row; true when it is its shard's last (close the shard, then [`Self::next`]).
-    fn row(&mut self) -> bool {
-        self.in_shard += 1;
-        self.in_shard == self.plan[self.shard]
-    }
-
-    /// Moves on to the next shard.
-    fn next(&mut self) {
-        self.shard += 1;
-        self.in_shard = 0;
-    }
-}
-
-/// Rows per shard, planned from the manifest and the image sizes.
-fn plan_shards(dir: &Path, opts: &ExportOptions) -> Result<(Vec<usize>, u64), DatasetError> {
-    let mut shards = Vec::new();
-    let (mut rows, mut bytes, mut total) = (0usize, 0u64, 0u64);
-    for_each_row(dir, |line, row| {
-        let size = std::fs::metadata(dir.join(&row.image.image))
-            .map_err(io(&dir.join(&row.image.image)))?
-            .len();
-        check_raster(dir, line, row)?;
-        if rows > 0 && (rows >= opts.shard_rows.max(1) || bytes + size > opts.shard_bytes) {
-            shards.push(rows);
-            (rows, bytes) = (0, 0);
-        }
-        rows += 1;
-        bytes += size;
-        total += 1;
-        Ok(())
-    })?;
-    if rows > 0 {
-        shards.push(rows);
-    }
-    Ok((shards, total))
-}
-
-fn check_raster(dir: &Path, line: u64, row: &ManifestRow) -> Result<(), DatasetError> {
+fn check_raster(path: &Path, line: u64, row: &ManifestRow) -> Result<(), DatasetError> {
     if row.image.image.ends_with(".svg") {
         return Err(DatasetError::NoRaster {
-            path: dir.join("manifest.jsonl"),
+            path: path.to_path_buf(),
             line,
             id: row.image.id.clone(),
         });
@@ -205,10 +149,98 @@ fn check_raster(dir: &Path, line: u64, row: &ManifestRow) -> Result<(), DatasetE
     Ok(())
 }
 
+/// The datasets of one output directory, written row by row in manifest order:
+/// by the render pipeline as images come out of it, and by [`export`] from a
+/// finished directory. Rows pushed in the same order give the same bytes.
+pub struct DatasetWriter {
+    dir: PathBuf,
+    sinks: Vec<Sink>,
+    writers: Vec<Box<dyn Writer>>,
+    cut: shards::ShardCut,
+    rows: u64,
+}
+
+impl DatasetWriter {
+    /// Starts the datasets `opts` asks for in `dir` (`None` when it asks for none),
+    /// removing what a killed run left. The caller holds `dir`'s lock.
+    pub fn create(
+        dir: &Path,
+        opts: &DatasetOptions,
+    ) -> Result<Option<DatasetWriter>, DatasetError> {
+        let mut sinks = opts.sinks.clone();
+        sinks.sort();
+        sinks.dedup();
+        if sinks.is_empty() {
+            return Ok(None);
+        }
+        // lmms-eval tasks read the Parquet shards.
+        if sinks.contains(&Sink::LmmsEval) && !sinks.contains(&Sink::Parquet) {
+            sinks.insert(0, Sink::Parquet);
+        }
+        let mut writers: Vec<Box<dyn Writer>> = Vec::new();
+        for sink in &sinks {
+            writers.push(match sink {
+                Sink::Parquet => Box::new(parquet::Shards::new(dir)?),
+                Sink::WebDataset => Box::new(webdataset::Shards::new(dir)?),
+                Sink::VlmEvalKit => Box::new(tsv::Tsv::new(dir)?),
+                Sink::LmmsEval => Box::new(lmms_eval::Tasks::new(dir)),
+            });
+        }
+        Ok(Some(DatasetWriter {
+            dir: dir.to_path_buf(),
+            sinks,
+            writers,
+            cut: shards::ShardCut::new(opts.shard_rows, opts.shard_bytes),
+            rows: 0,
+        }))
+    }
+
+    /// The sinks being written (with Parquet added for lmms-eval).
+    pub fn sinks(&self) -> &[Sink] {
+        &self.sinks
+    }
+
+    /// Adds the next manifest row, with its image file's bytes.
+    pub fn push(&mut self, row: &ManifestRow, image: Vec<u8>) -> Result<(), DatasetError> {
+        if self.cut.starts_new(image.len() as u64) {
+            self.writers.iter_mut().try_for_each(|w| w.cut())?;
+        }
+        let data = DatasetRow::new(self.rows, row, image);
+        self.rows += 1;
+        self.writers.iter_mut().try_for_each(|w| w.push(&data))
+    }
+
+    /// Adds the next manifest row, reading its image from the output directory;
+    /// `manifest` and `line` name the row in errors.
+    pub fn push_stored(
+        &mut self,
+        manifest: &Path,
+        line: u64,
+        row: &ManifestRow,
+    ) -> Result<(), DatasetError> {
+        check_raster(manifest, line, row)?;
+        let image_path = self.dir.join(&row.image.image);
+        let bytes = std::fs::read(&image_path).map_err(io(&image_path))?;
+        self.push(row, bytes)
+    }
+
+    /// Completes every file and gives the shards their final names.
+    pub fn finish(self) -> Result<Exported, DatasetError> {
+        let mut files = Vec::new();
+        for w in self.writers {
+            files.extend(w.finish()?);
+        }
+        Ok(Exported {
+            rows: self.rows,
+            files,
+        })
+    }
+}
+
 /// Calls `f` with every row of `dir/manifest.jsonl`, in order, reading it in bounded memory.
 fn for_each_row(
     dir: &Path,
-    mut f: impl FnMut(u64, &ManifestRow) -> Result<(), DatasetError>,
+    mut f: impl FnMut(&Path, u64, &ManifestRow) -> Result<(), DatasetError>,
 ) -> Result<(), DatasetError> {
     let path = dir.join("manifest.jsonl");
     let file = std::fs::File::open(&path).map_err(|e| match e.kind() {
@@ -232,41 +264,21 @@ fn for_each_row(
             };
             let text = line.text.map_err(|e| bad(e.to_string()))?;
             let row: ManifestRow = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-            f(line.number, &row)?;
+            f(&path, line.number, &row)?;
         }
     }
 }
 
-/// Writes `sinks` for the finished run in `dir`.
-pub fn export(dir: &Path, sinks: &[Sink], opts: &ExportOptions) -> Result<Exported, DatasetError> {
-    let mut sinks = sinks.to_vec();
-    sinks.sort();
-    sinks.dedup();
-    // lmms-eval tasks read the Parquet shards.
-    if sinks.contains(&Sink::LmmsEval) && !sinks.contains(&Sink::Parquet) {
-        sinks.insert(0, Sink::Parquet);
+/// Writes the datasets `opts` asks for from the finished run in `dir` (whose lock
+/// the caller holds): the same bytes as the run's streamed `--sink` datasets.
+pub fn export(dir: &Path, opts: &DatasetOptions) -> Result<Exported, DatasetError> {
+    // A directory without a finished manifest is refused before anything is made.
+    if !dir.join("manifest.jsonl").is_file() {
+        return Err(DatasetError::NoManifest(dir.to_path_buf()));
     }
-    let (shards, total) = plan_shards(dir, opts)?;
-    let mut writers: Vec<Box<dyn Writer>> = Vec::new();
-    for sink in &sinks {
-        writers.push(match sink {
-            Sink::Parquet => Box::new(parquet::Shards::new(dir, &shards)?),
-            Sink::WebDataset => Box::new(webdataset::Shards::new(dir, &shards)?),
-            Sink::VlmEvalKit => Box::new(tsv::Tsv::new(dir)?),
-            Sink::LmmsEval => Box::new(lmms_eval::Tasks::new(dir)),
-        });
-    }
-    let mut index = 0u64;
-    for_each_row(dir, |_, row| {
-        let image_path = dir.join(&row.image.image);
-        let bytes = std::fs::read(&image_path).map_err(io(&image_path))?;
-        let data = DatasetRow::new(index, row, bytes);
-        index += 1;
-        writers.iter_mut().try_for_each(|w| w.push(&data))
-    })?;
-    let mut files = Vec::new();
-    for w in writers {
-        files.extend(w.finish()?);
-    }
-    Ok(Exported { rows: total, files })
+    let Some(mut writer) = DatasetWriter::create(dir, opts)? else {
+        return Ok(Exported::default());
+    };
+    for_each_row(dir, |path, line, row| writer.push_stored(path, line, row))?;
+    writer.finish()
 }

@@ -8,7 +8,8 @@
 //! to a PIL image; the card's YAML declares the same features and a `configs` entry so
 //! that `datasets.load_dataset(DIR)` works too.
 
-use super::{DatasetError, DatasetRow, ShardCursor, Writer, io};
+use super::shards::ShardFiles;
+use super::{DatasetError, DatasetRow, Writer, io};
 use crate::output::atomic::AtomicFile;
 use arrow_array::builder::{BinaryBuilder, Float64Builder, Int64Builder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch, StructArray};
@@ -17,12 +18,16 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Rows per row group (and per Arrow batch): bounds the memory a shard takes.
-const ROW_GROUP: usize = 256;
+/// Rows per row group (and per Arrow batch): bounds the memory a run holds for the
+/// dataset to a few MB, and lets readers fetch a few MB at a time. `datasets` 2.x
+/// wrote image datasets with 100-row groups
+/// (`config.PARQUET_ROW_GROUP_SIZE_FOR_IMAGE_DATASETS`); 5.x caps groups at 100 MB.
+const ROW_GROUP: usize = 100;
 
 /// (column, HF feature type) in order; `image` is the `Image` feature.
 const COLUMNS: [(&str, &str); 16] = [
@@ -149,36 +154,36 @@ impl Batch {
 /// The Parquet shards being written.
 pub(super) struct Shards {
     dir: PathBuf,
-    cursor: ShardCursor,
+    files: ShardFiles,
     schema: Arc<Schema>,
     writer: Option<ArrowWriter<AtomicFile>>,
     batch: Batch,
-    files: Vec<PathBuf>,
+    rows: u64,
 }
 
 /// `data/test-00000-of-00003.parquet`.
-fn shard_name(k: usize, n: usize) -> PathBuf {
-    PathBuf::from(format!("data/test-{k:05}-of-{n:05}.parquet"))
+fn shard_name(k: usize, n: usize) -> String {
+    format!("test-{k:05}-of-{n:05}.parquet")
+}
+
+fn is_shard(name: &str) -> bool {
+    name.starts_with("test-") && name.contains("-of-") && name.ends_with(".parquet")
 }
 
 impl Shards {
-    pub fn new(dir: &Path, plan: &[usize]) -> Result<Shards, DatasetError> {
-        let data = dir.join("data");
-        std::fs::create_dir_all(&data).map_err(io(&data))?;
+    pub fn new(dir: &Path) -> Result<Shards, DatasetError> {
         Ok(Shards {
             dir: dir.to_path_buf(),
-            cursor: ShardCursor::new(plan),
+            files: ShardFiles::new(dir, "data", shard_name, is_shard)?,
             schema: schema(),
             writer: None,
             batch: Batch::default(),
-            files: Vec::new(),
+            rows: 0,
         })
     }
 
     fn open(&mut self) -> Result<ArrowWriter<AtomicFile>, DatasetError> {
-        let rel = shard_name(self.cursor.shard(), self.cursor.shards());
-        let path = self.dir.join(&rel);
-        let file = AtomicFile::create(&path).map_err(io(&path))?;
+        let file = self.files.create()?;
         let props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
             .set_max_row_group_row_count(Some(ROW_GROUP))
@@ -186,8 +191,16 @@ impl Shards {
                 "huggingface".to_string(),
                 hf_features(),
             )]))
+            // Every image (and most texts) is unique: a dictionary would only be
+            // built, found useless and dropped, after holding a row group's images.
+            .set_column_dictionary_enabled(
+                ColumnPath::new(vec!["image".into(), "bytes".into()]),
+                false,
+            )
+            .set_column_dictionary_enabled(ColumnPath::from("cot"), false)
+            .set_column_dictionary_enabled(ColumnPath::from("sha256"), false)
+            .set_column_dictionary_enabled(ColumnPath::from("id"), false)
             .build();
-        self.files.push(rel);
         ArrowWriter::try_new(file, self.schema.clone(), Some(props))
             .map_err(|e| DatasetError::Parquet(e.to_string()))
     }
@@ -209,21 +222,6 @@ impl Shards {
             .map_err(|e| DatasetError::Parquet(e.to_string()))
     }
 
-    fn close_shard(&mut self) -> Result<(), DatasetError> {
-        self.flush()?;
-        if let Some(w) = self.writer.take() {
-            let path = self
-                .dir
-                .join(self.files.last().expect("an open shard has a name"));
-            let file = w
-                .into_inner()
-                .map_err(|e| DatasetError::Parquet(e.to_string()))?;
-            file.commit(false).map_err(io(&path))?;
-        }
-        self.cursor.next();
-        Ok(())
-    }
-
     fn card(&self) -> String {
         let mut features = String::new();
         for (name, ty) in COLUMNS {
@@ -240,7 +238,7 @@ impl Shards {
              - `question`, `answer`, `cot`, `annotation`, `depth`, `question_type`: the problem, as in `manifest.jsonl`.\n\n\
              ```python\nimport datasets\nds = datasets.load_dataset(\"parquet\", data_files=\"data/test-*.parquet\", split=\"train\")\n\
              ds = datasets.load_dataset(\".\", split=\"test\")  # from this directory, through this card\n```\n",
-            rows = self.cursor.rows()
+            rows = self.rows
         )
     }
 }
@@ -248,21 +246,33 @@ impl Shards {
 impl Writer for Shards {
     fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError> {
         self.batch.push(row);
-        if self.cursor.row() {
-            self.close_shard()?;
-        } else if self.batch.rows == ROW_GROUP {
+        self.rows += 1;
+        if self.batch.rows == ROW_GROUP {
             self.flush()?;
         }
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError> {
-        if self.writer.is_some() || self.batch.rows > 0 {
-            self.close_shard()?;
+    /// Writes the rows not yet written and completes the shard.
+    fn cut(&mut self) -> Result<(), DatasetError> {
+        self.flush()?;
+        if let Some(w) = self.writer.take() {
+            let file = w
+                .into_inner()
+                .map_err(|e| DatasetError::Parquet(e.to_string()))?;
+            self.files.commit(file)?;
         }
-        let card = self.dir.join("README.md");
-        crate::output::atomic::write_atomic(&card, self.card().as_bytes()).map_err(io(&card))?;
-        self.files.push(PathBuf::from("README.md"));
-        Ok(self.files)
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError> {
+        self.cut()?;
+        let card = self.card();
+        let Shards { dir, files, .. } = *self;
+        let mut files = files.publish()?;
+        let path = dir.join("README.md");
+        crate::output::atomic::write_atomic(&path, card.as_bytes()).map_err(io(&path))?;
+        files.push(PathBuf::from("README.md"));
+        Ok(files)
     }
 }

@@ -7,7 +7,8 @@
 //! in the JSON. Headers are fixed (mode 0644, owner 0, mtime 0), so the same rows
 //! give the same bytes.
 
-use super::{DatasetError, DatasetRow, ShardCursor, Writer, io};
+use super::shards::ShardFiles;
+use super::{DatasetError, DatasetRow, Writer, io};
 use crate::output::atomic::AtomicFile;
 use std::path::{Path, PathBuf};
 
@@ -26,21 +27,25 @@ pub fn key(id: &str) -> String {
 }
 
 pub(super) struct Shards {
-    dir: PathBuf,
-    cursor: ShardCursor,
+    files: ShardFiles,
     tar: Option<tar::Builder<AtomicFile>>,
-    files: Vec<PathBuf>,
+}
+
+/// `wds/geomrender-000000.tar` (no count in the name: WebDataset's brace patterns
+/// name the range).
+fn shard_name(k: usize, _n: usize) -> String {
+    format!("geomrender-{k:06}.tar")
+}
+
+fn is_shard(name: &str) -> bool {
+    name.starts_with("geomrender-") && name.ends_with(".tar")
 }
 
 impl Shards {
-    pub fn new(dir: &Path, plan: &[usize]) -> Result<Shards, DatasetError> {
-        let wds = dir.join("wds");
-        std::fs::create_dir_all(&wds).map_err(io(&wds))?;
+    pub fn new(dir: &Path) -> Result<Shards, DatasetError> {
         Ok(Shards {
-            dir: dir.to_path_buf(),
-            cursor: ShardCursor::new(plan),
+            files: ShardFiles::new(dir, "wds", shard_name, is_shard)?,
             tar: None,
-            files: Vec::new(),
         })
     }
 
@@ -48,11 +53,7 @@ impl Shards {
         let tar = match &mut self.tar {
             Some(t) => t,
             None => {
-                let rel = PathBuf::from(format!("wds/geomrender-{:06}.tar", self.cursor.shard()));
-                let path = self.dir.join(&rel);
-                let file = AtomicFile::create(&path).map_err(io(&path))?;
-                self.files.push(rel);
-                let mut builder = tar::Builder::new(file);
+                let mut builder = tar::Builder::new(self.files.create()?);
                 builder.mode(tar::HeaderMode::Deterministic);
                 self.tar.insert(builder)
             }
@@ -64,18 +65,8 @@ impl Shards {
         header.set_uid(0);
         header.set_gid(0);
         header.set_entry_type(tar::EntryType::Regular);
-        let path = self.dir.join(self.files.last().expect("an open shard"));
+        let path = tar.get_ref().path().to_path_buf();
         tar.append_data(&mut header, name, bytes).map_err(io(&path))
-    }
-
-    fn close_shard(&mut self) -> Result<(), DatasetError> {
-        if let Some(tar) = self.tar.take() {
-            let path = self.dir.join(self.files.last().expect("an open shard"));
-            let file = tar.into_inner().map_err(io(&path))?;
-            file.commit(false).map_err(io(&path))?;
-        }
-        self.cursor.next();
-        Ok(())
     }
 }
 
@@ -83,18 +74,21 @@ impl Writer for Shards {
     fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError> {
         let k = key(&row.id);
         self.append(&format!("{k}.{}", row.extension()), &row.image)?;
-        self.append(&format!("{k}.json"), row.manifest_json.as_bytes())?;
-        if self.cursor.row() {
-            self.close_shard()?;
+        self.append(&format!("{k}.json"), row.manifest_json.as_bytes())
+    }
+
+    fn cut(&mut self) -> Result<(), DatasetError> {
+        if let Some(tar) = self.tar.take() {
+            let path = tar.get_ref().path().to_path_buf();
+            let file = tar.into_inner().map_err(io(&path))?;
+            self.files.commit(file)?;
         }
         Ok(())
     }
 
     fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError> {
-        if self.tar.is_some() {
-            self.close_shard()?;
-        }
-        Ok(self.files)
+        self.cut()?;
+        self.files.publish()
     }
 }
 
