@@ -1,6 +1,6 @@
 //! `geomrender generate`: write GeomVerse-style problems as JSON lines.
 
-use super::shard::Shard;
+use super::shard::{Shard, ShardArgs};
 use anyhow::Context;
 use geomrender::generate::{self, GenerateOptions, Info, QuestionType};
 use geomrender::output::atomic::AtomicFile;
@@ -55,10 +55,9 @@ pub struct Args {
     /// Worker threads (default: one per core). Does not change the output.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
-    /// Write only shard I of N (0-based) of the COUNT problems: a contiguous slice of
-    /// problem indices, so the N files concatenated in shard order equal one run's file.
-    #[arg(long, value_name = "I/N", default_value = "0/1")]
-    shard: Shard,
+    /// Shards: the N files concatenated in shard order equal one run's file.
+    #[command(flatten)]
+    shard: ShardArgs,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -143,7 +142,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting worker threads")?;
     let start = std::time::Instant::now();
-    let range = args.shard.range(args.count);
+    let shard = args
+        .shard
+        .resolve()?
+        .unwrap_or(Shard { index: 0, count: 1 });
+    let range = shard.range(args.count);
     let n = range.end - range.start;
     pool.install(|| write_problems(&args.out, &opts, range.clone()))?;
     let secs = start.elapsed().as_secs_f64();

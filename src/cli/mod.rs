@@ -8,6 +8,7 @@ mod doctor;
 mod export;
 mod generate;
 mod interrupt;
+mod merge;
 mod progress;
 mod render;
 mod schema;
@@ -47,6 +48,9 @@ enum Command {
     /// Write a finished output directory as datasets for evaluation harnesses
     /// (HF Parquet, WebDataset, VLMEvalKit, lmms-eval) without rendering again.
     Export(export::Args),
+    /// Merge the finished shards of a run (OUT/shards/I-of-N from --shard) into OUT:
+    /// the files one machine would have written, checked shard by shard first.
+    Merge(merge::Args),
 }
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes:
@@ -66,6 +70,7 @@ pub fn main() -> ExitCode {
         Command::Schema(args) => schema::run(args),
         Command::Score(args) => score::run(args),
         Command::Export(args) => export::run(args),
+        Command::Merge(args) => merge::run(args),
     };
     match result {
         Ok(code) => code,

@@ -2,8 +2,10 @@
 //! image files + manifest.
 
 use super::progress::{Reporter, stage_line};
+use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
+use geomrender::output::merge::{ShardCounts, ShardDone, shard_dir};
 use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::CpuRenderer;
 use geomrender::render::TessellateOptions;
@@ -38,6 +40,11 @@ pub struct Args {
     engine: EngineArgs,
     #[command(flatten)]
     sink: super::export::SinkArgs,
+    /// Shards: the I-th of N contiguous slices of the input's non-blank lines, written
+    /// under OUT/shards/I-of-N/ with a done.json last; `geomrender merge OUT` then
+    /// writes the whole run's files. Needs an input file (not stdin).
+    #[command(flatten)]
+    shard: ShardArgs,
     /// No progress bar or periodic log lines (errors and the summary are still printed).
     #[arg(long, short)]
     quiet: bool,
@@ -102,6 +109,25 @@ pub enum BackendArg {
     Cpu,
 }
 
+impl BackendArg {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendArg::Auto => "auto",
+            BackendArg::Gpu => "gpu",
+            BackendArg::Cpu => "cpu",
+        }
+    }
+
+    /// The backend it decides on, with default settings (for single scenes).
+    pub fn backend(self) -> Backend {
+        match decide(self.into()).kind {
+            Kind::Gpu => Backend::Gpu(GpuOptions::default()),
+            Kind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::new())),
+        }
+    }
+}
+
 impl From<BackendArg> for Requested {
     fn from(b: BackendArg) -> Requested {
         match b {
@@ -157,6 +183,7 @@ impl EngineArgs {
             resume,
             input_path: None,
             recipe: serde_json::Value::Null,
+            lines: None,
             datasets: Default::default(),
         })
     }
@@ -167,17 +194,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(spec) => Plan::parse(spec, args.grid).context("--variants")?,
         None => Plan::base_only(),
     };
-    let options = RunOptions {
-        input_path: (args.input.as_os_str() != "-").then(|| args.input.clone()),
-        recipe: plan.recipe(),
-        datasets: args.sink.options(),
-        ..args.engine.options(&args.out, args.resume.resume)?
-    };
     let stdin = args.input.as_os_str() == "-";
+    let shard = args.shard.resolve()?;
+    anyhow::ensure!(
+        !(stdin && shard.is_some()),
+        "--shard needs an input file: a stream cannot be cut into the same slices on every machine"
+    );
+    let dir = match shard {
+        Some(s) => shard_dir(&args.out, s.index, s.count),
+        None => args.out.clone(),
+    };
     let file = if stdin {
         "<stdin>".to_string()
     } else {
         args.input.display().to_string()
+    };
+    let mut options = RunOptions {
+        input_path: (!stdin).then(|| args.input.clone()),
+        recipe: plan.recipe(),
+        datasets: args.sink.options(),
+        ..args.engine.options(&dir, args.resume.resume)?
     };
     let (reader, total): (Box<dyn BufRead>, Option<u64>) = if stdin {
         (Box::new(BufReader::new(std::io::stdin().lock())), None)
@@ -185,13 +221,59 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let f = std::fs::File::open(&args.input).with_context(|| format!("cannot open {file}"))?;
         check_first_line(&args.input, &plan)?;
         let per_line = plan.variants().len() as u64;
+        let mut lines = count_lines(&args.input);
+        if let Some(s) = shard {
+            let all =
+                lines.with_context(|| format!("--shard: cannot count the lines of {file}"))?;
+            let range = s.range(all);
+            lines = Some(range.end - range.start);
+            options.lines = Some(range);
+        }
         (
             Box::new(BufReader::with_capacity(1 << 20, f)),
-            count_lines(&args.input).map(|n| n.saturating_mul(per_line)),
+            lines.map(|n| n.saturating_mul(per_line)),
         )
     };
-    let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
-    let code = report(&summary, &args.out, args.quiet);
+    let Some(s) = shard else {
+        let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
+        return Ok(report(&summary, &args.out, args.quiet));
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let lock = OutputLock::acquire(&dir)?;
+    ShardDone::remove(&dir).with_context(|| format!("removing {}/done.json", dir.display()))?;
+    let summary = execute(
+        reader,
+        &file,
+        &plan,
+        &options,
+        total,
+        args.quiet,
+        Some(&lock),
+    )?;
+    let code = report(&summary, &dir, args.quiet);
+    let input_bytes = std::fs::metadata(&args.input).map(|m| m.len()).ok();
+    let recorded = serde_json::json!({
+        "command": "render",
+        "input": args.input.display().to_string(),
+        "input_bytes": input_bytes,
+        "variants": args.variants,
+        "grid": args.grid,
+        "backend_arg": args.engine.backend.name(),
+        "run": summary.described,
+    });
+    let counts = ShardCounts {
+        lines: summary.lines,
+        images: summary.images,
+        failed: summary.failed,
+    };
+    ShardDone::new(&dir, s.index, s.count, recorded, &options.datasets, counts)
+        .and_then(|done| done.write(&dir))
+        .with_context(|| format!("writing {}/done.json", dir.display()))?;
+    eprintln!(
+        "shard {s} finished; when all {} are: geomrender merge {}",
+        s.count,
+        args.out.display()
+    );
     Ok(code)
 }
 

@@ -1,6 +1,16 @@
-//! `--shard I/N`: the I-th of N contiguous slices of a run's problem indices, so
-//! that N machines together write exactly what one run would (concatenated in
-//! shard order), because problem k's seed depends only on (run seed, k).
+//! `--shard I/N` and `--shard auto`: the I-th of N contiguous slices of a run's
+//! problem indices (or input lines), so that N machines together write exactly what
+//! one run would, because problem k's seed depends only on (run seed, k).
+//!
+//! `auto` reads I and N from the engine that started the process:
+//! - `GEOMRENDER_SHARD=I/N`, set by hand or by a launcher (the Ray recipe);
+//! - a Slurm array task: `SLURM_ARRAY_TASK_ID`, with `SLURM_ARRAY_TASK_COUNT`, or
+//!   `SLURM_ARRAY_TASK_MIN`/`MAX` when the count is absent (and `..._STEP` for
+//!   `--array=0-15:4`), so `--array=1-8` works as well as `0-7`;
+//! - a Kubernetes Indexed Job: `JOB_COMPLETION_INDEX`, with N from `--shards N`
+//!   (the pod is not told the Job's completions).
+//!
+//! When several are set they must agree; `--shards N`, when given, must equal N.
 
 use std::ops::Range;
 use std::str::FromStr;
@@ -13,10 +23,16 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// This shard's problem indices among `total`: `[⌊I·total/N⌋, ⌊(I+1)·total/N⌋)`.
+    /// This shard's indices among `total`: `[⌊I·total/N⌋, ⌊(I+1)·total/N⌋)`.
     pub fn range(self, total: u64) -> Range<u64> {
         let at = |i: u64| (i as u128 * total as u128 / self.count as u128) as u64;
         at(self.index)..at(self.index + 1)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
     }
 }
 
@@ -33,6 +49,184 @@ impl FromStr for Shard {
         }
         Ok(Shard { index, count })
     }
+}
+
+/// `--shard` as given: a shard, or `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardSpec {
+    Given(Shard),
+    Auto,
+}
+
+impl FromStr for ShardSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(ShardSpec::Auto),
+            _ => s
+                .parse()
+                .map(ShardSpec::Given)
+                .map_err(|e| format!("{e}, or auto")),
+        }
+    }
+}
+
+/// `--shard` and `--shards`, shared by `generate`, `render` and `sweep`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct ShardArgs {
+    /// Run only shard I of N (0-based): the I-th of N contiguous slices of the work,
+    /// with the ids and bytes the whole run would give it. `auto`: I and N from the
+    /// environment: GEOMRENDER_SHARD=I/N, a Slurm array task (SLURM_ARRAY_TASK_ID
+    /// and _COUNT or _MIN/_MAX) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX,
+    /// with --shards N).
+    #[arg(long, value_name = "I/N|auto")]
+    shard: Option<ShardSpec>,
+    /// The number of shards, for `--shard auto` where the environment does not say
+    /// it (Kubernetes); checked against it where it does.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    shards: Option<u64>,
+}
+
+impl ShardArgs {
+    /// The shard this process runs (`None`: the whole run), from the flags and the
+    /// process environment; logs where an `auto` shard came from.
+    pub fn resolve(&self) -> anyhow::Result<Option<Shard>> {
+        let (shard, from) = match self.shard {
+            None if self.shards.is_some() => {
+                anyhow::bail!("--shards N needs --shard auto (or give --shard I/N alone)")
+            }
+            None => return Ok(None),
+            Some(ShardSpec::Given(s)) => {
+                if let Some(n) = self.shards.filter(|&n| n != s.count) {
+                    anyhow::bail!("--shard {s} and --shards {n} disagree");
+                }
+                return Ok(Some(s));
+            }
+            Some(ShardSpec::Auto) => from_env(|k| std::env::var(k).ok(), self.shards)?,
+        };
+        eprintln!("shard {shard} (--shard auto: {from})");
+        Ok(Some(shard))
+    }
+}
+
+/// Why `--shard auto` found no shard.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum AutoShardError {
+    #[error(
+        "--shard auto: no shard in the environment: set GEOMRENDER_SHARD=I/N, run as a Slurm \
+         array task (sbatch --array=0-N), or as a Kubernetes Indexed Job with --shards N"
+    )]
+    NotFound,
+    #[error("--shard auto: {name}={value:?} is {why}")]
+    Bad {
+        name: &'static str,
+        value: String,
+        why: String,
+    },
+    #[error(
+        "--shard auto: JOB_COMPLETION_INDEX={0} (a Kubernetes Indexed Job) needs --shards N, the Job's completions"
+    )]
+    NeedsCount(u64),
+    #[error("--shard auto: the sources disagree: {0}")]
+    Disagree(String),
+}
+
+fn number(
+    env: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+) -> Result<Option<u64>, AutoShardError> {
+    match env(name) {
+        None => Ok(None),
+        Some(v) => v.trim().parse().map(Some).map_err(|_| AutoShardError::Bad {
+            name,
+            value: v,
+            why: "not a whole number ≥ 0".into(),
+        }),
+    }
+}
+
+/// The Slurm array task's shard, if this is one.
+fn slurm(env: &impl Fn(&str) -> Option<String>) -> Result<Option<(Shard, String)>, AutoShardError> {
+    let Some(id) = number(env, "SLURM_ARRAY_TASK_ID")? else {
+        return Ok(None);
+    };
+    let min = number(env, "SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+    let step = number(env, "SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+    let count = match (
+        number(env, "SLURM_ARRAY_TASK_COUNT")?,
+        number(env, "SLURM_ARRAY_TASK_MAX")?,
+    ) {
+        (Some(c), _) => c,
+        (None, Some(max)) if max >= min => (max - min) / step + 1,
+        _ => {
+            return Err(AutoShardError::Bad {
+                name: "SLURM_ARRAY_TASK_ID",
+                value: id.to_string(),
+                why: "set without SLURM_ARRAY_TASK_COUNT or SLURM_ARRAY_TASK_MIN/MAX".into(),
+            });
+        }
+    };
+    let offset = id.checked_sub(min).filter(|o| o % step == 0);
+    let index = offset.map(|o| o / step).filter(|&i| i < count);
+    let Some(index) = index else {
+        return Err(AutoShardError::Bad {
+            name: "SLURM_ARRAY_TASK_ID",
+            value: id.to_string(),
+            why: format!(
+                "not one of {count} evenly spaced tasks from {min} (step {step}): submit the \
+                 array as --array=0-{}",
+                count.saturating_sub(1)
+            ),
+        });
+    };
+    let said = format!("Slurm array task {id}, {count} tasks from {min}");
+    Ok(Some((Shard { index, count }, said)))
+}
+
+/// Finds the shard in `env`, with `shards` from `--shards`; returns it and a
+/// description of where it came from.
+pub fn from_env(
+    env: impl Fn(&str) -> Option<String>,
+    shards: Option<u64>,
+) -> Result<(Shard, String), AutoShardError> {
+    let mut found: Vec<(Shard, String)> = Vec::new();
+    if let Some(v) = env("GEOMRENDER_SHARD") {
+        let shard = v.parse().map_err(|why| AutoShardError::Bad {
+            name: "GEOMRENDER_SHARD",
+            value: v.clone(),
+            why,
+        })?;
+        found.push((shard, format!("GEOMRENDER_SHARD={v}")));
+    }
+    found.extend(slurm(&env)?);
+    if let Some(index) = number(&env, "JOB_COMPLETION_INDEX")? {
+        let count = shards.ok_or(AutoShardError::NeedsCount(index))?;
+        if index >= count {
+            return Err(AutoShardError::Bad {
+                name: "JOB_COMPLETION_INDEX",
+                value: index.to_string(),
+                why: format!("not below --shards {count}"),
+            });
+        }
+        let said = format!("Kubernetes JOB_COMPLETION_INDEX={index}, --shards {count}");
+        found.push((Shard { index, count }, said));
+    }
+    let Some((shard, said)) = found.first().cloned() else {
+        return Err(AutoShardError::NotFound);
+    };
+    if let Some((other, other_said)) = found.iter().find(|(s, _)| *s != shard) {
+        return Err(AutoShardError::Disagree(format!(
+            "{said} gives {shard}, {other_said} gives {other}"
+        )));
+    }
+    if let Some(n) = shards.filter(|&n| n != shard.count) {
+        return Err(AutoShardError::Disagree(format!(
+            "{said} gives {shard}, --shards {n}"
+        )));
+    }
+    let all: Vec<&str> = found.iter().map(|(_, s)| s.as_str()).collect();
+    Ok((shard, all.join("; ")))
 }
 
 #[cfg(test)]
@@ -61,5 +255,109 @@ mod tests {
         for bad in ["5/5", "1/0", "x/2", "3", "-1/2", ""] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
+        assert_eq!("auto".parse(), Ok(ShardSpec::Auto));
+        assert!("automatic".parse::<ShardSpec>().is_err());
+    }
+
+    fn env(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
+    }
+
+    fn shard(index: u64, count: u64) -> Shard {
+        Shard { index, count }
+    }
+
+    #[test]
+    fn each_source_gives_its_shard() {
+        let got = |vars: &[(&str, &str)], n| from_env(env(vars), n).map(|(s, _)| s);
+        assert_eq!(got(&[("GEOMRENDER_SHARD", "2/5")], None), Ok(shard(2, 5)));
+        let slurm = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(got(&slurm, None), Ok(shard(3, 4)));
+        // --array=1-8 without a count: MIN/MAX.
+        let one_based = [
+            ("SLURM_ARRAY_TASK_ID", "1"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "8"),
+        ];
+        assert_eq!(got(&one_based, None), Ok(shard(0, 8)));
+        // --array=0-15:4 → tasks 0, 4, 8, 12.
+        let stepped = [
+            ("SLURM_ARRAY_TASK_ID", "8"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "12"),
+            ("SLURM_ARRAY_TASK_STEP", "4"),
+        ];
+        assert_eq!(got(&stepped, None), Ok(shard(2, 4)));
+        assert_eq!(
+            got(&[("JOB_COMPLETION_INDEX", "0")], Some(3)),
+            Ok(shard(0, 3))
+        );
+        // Two sources that agree, and --shards that agrees.
+        let both = [
+            ("GEOMRENDER_SHARD", "3/4"),
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        let (s, said) = from_env(env(&both), Some(4)).unwrap();
+        assert_eq!(s, shard(3, 4));
+        assert!(
+            said.contains("GEOMRENDER_SHARD=3/4") && said.contains("Slurm"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn missing_bad_and_disagreeing_sources_are_errors() {
+        let err = |vars: &[(&str, &str)], n| from_env(env(vars), n).unwrap_err();
+        assert_eq!(err(&[], None), AutoShardError::NotFound);
+        assert_eq!(
+            err(&[("JOB_COMPLETION_INDEX", "2")], None),
+            AutoShardError::NeedsCount(2)
+        );
+        for (vars, n) in [
+            (&[("GEOMRENDER_SHARD", "4/4")][..], None),
+            (&[("GEOMRENDER_SHARD", "x")][..], None),
+            (
+                &[
+                    ("SLURM_ARRAY_TASK_ID", "two"),
+                    ("SLURM_ARRAY_TASK_COUNT", "4"),
+                ][..],
+                None,
+            ),
+            (
+                &[
+                    ("SLURM_ARRAY_TASK_ID", "4"),
+                    ("SLURM_ARRAY_TASK_COUNT", "4"),
+                ][..],
+                None,
+            ),
+            (&[("SLURM_ARRAY_TASK_ID", "1")][..], None),
+            (&[("JOB_COMPLETION_INDEX", "3")][..], Some(3)),
+        ] {
+            assert!(
+                matches!(err(vars, n), AutoShardError::Bad { .. }),
+                "{vars:?}: {}",
+                err(vars, n)
+            );
+        }
+        let disagree = [
+            ("GEOMRENDER_SHARD", "1/4"),
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert!(matches!(err(&disagree, None), AutoShardError::Disagree(_)));
+        let count = [
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        let e = err(&count, Some(8)).to_string();
+        assert!(e.contains("--shards 8"), "{e}");
     }
 }

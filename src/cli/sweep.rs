@@ -4,12 +4,13 @@
 
 use super::generate::write_problems;
 use super::render::{EngineArgs, ResumeArg, execute, report};
-use super::shard::Shard;
+use super::shard::{Shard, ShardArgs};
 use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
 use geomrender::output::lock::OutputLock;
-use geomrender::pipeline::{RunOptions, SceneRenderer};
+use geomrender::output::merge::{ShardCounts, ShardDone, shard_dir};
+use geomrender::pipeline::{Backend, RunOptions, SceneRenderer};
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -36,12 +37,11 @@ pub struct Args {
     /// first depth-3 problem.
     #[arg(long, value_name = "ID")]
     sheet_problem: Option<String>,
-    /// Run only shard I of N (0-based): problems with indices in the I-th of N
-    /// contiguous slices of 0..COUNT, with the ids and bytes the whole run would give
-    /// them. Concatenating the shards' problems.jsonl and manifest.jsonl in shard order
-    /// gives the whole run's files.
-    #[arg(long, value_name = "I/N", default_value = "0/1")]
-    shard: Shard,
+    /// Shards: problems with indices in the I-th of N contiguous slices of 0..COUNT,
+    /// written under OUT/shards/I-of-N/ with a done.json last; `geomrender merge OUT`
+    /// then writes the whole run's files (no contact sheets per shard).
+    #[command(flatten)]
+    shard: ShardArgs,
     #[command(flatten)]
     resume: ResumeArg,
     #[command(flatten)]
@@ -55,17 +55,25 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = Plan::parse(&args.variants, false).context("--variants")?;
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("creating {}", args.out.display()))?;
+    let shard = args.shard.resolve()?;
+    let dir = match shard {
+        Some(s) => shard_dir(&args.out, s.index, s.count),
+        None => args.out.clone(),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     // Held from the problems file on: a second sweep into DIR fails at once.
-    let lock = OutputLock::acquire(&args.out)?;
-    let problems_path = args.out.join("problems.jsonl");
+    let lock = OutputLock::acquire(&dir)?;
+    // Not finished until this run says so.
+    ShardDone::remove(&dir).with_context(|| format!("removing {}/done.json", dir.display()))?;
+    let problems_path = dir.join("problems.jsonl");
     let opts = GenerateOptions {
         seed: args.seed,
         depth: 1..=3,
         ..GenerateOptions::default()
     };
-    let range = args.shard.range(args.count);
+    let range = shard
+        .unwrap_or(Shard { index: 0, count: 1 })
+        .range(args.count);
     let count = range.end - range.start;
     write_problems(&problems_path, &opts, range.clone())?;
     eprintln!(
@@ -79,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         input_path: Some(problems_path.clone()),
         recipe: plan.recipe(),
         datasets: args.sink.options(),
-        ..args.engine.options(&args.out, args.resume.resume)?
+        ..args.engine.options(&dir, args.resume.resume)?
     };
     let reader = BufReader::new(std::fs::File::open(&problems_path)?);
     let total = count * plan.variants().len() as u64;
@@ -92,13 +100,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.quiet,
         Some(&lock),
     )?;
-    let code = report(&summary, &args.out, args.quiet);
+    let code = report(&summary, &dir, args.quiet);
 
+    if let Some(s) = shard {
+        let recorded = serde_json::json!({
+            "command": "sweep",
+            "count": args.count,
+            "seed": args.seed,
+            "variants": args.variants,
+            "sheet_problem": args.sheet_problem,
+            "backend_arg": args.engine.backend.name(),
+            "run": summary.described,
+        });
+        let counts = ShardCounts {
+            lines: summary.lines,
+            images: summary.images,
+            failed: summary.failed,
+        };
+        ShardDone::new(&dir, s.index, s.count, recorded, &options.datasets, counts)
+            .and_then(|done| done.write(&dir))
+            .with_context(|| format!("writing {}/done.json", dir.display()))?;
+        eprintln!(
+            "shard {s} finished; when all {} are: geomrender merge {}",
+            s.count,
+            args.out.display()
+        );
+        return Ok(code);
+    }
     if options.outputs.raster() && count > 0 {
-        let problem = pick_problem(&problems_path, args.sheet_problem.as_deref())?;
-        let mut renderer = SceneRenderer::new(options.backend.clone());
-        let mut render = |scene: &_| renderer.render(scene);
-        let sheets = contact::write_axis_sheets(&args.out, &problem, &plan, &mut render)?;
+        let sheets = write_sheets(
+            &args.out,
+            &plan,
+            args.sheet_problem.as_deref(),
+            options.backend.clone(),
+        )?;
         if !args.quiet {
             for s in &sheets {
                 eprintln!("contact sheet: {}", s.display());
@@ -106,6 +141,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(code)
+}
+
+/// Writes one contact sheet per axis of `plan` into `out/contact/`, for a problem
+/// of `out/problems.jsonl` (a sweep's, or a merged one's).
+pub fn write_sheets(
+    out: &Path,
+    plan: &Plan,
+    sheet_problem: Option<&str>,
+    backend: Backend,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let problem = pick_problem(&out.join("problems.jsonl"), sheet_problem)?;
+    let mut renderer = SceneRenderer::new(backend);
+    let mut render = |scene: &_| renderer.render(scene);
+    Ok(contact::write_axis_sheets(
+        out,
+        &problem,
+        plan,
+        &mut render,
+    )?)
 }
 
 /// The requested problem, or the first of depth 3, or the first.

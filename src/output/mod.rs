@@ -7,6 +7,7 @@ pub mod datasets;
 mod jpeg;
 pub mod lock;
 pub mod manifest;
+pub mod merge;
 mod png;
 
 pub use jpeg::encode_jpeg;

@@ -70,12 +70,25 @@ impl Reader<'_> {
         // memory at once); the first step reads one line to learn.
         let budget = self.options.chunk_lines.max(1);
         let mut step = 1;
+        // Non-blank lines read so far, to keep only `options.lines` (a shard).
+        let mut ordinal = 0u64;
         loop {
-            let chunk = lines.next_chunk(step).map_err(|source| RunError::Read {
+            let mut chunk = lines.next_chunk(step).map_err(|source| RunError::Read {
                 file: self.file.to_string(),
                 source,
             })?;
-            if chunk.is_empty() {
+            let mut done = chunk.is_empty();
+            if let Some(range) = &self.options.lines {
+                chunk.retain(|_| {
+                    ordinal += 1;
+                    range.contains(&(ordinal - 1))
+                });
+                done |= chunk.is_empty() && ordinal >= range.end;
+                if chunk.is_empty() && !done {
+                    continue;
+                }
+            }
+            if done {
                 cursor.finish(self.kept)?;
                 return Ok(());
             }

@@ -96,30 +96,37 @@ fn shards_concatenate_to_the_whole_run() {
     assert_eq!(parts, whole);
 
     // sweep: two shards of 5 problems, rendered on the CPU with one variant axis.
-    let sweep = |shard: &str, name: &str| {
+    let sweep = |shard: Option<&str>, name: &str| {
         let out = dir.path().join(name);
-        let st = bin()
-            .args([
-                "sweep",
-                "--count",
-                "5",
-                "--seed",
-                "9",
-                "-q",
-                "--backend",
-                "cpu",
-            ])
-            .args(["--variants", "opacity=0.5", "--shard", shard, "--out"])
-            .arg(&out)
-            .status()
-            .unwrap();
-        assert!(st.success(), "sweep --shard {shard}");
-        let read = |f: &str| std::fs::read(out.join(f)).unwrap();
+        let mut cmd = bin();
+        cmd.args([
+            "sweep",
+            "--count",
+            "5",
+            "--seed",
+            "9",
+            "-q",
+            "--backend",
+            "cpu",
+        ])
+        .args(["--variants", "opacity=0.5", "--out"])
+        .arg(&out);
+        if let Some(s) = shard {
+            cmd.args(["--shard", s]);
+        }
+        let st = cmd.status().unwrap();
+        assert!(st.success(), "sweep --shard {shard:?}");
+        // A shard writes under OUT/shards/I-of-N/.
+        let at = match shard {
+            Some(s) => out.join("shards").join(s.replace('/', "-of-")),
+            None => out,
+        };
+        let read = |f: &str| std::fs::read(at.join(f)).unwrap();
         (read("problems.jsonl"), read("manifest.jsonl"))
     };
-    let (problems, manifest) = sweep("0/1", "sweep-all");
-    let (p0, m0) = sweep("0/2", "sweep-0");
-    let (p1, m1) = sweep("1/2", "sweep-1");
+    let (problems, manifest) = sweep(None, "sweep-all");
+    let (p0, m0) = sweep(Some("0/2"), "sweep");
+    let (p1, m1) = sweep(Some("1/2"), "sweep");
     assert_eq!([p0, p1].concat(), problems);
     assert_eq!([m0, m1].concat(), manifest);
     assert_eq!(manifest.iter().filter(|&&c| c == b'\n').count(), 10);

@@ -82,6 +82,7 @@ mod score_end_to_end;
 mod score_extraction;
 mod score_stats;
 mod shaders;
+mod sharding;
 mod support;
 mod svg_export;
 mod variants;

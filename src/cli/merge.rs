@@ -1,0 +1,72 @@
+//! `geomrender merge OUT`: the finished shards under OUT/shards/ as one run's files
+//! in OUT (see `geomrender::output::merge`), plus a sweep's contact sheets.
+
+use super::render::BackendArg;
+use anyhow::Context;
+use clap::ValueEnum;
+use geomrender::output::lock::OutputLock;
+use geomrender::output::merge::merge;
+use geomrender::variants::Plan;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The --out of the sharded run: its shards are OUT/shards/I-of-N/.
+    out: PathBuf,
+    /// What draws a sweep's contact sheets (default: the sweep's own --backend, so the
+    /// sheets equal a single machine's).
+    #[arg(long, value_enum)]
+    backend: Option<BackendArg>,
+    /// No contact sheets.
+    #[arg(long)]
+    no_sheets: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let start = std::time::Instant::now();
+    anyhow::ensure!(
+        args.out.is_dir(),
+        "{}: no such directory (the --out of a sharded run)",
+        args.out.display()
+    );
+    let _lock = OutputLock::acquire(&args.out)?;
+    let merged = merge(&args.out)?;
+    eprintln!(
+        "merged {} shards into {}: {} lines, {} images, {} failed ({:.2} s)",
+        merged.shards,
+        args.out.display(),
+        merged.counts.lines,
+        merged.counts.images,
+        merged.counts.failed,
+        start.elapsed().as_secs_f64()
+    );
+    super::export::describe(&merged.datasets, &args.out);
+    let options = &merged.first.options;
+    let sweep = options["command"] == "sweep";
+    let raster = options["run"]["outputs"] != "Svg";
+    if sweep && raster && merged.counts.lines > 0 && !args.no_sheets {
+        let variants = options["variants"].as_str().unwrap_or_default();
+        let plan = Plan::parse(variants, false).context("the shards' --variants")?;
+        let backend = match args.backend {
+            Some(b) => b,
+            None => options["backend_arg"]
+                .as_str()
+                .and_then(|s| BackendArg::from_str(s, true).ok())
+                .unwrap_or(BackendArg::Auto),
+        };
+        let sheet = options["sheet_problem"].as_str();
+        for s in super::sweep::write_sheets(&args.out, &plan, sheet, backend.backend())? {
+            eprintln!("contact sheet: {}", s.display());
+        }
+    }
+    if merged.counts.failed > 0 {
+        eprintln!(
+            "{} lines failed in the shards; every one is listed in {}",
+            merged.counts.failed,
+            args.out.join("errors.jsonl").display()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
