@@ -364,6 +364,13 @@ fn row_files(row: &ManifestRow) -> Vec<(&str, &str)> {
 /// Puts `from` at `to` atomically: a hard link when the two share a file system,
 /// else a copy.
 fn place(from: &Path, to: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    // Merged before: already this file (a rename onto the same inode does nothing).
+    if let (Ok(a), Ok(b)) = (std::fs::metadata(from), std::fs::symlink_metadata(to)) {
+        if (a.dev(), a.ino()) == (b.dev(), b.ino()) {
+            return Ok(());
+        }
+    }
     let tmp = to.with_file_name(format!(
         ".{}.merge.tmp",
         to.file_name().unwrap_or_default().to_string_lossy()

@@ -148,6 +148,13 @@ fn a_sharded_sweep_merges_to_the_single_run_and_a_shard_reruns_alone() {
     run_ok(sweep(&out).args(["--shard", "1/3", "--resume"]));
     run_ok(bin().arg("merge").arg(&out));
     assert_same(&want, &out);
+    // Merging over a merged run leaves no temporary files behind.
+    let hidden: Vec<_> = std::fs::read_dir(out.join("images"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(hidden.is_empty(), "{hidden:?}");
 }
 
 #[test]
