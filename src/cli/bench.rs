@@ -2,8 +2,9 @@
 //! encode, write), with the busy time of each stage.
 
 use super::progress::stage_line;
-use super::render::{EngineArgs, execute};
+use super::render::{BackendArg, EngineArgs, execute};
 use geomrender::generate::{GenerateOptions, generate_range};
+use geomrender::pipeline::RunSummary;
 use geomrender::scene::synthetic::diagram_scene;
 use geomrender::variants::Plan;
 use std::path::PathBuf;
@@ -24,6 +25,13 @@ pub struct Args {
     /// Where to write the images (default: a temporary directory, removed afterwards).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// A second backend run on the same input in the same process, alternating with
+    /// --backend round by round, e.g. `--backend cpu --against resvg`.
+    #[arg(long, value_enum, value_name = "BACKEND")]
+    against: Option<BackendArg>,
+    /// Rounds of each backend (the best round of each is reported, and every round).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    rounds: u32,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -60,14 +68,56 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    let mut backends = vec![args.engine.backend];
+    backends.extend(args.against);
+    let mut best: Vec<Option<(f64, RunSummary)>> = backends.iter().map(|_| None).collect();
+    for round in 1..=args.rounds {
+        for (k, &backend) in backends.iter().enumerate() {
+            let mut engine = args.engine.clone();
+            engine.backend = backend;
+            let summary = run_once(&input, &plan, &engine, args.out.as_deref(), args.count)?;
+            let rate = summary.images as f64 / summary.elapsed.as_secs_f64();
+            println!(
+                "round {round}: {} images in {:.2} s = {rate:.1} images/s with {}",
+                summary.images,
+                summary.elapsed.as_secs_f64(),
+                summary.backend
+            );
+            if best[k].as_ref().is_none_or(|(r, _)| rate > *r) {
+                best[k] = Some((rate, summary));
+            }
+        }
+    }
+    println!("machine: {}", machine());
+    for (rate, summary) in best.iter().flatten() {
+        println!(
+            "bench: {} images, best of {} = {rate:.1} images/s end to end; backend: {}",
+            summary.images, args.rounds, summary.backend
+        );
+        println!("  {}", stage_line(&summary.stages, summary.elapsed));
+    }
+    if let [Some((a, sa)), Some((b, sb))] = best.as_slice() {
+        println!("ratio: {} / {} = {:.2}×", sa.backend, sb.backend, a / b);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One timed run of `input` with `engine` into `out` (or a temporary directory).
+fn run_once(
+    input: &str,
+    plan: &Plan,
+    engine: &EngineArgs,
+    out: Option<&std::path::Path>,
+    count: u64,
+) -> anyhow::Result<RunSummary> {
     let temp = tempfile_dir()?;
-    let out = args.out.clone().unwrap_or_else(|| temp.clone());
-    let options = args.engine.options(&out, false)?;
-    let total = args.count * plan.variants().len() as u64;
+    let out = out.map_or_else(|| temp.clone(), |o| o.to_path_buf());
+    let options = engine.options(&out, false)?;
+    let total = count * plan.variants().len() as u64;
     let summary = execute(
         input.as_bytes(),
         "bench",
-        &plan,
+        plan,
         &options,
         Some(total),
         true,
@@ -81,17 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         summary.failed,
         summary.first_failure.as_deref().unwrap_or_default()
     );
-    let secs = summary.elapsed.as_secs_f64();
-    println!(
-        "bench: {} images in {:.2} s = {:.1} images/s end to end",
-        summary.images,
-        secs,
-        summary.images as f64 / secs
-    );
-    println!("backend: {}", summary.backend);
-    println!("machine: {}", machine());
-    println!("{}", stage_line(&summary.stages, summary.elapsed));
-    Ok(ExitCode::SUCCESS)
+    Ok(summary)
 }
 
 /// A fresh directory under the system temp dir.

@@ -47,7 +47,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let auto = decide(Requested::Auto);
     let auto_name = match auto.kind {
         Kind::Gpu => "gpu",
-        Kind::Cpu => "cpu (resvg)",
+        Kind::Cpu => "cpu (direct rasteriser)",
+        Kind::Resvg => "resvg",
     };
     println!(
         "--backend auto (the default) would use: {auto_name}, because {}",
@@ -71,7 +72,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "gpu",
             report.chosen.map(|_| Backend::Gpu(GpuOptions::default())),
         ),
-        ("cpu", Some(Backend::Cpu(Arc::new(CpuRenderer::new())))),
+        ("cpu", Some(Backend::Cpu(Arc::new(CpuRenderer::raster())))),
+        ("resvg", Some(Backend::Cpu(Arc::new(CpuRenderer::resvg())))),
     ];
     for (name, backend) in backends {
         let Some(backend) = backend else {

@@ -63,8 +63,9 @@ pub struct ResumeArg {
 /// Rendering settings shared by `render`, `sweep` and `bench`.
 #[derive(clap::Args, Clone)]
 pub struct EngineArgs {
-    /// What draws: `gpu` (wgpu, any adapter incl. lavapipe), `cpu` (resvg in
-    /// process), or `auto`: a hardware GPU when there is one, else `cpu`.
+    /// What draws: `gpu` (wgpu, any adapter incl. lavapipe), `cpu` (the direct
+    /// rasteriser), `resvg` (the reference), or `auto`: a hardware GPU when there is
+    /// one, else `cpu`.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendArg,
     /// Files per image: `png` (rendered) and/or `svg` (the exact SVG equivalent),
@@ -105,8 +106,10 @@ pub enum BackendArg {
     Auto,
     /// wgpu on the adapter `doctor` names (hardware, lavapipe or llvmpipe).
     Gpu,
-    /// resvg in process, in parallel.
+    /// The direct CPU rasteriser (tiny-skia, cached glyph masks), in parallel.
     Cpu,
+    /// resvg on each Scene's SVG, in parallel: the reference the others are checked against.
+    Resvg,
 }
 
 impl BackendArg {
@@ -116,6 +119,7 @@ impl BackendArg {
             BackendArg::Auto => "auto",
             BackendArg::Gpu => "gpu",
             BackendArg::Cpu => "cpu",
+            BackendArg::Resvg => "resvg",
         }
     }
 
@@ -123,7 +127,8 @@ impl BackendArg {
     pub fn backend(self) -> Backend {
         match decide(self.into()).kind {
             Kind::Gpu => Backend::Gpu(GpuOptions::default()),
-            Kind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::new())),
+            Kind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
+            Kind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
         }
     }
 }
@@ -134,6 +139,7 @@ impl From<BackendArg> for Requested {
             BackendArg::Auto => Requested::Auto,
             BackendArg::Gpu => Requested::Gpu,
             BackendArg::Cpu => Requested::Cpu,
+            BackendArg::Resvg => Requested::Resvg,
         }
     }
 }
@@ -161,7 +167,8 @@ impl EngineArgs {
                 max_tiles: self.max_tiles as usize,
                 ..GpuOptions::default()
             }),
-            Kind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::new())),
+            Kind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
+            Kind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
         };
         Ok(RunOptions {
             out_dir: out.to_path_buf(),

@@ -1,6 +1,6 @@
-//! Which backend draws: `auto` takes a hardware GPU when there is one and resvg on
-//! the CPU otherwise (on a software adapter such as lavapipe resvg is the faster
-//! path); `gpu` and `cpu` force one.
+//! Which backend draws: `auto` takes a hardware GPU when there is one and the direct
+//! CPU rasteriser otherwise (on a software adapter such as lavapipe the CPU is the
+//! faster path); `gpu`, `cpu` and `resvg` (the reference) force one.
 
 use super::gpu::survey;
 
@@ -11,13 +11,17 @@ pub enum Requested {
     Auto,
     Gpu,
     Cpu,
+    Resvg,
 }
 
 /// What will draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Gpu,
+    /// The direct rasteriser.
     Cpu,
+    /// resvg on the Scene's SVG.
+    Resvg,
 }
 
 /// The backend chosen, and why (for `doctor` and logs).
@@ -38,6 +42,10 @@ pub fn decide(requested: Requested) -> Decision {
             kind: Kind::Cpu,
             reason: "--backend cpu".into(),
         },
+        Requested::Resvg => Decision {
+            kind: Kind::Resvg,
+            reason: "--backend resvg".into(),
+        },
         Requested::Auto => {
             let report = survey();
             match report.chosen.map(|i| &report.adapters[i]) {
@@ -48,7 +56,7 @@ pub fn decide(requested: Requested) -> Decision {
                 Some(a) => Decision {
                     kind: Kind::Cpu,
                     reason: format!(
-                        "the best adapter, {}, is a software renderer; resvg on the CPU is faster there (--backend gpu uses it anyway)",
+                        "the best adapter, {}, is a software renderer; the CPU rasteriser is faster there (--backend gpu uses it anyway)",
                         a.label()
                     ),
                 },

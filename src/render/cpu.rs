@@ -1,14 +1,19 @@
-//! CPU backend: a Scene's exact SVG equivalent ([`crate::scene::svg::to_svg`])
-//! rendered in process by resvg.
+//! CPU backends, one scene per call on rayon workers:
+//! - `cpu` ([`CpuRenderer::raster`]): the direct rasteriser (`render::raster`),
+//!   Scene → pixels with tiny-skia and cached glyph masks, the fast path on machines
+//!   without a hardware GPU;
+//! - `resvg` ([`CpuRenderer::resvg`]): the Scene's exact SVG equivalent
+//!   ([`crate::scene::svg::to_svg`]) rendered by resvg, the trusted reference that
+//!   the other backends are checked against and the proof of our SVG export. Only
+//!   the embedded DejaVu Sans is loaded (no system fonts), anti-aliasing is on and
+//!   text is unhinted, as SVG intends.
 //!
-//! resvg is the trusted reference the GPU output is checked against, and the fast
-//! path on machines without a hardware GPU. Only the embedded DejaVu Sans is loaded
-//! (no system fonts), anti-aliasing is on and text is unhinted, as SVG intends.
 //! One [`CpuRenderer`] is shared by all rayon workers: rendering takes `&self`.
 
 use crate::font::{FONT_DATA, FONT_FAMILY};
 use crate::render::RenderedImage;
 use crate::render::alpha::unpremultiply;
+use crate::render::raster::{RasterError, Rasterizer};
 use crate::scene::svg::to_svg;
 use crate::scene::{Scene, SceneError, validate};
 use resvg::tiny_skia::{Pixmap, Transform};
@@ -17,6 +22,9 @@ use std::sync::Arc;
 
 /// The resvg release this backend is built with (checked against Cargo.lock by a test).
 pub const RESVG_VERSION: &str = "0.49.0";
+
+/// The tiny-skia release the direct rasteriser draws with (resvg's own).
+pub const TINY_SKIA_VERSION: &str = "0.12.0";
 
 /// Why the CPU backend could not render a scene.
 #[derive(Debug, thiserror::Error)]
@@ -32,15 +40,28 @@ pub enum CpuError {
     Canvas { id: String, width: u32, height: u32 },
 }
 
-/// Renders Scenes with resvg; cheap to share across threads (`Send + Sync`).
+/// Renders Scenes on the CPU; cheap to share across threads (`Send + Sync`).
 pub struct CpuRenderer {
-    options: usvg::Options<'static>,
+    engine: Engine,
+}
+
+enum Engine {
+    Raster(Rasterizer),
+    /// resvg with a font database holding only the embedded font, which is also
+    /// the default and the `sans-serif` family.
+    Resvg(usvg::Options<'static>),
 }
 
 impl CpuRenderer {
-    /// A renderer whose font database holds only the embedded font, which is also
-    /// the default and the `sans-serif` family.
-    pub fn new() -> Self {
+    /// The direct rasteriser (`--backend cpu`).
+    pub fn raster() -> Self {
+        CpuRenderer {
+            engine: Engine::Raster(Rasterizer::default()),
+        }
+    }
+
+    /// resvg on the Scene's SVG (`--backend resvg`), the reference.
+    pub fn resvg() -> Self {
         let mut db = fontdb::Database::new();
         db.load_font_source(fontdb::Source::Binary(Arc::new(FONT_DATA)));
         db.set_sans_serif_family(FONT_FAMILY);
@@ -49,19 +70,40 @@ impl CpuRenderer {
             fontdb: Arc::new(db),
             ..usvg::Options::default()
         };
-        CpuRenderer { options }
+        CpuRenderer {
+            engine: Engine::Resvg(options),
+        }
     }
 
     /// What produced the images, for the manifest's `backend` column.
     pub fn label(&self) -> String {
-        format!("resvg {RESVG_VERSION} (cpu)")
+        match self.engine {
+            Engine::Raster(_) => format!("geomrender raster, tiny-skia {TINY_SKIA_VERSION} (cpu)"),
+            Engine::Resvg(_) => format!("resvg {RESVG_VERSION} (cpu)"),
+        }
     }
 
     /// Renders one scene into straight-alpha sRGB RGBA8, validating it first.
     pub fn render(&self, scene: &Scene) -> Result<RenderedImage, CpuError> {
         validate(scene)?;
+        match &self.engine {
+            Engine::Raster(r) => r.render(scene).map_err(|e| match e {
+                RasterError::Scene(e) => CpuError::Scene(e),
+                RasterError::Canvas { id, width, height } => CpuError::Canvas { id, width, height },
+            }),
+            Engine::Resvg(options) => render_resvg(options, scene),
+        }
+    }
+}
+
+/// resvg on the scene's SVG.
+fn render_resvg(
+    options: &usvg::Options<'static>,
+    scene: &Scene,
+) -> Result<RenderedImage, CpuError> {
+    {
         let svg = to_svg(scene);
-        let tree = usvg::Tree::from_str(&svg, &self.options).map_err(|e| CpuError::Svg {
+        let tree = usvg::Tree::from_str(&svg, options).map_err(|e| CpuError::Svg {
             id: scene.id.clone(),
             reason: e.to_string(),
         })?;
@@ -80,12 +122,6 @@ impl CpuRenderer {
             height: scene.height,
             rgba,
         })
-    }
-}
-
-impl Default for CpuRenderer {
-    fn default() -> Self {
-        Self::new()
     }
 }
 
@@ -130,7 +166,7 @@ mod tests {
     #[test]
     fn half_opacity_blends_in_srgb_over_white() {
         let blue = Color::rgb(0x4d, 0x80, 0xe6);
-        let img = CpuRenderer::new()
+        let img = CpuRenderer::resvg()
             .render(&square(blue, 0.5, Some(Color::WHITE)))
             .unwrap();
         // c·a + 255·(1 − a) with a = 0.5: the SVG (sRGB-space) result.
@@ -144,7 +180,7 @@ mod tests {
 
     #[test]
     fn translucent_paint_on_no_background_is_straight_alpha() {
-        let img = CpuRenderer::new()
+        let img = CpuRenderer::resvg()
             .render(&square(Color::rgb(200, 100, 50), 0.5, None))
             .unwrap();
         let [r, g, b, a] = px(&img, 4, 4);
@@ -166,7 +202,7 @@ mod tests {
             background: Some(Color::WHITE),
             items: vec![Item::Text(TextItem::new("Aβ", 4.0, 22.0, 20.0))],
         };
-        let img = CpuRenderer::new().render(&scene).unwrap();
+        let img = CpuRenderer::resvg().render(&scene).unwrap();
         let inked = img.rgba.chunks_exact(4).filter(|p| p[0] < 128).count();
         assert!(inked > 40, "no glyphs drawn ({inked} dark pixels)");
     }
@@ -176,12 +212,12 @@ mod tests {
         let mut s = square(Color::BLACK, 1.0, None);
         s.width = 0;
         assert!(matches!(
-            CpuRenderer::new().render(&s),
+            CpuRenderer::resvg().render(&s),
             Err(CpuError::Scene(_))
         ));
         let mut s = square(Color::BLACK, 1.0, None);
         s.items = vec![Item::Path(PathItem::new("L 1 1"))];
-        let e = CpuRenderer::new().render(&s).unwrap_err();
+        let e = CpuRenderer::resvg().render(&s).unwrap_err();
         assert!(e.to_string().contains("items[0].d"), "{e}");
     }
 
@@ -225,7 +261,7 @@ mod tests {
                 items,
             };
             validate(&scene).expect("the scene is valid");
-            let img = CpuRenderer::new().render(&scene).unwrap();
+            let img = CpuRenderer::resvg().render(&scene).unwrap();
             assert_eq!(img.rgba.len(), (scene.width * scene.height * 4) as usize);
         }
     }
@@ -244,7 +280,7 @@ mod tests {
                 ..PathItem::new("M 0 0 L 64 64")
             })],
         };
-        let reason = |s: &Scene| match CpuRenderer::new().render(s) {
+        let reason = |s: &Scene| match CpuRenderer::resvg().render(s) {
             Err(CpuError::Scene(e)) => e.reason,
             other => panic!("{other:?}"),
         };
@@ -267,7 +303,7 @@ mod tests {
             "Cargo.lock has another resvg than {RESVG_VERSION}"
         );
         assert_eq!(
-            CpuRenderer::new().label(),
+            CpuRenderer::resvg().label(),
             format!("resvg {RESVG_VERSION} (cpu)")
         );
     }

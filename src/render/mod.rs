@@ -1,9 +1,11 @@
 //! Scene batches → pixels.
 //!
-//! Two backends share [`RenderedImage`]: `gpu` (the throughput path) draws many
-//! prepared scenes per submission and reads them back, after `prepare` did the CPU
-//! work (lyon tessellation in `tessellate`, text shaping in `text`); `cpu` renders
-//! each Scene's SVG with resvg, the trusted reference the GPU output is checked against.
+//! Three backends share [`RenderedImage`]: `gpu` (the throughput path on a hardware
+//! GPU) draws many prepared scenes per submission and reads them back, after
+//! `prepare` did the CPU work (lyon tessellation in `tessellate`, text shaping in
+//! `text`); `cpu` draws each Scene directly with tiny-skia and cached glyph masks
+//! (`raster`); `resvg` renders each Scene's SVG with resvg, the trusted reference
+//! the others are checked against (both CPU ones in `cpu`).
 
 mod alpha;
 mod backend;
@@ -11,6 +13,7 @@ mod cpu;
 mod dash;
 pub mod gpu;
 mod prepare;
+pub mod raster;
 mod tessellate;
 mod text;
 

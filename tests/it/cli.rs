@@ -1,7 +1,7 @@
 //! The `geomrender` binary end to end: render, bad input, determinism, doctor, schema.
 //!
 //! Only what needs an adapter skips without one: runs with `--backend cpu` or the
-//! default `--backend auto` (which falls back to resvg) always run.
+//! default `--backend auto` (which falls back to the CPU rasteriser) always run.
 
 use crate::support::cli::{
     assert_manifest_row, bin, examples, files, manifest, manifest_validator, run, run_with_stdin,
@@ -41,7 +41,7 @@ fn renders_the_bundled_examples_with(backend: &str) {
         let name = row["backend"].as_str().unwrap();
         assert!(name.contains('('), "{name}");
         assert_eq!(
-            name.starts_with("resvg"),
+            name.starts_with("geomrender raster"),
             backend == "cpu",
             "{backend}: {name}"
         );
@@ -49,7 +49,7 @@ fn renders_the_bundled_examples_with(backend: &str) {
     assert!(!dir.path().join("errors.jsonl").exists());
 }
 
-/// resvg only: runs without a GPU.
+/// The CPU rasteriser only: runs without a GPU.
 #[test]
 fn renders_the_bundled_examples_on_the_cpu() {
     renders_the_bundled_examples_with("cpu");
@@ -105,7 +105,7 @@ fn rendering_twice_gives_identical_bytes() {
             "{backend}"
         );
         let expected_backend = if backend == "cpu" {
-            "resvg"
+            "geomrender raster"
         } else {
             "(vulkan)"
         };
@@ -303,11 +303,12 @@ fn missing_input_and_impossible_adapter_are_clear_errors() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(
-        manifest(&auto_dir)
-            .iter()
-            .all(|r| r["backend"].as_str().unwrap().starts_with("resvg"))
-    );
+    assert!(manifest(&auto_dir).iter().all(|r| {
+        r["backend"]
+            .as_str()
+            .unwrap()
+            .starts_with("geomrender raster")
+    }));
     let out = run(bin()
         .arg("render")
         .arg(examples())

@@ -75,6 +75,7 @@ mod palette;
 mod pixels;
 mod problem_limits;
 mod properties;
+mod raster;
 mod reference;
 mod reliability;
 mod resume;

@@ -12,10 +12,12 @@ use geomrender::output::manifest::ManifestRow;
 /// row, when rows were built as string-keyed maps) and re-recorded for issue 16 (one
 /// fit per problem, labels kept with their elements, leaders and the new `layout`
 /// figures change label positions and rows; the new palette changes colour names and
-/// fills; `style.rotation` became an integer). A deliberate change to what a row says
+/// fills; `style.rotation` became an integer), and for issue 14 (the sweep's
+/// `--backend cpu` is now the direct rasteriser, and PNGs use the `Up` filter: new
+/// pixels and bytes, so new `sha256` and `backend` in both). A deliberate change to what a row says
 /// (or to the pixels, through `sha256`) changes these.
-const SWEEP_MANIFEST: &str = "5bb24ade1588541ea2c742ab2f5ded062453f4958ec214cefc1d96d3b994d902";
-const SVG_MANIFEST: &str = "e6ee5ce9f25e3fc8ac4d983d918f46691a9d4d0e0abc57cb1a0b12ec497e99a9";
+const SWEEP_MANIFEST: &str = "9dcac067b794ed1e38a029bc36c2d578146c5bc1fac7b987ed93c6b77d11c1e9";
+const SVG_MANIFEST: &str = "5f0309567280d108618214d9439deceba372c204ae97f9a11b74f6dc60c702f5";
 
 #[test]
 fn manifests_keep_their_bytes_read_back_typed_and_match_the_schema() {

@@ -1,28 +1,49 @@
-//! Reference-image tests, one scene per feature, on both backends.
+//! Reference-image tests, one scene per feature, on every backend.
 //!
-//! Each backend has its own references, `tests/reference/gpu/<name>.png` (GPU) and
-//! `tests/reference/cpu/<name>.png` (resvg), both held to `Tolerance::SAME_RENDERER`
+//! Each backend has its own references, `tests/reference/gpu/<name>.png` (GPU),
+//! `tests/reference/cpu/<name>.png` (resvg) and `tests/reference/raster/<name>.png`
+//! (the direct CPU rasteriser, `--backend cpu`), all held to `Tolerance::SAME_RENDERER`
 //! (see `support/images.rs`), so that any change in either backend's output shows. One
 //! shared reference would need a tolerance wide enough for the legitimate GPU/resvg
 //! differences (edge anti-aliasing, whole-pixel glyph baselines: `over32` up to 1.5 %
 //! here), and would then let either backend drift by a pixel unnoticed. Instead the
 //! two renders of every scene are also compared with each other by the oracle
 //! (`support/oracle.rs`, [`REFERENCE_LIMITS`]), so the two references cannot drift apart.
-//! `GEOMRENDER_UPDATE_REFS=1 cargo test --test it reference` rewrites both sets.
+//! The rasteriser is compared with resvg by the same oracle, within the tighter
+//! [`RASTER_REFERENCE_LIMITS`].
+//! `GEOMRENDER_UPDATE_REFS=1 cargo test --test it reference` rewrites every set.
 
-use crate::support::cpu::cpu;
+use crate::support::cpu::{cpu, raster};
 use crate::support::gpu::{gpu_or_skip_part, render_one};
 use crate::support::images::{Tolerance, check_reference, write_triptych};
-use crate::support::oracle::{REFERENCE_LIMITS, compare};
+use crate::support::oracle::{RASTER_REFERENCE_LIMITS, REFERENCE_LIMITS, compare};
 use crate::support::scenes::{fills_opacity, scene, text_sizes};
 use geomrender::scene::Scene;
 
-/// Checks both backends against their references, then against each other.
+/// Checks every backend against its references, then against resvg.
 fn check(name: &str, s: &Scene) {
     let cpu_img = cpu()
         .render(s)
         .unwrap_or_else(|e| panic!("{name}: cpu render: {e}"));
     check_reference(&format!("cpu/{name}"), &cpu_img, Tolerance::SAME_RENDERER);
+    let raster_img = raster()
+        .render(s)
+        .unwrap_or_else(|e| panic!("{name}: raster render: {e}"));
+    check_reference(
+        &format!("raster/{name}"),
+        &raster_img,
+        Tolerance::SAME_RENDERER,
+    );
+    let f = compare(&raster_img, &cpu_img);
+    eprintln!("oracle {name} (raster): {f:?}");
+    if !f.matches(&RASTER_REFERENCE_LIMITS) {
+        let panel = write_triptych(&raster_img, &cpu_img);
+        panic!(
+            "{name}: raster and resvg renders differ: {:?} beyond {RASTER_REFERENCE_LIMITS:?} ({f:?}); resvg | diff | raster in {}",
+            f.failures(&RASTER_REFERENCE_LIMITS),
+            panel.display()
+        );
+    }
     let Some(mut r) = gpu_or_skip_part("the GPU half; the CPU reference was checked") else {
         return;
     };

@@ -169,7 +169,7 @@ fn a_different_input_options_or_backend_is_refused_and_nothing_changes() {
     if gpu_or_skip_part("the --backend gpu refusal; the rest ran").is_some() {
         refused(
             render_cli_with(&input, &dir, true, &["--backend", "gpu"]),
-            "backend: \"resvg",
+            "backend: \"geomrender raster",
         );
     }
     // The same ids from other problems (seed 21 at depth 4 instead of 1..3).
