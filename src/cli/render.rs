@@ -5,7 +5,7 @@ use super::progress::{Reporter, stage_line};
 use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
-use geomrender::output::merge::{ShardCounts, ShardDone, shard_dir};
+use geomrender::output::merge::{ShardDone, shard_dir};
 use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::CpuRenderer;
 use geomrender::render::TessellateOptions;
@@ -268,19 +268,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "backend_arg": args.engine.backend.name(),
         "run": summary.described,
     });
-    let counts = ShardCounts {
-        lines: summary.lines,
-        images: summary.images,
-        failed: summary.failed,
-    };
-    ShardDone::new(&dir, s.index, s.count, recorded, &options.datasets, counts)
-        .and_then(|done| done.write(&dir))
-        .with_context(|| format!("writing {}/done.json", dir.display()))?;
-    eprintln!(
-        "shard {s} finished; when all {} are: geomrender merge {}",
-        s.count,
-        args.out.display()
-    );
+    super::shard::finish(&dir, &args.out, s, recorded, &options.datasets, &summary)?;
     Ok(code)
 }
 

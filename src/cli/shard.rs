@@ -12,7 +12,12 @@
 //!
 //! When several are set they must agree; `--shards N`, when given, must equal N.
 
+use anyhow::Context;
+use geomrender::output::datasets::DatasetOptions;
+use geomrender::output::merge::{ShardCounts, ShardDone};
+use geomrender::pipeline::RunSummary;
 use std::ops::Range;
+use std::path::Path;
 use std::str::FromStr;
 
 /// Shard `index` (0-based) of `count`.
@@ -108,6 +113,32 @@ impl ShardArgs {
         eprintln!("shard {shard} (--shard auto: {from})");
         Ok(Some(shard))
     }
+}
+
+/// Records a finished shard in `dir/done.json` (last of its files) and says how
+/// to merge the run in `out`.
+pub fn finish(
+    dir: &Path,
+    out: &Path,
+    shard: Shard,
+    recorded: serde_json::Value,
+    datasets: &DatasetOptions,
+    summary: &RunSummary,
+) -> anyhow::Result<()> {
+    let counts = ShardCounts {
+        lines: summary.lines,
+        images: summary.images,
+        failed: summary.failed,
+    };
+    ShardDone::new(dir, shard.index, shard.count, recorded, datasets, counts)
+        .and_then(|done| done.write(dir))
+        .with_context(|| format!("writing {}/done.json", dir.display()))?;
+    eprintln!(
+        "shard {shard} finished; when all {} are: geomrender merge {}",
+        shard.count,
+        out.display()
+    );
+    Ok(())
 }
 
 /// Why `--shard auto` found no shard.

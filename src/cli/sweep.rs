@@ -9,7 +9,7 @@ use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
 use geomrender::output::lock::OutputLock;
-use geomrender::output::merge::{ShardCounts, ShardDone, shard_dir};
+use geomrender::output::merge::{ShardDone, shard_dir};
 use geomrender::pipeline::{Backend, RunOptions, SceneRenderer};
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
@@ -112,19 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "backend_arg": args.engine.backend.name(),
             "run": summary.described,
         });
-        let counts = ShardCounts {
-            lines: summary.lines,
-            images: summary.images,
-            failed: summary.failed,
-        };
-        ShardDone::new(&dir, s.index, s.count, recorded, &options.datasets, counts)
-            .and_then(|done| done.write(&dir))
-            .with_context(|| format!("writing {}/done.json", dir.display()))?;
-        eprintln!(
-            "shard {s} finished; when all {} are: geomrender merge {}",
-            s.count,
-            args.out.display()
-        );
+        super::shard::finish(&dir, &args.out, s, recorded, &options.datasets, &summary)?;
         return Ok(code);
     }
     if options.outputs.raster() && count > 0 {

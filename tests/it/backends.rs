@@ -53,7 +53,7 @@
 use crate::support::cpu::{cpu, render_cpu};
 use crate::support::gpu::{gpu_or_skip, render_gpu};
 use crate::support::images::write_triptych;
-use crate::support::oracle::{Distribution, Figures, Limits, REFERENCE_LIMITS, compare};
+use crate::support::oracle::{Figures, Limits, REFERENCE_LIMITS, compare, report};
 use crate::support::scenes::{corpus, feature_scenes};
 use geomrender::font::metrics as font_metrics;
 use geomrender::render::RenderedImage;
@@ -162,20 +162,6 @@ fn run(fault: Option<Fault>) -> Option<Vec<(Figures, RenderedImage)>> {
             .map(|(g, c)| (compare(&g, c), g))
             .collect(),
     )
-}
-
-/// Prints the distribution of each figure and how many scenes fail `limits`.
-fn report(label: &str, figures: &[Figures], limits: &Limits) {
-    let col = |f: fn(&Figures) -> f64| Distribution::new(figures.iter().map(f).collect());
-    let failing = figures.iter().filter(|f| !f.matches(limits)).count();
-    eprintln!(
-        "{label}: {failing}/{} scenes fail\n  over32       {}\n  blurred_over {}\n  blurred_mean {}\n  blurred_max  {}",
-        figures.len(),
-        col(|f| f.over32),
-        col(|f| f.blurred_over),
-        col(|f| f.blurred_mean),
-        col(|f| f.blurred_max),
-    );
 }
 
 #[test]

@@ -10,7 +10,7 @@
 
 use crate::support::cpu::{render_cpu, render_raster};
 use crate::support::images::write_triptych;
-use crate::support::oracle::{Distribution, Figures, Limits, compare};
+use crate::support::oracle::{Figures, Limits, compare, report};
 use crate::support::scenes::{corpus, feature_scenes, scene};
 use geomrender::render::CpuRenderer;
 use geomrender::scene::Scene;
@@ -39,18 +39,6 @@ const GLYPH_LIMITS: Limits = Limits {
     blurred_max: 32.0,
 };
 
-fn report(label: &str, figures: &[Figures]) {
-    let col = |f: fn(&Figures) -> f64| Distribution::new(figures.iter().map(f).collect());
-    eprintln!(
-        "{label}: {} scenes\n  over32       {}\n  blurred_over {}\n  blurred_mean {}\n  blurred_max  {}",
-        figures.len(),
-        col(|f| f.over32),
-        col(|f| f.blurred_over),
-        col(|f| f.blurred_mean),
-        col(|f| f.blurred_max),
-    );
-}
-
 #[test]
 fn raster_matches_resvg_on_the_oracle_corpus_within_tight_limits() {
     let mut scenes: Vec<Scene> = corpus();
@@ -62,7 +50,7 @@ fn raster_matches_resvg_on_the_oracle_corpus_within_tight_limits() {
         .zip(&raster)
         .map(|(c, r)| compare(r, c))
         .collect();
-    report("raster vs resvg", &figures);
+    report("raster vs resvg", &figures, &RASTER_LIMITS);
     let failing: Vec<String> = figures
         .iter()
         .zip(&scenes)
@@ -236,7 +224,7 @@ fn every_glyph_sits_where_resvg_puts_it() {
         .zip(&raster)
         .map(|(c, r)| compare(r, c))
         .collect();
-    report("glyphs, raster vs resvg", &figures);
+    report("glyphs, raster vs resvg", &figures, &GLYPH_LIMITS);
     for ((f, s), (c, r)) in figures
         .iter()
         .zip(&scenes)

@@ -241,3 +241,17 @@ impl std::fmt::Display for Distribution {
         )
     }
 }
+
+/// Prints the distribution of each figure and how many scenes fail `limits`.
+pub fn report(label: &str, figures: &[Figures], limits: &Limits) {
+    let col = |f: fn(&Figures) -> f64| Distribution::new(figures.iter().map(f).collect());
+    let failing = figures.iter().filter(|f| !f.matches(limits)).count();
+    eprintln!(
+        "{label}: {failing}/{} scenes fail\n  over32       {}\n  blurred_over {}\n  blurred_mean {}\n  blurred_max  {}",
+        figures.len(),
+        col(|f| f.over32),
+        col(|f| f.blurred_over),
+        col(|f| f.blurred_mean),
+        col(|f| f.blurred_max),
+    );
+}
