@@ -106,7 +106,8 @@ pub enum ComposeError {
 }
 
 // `Style` is a plain value (`crate::style`); its limits are compose's, as the error is.
-/// The colour a palette gives a named shape colour (unknown names are gray).
+/// The colour a palette gives a named shape colour (unknown names are gray; under
+/// `grayscale`, a grey-ladder name is its own level).
 pub fn fill_colour(name: &str, palette: Palette) -> Color {
     let ([r, g, b], [vr, vg, vb]) =
         crate::generate::colours::rgb(name).unwrap_or(([0x9e, 0x9e, 0x9e], [0x80, 0x80, 0x80]));
@@ -115,6 +116,10 @@ pub fn fill_colour(name: &str, palette: Palette) -> Color {
         Palette::Color => c,
         Palette::HighContrast => vivid,
         Palette::Grayscale => {
+            // Shapes of a grayscale drawing carry grey-ladder names (`variants`).
+            if let Some(v) = crate::generate::colours::gray_level(name) {
+                return Color::rgb(v, v, v);
+            }
             let l = 0.2126 * c.r as f32 + 0.7152 * c.g as f32 + 0.0722 * c.b as f32;
             let v = l.round().clamp(0.0, 255.0) as u8;
             Color::rgb(v, v, v)

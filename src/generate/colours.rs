@@ -43,6 +43,58 @@ pub const SYNONYMS: [(&str, &str); 6] = [
     ("orange", "brown"),
 ];
 
+/// The grey ladder of the `grayscale` palette, dark to light: a diagram's shapes are
+/// renamed to these (darkest original colour first) so that its texts name the greys
+/// the image shows and tell its shapes apart; `gray` keeps its colour-palette level.
+/// Levels are spread so that, at the default 50 % fill over white, neighbours differ
+/// by at least 28 levels (0x80, 0xa8, 0xd0, 0xec).
+pub const GRAYS: [(&str, u8); 4] = [
+    ("black", 0x00),
+    ("dark gray", 0x50),
+    ("gray", 0xa0),
+    ("light gray", 0xd8),
+];
+
+/// Which ladder steps `n` shapes get, spread over the ladder (indices into [`GRAYS`]);
+/// `None` when the ladder has too few steps to tell them apart.
+fn gray_steps(n: usize) -> Option<&'static [usize]> {
+    Some(match n {
+        0 => &[],
+        1 => &[2],
+        2 => &[1, 3],
+        3 => &[0, 1, 3],
+        4 => &[0, 1, 2, 3],
+        _ => return None,
+    })
+}
+
+/// The grey names for a diagram's colour names (distinct, in shape order): darker
+/// colours (Rec. 709 luma) get darker greys. `None` when there are more shapes than
+/// the ladder tells apart.
+pub fn gray_names(colours: &[&str]) -> Option<Vec<&'static str>> {
+    let steps = gray_steps(colours.len())?;
+    let luma = |name: &str| {
+        let [r, g, b] = rgb(name).map_or([0xa0; 3], |c| c.0);
+        0.2126 * r as f64 + 0.7152 * g as f64 + 0.0722 * b as f64
+    };
+    let mut order: Vec<usize> = (0..colours.len()).collect();
+    order.sort_by(|&a, &b| {
+        luma(colours[a])
+            .total_cmp(&luma(colours[b]))
+            .then(a.cmp(&b))
+    });
+    let mut names = vec![""; colours.len()];
+    for (rank, &k) in order.iter().enumerate() {
+        names[k] = GRAYS[steps[rank]].0;
+    }
+    Some(names)
+}
+
+/// The level of a grey-ladder name.
+pub fn gray_level(name: &str) -> Option<u8> {
+    GRAYS.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+}
+
 /// Smallest CIEDE2000 difference between two fills of one diagram, rendered over
 /// white at the default fill opacity.
 pub const MIN_DELTA_E: f64 = 20.0;
@@ -207,6 +259,26 @@ pub(crate) fn pick<'a>(shuffled: &[&'a str], n: usize) -> Vec<&'a str> {
         taken.push(next);
     }
     taken
+}
+
+#[cfg(test)]
+mod gray_tests {
+    use super::*;
+
+    #[test]
+    fn darker_colours_get_darker_distinct_greys() {
+        assert_eq!(
+            gray_names(&["yellow", "brown"]),
+            Some(vec!["light gray", "dark gray"])
+        );
+        let names = gray_names(&["blue", "green", "orange", "yellow"]).unwrap();
+        let mut sorted = names.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 4);
+        assert_eq!(gray_names(&["a", "b", "c", "d", "e"]), None);
+        assert_eq!(gray_level("dark gray"), Some(0x50));
+    }
 }
 
 #[cfg(test)]

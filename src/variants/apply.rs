@@ -64,12 +64,33 @@ pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, Varian
             _ => {}
         }
     }
+    if style.palette == Palette::Grayscale {
+        problem = grayscale_names(&problem)?;
+    }
     Ok(Drawing {
         problem,
         style,
         annotation,
         encoding,
     })
+}
+
+/// The problem with its shapes renamed to the grey each is drawn in (darker colours
+/// get darker greys) and its texts rewritten, so that a grayscale image is never
+/// described by the colours it no longer shows.
+fn grayscale_names(p: &Problem) -> Result<Problem, VariantError> {
+    let colours: Vec<&str> = p.diagram.shapes.iter().map(|s| s.colour.as_str()).collect();
+    let names =
+        crate::generate::colours::gray_names(&colours).ok_or(VariantError::TooManyGrays {
+            shapes: colours.len(),
+            max: crate::generate::colours::GRAYS.len(),
+        })?;
+    let mut q = p.clone();
+    for (shape, name) in q.diagram.shapes.iter_mut().zip(names) {
+        shape.colour = name.to_string();
+    }
+    crate::generate::refresh_texts(&mut q).map_err(VariantError::Problem)?;
+    Ok(q)
 }
 
 /// A bare Scene with the style axes of `variant` applied (see `on_scenes` in the
@@ -203,6 +224,25 @@ mod tests {
             let v = &Plan::parse(spec, false).unwrap().variants()[1];
             let d = draw_problem(&p, v).unwrap();
             assert!(check(&d), "{spec}");
+            if spec == "palette=grayscale" {
+                // Only the shapes' colour names and the texts naming them change.
+                let mut renamed = d.problem.clone();
+                for (a, b) in renamed
+                    .diagram
+                    .shapes
+                    .iter_mut()
+                    .zip(&base.problem.diagram.shapes)
+                {
+                    assert!(crate::generate::colours::gray_level(&a.colour).is_some());
+                    a.colour = b.colour.clone();
+                }
+                crate::generate::refresh_texts(&mut renamed).unwrap();
+                assert_eq!(
+                    renamed, base.problem,
+                    "{spec} changed more than colour names"
+                );
+                continue;
+            }
             assert_eq!(d.problem, base.problem, "{spec} must not touch the problem");
         }
     }

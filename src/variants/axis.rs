@@ -123,7 +123,7 @@ pub const AXES: &[AxisInfo] = &[
     AxisInfo {
         axis: Axis::Palette,
         name: "palette",
-        changes: "shape fill colours (texts keep naming the original colours)",
+        changes: "shape fill colours; grayscale renames shapes to the greys drawn (black, dark gray, gray, light gray; darker colours darker; up to 4 shapes) and rewrites the texts to match; high-contrast fills keep their names' hues",
         base: "color",
         base_number: None,
         sweep: &["grayscale", "high-contrast"],

@@ -52,6 +52,11 @@ pub enum VariantError {
     TooManyVariants { count: u128, max: usize },
     #[error("the problem cannot be rewritten: {0}")]
     Problem(crate::generate::TextError),
+    #[error(
+        "palette=grayscale: this diagram has {shapes} shapes, more than the {max} greys its \
+         texts can tell apart by name; drop palette=grayscale for it"
+    )]
+    TooManyGrays { shapes: usize, max: usize },
     #[error("the scene cannot be transformed: {0}")]
     Scene(crate::scene::SceneError),
 }

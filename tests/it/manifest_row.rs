@@ -14,10 +14,11 @@ use geomrender::output::manifest::ManifestRow;
 /// figures change label positions and rows; the new palette changes colour names and
 /// fills; `style.rotation` became an integer), and for issue 14 (the sweep's
 /// `--backend cpu` is now the direct rasteriser, and PNGs use the `Up` filter: new
-/// pixels and bytes, so new `sha256` and `backend` in both). A deliberate change to what a row says
+/// pixels and bytes, so new `sha256` and `backend` in both; then `palette=grayscale`
+/// renaming shapes to the greys drawn changed the SVG run's grayscale texts). A deliberate change to what a row says
 /// (or to the pixels, through `sha256`) changes these.
 const SWEEP_MANIFEST: &str = "9dcac067b794ed1e38a029bc36c2d578146c5bc1fac7b987ed93c6b77d11c1e9";
-const SVG_MANIFEST: &str = "5f0309567280d108618214d9439deceba372c204ae97f9a11b74f6dc60c702f5";
+const SVG_MANIFEST: &str = "1748e0217a73bb3a205278f6618db6d0460f566d1929b60c8aa445595540e675";
 
 #[test]
 fn manifests_keep_their_bytes_read_back_typed_and_match_the_schema() {

@@ -114,3 +114,91 @@ fn deep_diagrams_keep_distinct_colours_up_to_eight_shapes() {
         assert!(!small.contains(&&id), "{s}");
     }
 }
+
+/// Issue 15 (no variant that contradicts its image): over 300 problems and every
+/// palette × annotation combination of `--grid`, each colour named in the question
+/// or the CoT is one the Scene fills: under `grayscale` a grey-ladder name whose
+/// level is a fill of the scene, otherwise a colour name whose palette colour is.
+/// Checked from the Scene's fill items and the texts, not from compose's bookkeeping.
+#[test]
+fn texts_name_only_colours_the_scene_fills() {
+    use geomrender::generate::colours::{COLOURS, GRAYS, gray_level, rgb};
+    use geomrender::pipeline::expand_line;
+    use geomrender::variants::Plan;
+    let plan = Plan::parse(
+        "palette=color,grayscale,high-contrast;annotation=coordinate,individual",
+        true,
+    )
+    .unwrap();
+    let opts = GenerateOptions {
+        seed: 11,
+        depth: 1..=3,
+        ..GenerateOptions::default()
+    };
+    // Longest names first, so "light gray" is not also read as "gray".
+    let mut words: Vec<&str> = COLOURS
+        .iter()
+        .copied()
+        .chain(GRAYS.iter().map(|g| g.0))
+        .collect();
+    words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    words.dedup();
+    let problems = generate_range(&opts, 0, 300);
+    let (mut checked, mut refused) = (0, 0);
+    for p in problems {
+        let p = p.unwrap();
+        let line = serde_json::to_string(&p).unwrap();
+        let jobs = match expand_line(&line, &plan) {
+            Ok(jobs) => jobs,
+            Err(e) => {
+                // Only a diagram with more shapes than the grey ladder may be refused.
+                let e = format!("{e:?}");
+                assert!(e.contains("TooManyGrays"), "{}: {e}", p.id);
+                refused += 1;
+                continue;
+            }
+        };
+        for job in jobs {
+            let fields = job.problem.as_ref().unwrap();
+            let fills: Vec<[u8; 3]> = job
+                .scene
+                .items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Path(p) => p.fill.map(|c| [c.r, c.g, c.b]),
+                    _ => None,
+                })
+                .collect();
+            let grayscale = job.scene.id.contains("palette-grayscale");
+            let vivid = job.scene.id.contains("palette-high-contrast");
+            let mut text = format!("{} {}", fields.question, fields.cot);
+            for w in &words {
+                let pattern = format!(" {w} ");
+                while let Some(at) = text.find(&pattern) {
+                    let want = if grayscale {
+                        let v = gray_level(w).unwrap_or_else(|| {
+                            panic!(
+                                "{}: names {w:?} in a grayscale image: {}",
+                                job.scene.id, fields.question
+                            )
+                        });
+                        [v, v, v]
+                    } else {
+                        let (c, h) = rgb(w)
+                            .unwrap_or_else(|| panic!("{}: {w:?} is no colour", job.scene.id));
+                        if vivid { h } else { c }
+                    };
+                    assert!(
+                        fills.contains(&want),
+                        "{}: the texts name {w:?} ({want:?}) but the scene fills {fills:?}",
+                        job.scene.id
+                    );
+                    text.replace_range(at..at + pattern.len(), " ");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{checked} colour names checked; {refused} problems refused for grayscale");
+    assert!(checked > 1000, "{checked}");
+}
