@@ -110,7 +110,7 @@ fn axes(s: &mut String, r: &Report) {
         };
         let _ = writeln!(
             s,
-            "### {}\n\n| model | value | n | accuracy | 95 % CI | missing | no answer | paired | Δ vs base | → wrong | → right | McNemar p |\n|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+            "### {}\n\n| model | value | n | accuracy | 95 % CI | missing | no answer | paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|",
             cell(axis)
         );
         let mut rows = rows.clone();
@@ -119,7 +119,7 @@ fn axes(s: &mut String, r: &Report) {
             let base = row.axis == "base";
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&row.model),
                 cell(&row.value),
                 row.n,
@@ -136,6 +136,14 @@ fn axes(s: &mut String, r: &Report) {
                 if base {
                     "–".into()
                 } else {
+                    match (row.delta_ci_low, row.delta_ci_high) {
+                        (Some(l), Some(h)) => format!("{} … {}", pp(Some(l)), pp(Some(h))),
+                        _ => "–".into(),
+                    }
+                },
+                if base {
+                    "–".into()
+                } else {
                     row.flips_to_wrong.to_string()
                 },
                 if base {
@@ -147,6 +155,11 @@ fn axes(s: &mut String, r: &Report) {
                     "–".into()
                 } else {
                     pvalue(row.mcnemar_p)
+                },
+                if base {
+                    "–".into()
+                } else {
+                    pvalue(row.mcnemar_p_holm)
                 },
             );
         }

@@ -241,6 +241,9 @@ struct XAxis {
     numeric: bool,
     /// Smallest gap between two values (1 for evenly spaced ones).
     step: f64,
+    /// x of the base images' value on a numeric axis (`fontsize`: 16, between 12 and
+    /// 24), where the base accuracy is plotted among the variants'.
+    base_at: Option<f64>,
 }
 
 impl XAxis {
@@ -251,12 +254,18 @@ impl XAxis {
             .flatten();
         match numbers {
             Some(at) if !at.is_empty() && at.iter().all(|x| x.is_finite()) => {
+                let base_at = crate::variants::AXES
+                    .iter()
+                    .find(|a| a.name == axis)
+                    .and_then(|a| a.base_number)
+                    .filter(|b| b.is_finite());
                 let (lo, hi) = at
                     .iter()
+                    .chain(&base_at)
                     .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| {
                         (l.min(x), h.max(x))
                     });
-                let mut sorted = at.clone();
+                let mut sorted: Vec<f64> = at.iter().chain(&base_at).copied().collect();
                 sorted.sort_by(f64::total_cmp);
                 let step = sorted
                     .windows(2)
@@ -274,6 +283,7 @@ impl XAxis {
                     range: (lo - pad)..(hi + pad),
                     numeric: true,
                     step,
+                    base_at,
                 }
             }
             _ => XAxis {
@@ -281,6 +291,7 @@ impl XAxis {
                 range: -0.5..(values.len() as f64 - 0.5),
                 numeric: false,
                 step: 1.0,
+                base_at: None,
             },
         }
     }
@@ -296,7 +307,7 @@ fn draw<DB: DrawingBackend>(
     let (header, body) = root.split_vertically(px(HEADER_H, scale));
     let title = match kind {
         Kind::Accuracy => format!(
-            "Relaxed accuracy (±{} %) per variant value, 95 % Wilson bands; dashed: base images",
+            "Relaxed accuracy (±{} %) per variant value, 95 % Wilson bands; dashed: base images (on numeric axes also plotted at the base value)",
             d.tolerance * 100.0
         ),
         Kind::Flips => {
@@ -453,10 +464,12 @@ fn accuracy_panel<DB: DrawingBackend>(
     let line_w = px(2, scale);
     for (m, model) in d.models.iter().enumerate() {
         let c = d.color(m);
+        let base_point = x.base_at.zip(d.base.get(model).copied());
         let pts: Vec<(f64, &Row)> = values
             .iter()
             .zip(&x.at)
             .filter_map(|(v, &at)| Some((at, *d.rows.get(&(*model, axis, v.as_str()))?)))
+            .chain(base_point)
             .filter(|(_, r)| r.accuracy.is_some())
             .collect();
         let mut ordered = pts.clone();

@@ -14,7 +14,7 @@ use super::accuracy::Tolerance;
 use super::error::LineError;
 use super::join::{Scored, Verdict};
 use super::manifest::{AxisValue, BASE_AXIS, Item};
-use super::stats::{Z_95, mcnemar_exact, wilson};
+use super::stats::{Z_95, holm, mcnemar_exact, paired_bootstrap, wilson};
 use super::{MissingPolicy, ScoreOptions};
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -126,8 +126,14 @@ pub struct Row {
     pub flips_to_right: u64,
     /// Accuracy here minus on the base, over the paired items.
     pub delta: Option<f64>,
+    /// Paired bootstrap 95 % interval of `delta` (resampling problems, seeded by
+    /// the row: see `stats::paired_bootstrap`); null when paired_n = 0.
+    pub delta_ci_low: Option<f64>,
+    pub delta_ci_high: Option<f64>,
     /// Exact McNemar test of the flips (two-sided).
     pub mcnemar_p: f64,
+    /// `mcnemar_p` Holm-adjusted across this model's values of this axis.
+    pub mcnemar_p_holm: f64,
 }
 
 /// Accuracy per (model, axis, value) split by a problem parameter.
@@ -342,9 +348,11 @@ pub fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report {
     let mut models = Vec::new();
     for (model, verdicts) in scored.models.iter().zip(&scored.verdicts) {
         let t = tally_model(&layout, items, verdicts, opts.missing);
+        let first = rows.len();
         for (key, tally) in layout.keys.iter().zip(&t.rows) {
             rows.push(make_row(model, key, tally));
         }
+        holm_per_axis(&mut rows[first..]);
         for (map, out) in [(t.depth, &mut depth), (t.question_type, &mut question_type)] {
             for ((slot, group), tally) in map {
                 out.push(make_group_row(
@@ -439,6 +447,11 @@ fn ratio(a: u64, n: u64) -> Option<f64> {
 
 fn make_row(model: &str, key: &Key, t: &Tally) -> Row {
     let ci = wilson(t.correct, t.n, Z_95);
+    // Seeded by the row itself, so a row's interval does not depend on the others.
+    let seed_text = format!("{model}\n{}\n{}", key.axis, key.value_label());
+    let digest = crate::digest::sha256_hex(seed_text.as_bytes());
+    let seed = u64::from_str_radix(&digest[..16], 16).unwrap_or(0);
+    let boot = paired_bootstrap(t.to_wrong, t.to_right, t.paired_n, seed);
     Row {
         model: model.to_string(),
         axis: key.axis.clone(),
@@ -455,7 +468,26 @@ fn make_row(model: &str, key: &Key, t: &Tally) -> Row {
         flips_to_right: t.to_right,
         delta: (t.paired_n > 0)
             .then(|| (t.to_right as f64 - t.to_wrong as f64) / t.paired_n as f64),
+        delta_ci_low: boot.map(|b| b.0),
+        delta_ci_high: boot.map(|b| b.1),
         mcnemar_p: mcnemar_exact(t.to_wrong, t.to_right),
+        // Set per axis once all of the model's rows are made.
+        mcnemar_p_holm: 1.0,
+    }
+}
+
+/// Holm-adjusts the McNemar p-values of one model's rows across each axis's values
+/// (the base row keeps 1).
+fn holm_per_axis(rows: &mut [Row]) {
+    let mut axes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, r) in rows.iter().enumerate().filter(|(_, r)| r.axis != "base") {
+        axes.entry(r.axis.clone()).or_default().push(i);
+    }
+    for idx in axes.values() {
+        let p: Vec<f64> = idx.iter().map(|&i| rows[i].mcnemar_p).collect();
+        for (&i, adj) in idx.iter().zip(holm(&p)) {
+            rows[i].mcnemar_p_holm = adj;
+        }
     }
 }
 

@@ -100,3 +100,94 @@ mod tests {
         assert!(p > 0.0 && p < 1.0, "{p}");
     }
 }
+
+/// Resamples of [`paired_bootstrap`].
+pub const BOOTSTRAP_RESAMPLES: u32 = 1000;
+
+/// Paired bootstrap 95 % percentile interval of the accuracy change vs base:
+/// `paired` problems, of which `to_wrong` went from right to wrong and `to_right`
+/// from wrong to right; each resample draws `paired` problems with replacement
+/// (a pinned ChaCha8 stream seeded with `seed`) and takes (right − wrong) / n.
+/// Bounds are the nearest-rank 2.5 % and 97.5 % quantiles of
+/// [`BOOTSTRAP_RESAMPLES`] resamples; `None` when nothing is paired.
+pub fn paired_bootstrap(
+    to_wrong: u64,
+    to_right: u64,
+    paired: u64,
+    seed: u64,
+) -> Option<(f64, f64)> {
+    if paired == 0 || to_wrong + to_right > paired {
+        return None;
+    }
+    let mut rng = crate::generate::rng::Rng::from_u64(seed, 0x626f_6f74_7374_7270);
+    let mut deltas: Vec<i64> = (0..BOOTSTRAP_RESAMPLES)
+        .map(|_| {
+            let mut d = 0i64;
+            for _ in 0..paired {
+                let u = rng.below(paired);
+                if u < to_wrong {
+                    d -= 1;
+                } else if u < to_wrong + to_right {
+                    d += 1;
+                }
+            }
+            d
+        })
+        .collect();
+    deltas.sort_unstable();
+    let rank = |q: f64| {
+        let k = (q * BOOTSTRAP_RESAMPLES as f64).ceil() as usize;
+        deltas[k.clamp(1, deltas.len()) - 1] as f64 / paired as f64
+    };
+    Some((rank(0.025), rank(0.975)))
+}
+
+/// Holm's step-down adjustment of `p` (family-wise error), in the input order:
+/// the i-th smallest becomes max over j ≤ i of min(1, (m − j + 1) · p₍ⱼ₎).
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let m = p.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]).then(a.cmp(&b)));
+    let mut out = vec![1.0; m];
+    let mut running = 0.0f64;
+    for (j, &i) in order.iter().enumerate() {
+        running = running.max(((m - j) as f64 * p[i]).min(1.0));
+        out[i] = running;
+    }
+    out
+}
+
+#[cfg(test)]
+mod resampling_tests {
+    use super::*;
+
+    #[test]
+    fn holm_matches_hand_computation() {
+        // p = .01, .04, .03 → sorted .01×3 = .03, .03×2 = .06, .04×1 = .04 → max so far .06.
+        let got = holm(&[0.01, 0.04, 0.03]);
+        let want = [0.03, 0.06, 0.06];
+        for (g, w) in got.iter().zip(want) {
+            assert!((g - w).abs() < 1e-12, "{got:?}");
+        }
+        assert_eq!(holm(&[0.9, 0.8]), vec![1.0, 1.0]);
+        assert_eq!(holm(&[0.02, 0.5]), vec![0.04, 0.5]);
+        assert!(holm(&[]).is_empty());
+    }
+
+    #[test]
+    fn bootstrap_interval_covers_the_observed_change_and_is_seeded() {
+        let (lo, hi) = paired_bootstrap(10, 30, 200, 7).unwrap();
+        assert!(lo < 0.1 && 0.1 < hi, "{lo} {hi}");
+        // The normal approximation of the paired difference: sd of d/n ≈ √((b+c)/n² − δ²/n).
+        let sd = ((40.0 / 200.0f64.powi(2)) - 0.01 / 200.0).sqrt();
+        assert!(
+            (hi - lo - 2.0 * 1.96 * sd).abs() < 0.02,
+            "{lo} {hi} vs ±{}",
+            1.96 * sd
+        );
+        assert_eq!(paired_bootstrap(10, 30, 200, 7), Some((lo, hi)));
+        assert_ne!(paired_bootstrap(10, 30, 200, 8), Some((lo, hi)));
+        assert_eq!(paired_bootstrap(0, 0, 50, 1), Some((0.0, 0.0)));
+        assert_eq!(paired_bootstrap(1, 1, 0, 1), None);
+    }
+}
