@@ -35,19 +35,27 @@ impl Sink<'_> {
         for batch in input {
             let rows: Vec<Result<_, RunError>> =
                 batch.par_iter().map(|done| self.write(done)).collect();
-            let _t = Timer::new(&self.stats.write);
-            for (row, done) in rows.into_iter().zip(&batch) {
-                let (row, raster) = row?;
-                manifest.write_row(&row).map_err(manifest_err)?;
-                // Runs without raster images get no datasets (refused at the start).
-                if let (Some(datasets), Some(bytes)) = (&mut datasets, raster) {
-                    let _t = Timer::new(&self.stats.datasets);
-                    datasets.push(&row, bytes)?;
+            let mut written = Vec::with_capacity(rows.len());
+            {
+                let _t = Timer::new(&self.stats.write);
+                for (row, done) in rows.into_iter().zip(&batch) {
+                    let (row, raster) = row?;
+                    manifest.write_row(&row).map_err(manifest_err)?;
+                    self.progress.image_written(&done.meta.id);
+                    written.push((row, raster));
                 }
-                self.progress.image_written(&done.meta.id);
+                // Each batch's rows reach the file at once, so a killed run keeps them.
+                manifest.flush().map_err(manifest_err)?;
             }
-            // Each batch's rows reach the file at once, so a killed run keeps them.
-            manifest.flush().map_err(manifest_err)?;
+            if let Some(datasets) = &mut datasets {
+                let _t = Timer::new(&self.stats.datasets);
+                // Runs without raster images get no datasets (refused at the start).
+                for (row, raster) in written {
+                    if let Some(bytes) = raster {
+                        datasets.push(&row, bytes)?;
+                    }
+                }
+            }
         }
         Ok((manifest, datasets))
     }

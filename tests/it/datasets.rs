@@ -55,24 +55,28 @@ fn datasets_anywhere(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// The test sweep: 6 problems × 8 images, every sink, 20-row shards.
+fn sweep_cmd(out: &Path, extra: &[&str]) -> std::process::Command {
+    let mut cmd = bin();
+    cmd.args([
+        "sweep",
+        "--count",
+        "6",
+        "--seed",
+        "3",
+        "--backend",
+        "cpu",
+        "-q",
+    ])
+    .args(["--variants", "opacity;fontsize=8,24;jpeg=50"])
+    .args(["--sink", SINKS, "--shard-rows", "20", "--out"])
+    .arg(out)
+    .args(extra);
+    cmd
+}
+
 fn sweep(out: &Path, extra: &[&str]) -> std::process::Output {
-    run_ok(
-        bin()
-            .args([
-                "sweep",
-                "--count",
-                "6",
-                "--seed",
-                "3",
-                "--backend",
-                "cpu",
-                "-q",
-            ])
-            .args(["--variants", "opacity;fontsize=8,24;jpeg=50"])
-            .args(["--sink", SINKS, "--shard-rows", "20", "--out"])
-            .arg(out)
-            .args(extra),
-    )
+    run_ok(&mut sweep_cmd(out, extra))
 }
 
 #[test]
@@ -140,28 +144,7 @@ fn a_killed_run_with_sinks_resumes_to_the_same_shards() {
     let want = datasets_anywhere(&whole);
     let out = tmp.path().join("killed");
     let partial = out.join(".manifest.jsonl.partial");
-    let mut cmd = bin();
-    cmd.args([
-        "sweep",
-        "--count",
-        "6",
-        "--seed",
-        "3",
-        "--backend",
-        "cpu",
-        "-q",
-    ])
-    .args(["--variants", "opacity;fontsize=8,24;jpeg=50"])
-    .args([
-        "--sink",
-        SINKS,
-        "--shard-rows",
-        "20",
-        "--chunk-lines",
-        "2",
-        "--out",
-    ])
-    .arg(&out);
+    let mut cmd = sweep_cmd(&out, &["--chunk-lines", "2"]);
     // Past the first shard (20 rows): its pending file is on disk.
     let (status, _) = signal_when(&mut cmd, || line_count(&partial) >= 26, libc::SIGKILL);
     assert_eq!(
