@@ -12,7 +12,7 @@ use crate::support::cpu::{render_cpu, render_raster};
 use crate::support::images::write_triptych;
 use crate::support::oracle::{Figures, Limits, compare, report};
 use crate::support::scenes::{corpus, feature_scenes, scene};
-use geomrender::render::CpuRenderer;
+use geomrender::render::{CpuRenderer, RenderedImage};
 use geomrender::scene::Scene;
 
 /// Raster vs resvg, on every scene of the oracle corpus and the feature scenes.
@@ -39,17 +39,23 @@ const GLYPH_LIMITS: Limits = Limits {
     blurred_max: 32.0,
 };
 
-#[test]
-fn raster_matches_resvg_on_the_oracle_corpus_within_tight_limits() {
-    let mut scenes: Vec<Scene> = corpus();
-    scenes.extend(feature_scenes());
-    let reference = render_cpu(&scenes);
-    let raster = render_raster(&scenes);
-    let figures: Vec<Figures> = reference
+/// resvg's and the rasteriser's renders of `scenes`, and the oracle's figures.
+fn against_resvg(scenes: &[Scene]) -> (Vec<RenderedImage>, Vec<RenderedImage>, Vec<Figures>) {
+    let reference = render_cpu(scenes);
+    let raster = render_raster(scenes);
+    let figures = reference
         .iter()
         .zip(&raster)
         .map(|(c, r)| compare(r, c))
         .collect();
+    (reference, raster, figures)
+}
+
+#[test]
+fn raster_matches_resvg_on_the_oracle_corpus_within_tight_limits() {
+    let mut scenes: Vec<Scene> = corpus();
+    scenes.extend(feature_scenes());
+    let (reference, raster, figures) = against_resvg(&scenes);
     report("raster vs resvg", &figures, &RASTER_LIMITS);
     let failing: Vec<String> = figures
         .iter()
@@ -217,13 +223,7 @@ fn every_glyph_sits_where_resvg_puts_it() {
         worst.1,
         worst.0
     );
-    let reference = render_cpu(&scenes);
-    let raster = render_raster(&scenes);
-    let figures: Vec<Figures> = reference
-        .iter()
-        .zip(&raster)
-        .map(|(c, r)| compare(r, c))
-        .collect();
+    let (reference, raster, figures) = against_resvg(&scenes);
     report("glyphs, raster vs resvg", &figures, &GLYPH_LIMITS);
     for ((f, s), (c, r)) in figures
         .iter()

@@ -16,9 +16,30 @@
 use crate::support::cpu::{cpu, raster};
 use crate::support::gpu::{gpu_or_skip_part, render_one};
 use crate::support::images::{Tolerance, check_reference, write_triptych};
-use crate::support::oracle::{RASTER_REFERENCE_LIMITS, REFERENCE_LIMITS, compare};
+use crate::support::oracle::{Limits, RASTER_REFERENCE_LIMITS, REFERENCE_LIMITS, compare};
 use crate::support::scenes::{fills_opacity, scene, text_sizes};
+use geomrender::render::RenderedImage;
 use geomrender::scene::Scene;
+
+/// Compares `backend`'s render with resvg's by the oracle, within `limits`.
+fn against_resvg(
+    name: &str,
+    backend: &str,
+    img: &RenderedImage,
+    resvg: &RenderedImage,
+    limits: &Limits,
+) {
+    let f = compare(img, resvg);
+    eprintln!("oracle {name} ({backend}): {f:?}");
+    if !f.matches(limits) {
+        let panel = write_triptych(img, resvg);
+        panic!(
+            "{name}: {backend} and resvg renders differ: {:?} beyond {limits:?} ({f:?}); resvg | diff | {backend} in {}",
+            f.failures(limits),
+            panel.display()
+        );
+    }
+}
 
 /// Checks every backend against its references, then against resvg.
 fn check(name: &str, s: &Scene) {
@@ -34,32 +55,20 @@ fn check(name: &str, s: &Scene) {
         &raster_img,
         Tolerance::SAME_RENDERER,
     );
-    let f = compare(&raster_img, &cpu_img);
-    eprintln!("oracle {name} (raster): {f:?}");
-    if !f.matches(&RASTER_REFERENCE_LIMITS) {
-        let panel = write_triptych(&raster_img, &cpu_img);
-        panic!(
-            "{name}: raster and resvg renders differ: {:?} beyond {RASTER_REFERENCE_LIMITS:?} ({f:?}); resvg | diff | raster in {}",
-            f.failures(&RASTER_REFERENCE_LIMITS),
-            panel.display()
-        );
-    }
+    against_resvg(
+        name,
+        "raster",
+        &raster_img,
+        &cpu_img,
+        &RASTER_REFERENCE_LIMITS,
+    );
     let Some(mut r) = gpu_or_skip_part("the GPU half; the CPU reference was checked") else {
         return;
     };
     let gpu_img = render_one(&mut r, s);
     drop(r);
     check_reference(&format!("gpu/{name}"), &gpu_img, Tolerance::SAME_RENDERER);
-    let f = compare(&gpu_img, &cpu_img);
-    eprintln!("oracle {name}: {f:?}");
-    if !f.matches(&REFERENCE_LIMITS) {
-        let panel = write_triptych(&gpu_img, &cpu_img);
-        panic!(
-            "{name}: GPU and resvg renders differ: {:?} beyond {REFERENCE_LIMITS:?} ({f:?}); resvg | diff | GPU in {}",
-            f.failures(&REFERENCE_LIMITS),
-            panel.display()
-        );
-    }
+    against_resvg(name, "GPU", &gpu_img, &cpu_img, &REFERENCE_LIMITS);
 }
 
 #[test]

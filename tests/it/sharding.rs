@@ -85,6 +85,16 @@ fn assert_same(single: &BTreeMap<String, Vec<u8>>, merged: &Path) {
     }
 }
 
+/// Some image file of a shard.
+fn first_image(shard: &Path) -> std::path::PathBuf {
+    std::fs::read_dir(shard.join("images"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+}
+
 #[test]
 fn a_sharded_sweep_merges_to_the_single_run_and_a_shard_reruns_alone() {
     let tmp = tempfile::tempdir().unwrap();
@@ -135,12 +145,7 @@ fn a_sharded_sweep_merges_to_the_single_run_and_a_shard_reruns_alone() {
     // Shard 1 failed half way: no done.json, an image gone. Re-run alone, merge again.
     let shard = out.join("shards/1-of-3");
     std::fs::remove_file(shard.join("done.json")).unwrap();
-    let image = std::fs::read_dir(shard.join("images"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let image = first_image(&shard);
     std::fs::remove_file(&image).unwrap();
     let o = run(bin().arg("merge").arg(&out));
     assert_eq!(o.status.code(), Some(2));
@@ -223,12 +228,7 @@ fn merge_refuses_what_is_not_one_finished_run_and_writes_nothing() {
     run_ok(sweep(&out).args(["--shard", "1/3"]));
     // A byte of an image changed after the shard finished.
     let shard = out.join("shards/2-of-3");
-    let image = std::fs::read_dir(shard.join("images"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let image = first_image(&shard);
     let mut bytes = std::fs::read(&image).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
