@@ -19,8 +19,11 @@ use crate::render::RenderedImage;
 
 /// Encodes `image` into the bytes of a file in `encoding`.
 pub fn encode(encoding: Encoding, image: &RenderedImage) -> Result<Vec<u8>, image::ImageError> {
-    match encoding {
+    let mut bytes = match encoding {
         Encoding::Png => png::encode_png(image),
         Encoding::Jpeg { quality } => jpeg::encode_jpeg(image, quality),
-    }
+    }?;
+    // The bytes may wait in the pipeline's channels: keep only what they use.
+    bytes.shrink_to_fit();
+    Ok(bytes)
 }

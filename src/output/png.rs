@@ -1,10 +1,10 @@
 //! PNG encoding of rendered images.
 //!
 //! Fully opaque images are written as RGB (a quarter smaller and faster to
-//! encode), others as RGBA with straight alpha; one pass over the pixels both
-//! drops alpha and checks that it was all opaque. Compression is the fast deflate
-//! level with the `Up` filter, the fastest setting measured on the default sweep's
-//! diagrams (release build, 100 diagrams, this VM; `examples/encode_probe.rs`):
+//! encode), others as RGBA with straight alpha. Compression is fdeflate's fast
+//! deflate (what the `png` crate calls `Compression::Fast`) with the `Up` filter,
+//! the fastest setting measured on the default sweep's diagrams (release build,
+//! 100 diagrams, this VM; `examples/encode_probe.rs`):
 //!
 //! | filter   | encode ms/image | bytes/image |
 //! |----------|-----------------|-------------|
@@ -15,38 +15,112 @@
 //! | None     | 0.81            | 486,687     |
 //!
 //! `Up` halves the encoder's time for a third more bytes: diagrams are flat colour,
-//! so the row above predicts a pixel about as well as any filter.
+//! so the row above predicts a pixel about as well as any filter. The chunks are
+//! written here rather than by the `png` crate so that dropping alpha, checking
+//! opacity and filtering are one pass over the RGBA rows, straight into the
+//! compressor (no RGB copy of the image first).
 
 use crate::render::RenderedImage;
-use image::ImageEncoder;
-use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+
+/// Row filter type 2: each byte minus the byte above it.
+const UP: u8 = 2;
 
 /// Encodes `image` as PNG bytes.
 pub fn encode_png(image: &RenderedImage) -> Result<Vec<u8>, image::ImageError> {
-    let mut out = Vec::with_capacity(image.rgba.len() / 8);
-    let encoder = PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Up);
-    let mut rgb = vec![0u8; image.rgba.len() / 4 * 3];
-    let mut opaque = true;
-    for (d, s) in rgb.chunks_exact_mut(3).zip(image.rgba.chunks_exact(4)) {
-        d.copy_from_slice(&s[..3]);
-        opaque &= s[3] == 255;
+    // Tried as RGB first; the first translucent pixel restarts it as RGBA.
+    Ok(match encode(image, 3)? {
+        Some(bytes) => bytes,
+        None => encode(image, 4)?.expect("RGBA takes any pixel"),
+    })
+}
+
+/// `channels` 3 (RGB: `None` at the first translucent pixel) or 4 (RGBA).
+fn encode(image: &RenderedImage, channels: usize) -> std::io::Result<Option<Vec<u8>>> {
+    // Row scratch, reused by each thread: this row's and the previous row's
+    // samples, and the filtered line (filter byte first). Each row is read from
+    // the image once; the rest stays in the L1 cache.
+    thread_local! {
+        static ROWS: std::cell::RefCell<[Vec<u8>; 3]> =
+            const { std::cell::RefCell::new([Vec::new(), Vec::new(), Vec::new()]) };
     }
-    if opaque {
-        encoder.write_image(
-            &rgb,
-            image.width,
-            image.height,
-            image::ExtendedColorType::Rgb8,
-        )?;
-    } else {
-        encoder.write_image(
-            &image.rgba,
-            image.width,
-            image.height,
-            image::ExtendedColorType::Rgba8,
-        )?;
+    let (w, h) = (image.width as usize, image.height as usize);
+    let stride = w * 4;
+    let line = 1 + w * channels;
+    let mut zlib = fdeflate::Compressor::new(Vec::with_capacity(w * h / 4))?;
+    let fits = ROWS.with(|rows| -> std::io::Result<bool> {
+        let [raw, prev, filtered] = &mut *rows.borrow_mut();
+        for v in [&mut *raw, &mut *prev, &mut *filtered] {
+            v.clear();
+            v.resize(line - 1, 0);
+        }
+        filtered.insert(0, UP);
+        for row in image.rgba.chunks_exact(stride).take(h) {
+            if channels == 3 {
+                let mut alpha = 255u8;
+                for (d, s) in raw.chunks_exact_mut(3).zip(row.chunks_exact(4)) {
+                    d.copy_from_slice(&s[..3]);
+                    alpha &= s[3];
+                }
+                if alpha != 255 {
+                    return Ok(false);
+                }
+            } else {
+                raw.copy_from_slice(row);
+            }
+            for ((f, r), p) in filtered[1..].iter_mut().zip(raw.iter()).zip(prev.iter()) {
+                *f = r.wrapping_sub(*p);
+            }
+            zlib.write_data(filtered)?;
+            std::mem::swap(raw, prev);
+        }
+        Ok(true)
+    })?;
+    if !fits {
+        return Ok(None);
     }
-    Ok(out)
+    let mut data = zlib.finish()?;
+    // As the `png` crate does: stored blocks when deflate would only grow the data.
+    if data.len() > fdeflate::StoredOnlyCompressor::<()>::compressed_size(line * h) {
+        data = stored(image, channels)?;
+    }
+    let mut out = Vec::with_capacity(data.len() + 64);
+    out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    let mut ihdr = [0u8; 13];
+    ihdr[..4].copy_from_slice(&image.width.to_be_bytes());
+    ihdr[4..8].copy_from_slice(&image.height.to_be_bytes());
+    ihdr[8] = 8; // bit depth
+    ihdr[9] = if channels == 3 { 2 } else { 6 }; // colour type: RGB, RGBA
+    chunk(&mut out, b"IHDR", &ihdr);
+    // A chunk holds at most 2^31 - 1 bytes.
+    for part in data.chunks(1 << 30) {
+        chunk(&mut out, b"IDAT", part);
+    }
+    chunk(&mut out, b"IEND", &[]);
+    Ok(Some(out))
+}
+
+/// The unfiltered rows in stored deflate blocks.
+fn stored(image: &RenderedImage, channels: usize) -> std::io::Result<Vec<u8>> {
+    let mut zlib = fdeflate::StoredOnlyCompressor::new(std::io::Cursor::new(Vec::new()))?;
+    let w = image.width as usize;
+    for row in image.rgba.chunks_exact(w * 4) {
+        zlib.write_data(&[0])?;
+        for px in row.chunks_exact(4) {
+            zlib.write_data(&px[..channels])?;
+        }
+    }
+    Ok(zlib.finish()?.into_inner())
+}
+
+/// Appends one chunk: length, type, data, CRC-32 of type and data.
+fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(kind);
+    crc.update(data);
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    out.extend_from_slice(&crc.finalize().to_be_bytes());
 }
 
 #[cfg(test)]
@@ -71,6 +145,74 @@ mod tests {
         let decoded = decode(&encode_png(&img).unwrap());
         assert_eq!(decoded.color(), image::ColorType::Rgb8);
         assert_eq!(decoded.to_rgba8().into_raw(), rgba);
+    }
+
+    /// Our chunks against the `png` crate's decoder, on a size whose rows do not
+    /// fit one deflate block, and a translucent pixel late in the image (the RGB
+    /// attempt is abandoned there); both equal the `image` crate's own encoding.
+    #[test]
+    fn large_images_match_the_image_crates_encoding() {
+        use image::ImageEncoder;
+        for late_alpha in [false, true] {
+            let (w, h) = (301u32, 203u32);
+            let mut rgba: Vec<u8> = (0..w * h * 4)
+                .map(|i| {
+                    if i % 4 == 3 {
+                        255
+                    } else {
+                        ((i / 4) % 97 * 3 + i % 4) as u8
+                    }
+                })
+                .collect();
+            if late_alpha {
+                let n = rgba.len();
+                rgba[n - 5] = 17;
+            }
+            let img = RenderedImage {
+                id: "x".into(),
+                width: w,
+                height: h,
+                rgba: rgba.clone(),
+            };
+            let ours = decode(&encode_png(&img).unwrap());
+            assert_eq!(ours.to_rgba8().into_raw(), rgba);
+            let mut theirs = Vec::new();
+            image::codecs::png::PngEncoder::new(&mut theirs)
+                .write_image(&rgba, w, h, image::ExtendedColorType::Rgba8)
+                .unwrap();
+            assert_eq!(decode(&theirs).to_rgba8().into_raw(), rgba);
+            let want = if late_alpha {
+                image::ColorType::Rgba8
+            } else {
+                image::ColorType::Rgb8
+            };
+            assert_eq!(ours.color(), want);
+        }
+    }
+
+    /// Noise does not compress: the stored fallback is used and still decodes.
+    #[test]
+    fn incompressible_images_fall_back_to_stored_blocks() {
+        let mut x = 12345u32;
+        let rgba: Vec<u8> = (0..64 * 64 * 4)
+            .map(|i| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                if i % 4 == 3 { 255 } else { (x >> 16) as u8 }
+            })
+            .collect();
+        let img = RenderedImage {
+            id: "x".into(),
+            width: 64,
+            height: 64,
+            rgba: rgba.clone(),
+        };
+        let bytes = encode_png(&img).unwrap();
+        assert!(
+            bytes.len() < 64 * 64 * 3 + 64 * 6 + 200,
+            "{} bytes",
+            bytes.len()
+        );
+        assert_eq!(decode(&bytes).to_rgba8().into_raw(), rgba);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! finished images on in input order. A frame that fails is split and retried by
 //! the renderer; a scene that fails alone becomes a line error, and the run goes on.
 
-use super::{Done, LineError, LineFault, Meta, Progress, StageTimes, Timer};
+use super::{Done, LineError, LineFault, Meta, Progress, Raster, StageTimes, Timer};
 use crate::render::PreparedScene;
 use crate::render::RenderedImage;
 use crate::render::gpu::{GpuError, GpuRenderer, ImageSink, RingPhase};
@@ -65,7 +65,7 @@ impl ImageSink for Sink<'_> {
                 debug_assert_eq!(image.id, meta.id);
                 Done {
                     meta,
-                    image: Some(image),
+                    image: Some(Raster::Pixels(image)),
                 }
             })
             .collect();

@@ -243,7 +243,17 @@ pub(crate) struct Meta {
 /// A job ready to be written: its image unless only SVG was asked for.
 pub(crate) struct Done {
     meta: Meta,
-    image: Option<RenderedImage>,
+    image: Option<Raster>,
+}
+
+/// A job's raster image on its way to the sink.
+pub(crate) enum Raster {
+    /// Pixels the sink still has to encode (the GPU stage hands over whole batches).
+    Pixels(RenderedImage),
+    /// Encoded where it was rendered (CPU backends), so that what waits in the
+    /// channels is a PNG of tens of KB, not a megabyte of pixels; the sink reports
+    /// a failure as it does its own.
+    Encoded(Result<Vec<u8>, image::ImageError>),
 }
 
 /// Renders every job of every line of `input` into `options.out_dir`, holding the

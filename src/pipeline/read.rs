@@ -4,8 +4,8 @@
 use super::errors::ErrorLog;
 use super::resume::{Cursor, Kept};
 use super::{
-    Done, Expand, JobError, LineError, LineFault, Meta, Progress, RunError, RunOptions, StageTimes,
-    Timer,
+    Done, Expand, JobError, LineError, LineFault, Meta, Progress, Raster, RunError, RunOptions,
+    StageTimes, Timer,
 };
 use crate::digest::sha256_hex;
 use crate::jsonl::Lines;
@@ -214,7 +214,11 @@ impl Reader<'_> {
                         let img = cpu
                             .render(&job.scene)
                             .map_err(|e| JobError::of(&meta.id, e))?;
-                        Some(img)
+                        drop(_t);
+                        let _t = Timer::new(&self.stats.encode);
+                        let encoded = crate::output::encode(meta.encoding, &img);
+                        crate::render::spare::give(img.rgba);
+                        Some(Raster::Encoded(encoded))
                     }
                     _ => None,
                 };

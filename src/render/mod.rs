@@ -14,6 +14,7 @@ mod dash;
 pub mod gpu;
 mod prepare;
 pub mod raster;
+pub mod spare;
 mod tessellate;
 mod text;
 

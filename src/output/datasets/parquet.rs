@@ -17,7 +17,7 @@ use arrow_schema::{DataType, Field, Fields, Schema};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -28,6 +28,10 @@ use std::sync::Arc;
 /// wrote image datasets with 100-row groups
 /// (`config.PARQUET_ROW_GROUP_SIZE_FOR_IMAGE_DATASETS`); 5.x caps groups at 100 MB.
 const ROW_GROUP: usize = 100;
+
+/// Rows handed to the Arrow writer at a time; it cuts row groups at [`ROW_GROUP`]
+/// whatever the batches, so this only bounds what waits here (10 images, not 100).
+const BATCH: usize = 10;
 
 /// (column, HF feature type) in order; `image` is the `Image` feature.
 const COLUMNS: [(&str, &str); 16] = [
@@ -200,6 +204,22 @@ impl Shards {
             .set_column_dictionary_enabled(ColumnPath::from("cot"), false)
             .set_column_dictionary_enabled(ColumnPath::from("sha256"), false)
             .set_column_dictionary_enabled(ColumnPath::from("id"), false)
+            // Column-chunk statistics only, as pyarrow (and so `datasets`) writes
+            // them: no page index, whose per-page entries a writer holds until the
+            // file closes (~1 MB per 10,000 rows here).
+            .set_statistics_enabled(EnabledStatistics::Chunk)
+            .set_offset_index_disabled(true)
+            // Min/max of PNG bytes tell a reader nothing, and the footer would keep
+            // two images per row group; long texts' bounds are cut to 64 bytes.
+            .set_column_statistics_enabled(
+                ColumnPath::new(vec!["image".into(), "bytes".into()]),
+                EnabledStatistics::None,
+            )
+            .set_statistics_truncate_length(Some(64))
+            // Page sizes are checked every `write_batch_size` rows: at the default
+            // (1,024) a row group's images form one page, buffered and compressed
+            // whole (several MB at once); every 10 rows keeps pages near 1 MB.
+            .set_write_batch_size(10)
             .build();
         ArrowWriter::try_new(file, self.schema.clone(), Some(props))
             .map_err(|e| DatasetError::Parquet(e.to_string()))
@@ -247,7 +267,7 @@ impl Writer for Shards {
     fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError> {
         self.batch.push(row);
         self.rows += 1;
-        if self.batch.rows == ROW_GROUP {
+        if self.batch.rows == BATCH {
             self.flush()?;
         }
         Ok(())

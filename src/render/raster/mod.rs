@@ -51,7 +51,12 @@ impl Rasterizer {
                 let px = [c.red(), c.green(), c.blue(), c.alpha()];
                 let n = scene.width as usize * scene.height as usize;
                 let size = IntSize::from_wh(scene.width, scene.height).ok_or_else(canvas)?;
-                Pixmap::from_vec(px.repeat(n), size).ok_or_else(canvas)?
+                let mut buf = super::spare::take();
+                buf.resize(n * 4, 0);
+                for p in buf.chunks_exact_mut(4) {
+                    p.copy_from_slice(&px);
+                }
+                Pixmap::from_vec(buf, size).ok_or_else(canvas)?
             }
             None => Pixmap::new(scene.width, scene.height).ok_or_else(canvas)?,
         };
