@@ -25,6 +25,7 @@ pub mod expr;
 pub mod formulas;
 mod geom;
 pub mod limits;
+pub mod phrasing;
 mod place;
 mod problem;
 pub mod rng;
@@ -144,6 +145,7 @@ pub fn generate_one(opts: &GenerateOptions, index: u64) -> Result<Problem, Gener
         info: opts.info,
         question_type: question,
         standard_only: opts.standard_only,
+        phrasing: 0,
     };
     let cfg = backward::TreeConfig {
         levels: depth + opts.distractors as u8,

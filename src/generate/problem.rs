@@ -69,6 +69,10 @@ pub struct Params {
     pub question_type: QuestionType,
     /// Only standard shapes (no composites).
     pub standard_only: bool,
+    /// Which hand-written wording frames the question (0: GeomVerse's own; see
+    /// [`super::phrasing`]). Absent from a Problem's JSON when 0.
+    #[serde(default, skip_serializing_if = "super::phrasing::is_original")]
+    pub phrasing: u8,
 }
 
 /// A text in both annotation styles.

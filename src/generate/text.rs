@@ -60,6 +60,13 @@ fn bad(what: String) -> TextError {
 /// Checks every index and formula id before any text is written, so that a hand-edited
 /// Problem gives an error instead of a panic.
 fn check(p: &Problem) -> Result<(), TextError> {
+    if p.params.phrasing > super::phrasing::MAX {
+        return Err(bad(format!(
+            "params.phrasing is {}; the wordings are 0..={}",
+            p.params.phrasing,
+            super::phrasing::MAX
+        )));
+    }
     let d = &p.diagram;
     let np = d.points.len();
     let pts_ok = |v: &[usize]| v.iter().all(|&i| i < np);
@@ -562,22 +569,18 @@ fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
         }
     }
     let asked = asked_phrase(d, a, root_step);
-    let mut question = if facts.is_empty() {
-        format!("Compute {asked}.")
-    } else {
-        format!("If {}, compute {asked}.", join(&facts))
-    };
     let cot = solution(p, a)?;
     let uses_pi = p
         .steps
         .iter()
         .any(|s| formulas::by_id(&s.formula).is_some_and(Formula::uses_pi));
-    if uses_pi {
-        question.push_str(" Assume π = 3.14.");
-    }
-    if has_decimals(&cot) {
-        question.push_str(" Round computations to 2 decimal places.");
-    }
+    let question = super::phrasing::question(
+        p.params.phrasing,
+        &join(&facts),
+        &asked,
+        uses_pi,
+        has_decimals(&cot),
+    );
     Ok((question, cot))
 }
 

@@ -37,7 +37,10 @@ pub fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
             AxisValue::Rotation(r) => style.rotation = r,
             AxisValue::Jpeg(q) => encoding = Encoding::Jpeg { quality: q },
             // Texts and letters (applied to the Problem), and the canvas (below).
-            AxisValue::Info(_) | AxisValue::Relabel(_) | AxisValue::Resolution(_) => {}
+            AxisValue::Info(_)
+            | AxisValue::Relabel(_)
+            | AxisValue::Phrasing(_)
+            | AxisValue::Resolution(_) => {}
         }
     }
     if let Some(AxisValue::Resolution(r)) = variant.get(Axis::Resolution) {
@@ -53,6 +56,11 @@ pub fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
 pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, VariantError> {
     let (style, annotation, encoding) = drawing_style(variant);
     let mut problem = base.clone();
+    // The wording first: the rewrites below regenerate the texts in it.
+    if let Some(AxisValue::Phrasing(k)) = variant.get(Axis::Phrasing) {
+        problem.params.phrasing = k;
+        crate::generate::refresh_texts(&mut problem).map_err(VariantError::Problem)?;
+    }
     for v in &variant.settings {
         match *v {
             AxisValue::Info(i) => {
@@ -123,7 +131,10 @@ pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), 
             }
             AxisValue::Resolution(_) => {} // applied last
             AxisValue::Jpeg(q) => encoding = Encoding::Jpeg { quality: q },
-            AxisValue::Annotation(_) | AxisValue::Info(_) | AxisValue::Relabel(_) => {
+            AxisValue::Annotation(_)
+            | AxisValue::Info(_)
+            | AxisValue::Relabel(_)
+            | AxisValue::Phrasing(_) => {
                 return Err(VariantError::NeedsProblem(v.axis().name()));
             }
         }

@@ -20,6 +20,7 @@ pub enum Axis {
     Relabel,
     Rotation,
     Jpeg,
+    Phrasing,
 }
 
 /// Documentation of one axis, as `geomrender variants --list` prints it.
@@ -168,6 +169,18 @@ pub const AXES: &[AxisInfo] = &[
         needs_problem: false,
         on_scenes: "same",
     },
+    AxisInfo {
+        axis: Axis::Phrasing,
+        name: "phrasing",
+        changes: "the question's framing sentences in another hand-written wording (GeoEval's rephrased questions, §3.1.3, without a language model); facts, names, numbers, solution and answer unchanged, image identical",
+        base: "0 (GeomVerse's wording)",
+        base_number: None,
+        sweep: &["1", "2", "3"],
+        accepts: "1 | 2 | 3",
+        range: Some((1.0, crate::generate::phrasing::MAX as f64)),
+        needs_problem: true,
+        on_scenes: "needs a Problem",
+    },
 ];
 
 impl Axis {
@@ -241,6 +254,7 @@ impl Axis {
                     .ok_or_else(bad)?,
             ),
             Axis::Jpeg => AxisValue::Jpeg(int()? as u8),
+            Axis::Phrasing => AxisValue::Phrasing(int()? as u8),
         })
     }
 }
@@ -264,6 +278,8 @@ pub enum AxisValue {
     Relabel(u64),
     Rotation(Rotation),
     Jpeg(u8),
+    /// A wording of the question, 1..=[`crate::generate::phrasing::MAX`].
+    Phrasing(u8),
 }
 
 impl AxisValue {
@@ -279,6 +295,7 @@ impl AxisValue {
             AxisValue::Relabel(_) => Axis::Relabel,
             AxisValue::Rotation(_) => Axis::Rotation,
             AxisValue::Jpeg(_) => Axis::Jpeg,
+            AxisValue::Phrasing(_) => Axis::Phrasing,
         }
     }
 
@@ -298,13 +315,17 @@ impl AxisValue {
             AxisValue::Relabel(v) => v.to_string(),
             AxisValue::Rotation(r) => rotation_degrees(*r).to_string(),
             AxisValue::Jpeg(q) => q.to_string(),
+            AxisValue::Phrasing(k) => k.to_string(),
         }
     }
 
     /// The value on a numeric scale (as its label reads), or `None` for words.
     pub fn number(&self) -> Option<f64> {
         match self {
-            AxisValue::Annotation(_) | AxisValue::Info(_) | AxisValue::Palette(_) => None,
+            AxisValue::Annotation(_)
+            | AxisValue::Info(_)
+            | AxisValue::Palette(_)
+            | AxisValue::Phrasing(_) => None,
             _ => self.label().parse().ok(),
         }
     }
@@ -319,7 +340,7 @@ impl AxisValue {
             AxisValue::Resolution(v) => Value::from(*v),
             AxisValue::Relabel(v) => Value::from(*v),
             AxisValue::Rotation(r) => Value::from(rotation_degrees(*r)),
-            AxisValue::Jpeg(q) => Value::from(*q),
+            AxisValue::Jpeg(q) | AxisValue::Phrasing(q) => Value::from(*q),
             _ => Value::from(self.label()),
         }
     }
@@ -372,6 +393,8 @@ mod tests {
             (Axis::Jpeg, "101"),
             (Axis::Rotation, "45"),
             (Axis::Relabel, "0"),
+            (Axis::Phrasing, "0"),
+            (Axis::Phrasing, "4"),
             (Axis::Palette, "sepia"),
             (Axis::Resolution, "32"),
             (Axis::Resolution, "64"),

@@ -72,6 +72,7 @@ mod layering;
 mod manifest_row;
 mod oracle;
 mod palette;
+mod phrasing;
 mod pixels;
 mod problem_limits;
 mod properties;
