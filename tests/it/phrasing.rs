@@ -132,7 +132,9 @@ fn an_unknown_wording_in_a_problem_is_an_error() {
     let mut v: serde_json::Value = serde_json::to_value(&p).unwrap();
     v["params"]["phrasing"] = 7.into();
     let plan = Plan::parse("opacity=1", false).unwrap();
-    let err = expand_line(&v.to_string(), &plan).err().expect("refused");
+    let Err(err) = expand_line(&v.to_string(), &plan) else {
+        panic!("a wording that does not exist was accepted");
+    };
     let msg = err.fault.to_string();
     assert!(
         msg.contains("params.phrasing") && msg.contains("7 is not a wording"),
