@@ -1,8 +1,8 @@
 //! Per-thread spare pixel buffers. A CPU render takes its canvas from here and the
 //! pipeline hands it back once the image is encoded, so each worker reuses one
 //! buffer for a whole run instead of allocating a megabyte per image: that churn
-//! fragments glibc's per-thread arenas, and a 20,000-image run's resident memory
-//! crept up by ~15 MB with it.
+//! fragments glibc's per-thread arenas, one cause of the resident memory a long
+//! run gained over a short one (see README, Performance).
 
 use std::cell::RefCell;
 
