@@ -59,6 +59,7 @@ mod backends;
 mod batch;
 mod cli;
 mod compose_layout;
+mod consistency;
 mod datasets;
 mod generate_cli;
 mod generate_corpus;

@@ -122,7 +122,6 @@ fn deep_diagrams_keep_distinct_colours_up_to_eight_shapes() {
 /// Checked from the Scene's fill items and the texts, not from compose's bookkeeping.
 #[test]
 fn texts_name_only_colours_the_scene_fills() {
-    use geomrender::generate::colours::{COLOURS, GRAYS, gray_level, rgb};
     use geomrender::pipeline::expand_line;
     use geomrender::variants::Plan;
     let plan = Plan::parse(
@@ -135,14 +134,6 @@ fn texts_name_only_colours_the_scene_fills() {
         depth: 1..=3,
         ..GenerateOptions::default()
     };
-    // Longest names first, so "light gray" is not also read as "gray".
-    let mut words: Vec<&str> = COLOURS
-        .iter()
-        .copied()
-        .chain(GRAYS.iter().map(|g| g.0))
-        .collect();
-    words.sort_by_key(|w| std::cmp::Reverse(w.len()));
-    words.dedup();
     let problems = generate_range(&opts, 0, 300);
     let (mut checked, mut refused) = (0, 0);
     for p in problems {
@@ -159,44 +150,9 @@ fn texts_name_only_colours_the_scene_fills() {
             }
         };
         for job in jobs {
-            let fields = job.problem.as_ref().unwrap();
-            let fills: Vec<[u8; 3]> = job
-                .scene
-                .items
-                .iter()
-                .filter_map(|i| match i {
-                    Item::Path(p) => p.fill.map(|c| [c.r, c.g, c.b]),
-                    _ => None,
-                })
-                .collect();
-            let grayscale = job.scene.id.contains("palette-grayscale");
-            let vivid = job.scene.id.contains("palette-high-contrast");
-            let mut text = format!("{} {}", fields.question, fields.cot);
-            for w in &words {
-                let pattern = format!(" {w} ");
-                while let Some(at) = text.find(&pattern) {
-                    let want = if grayscale {
-                        let v = gray_level(w).unwrap_or_else(|| {
-                            panic!(
-                                "{}: names {w:?} in a grayscale image: {}",
-                                job.scene.id, fields.question
-                            )
-                        });
-                        [v, v, v]
-                    } else {
-                        let (c, h) = rgb(w)
-                            .unwrap_or_else(|| panic!("{}: {w:?} is no colour", job.scene.id));
-                        if vivid { h } else { c }
-                    };
-                    assert!(
-                        fills.contains(&want),
-                        "{}: the texts name {w:?} ({want:?}) but the scene fills {fills:?}",
-                        job.scene.id
-                    );
-                    text.replace_range(at..at + pattern.len(), " ");
-                    checked += 1;
-                }
-            }
+            checked += crate::support::drawn::check(&job)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .colours;
         }
     }
     eprintln!("{checked} colour names checked; {refused} problems refused for grayscale");

@@ -12,6 +12,7 @@
 
 pub mod cli;
 pub mod cpu;
+pub mod drawn;
 pub mod gpu;
 pub mod images;
 pub mod oracle;

@@ -1,0 +1,122 @@
+//! What a job's texts may name, checked against what its Scene draws: colour names
+//! against the Scene's fills, vertex letters and "marked with" symbols against its
+//! text items. Independent of compose's bookkeeping: only the Scene and the texts.
+
+use geomrender::generate::colours::{COLOURS, GRAYS, gray_level, rgb};
+use geomrender::pipeline::Job;
+use geomrender::scene::Item;
+use std::collections::HashSet;
+
+/// Counts of names checked in one job's question and CoT.
+#[derive(Default, Debug, Clone, Copy)]
+pub struct Checked {
+    pub colours: usize,
+    pub letters: usize,
+    pub marks: usize,
+}
+
+/// Every colour name, vertex letter and "marked with" symbol of `job`'s question
+/// and CoT is drawn by its Scene; the first one that is not is the error.
+pub fn check(job: &Job) -> Result<Checked, String> {
+    let fields = job.problem.as_ref().ok_or("a Problem job has texts")?;
+    let id = &job.scene.id;
+    let text = format!(" {} {} ", fields.question, fields.cot);
+    let why = |what: String| format!("{id}: {what}\n  question: {}", fields.question);
+    let mut n = Checked::default();
+    let drawn: HashSet<&str> = job
+        .scene
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    let fills: Vec<[u8; 3]> = job
+        .scene
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Path(p) => p.fill.map(|c| [c.r, c.g, c.b]),
+            _ => None,
+        })
+        .collect();
+
+    // Colours, longest names first ("light gray" is not also read as "gray").
+    let grayscale = id.contains("palette-grayscale");
+    let vivid = id.contains("palette-high-contrast");
+    let mut words: Vec<&str> = COLOURS
+        .iter()
+        .copied()
+        .chain(GRAYS.iter().map(|g| g.0))
+        .collect();
+    words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    words.dedup();
+    let mut rest = text.clone();
+    for w in &words {
+        let pattern = format!(" {w} ");
+        while let Some(at) = rest.find(&pattern) {
+            let want = if grayscale {
+                let v = gray_level(w)
+                    .ok_or_else(|| why(format!("names {w:?} in a grayscale image")))?;
+                [v, v, v]
+            } else {
+                let (c, h) = rgb(w).ok_or_else(|| why(format!("{w:?} is no palette colour")))?;
+                if vivid { h } else { c }
+            };
+            if !fills.contains(&want) {
+                return Err(why(format!("names {w:?} ({want:?}) but fills {fills:?}")));
+            }
+            rest.replace_range(at..at + pattern.len(), " ");
+            n.colours += 1;
+        }
+    }
+
+    // Vertex names: runs of capitals (with a point's digit suffix, A1), each
+    // letter a text item of the Scene.
+    for token in text.split(|c: char| !c.is_alphanumeric()) {
+        let caps = !token.is_empty()
+            && token.starts_with(|c: char| c.is_ascii_uppercase())
+            && token
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+        if !caps {
+            continue;
+        }
+        let mut names: Vec<String> = Vec::new();
+        for c in token.chars() {
+            match (c.is_ascii_digit(), names.last_mut()) {
+                (true, Some(last)) => last.push(c),
+                _ => names.push(c.to_string()),
+            }
+        }
+        for name in names {
+            if !drawn.contains(name.as_str()) {
+                return Err(why(format!(
+                    "names vertex {name} of {token}, not drawn; drawn: {drawn:?}"
+                )));
+            }
+            n.letters += 1;
+        }
+    }
+
+    // "marked with X": X is drawn ("question mark" is the drawn "?").
+    for (at, _) in text.match_indices("marked with ") {
+        let after = &text[at + "marked with ".len()..];
+        let symbol = if after.starts_with("question mark") {
+            "?"
+        } else if let Some(quoted) = after.strip_prefix('"') {
+            // The CoT quotes it: `marked with "?"`.
+            quoted.split('"').next().unwrap_or_default()
+        } else {
+            after.split([' ', ',', '.', '?']).next().unwrap_or_default()
+        };
+        if !drawn.contains(symbol) {
+            return Err(why(format!(
+                "refers to the mark {symbol:?}, not drawn; drawn: {drawn:?}"
+            )));
+        }
+        n.marks += 1;
+    }
+    Ok(n)
+}
