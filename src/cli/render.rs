@@ -284,12 +284,27 @@ pub fn execute(
     lock: Option<&OutputLock>,
 ) -> anyhow::Result<RunSummary> {
     let reporter = Reporter::new(total, quiet);
-    let expand = |line: &str| pipeline::expand_line(line, plan);
+    // Variants a line's plan asked for but its problem cannot have (only
+    // `backward=1`: no given value inverts within the rules); not errors.
+    let unmade = std::sync::atomic::AtomicU64::new(0);
+    let expand = |line: &str| {
+        let jobs = pipeline::expand_line(line, plan)?;
+        let missing = plan.variants().len().saturating_sub(jobs.len()) as u64;
+        unmade.fetch_add(missing, std::sync::atomic::Ordering::Relaxed);
+        Ok(jobs)
+    };
     let result = match lock {
         Some(lock) => pipeline::run_locked(lock, reader, file, &expand, options, &reporter),
         None => pipeline::run(reader, file, &expand, options, &reporter),
     };
     reporter.finish();
+    let unmade = unmade.into_inner();
+    if unmade > 0 {
+        eprintln!(
+            "{unmade} backward variants not made: those problems have no given value whose \
+             inverted solution keeps the rounding and 3 % rules"
+        );
+    }
     result.map_err(explain)
 }
 

@@ -139,7 +139,16 @@ pub fn write_sheets(
     sheet_problem: Option<&str>,
     backend: Backend,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    let problem = pick_problem(&out.join("problems.jsonl"), sheet_problem)?;
+    // A problem with every variant drawn (a backward question is not made for all).
+    let complete = |p: &Problem| {
+        plan.variants().iter().all(|v| {
+            let id = v.id(&p.id);
+            ["png", "jpg"]
+                .iter()
+                .any(|ext| out.join("images").join(format!("{id}.{ext}")).exists())
+        })
+    };
+    let problem = pick_problem(&out.join("problems.jsonl"), sheet_problem, complete)?;
     let mut renderer = SceneRenderer::new(backend);
     let mut render = |scene: &_| renderer.render(scene);
     Ok(contact::write_axis_sheets(
@@ -150,20 +159,30 @@ pub fn write_sheets(
     )?)
 }
 
-/// The requested problem, or the first of depth 3, or the first.
-fn pick_problem(path: &Path, id: Option<&str>) -> anyhow::Result<Problem> {
-    let mut first = None;
+/// The requested problem, or else the first of depth 3 with every variant drawn,
+/// the first with every variant drawn, or the first.
+fn pick_problem(
+    path: &Path,
+    id: Option<&str>,
+    complete: impl Fn(&Problem) -> bool,
+) -> anyhow::Result<Problem> {
+    let (mut first, mut first_complete) = (None, None);
     for line in BufReader::new(std::fs::File::open(path)?).lines() {
         let p: Problem = serde_json::from_str(&line?)?;
         match id {
             Some(id) if p.id == id => return Ok(p),
-            Some(_) => {}
-            None if p.params.depth == 3 => return Ok(p),
+            Some(_) => continue,
             None => {}
+        }
+        if complete(&p) {
+            if p.params.depth == 3 {
+                return Ok(p);
+            }
+            first_complete.get_or_insert_with(|| p.clone());
         }
         first.get_or_insert(p);
     }
-    match (id, first) {
+    match (id, first_complete.or(first)) {
         (Some(id), _) => anyhow::bail!(
             "--sheet-problem {id}: no such problem in {}",
             path.display()

@@ -24,6 +24,7 @@ pub mod colours;
 pub mod expr;
 pub mod formulas;
 mod geom;
+pub mod inverse;
 pub mod limits;
 pub mod phrasing;
 mod place;
@@ -34,6 +35,7 @@ mod text;
 
 pub use backward::MAX_NODES;
 pub use colours::COLOURS;
+pub use inverse::{BackwardError, backward_question};
 pub use limits::LimitError;
 pub use problem::*;
 pub use text::{TextError, point_name};
@@ -146,6 +148,7 @@ pub fn generate_one(opts: &GenerateOptions, index: u64) -> Result<Problem, Gener
         question_type: question,
         standard_only: opts.standard_only,
         phrasing: 0,
+        backward: false,
     };
     let cfg = backward::TreeConfig {
         levels: depth + opts.distractors as u8,

@@ -73,6 +73,11 @@ pub struct Params {
     /// [`super::phrasing`]). Absent from a Problem's JSON when 0.
     #[serde(default, skip_serializing_if = "super::phrasing::is_original")]
     pub phrasing: u8,
+    /// A backward question (GeoEval): the forward answer is given and a given value
+    /// is asked, so the answer differs from the forward problem's ([`super::inverse`]).
+    /// Absent from a Problem's JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub backward: bool,
 }
 
 /// A text in both annotation styles.

@@ -59,7 +59,7 @@ fn bad(what: String) -> TextError {
 
 /// Checks every index and formula id before any text is written, so that a hand-edited
 /// Problem gives an error instead of a panic.
-fn check(p: &Problem) -> Result<(), TextError> {
+pub(crate) fn check(p: &Problem) -> Result<(), TextError> {
     if p.params.phrasing > super::phrasing::MAX {
         return Err(bad(format!(
             "params.phrasing is {}; the wordings are 0..={}",

@@ -79,7 +79,8 @@ pub struct ProblemFields {
     pub question: String,
     /// The chain-of-thought solution.
     pub cot: String,
-    /// The numeric answer (the same for every variant of a problem).
+    /// The numeric answer: the same for every variant of a problem except a backward
+    /// question's (`params.backward`), which asks for another value.
     pub answer: f64,
     /// The problem's generation parameters.
     pub params: Params,

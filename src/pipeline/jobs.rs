@@ -3,10 +3,10 @@
 
 use super::{Job, JobError, LineFault};
 use crate::compose::compose;
-use crate::generate::Problem;
+use crate::generate::{Params, Problem};
 use crate::output::manifest::{ProblemFields, Source};
 use crate::scene::{check_id, parse_scene_value};
-use crate::variants::{Plan, draw_problem, vary_scene};
+use crate::variants::{Plan, VariantError, draw_problem, vary_scene};
 use serde_json::Value;
 
 /// What a line holds.
@@ -62,9 +62,17 @@ fn problem_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
     })?;
     plan.variants()
         .iter()
-        .map(|variant| {
+        .filter_map(|variant| {
             let vid = variant.id(&problem.id);
-            let drawing = draw_problem(&problem, variant).map_err(|e| JobError::of(&vid, e))?;
+            // A problem with no backward question has no such variant (the caller
+            // counts what is missing); every other refusal is the line's error.
+            match draw_problem(&problem, variant) {
+                Err(VariantError::NoBackward(_)) => None,
+                other => Some((vid, variant, other)),
+            }
+        })
+        .map(|(vid, variant, drawing)| {
+            let drawing = drawing.map_err(|e| JobError::of(&vid, e))?;
             let composed = compose(&drawing.problem, &drawing.style, drawing.annotation)
                 .map_err(|e| JobError::of(&vid, e))?;
             let mut scene = composed.scene;
@@ -81,8 +89,15 @@ fn problem_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
                     annotation: drawing.annotation,
                     question: drawing.problem.question(drawing.annotation).to_string(),
                     cot: drawing.problem.cot(drawing.annotation).to_string(),
-                    answer: problem.answer,
-                    params: problem.params.clone(),
+                    answer: drawing.problem.answer,
+                    // The generation parameters, with what the variant changed about
+                    // the question: its wording, and a backward question's type.
+                    params: Params {
+                        phrasing: drawing.problem.params.phrasing,
+                        backward: drawing.problem.params.backward,
+                        question_type: drawing.problem.params.question_type,
+                        ..problem.params.clone()
+                    },
                     style: drawing.style,
                     layout: composed.layout,
                 }),

@@ -40,6 +40,7 @@ pub fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
             AxisValue::Info(_)
             | AxisValue::Relabel(_)
             | AxisValue::Phrasing(_)
+            | AxisValue::Backward
             | AxisValue::Resolution(_) => {}
         }
     }
@@ -55,8 +56,12 @@ pub fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
 /// The base drawing (default style, coordinate annotation, PNG) with `variant` applied.
 pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, VariantError> {
     let (style, annotation, encoding) = drawing_style(variant);
-    let mut problem = base.clone();
-    // The wording first: the rewrites below regenerate the texts in it.
+    // The question asked backward first: the rewrites below keep it.
+    let mut problem = match variant.get(Axis::Backward) {
+        Some(_) => crate::generate::backward_question(base).map_err(VariantError::NoBackward)?,
+        None => base.clone(),
+    };
+    // The wording next: the rewrites below regenerate the texts in it.
     if let Some(AxisValue::Phrasing(k)) = variant.get(Axis::Phrasing) {
         problem.params.phrasing = k;
         crate::generate::refresh_texts(&mut problem).map_err(VariantError::Problem)?;
@@ -134,7 +139,8 @@ pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), 
             AxisValue::Annotation(_)
             | AxisValue::Info(_)
             | AxisValue::Relabel(_)
-            | AxisValue::Phrasing(_) => {
+            | AxisValue::Phrasing(_)
+            | AxisValue::Backward => {
                 return Err(VariantError::NeedsProblem(v.axis().name()));
             }
         }

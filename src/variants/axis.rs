@@ -21,6 +21,7 @@ pub enum Axis {
     Rotation,
     Jpeg,
     Phrasing,
+    Backward,
 }
 
 /// Documentation of one axis, as `geomrender variants --list` prints it.
@@ -181,6 +182,18 @@ pub const AXES: &[AxisInfo] = &[
         needs_problem: true,
         on_scenes: "needs a Problem",
     },
+    AxisInfo {
+        axis: Axis::Backward,
+        name: "backward",
+        changes: "the backward question (GeoEval §3.1.2): the forward answer becomes a given and a given value of the reasoning's deepest leaf is asked, with a complete solution and a new answer (params.backward marks it); a problem with no given value that inverts within the rounding and 3 % rules gets no such variant, and the run says how many",
+        base: "0 (the forward question)",
+        base_number: None,
+        sweep: &["1"],
+        accepts: "1",
+        range: Some((1.0, 1.0)),
+        needs_problem: true,
+        on_scenes: "needs a Problem",
+    },
 ];
 
 impl Axis {
@@ -255,6 +268,10 @@ impl Axis {
             ),
             Axis::Jpeg => AxisValue::Jpeg(int()? as u8),
             Axis::Phrasing => AxisValue::Phrasing(int()? as u8),
+            Axis::Backward => {
+                int()?;
+                AxisValue::Backward
+            }
         })
     }
 }
@@ -280,6 +297,8 @@ pub enum AxisValue {
     Jpeg(u8),
     /// A wording of the question, 1..=[`crate::generate::phrasing::MAX`].
     Phrasing(u8),
+    /// The backward question (the only value, `1`).
+    Backward,
 }
 
 impl AxisValue {
@@ -296,6 +315,7 @@ impl AxisValue {
             AxisValue::Rotation(_) => Axis::Rotation,
             AxisValue::Jpeg(_) => Axis::Jpeg,
             AxisValue::Phrasing(_) => Axis::Phrasing,
+            AxisValue::Backward => Axis::Backward,
         }
     }
 
@@ -316,6 +336,7 @@ impl AxisValue {
             AxisValue::Rotation(r) => rotation_degrees(*r).to_string(),
             AxisValue::Jpeg(q) => q.to_string(),
             AxisValue::Phrasing(k) => k.to_string(),
+            AxisValue::Backward => "1".into(),
         }
     }
 
@@ -325,7 +346,8 @@ impl AxisValue {
             AxisValue::Annotation(_)
             | AxisValue::Info(_)
             | AxisValue::Palette(_)
-            | AxisValue::Phrasing(_) => None,
+            | AxisValue::Phrasing(_)
+            | AxisValue::Backward => None,
             _ => self.label().parse().ok(),
         }
     }
@@ -341,6 +363,7 @@ impl AxisValue {
             AxisValue::Relabel(v) => Value::from(*v),
             AxisValue::Rotation(r) => Value::from(rotation_degrees(*r)),
             AxisValue::Jpeg(q) | AxisValue::Phrasing(q) => Value::from(*q),
+            AxisValue::Backward => Value::from(1),
             _ => Value::from(self.label()),
         }
     }
@@ -395,6 +418,8 @@ mod tests {
             (Axis::Relabel, "0"),
             (Axis::Phrasing, "0"),
             (Axis::Phrasing, "4"),
+            (Axis::Backward, "0"),
+            (Axis::Backward, "2"),
             (Axis::Palette, "sepia"),
             (Axis::Resolution, "32"),
             (Axis::Resolution, "64"),

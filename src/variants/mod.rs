@@ -57,6 +57,8 @@ pub enum VariantError {
          texts can tell apart by name; drop palette=grayscale for it"
     )]
     TooManyGrays { shapes: usize, max: usize },
+    #[error("no backward question: {0}")]
+    NoBackward(crate::generate::BackwardError),
     #[error("the scene cannot be transformed: {0}")]
     Scene(crate::scene::SceneError),
 }

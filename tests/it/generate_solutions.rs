@@ -2,7 +2,7 @@
 //! evaluator written here (independent of the generator's), and the final answer checked
 //! against the last computed value.
 
-use geomrender::generate::{Annotation, GenerateOptions, Info, generate_range};
+use geomrender::generate::{Annotation, GenerateOptions, Info, Problem, generate_range};
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
@@ -175,6 +175,52 @@ fn round2(v: f64) -> f64 {
     (v * 100.0).round() / 100.0
 }
 
+/// Every equation of `p`'s solution in both annotation styles re-evaluates, the last
+/// step is one rounded operation and the solution ends with the answer; returns the
+/// number of equation chains checked. Panics naming the first that does not.
+pub(crate) fn assert_solution_re_evaluates(p: &Problem) -> usize {
+    let mut equations = 0;
+    for a in Annotation::ALL {
+        let cot = p.cot(a);
+        let cs = chains(cot);
+        assert!(!cs.is_empty(), "{}: no equation in {cot}", p.id);
+        for chain in &cs {
+            for w in chain.windows(2) {
+                let (x, y) = (w[0].1, w[1].1);
+                assert!(
+                    (x - y).abs() <= 0.02 + 0.03 * y.abs(),
+                    "{}: {} = {} is {x} vs {y}\n{cot}",
+                    p.id,
+                    w[0].0,
+                    w[1].0
+                );
+            }
+            // The last step is a single operation on rounded numbers, rounded.
+            let n = chain.len();
+            let (prev, last) = (chain[n - 2].1, chain[n - 1].1);
+            assert!(
+                (round2(prev) - last).abs() < 1e-6,
+                "{}: last step {prev} → {last}\n{cot}",
+                p.id
+            );
+            equations += 1;
+        }
+        let last_value = cs.last().and_then(|c| c.last()).map(|x| x.1).unwrap();
+        assert!(
+            (last_value - p.answer).abs() < 1e-9,
+            "{}: last value {last_value} vs answer {}",
+            p.id,
+            p.answer
+        );
+        let tail = format!(
+            "Therefore the final answer is {}.",
+            geomrender::generate::expr::fmt_num(p.answer)
+        );
+        assert!(cot.ends_with(&tail), "{}: {cot}", p.id);
+    }
+    equations
+}
+
 #[test]
 fn every_equation_of_2000_solutions_re_evaluates() {
     let mut checked_problems = 0;
@@ -213,44 +259,7 @@ fn every_equation_of_2000_solutions_re_evaluates() {
         let n = if k == 3 { 200 } else { 600 };
         for p in generate_range(opts, 0, n) {
             let p = p.unwrap();
-            for a in Annotation::ALL {
-                let cot = p.cot(a);
-                let cs = chains(cot);
-                assert!(!cs.is_empty(), "{}: no equation in {cot}", p.id);
-                for chain in &cs {
-                    for w in chain.windows(2) {
-                        let (x, y) = (w[0].1, w[1].1);
-                        assert!(
-                            (x - y).abs() <= 0.02 + 0.03 * y.abs(),
-                            "{}: {} = {} is {x} vs {y}\n{cot}",
-                            p.id,
-                            w[0].0,
-                            w[1].0
-                        );
-                    }
-                    // The last step is a single operation on rounded numbers, rounded.
-                    let n = chain.len();
-                    let (prev, last) = (chain[n - 2].1, chain[n - 1].1);
-                    assert!(
-                        (round2(prev) - last).abs() < 1e-6,
-                        "{}: last step {prev} → {last}\n{cot}",
-                        p.id
-                    );
-                    equations += 1;
-                }
-                let last_value = cs.last().and_then(|c| c.last()).map(|x| x.1).unwrap();
-                assert!(
-                    (last_value - p.answer).abs() < 1e-9,
-                    "{}: last value {last_value} vs answer {}",
-                    p.id,
-                    p.answer
-                );
-                let tail = format!(
-                    "Therefore the final answer is {}.",
-                    geomrender::generate::expr::fmt_num(p.answer)
-                );
-                assert!(cot.ends_with(&tail), "{}: {cot}", p.id);
-            }
+            equations += assert_solution_re_evaluates(&p);
             checked_problems += 1;
         }
     }

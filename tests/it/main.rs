@@ -56,6 +56,7 @@
 //!   `oracle`, `process`, `scenes`, `skip`).
 
 mod backends;
+mod backward;
 mod batch;
 mod cli;
 mod compose_layout;
