@@ -12,8 +12,13 @@ use crate::variants::{Plan, Variant};
 use std::path::{Path, PathBuf};
 
 const MARGIN: u32 = 16;
-const TITLE: u32 = 60;
+/// The title's band, without the subtitle's lines.
+const TITLE: u32 = 36;
 const CAPTION: u32 = 34;
+/// One line of the subtitle or of a cell's note.
+const LINE: u32 = 16;
+/// Characters per line of wrapped text, per pixel of width (13 px text).
+const CHARS_PER_PX: f32 = 1.0 / 7.0;
 /// Cells per row before wrapping.
 const COLUMNS: usize = 5;
 
@@ -23,32 +28,83 @@ pub struct SheetLayout {
     pub slots: Vec<(u32, u32)>,
 }
 
-/// Lays out `cells` (caption, image width, image height) under `title` and a
-/// smaller `subtitle`.
-pub fn layout(id: &str, title: &str, subtitle: &str, cells: &[(String, u32, u32)]) -> SheetLayout {
-    let cw = cells.iter().map(|c| c.1).max().unwrap_or(1);
-    let ch = cells.iter().map(|c| c.2).max().unwrap_or(1);
+/// One cell of a sheet: an image slot, its caption and an optional note (a
+/// variant's question, say) wrapped under the caption.
+pub struct Cell {
+    pub caption: String,
+    pub note: Option<String>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// `text` broken at spaces into lines of at most `chars` characters (a longer word
+/// stays whole).
+fn wrap(text: &str, chars: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= chars => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// Lays out `cells` under `title` and a smaller `subtitle` (wrapped to the sheet).
+pub fn layout(id: &str, title: &str, subtitle: &str, cells: &[Cell]) -> SheetLayout {
+    let cw = cells.iter().map(|c| c.width).max().unwrap_or(1);
+    let ch = cells.iter().map(|c| c.height).max().unwrap_or(1);
     let columns = cells.len().clamp(1, COLUMNS) as u32;
     let rows = cells.len().div_ceil(COLUMNS).max(1) as u32;
     let width = (MARGIN + columns * (cw + MARGIN)).min(crate::scene::limits::MAX_DIMENSION);
-    let height =
-        (TITLE + rows * (ch + CAPTION + MARGIN) + MARGIN).min(crate::scene::limits::MAX_DIMENSION);
+    let per_line = |px: u32| ((px as f32 * CHARS_PER_PX) as usize).max(16);
+    let subtitle = wrap(subtitle, per_line(width - 2 * MARGIN));
+    let notes: Vec<Vec<String>> = cells
+        .iter()
+        .map(|c| {
+            c.note
+                .as_deref()
+                .map_or(Vec::new(), |n| wrap(n, per_line(cw)))
+        })
+        .collect();
+    let note_h = notes.iter().map(Vec::len).max().unwrap_or(0) as u32 * LINE;
+    let top = TITLE + subtitle.len() as u32 * LINE + MARGIN / 2;
+    let cell_h = ch + CAPTION + note_h + MARGIN;
+    let height = (top + rows * cell_h + MARGIN).min(crate::scene::limits::MAX_DIMENSION);
     let mut items = vec![Item::Text(TextItem {
         baseline: Baseline::Central,
         ..TextItem::new(title, MARGIN as f32, 18.0, 20.0)
     })];
-    if !subtitle.trim().is_empty() {
-        items.push(Item::Text(TextItem {
+    let grey = |text: &str, x: f32, y: u32| {
+        Item::Text(TextItem {
             baseline: Baseline::Central,
             color: Color::rgb(0x50, 0x50, 0x50),
-            ..TextItem::new(subtitle, MARGIN as f32, 42.0, 13.0)
-        }));
+            ..TextItem::new(text, x, y as f32, 13.0)
+        })
+    };
+    for (k, line) in subtitle.iter().enumerate() {
+        items.push(grey(
+            line,
+            MARGIN as f32,
+            TITLE + k as u32 * LINE + LINE / 2,
+        ));
     }
     let mut slots = Vec::with_capacity(cells.len());
-    for (i, (caption, w, h)) in cells.iter().enumerate() {
+    for (i, cell) in cells.iter().enumerate() {
+        let (caption, w, h) = (&cell.caption, &cell.width, &cell.height);
         let (col, row) = ((i % COLUMNS) as u32, (i / COLUMNS) as u32);
         let x = MARGIN + col * (cw + MARGIN);
-        let y = TITLE + row * (ch + CAPTION + MARGIN);
+        let y = top + row * cell_h;
+        for (k, line) in notes[i].iter().enumerate() {
+            items.push(grey(
+                line,
+                x as f32,
+                y + h + CAPTION + k as u32 * LINE + LINE / 2,
+            ));
+        }
         slots.push((x, y));
         // A hairline frame just outside the image.
         items.push(Item::Path(PathItem {
@@ -162,10 +218,26 @@ where
             .iter()
             .map(|(_, _, v)| load_image(out, &v.id(&problem.id)))
             .collect::<Result<_, _>>()?;
-        let specs: Vec<(String, u32, u32)> = cells
+        // Each variant's question, shown when the axis changes it (the texts are what
+        // differs between the cells of `phrasing` or `backward`, say).
+        let questions: Vec<Option<String>> = cells
+            .iter()
+            .map(|(_, _, v)| {
+                let d = crate::variants::draw_problem(problem, v).ok()?;
+                Some(d.problem.question(d.annotation).to_string())
+            })
+            .collect();
+        let varies = questions.iter().any(|q| q != &questions[0]);
+        let specs: Vec<Cell> = cells
             .iter()
             .zip(&images)
-            .map(|((_, c, _), img)| (c.clone(), img.width, img.height))
+            .zip(questions)
+            .map(|(((_, c, _), img), q)| Cell {
+                caption: c.clone(),
+                note: q.filter(|_| varies).map(|q| format!("Q: {q}")),
+                width: img.width,
+                height: img.height,
+            })
             .collect();
         let title = format!(
             "{} — problem {} (depth {})",
@@ -228,8 +300,15 @@ mod tests {
 
     #[test]
     fn cells_get_disjoint_slots_inside_the_sheet() {
-        let cells: Vec<(String, u32, u32)> = (0..7).map(|i| (format!("v={i}"), 512, 512)).collect();
-        let l = layout("sheet", "fontsize", "label size", &cells);
+        let cells: Vec<Cell> = (0..7)
+            .map(|i| Cell {
+                caption: format!("v={i}"),
+                note: (i % 2 == 0).then(|| "a question ".repeat(i * 10)),
+                width: 512,
+                height: 512,
+            })
+            .collect();
+        let l = layout("sheet", "fontsize", &"label size ".repeat(60), &cells);
         crate::scene::validate(&l.scene).unwrap();
         assert_eq!(l.slots.len(), 7);
         for (i, &(x, y)) in l.slots.iter().enumerate() {
@@ -241,6 +320,27 @@ mod tests {
         // Five per row, then wrap.
         assert_eq!(l.slots[5].0, l.slots[0].0);
         assert!(l.slots[5].1 > l.slots[0].1);
+        // Every text line, wrapped subtitle and notes included, is inside the sheet
+        // and clear of the image slots.
+        for item in &l.scene.items {
+            if let Item::Text(t) = item {
+                assert!(t.y > 0.0 && t.y < l.scene.height as f32, "{t:?}");
+                let half = t.size / 2.0;
+                for &(x, y) in &l.slots {
+                    let (x, y) = (x as f32, y as f32);
+                    let inside_x = t.x >= x && t.x <= x + 512.0;
+                    let overlaps_y = t.y + half > y && t.y - half < y + 512.0;
+                    assert!(!(inside_x && overlaps_y), "{:?} over a slot", t.text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_within_the_width() {
+        assert_eq!(wrap("aa bb cc dd", 5), ["aa bb", "cc dd"]);
+        assert_eq!(wrap("a verylongword b", 4), ["a", "verylongword", "b"]);
+        assert!(wrap("", 10).is_empty());
     }
 
     #[test]
