@@ -284,8 +284,9 @@ pub fn execute(
     lock: Option<&OutputLock>,
 ) -> anyhow::Result<RunSummary> {
     let reporter = Reporter::new(total, quiet);
-    // Variants a line's plan asked for but its problem cannot have (only
-    // `backward=1`: no given value inverts within the rules); not errors.
+    // Variants a line's plan asked for but its problem cannot have (`backward=1`
+    // where no given value inverts within the rules, `aux` where the diagram has
+    // no such line); not errors.
     let unmade = std::sync::atomic::AtomicU64::new(0);
     let expand = |line: &str| {
         let jobs = pipeline::expand_line(line, plan)?;
@@ -301,8 +302,9 @@ pub fn execute(
     let unmade = unmade.into_inner();
     if unmade > 0 {
         eprintln!(
-            "{unmade} backward variants not made: those problems have no given value whose \
-             inverted solution keeps the rounding and 3 % rules"
+            "{unmade} variants not made: backward=1 where no given value's inverted \
+             solution keeps the rounding and 3 % rules, aux where the diagram has no \
+             such line (see `geomrender variants --list`)"
         );
     }
     result.map_err(explain)

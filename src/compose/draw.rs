@@ -123,6 +123,23 @@ pub(crate) fn shapes(p: &Problem, fit: &Fit, marks: &Marks, style: &Style) -> Ve
         strokes.push(d);
     }
     fills.push(stroke(strokes.join(" "), style));
+    // Auxiliary lines, dashed, over the outlines (only `aux` variants have any, so
+    // every other image keeps its items).
+    if !p.diagram.aux.is_empty() {
+        let d: Vec<String> = p
+            .diagram
+            .aux
+            .iter()
+            .map(|a| line(fit.px(a.from), fit.px(a.to)))
+            .collect();
+        let k = style.canvas as f32 / 512.0;
+        fills.push(Item::Path(PathItem {
+            stroke: Some(Color::BLACK),
+            stroke_width: style.line_width,
+            dash: vec![6.0 * k, 4.0 * k],
+            ..PathItem::new(d.join(" "))
+        }));
+    }
     fills
 }
 

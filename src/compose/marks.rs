@@ -87,6 +87,9 @@ pub(crate) fn stroke_segments(p: &Problem, fit: &Fit, marks: &Marks) -> Vec<(Px,
     for r in &p.diagram.rays {
         segs.push((fit.point(p, r.points[0]), fit.point(p, r.points[1])));
     }
+    for a in &p.diagram.aux {
+        segs.push((fit.px(a.from), fit.px(a.to)));
+    }
     for c in &marks.corners {
         segs.push((c[0], c[1]));
         segs.push((c[1], c[2]));

@@ -16,6 +16,7 @@
 //! | angles | 18 | [`MAX_ANGLES`] 64 |
 //! | measures | 14 | [`MAX_MEASURES`] 96 |
 //! | rays | 6 | [`MAX_RAYS`] 32 |
+//! | auxiliary lines (`aux` variants: one per shape at most) | 12 | [`MAX_AUX`] 48 |
 //! | right-angle marks | 7 | [`MAX_RIGHT_ANGLES`] 48 |
 //! | steps | 12 | [`MAX_STEPS`] 64 |
 //! | vertices of a shape | 5 | [`MAX_VERTICES`] 16 |
@@ -55,6 +56,8 @@ pub const MAX_ANGLES: usize = 64;
 pub const MAX_MEASURES: usize = 96;
 /// Rays of angle connectors.
 pub const MAX_RAYS: usize = 32;
+/// Auxiliary lines (one per shape at most when generated).
+pub const MAX_AUX: usize = 48;
 /// Right-angle marks.
 pub const MAX_RIGHT_ANGLES: usize = 48;
 /// Reasoning steps.
@@ -240,6 +243,7 @@ impl Problem {
         count("diagram.angles", &d.angles, MAX_ANGLES)?;
         count("diagram.measures", &d.measures, MAX_MEASURES)?;
         count("diagram.rays", &d.rays, MAX_RAYS)?;
+        count("diagram.aux", &d.aux, MAX_AUX)?;
         count("diagram.right_angles", &d.right_angles, MAX_RIGHT_ANGLES)?;
         count("steps", &self.steps, MAX_STEPS)?;
 
@@ -322,6 +326,22 @@ impl Problem {
                 &r.points,
                 d.points.len(),
             )?;
+        }
+        for (i, a) in d.aux.iter().enumerate() {
+            let at = format!("diagram.aux[{i}]");
+            xy(&format!("{at}.from"), a.from)?;
+            xy(&format!("{at}.to"), a.to)?;
+            indices(&format!("{at}.on"), &a.on, d.points.len())?;
+            if a.shape >= d.shapes.len() {
+                return Err(err(
+                    format!("{at}.shape"),
+                    format!(
+                        "shape {} does not exist (the diagram has {})",
+                        a.shape,
+                        d.shapes.len()
+                    ),
+                ));
+            }
         }
         for (i, r) in d.right_angles.iter().enumerate() {
             indices(&format!("diagram.right_angles[{i}]"), r, d.points.len())?;

@@ -18,6 +18,7 @@
 //! assert!(p.cot(Annotation::Coordinate).ends_with(&format!("is {}.", geomrender::generate::expr::fmt_num(p.answer))));
 //! ```
 
+pub mod aids;
 mod backward;
 mod build;
 pub mod colours;

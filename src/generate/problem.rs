@@ -251,6 +251,31 @@ pub struct Measure {
     pub expr: Option<String>,
 }
 
+/// What an auxiliary line is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AidKind {
+    /// From a vertex perpendicular onto the edge `on`.
+    Height,
+    /// From the centre of the diameter `on` out to the arc.
+    Radius,
+    /// Between the opposite vertices `on`.
+    Diagonal,
+}
+
+/// A dashed auxiliary line of one shape, in diagram units.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuxLine {
+    pub shape: usize,
+    pub kind: AidKind,
+    pub from: [f64; 2],
+    pub to: [f64; 2],
+    /// The points of the edge (height), diameter (radius) or corners (diagonal) it
+    /// belongs to.
+    pub on: [usize; 2],
+}
+
 /// An extra straight line of an angle connector (a side extended through a vertex).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -268,6 +293,10 @@ pub struct Diagram {
     pub angles: Vec<Angle>,
     pub measures: Vec<Measure>,
     pub rays: Vec<Ray>,
+    /// Auxiliary lines drawn dashed (the `aux` variants; [`super::aids`]). Absent
+    /// from a Problem's JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aux: Vec<AuxLine>,
     /// Corners (a, vertex, b) that get a right-angle mark.
     pub right_angles: Vec<[usize; 3]>,
 }

@@ -64,10 +64,11 @@ fn problem_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
         .iter()
         .filter_map(|variant| {
             let vid = variant.id(&problem.id);
-            // A problem with no backward question has no such variant (the caller
-            // counts what is missing); every other refusal is the line's error.
+            // A problem with no backward question or no auxiliary line of the kind
+            // has no such variant (the caller counts what is missing); every other
+            // refusal is the line's error.
             match draw_problem(&problem, variant) {
-                Err(VariantError::NoBackward(_)) => None,
+                Err(VariantError::NoBackward(_) | VariantError::NoAux(_)) => None,
                 other => Some((vid, variant, other)),
             }
         })

@@ -41,6 +41,7 @@ pub fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
             | AxisValue::Relabel(_)
             | AxisValue::Phrasing(_)
             | AxisValue::Backward
+            | AxisValue::Aux(_)
             | AxisValue::Resolution(_) => {}
         }
     }
@@ -61,6 +62,10 @@ pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, Varian
         Some(_) => crate::generate::backward_question(base).map_err(VariantError::NoBackward)?,
         None => base.clone(),
     };
+    if let Some(AxisValue::Aux(aids)) = variant.get(Axis::Aux) {
+        problem.diagram.aux =
+            crate::generate::aids::aux_lines(&problem, aids).map_err(VariantError::NoAux)?;
+    }
     // The wording next: the rewrites below regenerate the texts in it.
     if let Some(AxisValue::Phrasing(k)) = variant.get(Axis::Phrasing) {
         problem.params.phrasing = k;
@@ -140,7 +145,8 @@ pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), 
             | AxisValue::Info(_)
             | AxisValue::Relabel(_)
             | AxisValue::Phrasing(_)
-            | AxisValue::Backward => {
+            | AxisValue::Backward
+            | AxisValue::Aux(_) => {
                 return Err(VariantError::NeedsProblem(v.axis().name()));
             }
         }

@@ -2,6 +2,7 @@
 //! parsing and naming of its values.
 
 use super::VariantError;
+use crate::generate::aids::Aids;
 use crate::generate::{Annotation, Info};
 use crate::style::{Palette, Rotation};
 use serde_json::Value;
@@ -22,6 +23,7 @@ pub enum Axis {
     Jpeg,
     Phrasing,
     Backward,
+    Aux,
 }
 
 /// Documentation of one axis, as `geomrender variants --list` prints it.
@@ -194,6 +196,18 @@ pub const AXES: &[AxisInfo] = &[
         needs_problem: true,
         on_scenes: "needs a Problem",
     },
+    AxisInfo {
+        axis: Axis::Aux,
+        name: "aux",
+        changes: "auxiliary lines drawn dashed (VisAidMath's visual aids): solution = the heights and semicircle radii the solution uses but the diagram does not show; unrelated = heights, radii and diagonals it does not use; texts and answer unchanged; a problem with no such line gets no such variant",
+        base: "none",
+        base_number: None,
+        sweep: &["solution", "unrelated"],
+        accepts: "solution | unrelated",
+        range: None,
+        needs_problem: true,
+        on_scenes: "needs a Problem",
+    },
 ];
 
 impl Axis {
@@ -272,6 +286,11 @@ impl Axis {
                 int()?;
                 AxisValue::Backward
             }
+            Axis::Aux => AxisValue::Aux(match text {
+                "solution" => Aids::Solution,
+                "unrelated" => Aids::Unrelated,
+                _ => return Err(bad()),
+            }),
         })
     }
 }
@@ -299,6 +318,7 @@ pub enum AxisValue {
     Phrasing(u8),
     /// The backward question (the only value, `1`).
     Backward,
+    Aux(Aids),
 }
 
 impl AxisValue {
@@ -316,6 +336,7 @@ impl AxisValue {
             AxisValue::Jpeg(_) => Axis::Jpeg,
             AxisValue::Phrasing(_) => Axis::Phrasing,
             AxisValue::Backward => Axis::Backward,
+            AxisValue::Aux(_) => Axis::Aux,
         }
     }
 
@@ -337,6 +358,8 @@ impl AxisValue {
             AxisValue::Jpeg(q) => q.to_string(),
             AxisValue::Phrasing(k) => k.to_string(),
             AxisValue::Backward => "1".into(),
+            AxisValue::Aux(Aids::Solution) => "solution".into(),
+            AxisValue::Aux(Aids::Unrelated) => "unrelated".into(),
         }
     }
 
@@ -347,7 +370,8 @@ impl AxisValue {
             | AxisValue::Info(_)
             | AxisValue::Palette(_)
             | AxisValue::Phrasing(_)
-            | AxisValue::Backward => None,
+            | AxisValue::Backward
+            | AxisValue::Aux(_) => None,
             _ => self.label().parse().ok(),
         }
     }
@@ -420,6 +444,7 @@ mod tests {
             (Axis::Phrasing, "4"),
             (Axis::Backward, "0"),
             (Axis::Backward, "2"),
+            (Axis::Aux, "height"),
             (Axis::Palette, "sepia"),
             (Axis::Resolution, "32"),
             (Axis::Resolution, "64"),

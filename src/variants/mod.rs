@@ -59,6 +59,8 @@ pub enum VariantError {
     TooManyGrays { shapes: usize, max: usize },
     #[error("no backward question: {0}")]
     NoBackward(crate::generate::BackwardError),
+    #[error("no auxiliary line: {0}")]
+    NoAux(crate::generate::aids::AidsError),
     #[error("the scene cannot be transformed: {0}")]
     Scene(crate::scene::SceneError),
 }

@@ -55,6 +55,7 @@
 //! - `support`: shared helpers only, no tests (`cli`, `cpu`, `gpu`, `images`,
 //!   `oracle`, `process`, `scenes`, `skip`).
 
+mod aux_lines;
 mod backends;
 mod backward;
 mod batch;

@@ -1,0 +1,226 @@
+//! Auxiliary lines (VisAidMath's visual aids, table 8): heights, radii and
+//! diagonals drawn dashed into a diagram, either the ones the solution uses but
+//! the diagram does not show, or the same kinds of line that it does not use.
+//!
+//! "Uses" is read from the reasoning: a shape whose area the solution computes
+//! from two sides and an angle (parallelogram, triangle) or from its bases and
+//! height (trapezoid) uses a height; a semicircle whose area or arc the solution
+//! computes from its diameter uses a radius (half of it). Square and rectangle
+//! diagonals the solution uses are already drawn, so they only ever appear as
+//! unused lines. Composite shapes get none.
+
+use super::problem::{AidKind, AuxLine, Problem, Segment, SideKind};
+use super::shapes::ShapeKind;
+use serde::{Deserialize, Serialize};
+
+/// Which auxiliary lines a diagram gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Aids {
+    /// The lines the solution uses that the diagram does not show.
+    Solution,
+    /// Lines of the same kinds that the solution does not use.
+    Unrelated,
+}
+
+/// Why a diagram gets no auxiliary line.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum AidsError {
+    #[error(
+        "the solution uses no line the diagram leaves out (no area from a height, no semicircle radius)"
+    )]
+    NoneUsed,
+    #[error(
+        "every height, radius or diagonal the diagram could get is one the solution uses, or none fits"
+    )]
+    NoneUnused,
+}
+
+/// Formulas whose solution step works with a height of the shape.
+const HEIGHT_FORMULAS: [&str; 8] = [
+    "parallelogram.area",
+    "parallelogram.side_from_area",
+    "parallelogram.angle_from_area",
+    "triangle.area_from_two_sides_and_angle",
+    "triangle.side_from_area",
+    "trapezoid.area",
+    "trapezoid.base_from_area",
+    "trapezoid.height_from_area",
+];
+
+/// The lines `aids` adds to `p`'s diagram (none is an error: no such variant).
+pub fn aux_lines(p: &Problem, aids: Aids) -> Result<Vec<AuxLine>, AidsError> {
+    let used_steps = || p.steps.iter().filter(|s| !s.distractor);
+    let uses_height = |s: usize| {
+        used_steps().any(|st| st.shape == Some(s) && HEIGHT_FORMULAS.contains(&st.formula.as_str()))
+    };
+    let in_solution = |s: usize| used_steps().any(|st| st.shape == Some(s));
+    let has_diagonal = |s: usize| {
+        p.diagram
+            .sides
+            .iter()
+            .any(|d| d.kind == SideKind::Diagonal && d.shapes.contains(&s))
+    };
+    let mut out = Vec::new();
+    for (s, shape) in p.diagram.shapes.iter().enumerate() {
+        let line = match (shape.kind, aids) {
+            (
+                ShapeKind::Parallelogram | ShapeKind::Triangle | ShapeKind::Trapezoid,
+                Aids::Solution,
+            ) if uses_height(s) => height(p, s),
+            (
+                ShapeKind::Parallelogram | ShapeKind::Triangle | ShapeKind::Trapezoid,
+                Aids::Unrelated,
+            ) if !uses_height(s) => height(p, s),
+            (ShapeKind::Semicircle, Aids::Solution) if in_solution(s) => radius(p, s),
+            (ShapeKind::Semicircle, Aids::Unrelated) if !in_solution(s) => radius(p, s),
+            (ShapeKind::Square | ShapeKind::Rectangle, Aids::Unrelated) if !has_diagonal(s) => {
+                diagonal(p, s)
+            }
+            _ => None,
+        };
+        out.extend(line);
+    }
+    match (out.is_empty(), aids) {
+        (true, Aids::Solution) => Err(AidsError::NoneUsed),
+        (true, Aids::Unrelated) => Err(AidsError::NoneUnused),
+        (false, _) => Ok(out),
+    }
+}
+
+fn xy(p: &Problem, i: usize) -> [f64; 2] {
+    let q = &p.diagram.points[i];
+    [q.x, q.y]
+}
+
+/// The foot of `q` on the line through `a` and `b`, and where along `a`→`b` it is.
+fn foot(q: [f64; 2], a: [f64; 2], b: [f64; 2]) -> ([f64; 2], f64) {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = dx * dx + dy * dy;
+    let t = ((q[0] - a[0]) * dx + (q[1] - a[1]) * dy) / len2.max(1e-12);
+    ([a[0] + t * dx, a[1] + t * dy], t)
+}
+
+/// A height. A triangle's goes from the vertex opposite its longest side down to
+/// it; a parallelogram's or trapezoid's runs between two parallel edges, dropped
+/// onto the longer one from the middle of where they overlap (so its foot is well
+/// inside the edge, whatever the slant).
+fn height(p: &Problem, s: usize) -> Option<AuxLine> {
+    let v = &p.diagram.shapes[s].vertices;
+    let n = v.len();
+    let edges: Vec<[usize; 2]> = (0..n).map(|k| [v[k], v[(k + 1) % n]]).collect();
+    let len = |e: [usize; 2]| {
+        let (a, b) = (xy(p, e[0]), xy(p, e[1]));
+        (a[0] - b[0]).hypot(a[1] - b[1])
+    };
+    let line = |q: [f64; 2], f: [f64; 2], on: [usize; 2]| AuxLine {
+        shape: s,
+        kind: AidKind::Height,
+        from: q,
+        to: f,
+        on,
+    };
+    if n == 3 {
+        let base = *edges.iter().max_by(|x, y| len(**x).total_cmp(&len(**y)))?;
+        let apex = *v.iter().find(|q| !base.contains(q))?;
+        let (f, t) = foot(xy(p, apex), xy(p, base[0]), xy(p, base[1]));
+        return (t > 0.0 && t < 1.0).then(|| line(xy(p, apex), f, base));
+    }
+    if n != 4 {
+        return None;
+    }
+    let mut pairs = vec![(edges[0], edges[2]), (edges[1], edges[3])];
+    // The longer edge of each pair carries the foot.
+    for pair in &mut pairs {
+        if len(pair.1) > len(pair.0) {
+            *pair = (pair.1, pair.0);
+        }
+    }
+    for (base, top) in pairs {
+        let (a, b) = (xy(p, base[0]), xy(p, base[1]));
+        let (c, d) = (xy(p, top[0]), xy(p, top[1]));
+        let cross = (b[0] - a[0]) * (d[1] - c[1]) - (b[1] - a[1]) * (d[0] - c[0]);
+        if cross.abs() > 1e-6 * len(base) * len(top) {
+            continue; // not parallel
+        }
+        let ((_, tc), (_, td)) = (foot(c, a, b), foot(d, a, b));
+        let (lo, hi) = (tc.min(td).max(0.0), tc.max(td).min(1.0));
+        if hi - lo < 0.1 {
+            continue;
+        }
+        let t = (lo + hi) / 2.0;
+        let f = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+        // The point above `f` on the other edge's line.
+        let (g, _) = foot(f, c, d);
+        return Some(line(g, f, base));
+    }
+    None
+}
+
+/// A semicircle's radius perpendicular to its diameter, out to the arc.
+fn radius(p: &Problem, s: usize) -> Option<AuxLine> {
+    let shape = &p.diagram.shapes[s];
+    let contour = shape.outline.first()?;
+    let mut cur = contour.start;
+    for seg in &contour.segments {
+        match *seg {
+            Segment::Line { to } => cur = to,
+            Segment::Arc {
+                to, center, radius, ..
+            } => {
+                // The arc's middle: the centre pushed out along the bisector of its ends.
+                let mid = [(cur[0] + to[0]) / 2.0, (cur[1] + to[1]) / 2.0];
+                let (dx, dy) = (to[0] - cur[0], to[1] - cur[1]);
+                let len = dx.hypot(dy).max(1e-12);
+                let normal = [-dy / len, dx / len];
+                // A half circle's chord is the diameter: its middle is the centre.
+                let c = if (mid[0] - center[0]).hypot(mid[1] - center[1]) < 1e-6 * radius.max(1.0) {
+                    center
+                } else {
+                    return None;
+                };
+                // The side of the chord the arc bulges to: the outline's other points.
+                let samples = crate::vec2::arc_points(cur, to, center, sweep_of(seg), 8, 1e-9);
+                let probe = samples.get(samples.len() / 2).copied()?;
+                let side = (probe[0] - c[0]) * normal[0] + (probe[1] - c[1]) * normal[1];
+                let k = if side >= 0.0 { radius } else { -radius };
+                let on = diameter_points(p, s)?;
+                return Some(AuxLine {
+                    shape: s,
+                    kind: AidKind::Radius,
+                    from: c,
+                    to: [c[0] + k * normal[0], c[1] + k * normal[1]],
+                    on,
+                });
+            }
+        }
+    }
+    None
+}
+
+fn sweep_of(seg: &Segment) -> bool {
+    match *seg {
+        Segment::Arc { sweep, .. } => sweep,
+        Segment::Line { .. } => false,
+    }
+}
+
+/// The two points of a semicircle's diameter: its straight edge.
+fn diameter_points(p: &Problem, s: usize) -> Option<[usize; 2]> {
+    match p.diagram.shapes[s].vertices.as_slice() {
+        [a, b, ..] => Some([*a, *b]),
+        _ => None,
+    }
+}
+
+/// A square's or rectangle's diagonal from its first vertex to the opposite one.
+fn diagonal(p: &Problem, s: usize) -> Option<AuxLine> {
+    let v = &p.diagram.shapes[s].vertices;
+    (v.len() == 4).then(|| AuxLine {
+        shape: s,
+        kind: AidKind::Diagonal,
+        from: xy(p, v[0]),
+        to: xy(p, v[2]),
+        on: [v[0], v[2]],
+    })
+}
