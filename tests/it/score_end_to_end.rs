@@ -594,6 +594,38 @@ fn real_rendered_sweep_end_to_end() {
     check_sweep(&dir.path().join("manifest.jsonl"));
 }
 
+/// The same on a sweep of the text and drawing axes of issue 15: wordings, backward
+/// questions (their own answers; not every problem has one) and auxiliary lines
+/// (not every problem has both kinds), so pairs are missing for some bases.
+#[test]
+fn real_sweep_of_the_newer_axes_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args([
+            "sweep",
+            "--count",
+            "24",
+            "--seed",
+            "5",
+            "-q",
+            "--backend",
+            "cpu",
+        ])
+        .args(["--variants", "phrasing=1,2;backward;aux"])
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("variants not made"), "{stderr}");
+    check_sweep(&dir.path().join("manifest.jsonl"));
+}
+
 // ---------------------------------------------------------------- bad input
 
 fn small_manifest(dir: &Path) -> PathBuf {
