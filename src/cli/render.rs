@@ -304,7 +304,8 @@ pub fn execute(
         eprintln!(
             "{unmade} variants not made: backward=1 where no given value's inverted \
              solution keeps the rounding and 3 % rules, aux where the diagram has no \
-             such line (see `geomrender variants --list`)"
+             such line, unrelated where no free side has room (see `geomrender variants \
+             --list`)"
         );
     }
     result.map_err(explain)

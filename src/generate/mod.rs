@@ -33,6 +33,7 @@ mod problem;
 pub mod rng;
 pub mod shapes;
 mod text;
+pub mod unrelated;
 
 pub use backward::MAX_NODES;
 pub use colours::COLOURS;

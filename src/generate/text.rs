@@ -549,6 +549,37 @@ fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
             }
         }
     }
+    // Given values that no step uses (unrelated shapes, `generate::unrelated`): stated
+    // like the others when they are not on the image. Base problems have none.
+    let bound: Vec<ElementRef> = p
+        .steps
+        .iter()
+        .flat_map(|s| s.inputs.iter().chain([&s.output]))
+        .map(|b| b.element)
+        .collect();
+    for (i, side) in d.sides.iter().enumerate() {
+        let free = side.status == Status::Given
+            && !side.shown
+            && side.expr.is_none()
+            && !bound.contains(&ElementRef::Side(i));
+        if !free {
+            continue;
+        }
+        let value = fmt_num(side.value);
+        let shape = side.shapes.last().copied().unwrap_or(0);
+        facts.push(match a {
+            Annotation::Coordinate => format!(
+                "the length of the {} side of {} is {value}",
+                side.name.coordinate,
+                shape_phrase(d, shape, a)
+            ),
+            Annotation::Individual => format!(
+                "the length of the side marked with {} is {value}",
+                side.name.individual
+            ),
+        });
+        mentioned.push(shape);
+    }
     let root_step = root.ok_or_else(|| bad("no steps".into()))?;
     // The asked phrase names the root shape, except for angles ("the BCA angle").
     if let (Some(s), false) = (

@@ -64,11 +64,15 @@ fn problem_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
         .iter()
         .filter_map(|variant| {
             let vid = variant.id(&problem.id);
-            // A problem with no backward question or no auxiliary line of the kind
-            // has no such variant (the caller counts what is missing); every other
+            // A problem with no backward question, no auxiliary line of the kind or
+            // no room for unrelated shapes has no such variant (the caller counts what is missing); every other
             // refusal is the line's error.
             match draw_problem(&problem, variant) {
-                Err(VariantError::NoBackward(_) | VariantError::NoAux(_)) => None,
+                Err(
+                    VariantError::NoBackward(_)
+                    | VariantError::NoAux(_)
+                    | VariantError::NoUnrelated(_),
+                ) => None,
                 other => Some((vid, variant, other)),
             }
         })

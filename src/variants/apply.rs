@@ -42,6 +42,7 @@ pub fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
             | AxisValue::Phrasing(_)
             | AxisValue::Backward
             | AxisValue::Aux(_)
+            | AxisValue::Unrelated(_)
             | AxisValue::Resolution(_) => {}
         }
     }
@@ -62,6 +63,10 @@ pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, Varian
         Some(_) => crate::generate::backward_question(base).map_err(VariantError::NoBackward)?,
         None => base.clone(),
     };
+    if let Some(AxisValue::Unrelated(k)) = variant.get(Axis::Unrelated) {
+        problem = crate::generate::unrelated::with_unrelated(&problem, k)
+            .map_err(VariantError::NoUnrelated)?;
+    }
     if let Some(AxisValue::Aux(aids)) = variant.get(Axis::Aux) {
         problem.diagram.aux =
             crate::generate::aids::aux_lines(&problem, aids).map_err(VariantError::NoAux)?;
@@ -146,7 +151,8 @@ pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), 
             | AxisValue::Relabel(_)
             | AxisValue::Phrasing(_)
             | AxisValue::Backward
-            | AxisValue::Aux(_) => {
+            | AxisValue::Aux(_)
+            | AxisValue::Unrelated(_) => {
                 return Err(VariantError::NeedsProblem(v.axis().name()));
             }
         }

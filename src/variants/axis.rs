@@ -24,6 +24,7 @@ pub enum Axis {
     Phrasing,
     Backward,
     Aux,
+    Unrelated,
 }
 
 /// Documentation of one axis, as `geomrender variants --list` prints it.
@@ -208,6 +209,18 @@ pub const AXES: &[AxisInfo] = &[
         needs_problem: true,
         on_scenes: "needs a Problem",
     },
+    AxisInfo {
+        axis: Axis::Unrelated,
+        name: "unrelated",
+        changes: "that many rectangles attached to free sides (GeomRel's unrelated information, §2.5): each with one given value, its new side's length, on the image or in the question as the problem states its givens; solution and answer unchanged, no overlaps; a problem with no room gets no such variant",
+        base: "0",
+        base_number: Some(0.0),
+        sweep: &["1", "2"],
+        accepts: "1 | 2 | 3",
+        range: Some((1.0, 3.0)),
+        needs_problem: true,
+        on_scenes: "needs a Problem",
+    },
 ];
 
 impl Axis {
@@ -286,6 +299,7 @@ impl Axis {
                 int()?;
                 AxisValue::Backward
             }
+            Axis::Unrelated => AxisValue::Unrelated(int()? as u8),
             Axis::Aux => AxisValue::Aux(match text {
                 "solution" => Aids::Solution,
                 "unrelated" => Aids::Unrelated,
@@ -319,6 +333,8 @@ pub enum AxisValue {
     /// The backward question (the only value, `1`).
     Backward,
     Aux(Aids),
+    /// Unrelated shapes added, 1..=3.
+    Unrelated(u8),
 }
 
 impl AxisValue {
@@ -337,6 +353,7 @@ impl AxisValue {
             AxisValue::Phrasing(_) => Axis::Phrasing,
             AxisValue::Backward => Axis::Backward,
             AxisValue::Aux(_) => Axis::Aux,
+            AxisValue::Unrelated(_) => Axis::Unrelated,
         }
     }
 
@@ -360,6 +377,7 @@ impl AxisValue {
             AxisValue::Backward => "1".into(),
             AxisValue::Aux(Aids::Solution) => "solution".into(),
             AxisValue::Aux(Aids::Unrelated) => "unrelated".into(),
+            AxisValue::Unrelated(k) => k.to_string(),
         }
     }
 
@@ -386,7 +404,9 @@ impl AxisValue {
             AxisValue::Resolution(v) => Value::from(*v),
             AxisValue::Relabel(v) => Value::from(*v),
             AxisValue::Rotation(r) => Value::from(rotation_degrees(*r)),
-            AxisValue::Jpeg(q) | AxisValue::Phrasing(q) => Value::from(*q),
+            AxisValue::Jpeg(q) | AxisValue::Phrasing(q) | AxisValue::Unrelated(q) => {
+                Value::from(*q)
+            }
             AxisValue::Backward => Value::from(1),
             _ => Value::from(self.label()),
         }
@@ -445,6 +465,8 @@ mod tests {
             (Axis::Backward, "0"),
             (Axis::Backward, "2"),
             (Axis::Aux, "height"),
+            (Axis::Unrelated, "0"),
+            (Axis::Unrelated, "4"),
             (Axis::Palette, "sepia"),
             (Axis::Resolution, "32"),
             (Axis::Resolution, "64"),

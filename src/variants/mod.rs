@@ -61,6 +61,8 @@ pub enum VariantError {
     NoBackward(crate::generate::BackwardError),
     #[error("no auxiliary line: {0}")]
     NoAux(crate::generate::aids::AidsError),
+    #[error("no unrelated shape: {0}")]
+    NoUnrelated(crate::generate::unrelated::UnrelatedError),
     #[error("the scene cannot be transformed: {0}")]
     Scene(crate::scene::SceneError),
 }

@@ -90,5 +90,6 @@ mod shaders;
 mod sharding;
 mod support;
 mod svg_export;
+mod unrelated;
 mod variants;
 mod work_bounds;
