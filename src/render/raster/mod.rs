@@ -52,9 +52,14 @@ impl Rasterizer {
                 let n = scene.width as usize * scene.height as usize;
                 let size = IntSize::from_wh(scene.width, scene.height).ok_or_else(canvas)?;
                 let mut buf = super::spare::take();
-                buf.resize(n * 4, 0);
-                for p in buf.chunks_exact_mut(4) {
-                    p.copy_from_slice(&px);
+                if px.iter().all(|&b| b == px[0]) {
+                    // White (or any grey at full alpha): one memset.
+                    buf.resize(n * 4, px[0]);
+                } else {
+                    buf.resize(n * 4, 0);
+                    for p in buf.chunks_exact_mut(4) {
+                        p.copy_from_slice(&px);
+                    }
                 }
                 Pixmap::from_vec(buf, size).ok_or_else(canvas)?
             }
