@@ -162,25 +162,6 @@ fn auxiliary_lines_are_the_ones_the_solution_uses_or_does_not() {
 
 #[test]
 fn aux_variants_keep_the_layout_guarantees_at_every_font_size() {
-    let plan = Plan::parse("aux;fontsize", true).unwrap();
-    let opts = GenerateOptions {
-        seed: 42,
-        depth: 1..=3,
-        ..GenerateOptions::default()
-    };
-    let mut checked = 0;
-    for p in generate_range(&opts, 0, 150) {
-        let p = p.unwrap();
-        for job in expand_line(&serde_json::to_string(&p).unwrap(), &plan).unwrap() {
-            let l = &job.problem.as_ref().unwrap().layout;
-            assert_eq!(
-                (l.overlaps, l.off_canvas),
-                (0, 0),
-                "{}: {l:?}",
-                job.scene.id
-            );
-            checked += 1;
-        }
-    }
+    let checked = crate::support::drawn::assert_layout_guarantees("aux;fontsize", 42, 150);
     assert!(checked > 300, "{checked}");
 }

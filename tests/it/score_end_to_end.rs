@@ -566,32 +566,28 @@ fn small_sweep_end_to_end() {
     check_sweep(&manifest);
 }
 
-/// The same checks on the manifest of a real `geomrender sweep`, rendered with resvg
-/// (scoring reads the manifest, not the pixels), so it needs no GPU.
-#[test]
-fn real_rendered_sweep_end_to_end() {
+/// Runs `geomrender sweep` with `args` (CPU, quiet) into a temporary directory,
+/// checks the scores of its manifest and returns its stderr.
+fn sweep_and_check(args: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let out = bin()
-        .args([
-            "sweep",
-            "--count",
-            "12",
-            "--seed",
-            "3",
-            "-q",
-            "--backend",
-            "cpu",
-        ])
+        .args(["sweep", "-q", "--backend", "cpu"])
+        .args(args)
         .arg("--out")
         .arg(dir.path())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
     check_sweep(&dir.path().join("manifest.jsonl"));
+    stderr
+}
+
+/// The same checks on the manifest of a real `geomrender sweep`, rendered on the
+/// CPU (scoring reads the manifest, not the pixels), so it needs no GPU.
+#[test]
+fn real_rendered_sweep_end_to_end() {
+    sweep_and_check(&["--count", "12", "--seed", "3"]);
 }
 
 /// The same on a sweep of the text and drawing axes of issue 15: wordings, backward
@@ -599,31 +595,15 @@ fn real_rendered_sweep_end_to_end() {
 /// (not every problem has both kinds), so pairs are missing for some bases.
 #[test]
 fn real_sweep_of_the_newer_axes_end_to_end() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = bin()
-        .args([
-            "sweep",
-            "--count",
-            "24",
-            "--seed",
-            "5",
-            "-q",
-            "--backend",
-            "cpu",
-        ])
-        .args(["--variants", "phrasing=1,2;backward;aux"])
-        .arg("--out")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = sweep_and_check(&[
+        "--count",
+        "24",
+        "--seed",
+        "5",
+        "--variants",
+        "phrasing=1,2;backward;aux",
+    ]);
     assert!(stderr.contains("variants not made"), "{stderr}");
-    check_sweep(&dir.path().join("manifest.jsonl"));
 }
 
 // ---------------------------------------------------------------- bad input

@@ -13,7 +13,6 @@ use geomrender::generate::{
     ElementRef, GenerateOptions, Info, Problem, Segment, Status, generate_range,
 };
 use geomrender::pipeline::expand_line;
-use geomrender::scene::Item;
 use geomrender::variants::{Axis, AxisValue, Plan, draw_problem};
 
 /// Each shape's outline as a polygon (arcs sampled).
@@ -110,15 +109,7 @@ fn unrelated_shapes_change_nothing_the_answer_needs() {
             assert_eq!(added, k as usize, "{id}");
             let job = jobs.iter().find(|j| j.scene.id == id).unwrap();
             let fields = job.problem.as_ref().unwrap();
-            let drawn: Vec<&str> = job
-                .scene
-                .items
-                .iter()
-                .filter_map(|i| match i {
-                    Item::Text(t) => Some(t.text.as_str()),
-                    _ => None,
-                })
-                .collect();
+            let drawn = crate::support::drawn::texts(&job.scene);
             let bound: Vec<ElementRef> = q
                 .steps
                 .iter()
@@ -145,7 +136,7 @@ fn unrelated_shapes_change_nothing_the_answer_needs() {
                     "{id}: the CoT mentions {v}"
                 );
                 match q.params.info {
-                    Info::Image => assert!(drawn.contains(&v.as_str()), "{id}: {v} not drawn"),
+                    Info::Image => assert!(drawn.contains(v.as_str()), "{id}: {v} not drawn"),
                     Info::Text => assert!(
                         tokens(&fields.question).contains(&v),
                         "{id}: {v} not stated: {}",
@@ -183,25 +174,6 @@ fn unrelated_shapes_change_nothing_the_answer_needs() {
 
 #[test]
 fn unrelated_variants_keep_the_layout_guarantees_at_every_font_size() {
-    let plan = Plan::parse("unrelated;fontsize", true).unwrap();
-    let opts = GenerateOptions {
-        seed: 52,
-        depth: 1..=3,
-        ..GenerateOptions::default()
-    };
-    let mut checked = 0;
-    for p in generate_range(&opts, 0, 150) {
-        let p = p.unwrap();
-        for job in expand_line(&serde_json::to_string(&p).unwrap(), &plan).unwrap() {
-            let l = &job.problem.as_ref().unwrap().layout;
-            assert_eq!(
-                (l.overlaps, l.off_canvas),
-                (0, 0),
-                "{}: {l:?}",
-                job.scene.id
-            );
-            checked += 1;
-        }
-    }
+    let checked = crate::support::drawn::assert_layout_guarantees("unrelated;fontsize", 52, 150);
     assert!(checked > 1000, "{checked}");
 }

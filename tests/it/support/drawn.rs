@@ -15,6 +15,44 @@ pub struct Checked {
     pub marks: usize,
 }
 
+/// The strings of a Scene's text items.
+pub fn texts(scene: &geomrender::scene::Scene) -> HashSet<&str> {
+    scene
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Over problems `0..count` of `seed` (depths 1–3), every job of `spec` (a `--grid`
+/// plan) has no overlapping and no off-canvas label; returns how many were checked.
+pub fn assert_layout_guarantees(spec: &str, seed: u64, count: u64) -> usize {
+    let plan = geomrender::variants::Plan::parse(spec, true).unwrap();
+    let opts = geomrender::generate::GenerateOptions {
+        seed,
+        depth: 1..=3,
+        ..Default::default()
+    };
+    let mut checked = 0;
+    for p in geomrender::generate::generate_range(&opts, 0, count) {
+        let line = serde_json::to_string(&p.unwrap()).unwrap();
+        for job in geomrender::pipeline::expand_line(&line, &plan).unwrap() {
+            let l = &job.problem.as_ref().unwrap().layout;
+            assert_eq!(
+                (l.overlaps, l.off_canvas),
+                (0, 0),
+                "{}: {l:?}",
+                job.scene.id
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
 /// Every colour name, vertex letter and "marked with" symbol of `job`'s question
 /// and CoT is drawn by its Scene; the first one that is not is the error.
 pub fn check(job: &Job) -> Result<Checked, String> {
@@ -23,15 +61,7 @@ pub fn check(job: &Job) -> Result<Checked, String> {
     let text = format!(" {} {} ", fields.question, fields.cot);
     let why = |what: String| format!("{id}: {what}\n  question: {}", fields.question);
     let mut n = Checked::default();
-    let drawn: HashSet<&str> = job
-        .scene
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            Item::Text(t) => Some(t.text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let drawn = texts(&job.scene);
     let fills: Vec<[u8; 3]> = job
         .scene
         .items
