@@ -288,9 +288,10 @@ pub fn execute(
     // where no given value inverts within the rules, `aux` where the diagram has
     // no such line); not errors.
     let unmade = std::sync::atomic::AtomicU64::new(0);
+    let per_line = plan.variants().len();
     let expand = |line: &str| {
         let jobs = pipeline::expand_line(line, plan)?;
-        let missing = plan.variants().len().saturating_sub(jobs.len()) as u64;
+        let missing = per_line.saturating_sub(jobs.len()) as u64;
         unmade.fetch_add(missing, std::sync::atomic::Ordering::Relaxed);
         Ok(jobs)
     };
