@@ -100,16 +100,15 @@ fn fill(
     for (my, cov_row) in mask.data().chunks_exact(mw as usize).enumerate() {
         let start = (((y0 + my as i32) * w + x0) * 4) as usize;
         let row = &mut data[start..start + mw as usize * 4];
-        // Runs of full coverage in one vectorised pass, edge pixels one by one.
+        // Runs of no coverage skipped, runs of full coverage in one vectorised pass,
+        // edge pixels one by one.
         let mut i = 0;
         while i < cov_row.len() {
             match cov_row[i] {
-                0 => i += 1,
+                // Runs of no coverage skipped at once (most of a mask's box).
+                0 => i = run_end(cov_row, i, 0),
                 255 => {
-                    let end = cov_row[i..]
-                        .iter()
-                        .position(|&c| c != 255)
-                        .map_or(cov_row.len(), |n| i + n);
+                    let end = run_end(cov_row, i, 255);
                     full.over_run(&mut row[i * 4..end * 4]);
                     i = end;
                 }
@@ -121,6 +120,23 @@ fn fill(
             }
         }
     }
+}
+
+/// Where the run of `byte` starting at `from` ends: eight bytes at a time, then one
+/// by one (most of a mask's row is one long run of 0 or 255).
+fn run_end(cov: &[u8], from: usize, byte: u8) -> usize {
+    let word = u64::from_ne_bytes([byte; 8]);
+    let mut i = from;
+    while let Some(chunk) = cov.get(i..i + 8) {
+        if u64::from_ne_bytes(chunk.try_into().expect("8 bytes")) != word {
+            break;
+        }
+        i += 8;
+    }
+    i + cov[i..]
+        .iter()
+        .position(|&c| c != byte)
+        .unwrap_or(cov.len() - i)
 }
 
 /// Draws one path item onto `pixmap` (premultiplied).
@@ -146,4 +162,28 @@ pub fn draw(pixmap: &mut Pixmap, p: &PathItem) -> Result<(), Reason> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run_end;
+
+    /// Against a byte-by-byte scan, at every start of rows of mixed runs.
+    #[test]
+    fn run_end_finds_where_a_run_stops() {
+        let mut row = vec![0u8; 5];
+        row.extend([255; 19]);
+        row.extend([7, 0, 0]);
+        row.extend([0; 17]);
+        row.extend([255; 8]);
+        for from in 0..row.len() {
+            let byte = row[from];
+            let want = row[from..]
+                .iter()
+                .position(|&c| c != byte)
+                .map_or(row.len(), |n| from + n);
+            assert_eq!(run_end(&row, from, byte), want, "from {from}");
+        }
+        assert_eq!(run_end(&[], 0, 0), 0);
+    }
 }
