@@ -85,7 +85,17 @@ fn fill(
         return;
     }
     let (mw, mh) = ((x1 - x0) as u32, (y1 - y0) as u32);
-    let Some(mut mask) = Mask::new(mw, mh) else {
+    // The coverage buffer is this thread's, reused from fill to fill (a fresh one
+    // is a large zeroed allocation per shape).
+    thread_local! {
+        static COVERAGE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut data = COVERAGE.take();
+    data.clear();
+    data.resize(mw as usize * mh as usize, 0);
+    let Some(mut mask) =
+        tiny_skia::IntSize::from_wh(mw, mh).and_then(|size| Mask::from_vec(data, size))
+    else {
         return;
     };
     mask.fill_path(
@@ -120,6 +130,7 @@ fn fill(
             }
         }
     }
+    COVERAGE.set(mask.take());
 }
 
 /// Where the run of `byte` starting at `from` ends: eight bytes at a time, then one
