@@ -88,11 +88,6 @@ pub fn aux_lines(p: &Problem, aids: Aids) -> Result<Vec<AuxLine>, AidsError> {
     }
 }
 
-fn xy(p: &Problem, i: usize) -> [f64; 2] {
-    let q = &p.diagram.points[i];
-    [q.x, q.y]
-}
-
 /// The foot of `q` on the line through `a` and `b`, and where along `a`→`b` it is.
 fn foot(q: [f64; 2], a: [f64; 2], b: [f64; 2]) -> ([f64; 2], f64) {
     let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
@@ -110,7 +105,7 @@ fn height(p: &Problem, s: usize) -> Option<AuxLine> {
     let n = v.len();
     let edges: Vec<[usize; 2]> = (0..n).map(|k| [v[k], v[(k + 1) % n]]).collect();
     let len = |e: [usize; 2]| {
-        let (a, b) = (xy(p, e[0]), xy(p, e[1]));
+        let (a, b) = (p.diagram.xy(e[0]), p.diagram.xy(e[1]));
         (a[0] - b[0]).hypot(a[1] - b[1])
     };
     let line = |q: [f64; 2], f: [f64; 2], on: [usize; 2]| AuxLine {
@@ -123,8 +118,12 @@ fn height(p: &Problem, s: usize) -> Option<AuxLine> {
     if n == 3 {
         let base = *edges.iter().max_by(|x, y| len(**x).total_cmp(&len(**y)))?;
         let apex = *v.iter().find(|q| !base.contains(q))?;
-        let (f, t) = foot(xy(p, apex), xy(p, base[0]), xy(p, base[1]));
-        return (t > 0.0 && t < 1.0).then(|| line(xy(p, apex), f, base));
+        let (f, t) = foot(
+            p.diagram.xy(apex),
+            p.diagram.xy(base[0]),
+            p.diagram.xy(base[1]),
+        );
+        return (t > 0.0 && t < 1.0).then(|| line(p.diagram.xy(apex), f, base));
     }
     if n != 4 {
         return None;
@@ -137,8 +136,8 @@ fn height(p: &Problem, s: usize) -> Option<AuxLine> {
         }
     }
     for (base, top) in pairs {
-        let (a, b) = (xy(p, base[0]), xy(p, base[1]));
-        let (c, d) = (xy(p, top[0]), xy(p, top[1]));
+        let (a, b) = (p.diagram.xy(base[0]), p.diagram.xy(base[1]));
+        let (c, d) = (p.diagram.xy(top[0]), p.diagram.xy(top[1]));
         let cross = (b[0] - a[0]) * (d[1] - c[1]) - (b[1] - a[1]) * (d[0] - c[0]);
         if cross.abs() > 1e-6 * len(base) * len(top) {
             continue; // not parallel
@@ -219,8 +218,8 @@ fn diagonal(p: &Problem, s: usize) -> Option<AuxLine> {
     (v.len() == 4).then(|| AuxLine {
         shape: s,
         kind: AidKind::Diagonal,
-        from: xy(p, v[0]),
-        to: xy(p, v[2]),
+        from: p.diagram.xy(v[0]),
+        to: p.diagram.xy(v[2]),
         on: [v[0], v[2]],
     })
 }

@@ -301,6 +301,13 @@ pub struct Diagram {
     pub right_angles: Vec<[usize; 3]>,
 }
 
+impl Diagram {
+    /// Point `i`'s coordinates (diagram units, y down).
+    pub fn xy(&self, i: usize) -> [f64; 2] {
+        [self.points[i].x, self.points[i].y]
+    }
+}
+
 /// An element of the diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "index", rename_all = "lowercase")]

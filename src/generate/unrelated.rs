@@ -100,10 +100,6 @@ fn pick_value(p: &Problem, side: usize, rng: &mut Rng, used: &str) -> Option<f64
     options.first().map(|&v| v as f64)
 }
 
-fn xy(p: &Problem, i: usize) -> [f64; 2] {
-    [p.diagram.points[i].x, p.diagram.points[i].y]
-}
-
 /// Every drawn segment: outlines (arcs as chords), inner sides and rays.
 fn segments(p: &Problem) -> Vec<Seg> {
     let mut out = Vec::new();
@@ -132,10 +128,10 @@ fn segments(p: &Problem) -> Vec<Seg> {
         }
     }
     for s in p.diagram.sides.iter().filter(|s| s.kind != SideKind::Edge) {
-        out.push((xy(p, s.points[0]), xy(p, s.points[1])));
+        out.push((p.diagram.xy(s.points[0]), p.diagram.xy(s.points[1])));
     }
     for r in &p.diagram.rays {
-        out.push((xy(p, r.points[0]), xy(p, r.points[1])));
+        out.push((p.diagram.xy(r.points[0]), p.diagram.xy(r.points[1])));
     }
     out
 }
@@ -162,25 +158,11 @@ fn dist_seg_seg(s: Seg, t: Seg) -> f64 {
         .min(dist_point_seg(t.1, s))
 }
 
-/// Whether `q` is inside the polygon `poly`.
-fn inside(poly: &[[f64; 2]], q: [f64; 2]) -> bool {
-    let mut c = false;
-    for i in 0..poly.len() {
-        let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
-        if (a[1] > q[1]) != (b[1] > q[1])
-            && q[0] < (b[0] - a[0]) * (q[1] - a[1]) / (b[1] - a[1]) + a[0]
-        {
-            c = !c;
-        }
-    }
-    c
-}
-
 /// The two new corners of a rectangle of depth `depth` on `side`, outward from its
 /// shape, if it overlaps and crowds nothing.
 fn rectangle(p: &Problem, side: usize, depth: f64) -> Option<[[f64; 2]; 2]> {
     let s = &p.diagram.sides[side];
-    let (x, y) = (xy(p, s.points[0]), xy(p, s.points[1]));
+    let (x, y) = (p.diagram.xy(s.points[0]), p.diagram.xy(s.points[1]));
     let (dx, dy) = (y[0] - x[0], y[1] - x[1]);
     let l = dx.hypot(dy);
     if l < 1e-9 {
@@ -188,10 +170,14 @@ fn rectangle(p: &Problem, side: usize, depth: f64) -> Option<[[f64; 2]; 2]> {
     }
     let n = [-dy / l, dx / l];
     let shape = &p.diagram.shapes[s.shapes[0]];
-    let poly: Vec<[f64; 2]> = shape.vertices.iter().map(|&v| xy(p, v)).collect();
+    let poly: Vec<[f64; 2]> = shape.vertices.iter().map(|&v| p.diagram.xy(v)).collect();
     let mid = [(x[0] + y[0]) / 2.0, (x[1] + y[1]) / 2.0];
     let probe = [mid[0] + n[0] * 1e-3 * l, mid[1] + n[1] * 1e-3 * l];
-    let k = if inside(&poly, probe) { -depth } else { depth };
+    let k = if crate::vec2::inside(&poly, probe) {
+        -depth
+    } else {
+        depth
+    };
     let z = [y[0] + n[0] * k, y[1] + n[1] * k];
     let w = [x[0] + n[0] * k, x[1] + n[1] * k];
     let rect = [x, y, z, w];
@@ -202,7 +188,7 @@ fn rectangle(p: &Problem, side: usize, depth: f64) -> Option<[[f64; 2]; 2]> {
             continue;
         }
         let q = [pt.x, pt.y];
-        if inside(&rect, q)
+        if crate::vec2::inside(&rect, q)
             || [(y, z), (z, w), (w, x)]
                 .iter()
                 .any(|e| dist_point_seg(q, *e) < room)
@@ -232,8 +218,8 @@ fn rectangle(p: &Problem, side: usize, depth: f64) -> Option<[[f64; 2]; 2]> {
     // Nothing drawn inside it (a shape enclosing it, or one it would cover).
     let centre = [(x[0] + z[0]) / 2.0, (x[1] + z[1]) / 2.0];
     for other in &p.diagram.shapes {
-        let poly: Vec<[f64; 2]> = other.vertices.iter().map(|&v| xy(p, v)).collect();
-        if poly.len() >= 3 && inside(&poly, centre) {
+        let poly: Vec<[f64; 2]> = other.vertices.iter().map(|&v| p.diagram.xy(v)).collect();
+        if poly.len() >= 3 && crate::vec2::inside(&poly, centre) {
             return None;
         }
     }
