@@ -20,6 +20,8 @@
 //! opacity and filtering are one pass over the RGBA rows, straight into the
 //! compressor (no RGB copy of the image first).
 
+mod up;
+
 use crate::render::RenderedImage;
 
 /// Row filter type 2: each byte minus the byte above it.
@@ -36,47 +38,25 @@ pub fn encode_png(image: &RenderedImage) -> Result<Vec<u8>, image::ImageError> {
 
 /// `channels` 3 (RGB: `None` at the first translucent pixel) or 4 (RGBA).
 fn encode(image: &RenderedImage, channels: usize) -> std::io::Result<Option<Vec<u8>>> {
-    // Row scratch, reused by each thread: this row's and the previous row's
-    // samples, and the filtered line (filter byte first). Each row is read from
-    // the image once; the rest stays in the L1 cache.
-    thread_local! {
-        static ROWS: std::cell::RefCell<[Vec<u8>; 3]> =
-            const { std::cell::RefCell::new([Vec::new(), Vec::new(), Vec::new()]) };
-    }
     let (w, h) = (image.width as usize, image.height as usize);
     let stride = w * 4;
     let line = 1 + w * channels;
     let mut zlib = fdeflate::Compressor::new(Vec::with_capacity(w * h / 4))?;
-    let fits = ROWS.with(|rows| -> std::io::Result<bool> {
-        let [raw, prev, filtered] = &mut *rows.borrow_mut();
-        for v in [&mut *raw, &mut *prev, &mut *filtered] {
-            v.clear();
-            v.resize(line - 1, 0);
-        }
-        filtered.insert(0, UP);
-        for row in image.rgba.chunks_exact(stride).take(h) {
-            if channels == 3 {
-                let mut alpha = 255u8;
-                for (d, s) in raw.chunks_exact_mut(3).zip(row.chunks_exact(4)) {
-                    d.copy_from_slice(&s[..3]);
-                    alpha &= s[3];
-                }
-                if alpha != 255 {
-                    return Ok(false);
-                }
-            } else {
-                raw.copy_from_slice(row);
+    // The filtered line, filter byte first; the row above the first is zeros.
+    let mut filtered = vec![0u8; line];
+    filtered[0] = UP;
+    let zeros = vec![0u8; stride];
+    let mut prev: &[u8] = &zeros;
+    for row in image.rgba.chunks_exact(stride).take(h) {
+        if channels == 3 {
+            if !up::rgb(row, prev, &mut filtered[1..]) {
+                return Ok(None);
             }
-            for ((f, r), p) in filtered[1..].iter_mut().zip(raw.iter()).zip(prev.iter()) {
-                *f = r.wrapping_sub(*p);
-            }
-            zlib.write_data(filtered)?;
-            std::mem::swap(raw, prev);
+        } else {
+            up::rgba(row, prev, &mut filtered[1..]);
         }
-        Ok(true)
-    })?;
-    if !fits {
-        return Ok(None);
+        zlib.write_data(&filtered)?;
+        prev = row;
     }
     let mut data = zlib.finish()?;
     // As the `png` crate does: stored blocks when deflate would only grow the data.
