@@ -496,7 +496,7 @@ fn place_all(
                 )
             })
             .collect();
-        let near_segs: Vec<(Px, Px)> = segs
+        let near_segs: Vec<Seg> = segs
             .iter()
             .copied()
             .filter(|&(a, b)| {
@@ -507,6 +507,7 @@ fn place_all(
                     || a[1] > hi[1] + m && b[1] > hi[1] + m
                     || a[1] < lo[1] - m && b[1] < lo[1] - m)
             })
+            .map(Seg::new)
             .collect();
         let hard_ok = |c: Px| {
             on_canvas(c, half, canvas)
@@ -514,16 +515,26 @@ fn place_all(
                     .iter()
                     .all(|q| !boxes_intersect(c, half, q.center, q.half, LABEL_GAP))
         };
+        // The clearance capped at `STROKE_CLEARANCE`, all that is compared: segments
+        // that cannot come nearer than the nearest so far are not measured.
         let stroke_clearance = |c: Px| {
-            near_segs
-                .iter()
-                .map(|&(a, b)| box_seg_dist(c, half, a, b))
-                .fold(f32::INFINITY, f32::min)
+            let mut clearance = STROKE_CLEARANCE;
+            for s in &near_segs {
+                if clearance <= 0.0 {
+                    break;
+                }
+                if !s.beyond(c, half, clearance) {
+                    clearance = clearance.min(box_seg_dist(c, half, s.a, s.b));
+                }
+            }
+            clearance
         };
         let mut chosen = None;
         // (attached, clearance) of the best fallback so far.
         let mut fallback: Option<((bool, f32), &Candidate)> = None;
-        for cand in &cands {
+        let mut order = best_first(&cands).peekable();
+        let first = order.peek().copied();
+        for cand in order {
             if !hard_ok(cand.center) {
                 continue;
             }
@@ -541,7 +552,7 @@ fn place_all(
         let (center, extra) = match chosen.or(fallback.map(|(_, c)| c)) {
             Some(c) => (c.center, c.extra),
             None => {
-                let c = cands.first().map_or(r.anchor, |x| x.center);
+                let c = first.map_or(r.anchor, |x| x.center);
                 let clamped = [
                     c[0].clamp(half[0] + 1.0, canvas - half[0] - 1.0),
                     c[1].clamp(half[1] + 1.0, canvas - half[1] - 1.0),
@@ -563,7 +574,7 @@ fn place_all(
     Ok(placed)
 }
 
-/// Every candidate position of a request, best first.
+/// Every candidate position of a request, in the order they are made.
 fn candidates(r: &Request, half: [f32; 2]) -> Vec<Candidate> {
     let mut cands = Vec::new();
     let slides: &[f32] = if r.along.is_some() {
@@ -590,8 +601,58 @@ fn candidates(r: &Request, half: [f32; 2]) -> Vec<Candidate> {
             }
         }
     }
-    cands.sort_by(|x, y| x.score.total_cmp(&y.score));
     cands
+}
+
+/// The candidates best first: by score, equal scores in the order they were made
+/// (a stable sort's order). A heap, so that only the candidates tried are ordered:
+/// most labels take one of the first few of their hundreds.
+fn best_first(cands: &[Candidate]) -> impl Iterator<Item = &Candidate> {
+    // `f32::total_cmp`'s order as an unsigned key.
+    let key = |score: f32| {
+        let bits = score.to_bits() as i32;
+        ((bits ^ (((bits >> 31) as u32) >> 1) as i32) as u32) ^ (1 << 31)
+    };
+    let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(u32, u32)>> = cands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| std::cmp::Reverse((key(c.score), i as u32)))
+        .collect();
+    std::iter::from_fn(move || {
+        heap.pop()
+            .map(|std::cmp::Reverse((_, i))| &cands[i as usize])
+    })
+}
+
+/// A stroke's centre line, with its box when its ends are finite.
+struct Seg {
+    a: Px,
+    b: Px,
+    bounds: Option<(Px, Px)>,
+}
+
+impl Seg {
+    fn new((a, b): (Px, Px)) -> Seg {
+        let finite = a.iter().chain(&b).all(|v| v.is_finite());
+        let bounds = finite.then(|| {
+            (
+                [a[0].min(b[0]), a[1].min(b[1])],
+                [a[0].max(b[0]), a[1].max(b[1])],
+            )
+        });
+        Seg { a, b, bounds }
+    }
+
+    /// Whether the segment is certainly farther than `d` from the box (centre ± `half`):
+    /// its own box is, by a margin far above the rounding of [`box_seg_dist`].
+    fn beyond(&self, c: Px, half: [f32; 2], d: f32) -> bool {
+        const MARGIN: f32 = 0.01;
+        self.bounds.is_some_and(|(lo, hi)| {
+            let gx = (lo[0] - (c[0] + half[0])).max(c[0] - half[0] - hi[0]);
+            let gy = (lo[1] - (c[1] + half[1])).max(c[1] - half[1] - hi[1]);
+            gx.max(gy) > d + MARGIN
+        })
+    }
 }
 
 /// A leader line from `from` (on the element) to the edge of the box at `center`,
@@ -629,6 +690,7 @@ fn reach(cands: &[Candidate], half: [f32; 2]) -> (Px, Px) {
 
 /// Layout figures for the chosen placement.
 fn measure(placed: &[Placed], segs: &[(Px, Px)], canvas: f32, scale: f64) -> LayoutStats {
+    let segs: Vec<Seg> = segs.iter().copied().map(Seg::new).collect();
     let mut overlaps = 0;
     let mut min_clear = canvas;
     for (i, a) in placed.iter().enumerate() {
@@ -638,8 +700,12 @@ fn measure(placed: &[Placed], segs: &[(Px, Px)], canvas: f32, scale: f64) -> Lay
             }
             min_clear = min_clear.min(box_gap(a.center, a.half, b.center, b.half));
         }
-        for &(s, e) in segs {
-            let dd = box_seg_dist(a.center, a.half, s, e) - REFERENCE_LINE_WIDTH / 2.0;
+        for s in &segs {
+            // A segment farther than the nearest so far cannot lower it.
+            if s.beyond(a.center, a.half, min_clear + REFERENCE_LINE_WIDTH / 2.0) {
+                continue;
+            }
+            let dd = box_seg_dist(a.center, a.half, s.a, s.b) - REFERENCE_LINE_WIDTH / 2.0;
             min_clear = min_clear.min(dd.max(0.0));
         }
     }
