@@ -22,9 +22,17 @@ pub struct Args {
     /// Variant axes per problem, as in `render --variants`.
     #[arg(long, value_name = "SPEC")]
     variants: Option<String>,
-    /// Where to write the images (default: a temporary directory, removed afterwards).
-    #[arg(long)]
+    /// The directory the runs write under (default: the system temp dir). Each run
+    /// writes a fresh `round-R-BACKEND/` there, new files as a real run writes them;
+    /// they are removed when the bench ends, unless --keep (not between runs: on
+    /// ext4 without a journal, creating files is slow for 30 s after thousands
+    /// were deleted). The filesystem is synced before each run starts, so that no
+    /// run pays for writing back the files of the one before.
+    #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Keep each run's images instead of removing them.
+    #[arg(long)]
+    keep: bool,
     /// A second backend run on the same input in the same process, alternating with
     /// --backend round by round, e.g. `--backend cpu --against resvg`.
     #[arg(long, value_enum, value_name = "BACKEND")]
@@ -71,23 +79,48 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut backends = vec![args.engine.backend];
     backends.extend(args.against);
     let mut best: Vec<Option<(f64, RunSummary)>> = backends.iter().map(|_| None).collect();
-    for round in 1..=args.rounds {
-        for (k, &backend) in backends.iter().enumerate() {
-            let mut engine = args.engine.clone();
-            engine.backend = backend;
-            let summary = run_once(&input, &plan, &engine, args.out.as_deref(), args.count)?;
-            let rate = summary.images as f64 / summary.elapsed.as_secs_f64();
-            println!(
-                "round {round}: {} images in {:.2} s = {rate:.1} images/s with {}",
-                summary.images,
-                summary.elapsed.as_secs_f64(),
-                summary.backend
-            );
-            if best[k].as_ref().is_none_or(|(r, _)| rate > *r) {
-                best[k] = Some((rate, summary));
+    let root = match &args.out {
+        Some(dir) => dir.clone(),
+        None => std::env::temp_dir().join(format!("geomrender-bench-{}", std::process::id())),
+    };
+    let mut written = Vec::new();
+    let result = (|| -> anyhow::Result<()> {
+        for round in 1..=args.rounds {
+            for (k, &backend) in backends.iter().enumerate() {
+                let mut engine = args.engine.clone();
+                engine.backend = backend;
+                let dir = root.join(format!("round-{round}-{}", backend.name()));
+                // Never another's directory: only what this bench made is removed.
+                anyhow::ensure!(
+                    !dir.exists(),
+                    "{} exists already: bench writes each run into a new directory",
+                    dir.display()
+                );
+                written.push(dir.clone());
+                let summary = run_once(&input, &plan, &engine, &dir, args.count)?;
+                let rate = summary.images as f64 / summary.elapsed.as_secs_f64();
+                println!(
+                    "round {round}: {} images in {:.2} s = {rate:.1} images/s with {}",
+                    summary.images,
+                    summary.elapsed.as_secs_f64(),
+                    summary.backend
+                );
+                if best[k].as_ref().is_none_or(|(r, _)| rate > *r) {
+                    best[k] = Some((rate, summary));
+                }
             }
         }
+        Ok(())
+    })();
+    if !args.keep {
+        for dir in &written {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        if args.out.is_none() {
+            let _ = std::fs::remove_dir(&root);
+        }
     }
+    result?;
     println!("machine: {}", machine());
     for (rate, summary) in best.iter().flatten() {
         println!(
@@ -102,17 +135,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One timed run of `input` with `engine` into `out` (or a temporary directory).
+/// One timed run of `input` with `engine` into the fresh directory `dir`.
 fn run_once(
     input: &str,
     plan: &Plan,
     engine: &EngineArgs,
-    out: Option<&std::path::Path>,
+    dir: &std::path::Path,
     count: u64,
 ) -> anyhow::Result<RunSummary> {
-    let temp = tempfile_dir()?;
-    let out = out.map_or_else(|| temp.clone(), |o| o.to_path_buf());
-    let options = engine.options(&out, false)?;
+    std::fs::create_dir_all(dir)?;
+    settle(dir);
+    let options = engine.options(dir, false)?;
     let total = count * plan.variants().len() as u64;
     let summary = execute(
         input.as_bytes(),
@@ -122,9 +155,7 @@ fn run_once(
         Some(total),
         true,
         None,
-    );
-    let _ = std::fs::remove_dir_all(&temp);
-    let summary = summary?;
+    )?;
     anyhow::ensure!(
         summary.failed == 0,
         "{} inputs failed, the first: {}",
@@ -134,11 +165,20 @@ fn run_once(
     Ok(summary)
 }
 
-/// A fresh directory under the system temp dir.
-fn tempfile_dir() -> anyhow::Result<PathBuf> {
-    let dir = std::env::temp_dir().join(format!("geomrender-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
+/// Waits until the filesystem holding `dir` has written back everything pending:
+/// the last run's files and their deletion (on a disk mounted with `discard`,
+/// deleting thousands of files stalls file creation for seconds afterwards).
+fn settle(dir: &std::path::Path) {
+    #[cfg(target_os = "linux")]
+    if let Ok(f) = std::fs::File::open(dir) {
+        use std::os::fd::AsRawFd;
+        // SAFETY: syncfs takes an open descriptor, which `f` keeps open.
+        unsafe {
+            libc::syncfs(f.as_raw_fd());
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = dir;
 }
 
 /// "<cpu model>, N threads".

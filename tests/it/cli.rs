@@ -398,3 +398,50 @@ fn a_closed_stdout_ends_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(!out.status.success());
 }
+
+/// `bench --out`: each run writes its own new directory, removed when the bench
+/// ends unless `--keep`; a directory already there is refused and left alone.
+#[test]
+fn bench_writes_each_run_into_its_own_directory() {
+    let out = tempfile::tempdir().unwrap();
+    let bench = |extra: &[&str]| {
+        run(bin()
+            .args(["bench", "--count", "3", "--rounds", "2", "--backend", "cpu"])
+            .args(["--against", "resvg", "--out"])
+            .arg(out.path())
+            .args(extra))
+    };
+    let o = bench(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("ratio:"), "{stdout}");
+    assert_eq!(files(out.path()), Vec::<String>::new(), "runs left behind");
+
+    let o = bench(&["--keep"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let kept = files(out.path());
+    assert_eq!(
+        kept,
+        [
+            "round-1-cpu",
+            "round-1-resvg",
+            "round-2-cpu",
+            "round-2-resvg"
+        ]
+    );
+    for dir in &kept {
+        let pngs = files(&out.path().join(dir).join("images"));
+        assert_eq!(pngs.len(), 3, "{dir}: {pngs:?}");
+    }
+
+    // round-1-cpu is there now: refused, and nothing of it removed.
+    let o = bench(&[]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("exists already"));
+    assert_eq!(files(out.path()), kept);
+}
