@@ -7,7 +7,9 @@
 /// (`out` holds 3 bytes a pixel). `false` when a pixel of `cur` is not opaque;
 /// `out` is then unspecified.
 pub fn rgb(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
-    assert!(cur.len() % 4 == 0 && prev.len() == cur.len() && out.len() == cur.len() / 4 * 3);
+    assert!(
+        cur.len().is_multiple_of(4) && prev.len() == cur.len() && out.len() == cur.len() / 4 * 3
+    );
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: this CPU has AVX2 (checked just above); the lengths were checked.
