@@ -25,9 +25,9 @@ pub struct Args {
     /// The directory the runs write under (default: the system temp dir). Each run
     /// writes a fresh `round-R-BACKEND/` there, new files as a real run writes them;
     /// they are removed when the bench ends, unless --keep (not between runs: on
-    /// ext4 without a journal, creating files is slow for 30 s after thousands
-    /// were deleted). The filesystem is synced before each run starts, so that no
-    /// run pays for writing back the files of the one before.
+    /// some disks creating files is slow for a minute or more after thousands were
+    /// deleted). The filesystem is synced before each run starts, so that no run
+    /// pays for writing back the files of the one before.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Keep each run's images instead of removing them.
