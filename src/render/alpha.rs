@@ -1,6 +1,25 @@
 //! Premultiplied → straight alpha, shared by both backends so that their images
 //! round translucent pixels identically.
 
+use crate::render::RenderedImage;
+use resvg::tiny_skia::Pixmap;
+
+/// The image `id` of a premultiplied `pixmap`, in straight alpha; `opaque` says
+/// every pixel is known to be opaque (nothing to un-premultiply).
+pub fn straight_image(id: &str, pixmap: Pixmap, opaque: bool) -> RenderedImage {
+    let (width, height) = (pixmap.width(), pixmap.height());
+    let mut rgba = pixmap.take();
+    if !opaque {
+        unpremultiply(&mut rgba);
+    }
+    RenderedImage {
+        id: id.to_owned(),
+        width,
+        height,
+        rgba,
+    }
+}
+
 /// Turns premultiplied RGBA8 into straight alpha in place (rounded to nearest).
 /// Fully transparent pixels become `[0, 0, 0, 0]`, like PNG encoders expect.
 pub fn unpremultiply(rgba: &mut [u8]) {

@@ -12,7 +12,7 @@
 
 use crate::font::{FONT_DATA, FONT_FAMILY};
 use crate::render::RenderedImage;
-use crate::render::alpha::unpremultiply;
+use crate::render::alpha::straight_image;
 use crate::render::raster::{RasterError, Rasterizer};
 use crate::scene::svg::to_svg;
 use crate::scene::{Scene, SceneError, validate};
@@ -114,14 +114,7 @@ fn render_resvg(
                 height: scene.height,
             })?;
         resvg::render(&tree, Transform::identity(), &mut pixmap.as_mut());
-        let mut rgba = pixmap.take();
-        unpremultiply(&mut rgba);
-        Ok(RenderedImage {
-            id: scene.id.clone(),
-            width: scene.width,
-            height: scene.height,
-            rgba,
-        })
+        Ok(straight_image(&scene.id, pixmap, false))
     }
 }
 

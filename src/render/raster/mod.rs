@@ -14,7 +14,7 @@ mod paths;
 pub use glyphs::{Placed, layout};
 
 use crate::render::RenderedImage;
-use crate::render::alpha::unpremultiply;
+use crate::render::alpha::straight_image;
 use crate::scene::{Item, Scene, SceneError};
 use resvg::tiny_skia::{Color, IntSize, Pixmap};
 
@@ -73,15 +73,6 @@ impl Rasterizer {
                 Item::Text(t) => self.glyphs.draw(&mut pixmap, t),
             }
         }
-        let mut rgba = pixmap.take();
-        if !opaque {
-            unpremultiply(&mut rgba);
-        }
-        Ok(RenderedImage {
-            id: scene.id.clone(),
-            width: scene.width,
-            height: scene.height,
-            rgba,
-        })
+        Ok(straight_image(&scene.id, pixmap, opaque))
     }
 }
