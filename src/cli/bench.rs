@@ -121,6 +121,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     result?;
+    if args.keep {
+        println!("runs kept under {}", root.display());
+    }
     println!("machine: {}", machine());
     for (rate, summary) in best.iter().flatten() {
         println!(

@@ -419,6 +419,9 @@ fn bench_writes_each_run_into_its_own_directory() {
 
     let o = bench(&["--keep"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let said = format!("runs kept under {}", out.path().display());
+    assert!(stdout.contains(&said), "{stdout}");
     let kept = files(out.path());
     assert_eq!(
         kept,
