@@ -1,6 +1,6 @@
 //! From diagram units to canvas pixels: rotation, scale and centring.
 
-use crate::generate::{Problem, Segment};
+use crate::generate::Problem;
 use crate::style::Rotation;
 
 /// A 2-D point in px.
@@ -12,43 +12,16 @@ pub(crate) struct Geometry {
     pub samples: Vec<[f64; 2]>,
 }
 
-/// Points along an arc from `from` to `to` (diagram units, y down), `from` excluded.
-pub(crate) fn arc_samples(
-    from: [f64; 2],
-    to: [f64; 2],
-    center: [f64; 2],
-    sweep: bool,
-    n: usize,
-) -> Vec<[f64; 2]> {
-    crate::vec2::arc_points(from, to, center, sweep, n, 1e-9)
-}
-
 /// Every contour of the problem's shapes as polylines (diagram units).
 pub(crate) fn outline_polylines(p: &Problem) -> Vec<(usize, Vec<[f64; 2]>)> {
-    let mut out = Vec::new();
-    for (i, s) in p.diagram.shapes.iter().enumerate() {
-        for c in &s.outline {
-            let mut pts = vec![c.start];
-            let mut cur = c.start;
-            for seg in &c.segments {
-                match *seg {
-                    Segment::Line { to } => {
-                        pts.push(to);
-                        cur = to;
-                    }
-                    Segment::Arc {
-                        to, center, sweep, ..
-                    } => {
-                        pts.extend(arc_samples(cur, to, center, sweep, 72));
-                        cur = to;
-                    }
-                }
-            }
-            out.push((i, pts));
-        }
-    }
-    out
+    let per_shape = p.diagram.shapes.iter().enumerate();
+    per_shape
+        .flat_map(|(i, s)| s.outline.iter().map(move |c| (i, c.polyline(ARC_PER_TURN))))
+        .collect()
 }
+
+/// Points a full turn of an outline arc is sampled with.
+pub(crate) const ARC_PER_TURN: usize = 72;
 
 /// Why a diagram cannot be drawn.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

@@ -1,8 +1,8 @@
 //! Right-angle marks and angle arcs, sized from the canvas and the geometry only, and
 //! every stroke of the diagram as pixel segments: the obstacles labels keep clear of.
 
-use super::frame::{Fit, Px, outline_polylines};
-use crate::generate::{Problem, SideKind, Status};
+use super::frame::{ARC_PER_TURN, Fit, Px};
+use crate::generate::{Problem, Status};
 use crate::vec2::{add, cross, len, scale, sub, unit_clamped};
 
 /// Below this length (px) an arm of an angle has no direction: its unit vector
@@ -77,15 +77,8 @@ pub(crate) fn arc_radius(canvas: u32, a: Px, v: Px, b: Px) -> f32 {
 /// Every stroke as px segments: outlines, non-edge sides, rays, marks (arcs as 8 chords).
 pub(crate) fn stroke_segments(p: &Problem, fit: &Fit, marks: &Marks) -> Vec<(Px, Px)> {
     let mut segs = Vec::new();
-    for (_, poly) in outline_polylines(p) {
-        let px: Vec<Px> = poly.iter().map(|&q| fit.px(q)).collect();
-        segs.extend(px.windows(2).map(|w| (w[0], w[1])));
-    }
-    for s in p.diagram.sides.iter().filter(|s| s.kind != SideKind::Edge) {
-        segs.push((fit.point(p, s.points[0]), fit.point(p, s.points[1])));
-    }
-    for r in &p.diagram.rays {
-        segs.push((fit.point(p, r.points[0]), fit.point(p, r.points[1])));
+    for (a, b) in p.diagram.drawn_segments(ARC_PER_TURN) {
+        segs.push((fit.px(a), fit.px(b)));
     }
     for a in &p.diagram.aux {
         segs.push((fit.px(a.from), fit.px(a.to)));

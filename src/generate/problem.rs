@@ -164,6 +164,32 @@ pub struct Contour {
     pub segments: Vec<Segment>,
 }
 
+impl Contour {
+    /// The contour as a polyline from its start; arcs sampled at about `per_turn`
+    /// points a full turn, their ends exact.
+    pub fn polyline(&self, per_turn: usize) -> Vec<[f64; 2]> {
+        let mut pts = vec![self.start];
+        let mut cur = self.start;
+        for seg in &self.segments {
+            match *seg {
+                Segment::Line { to } => {
+                    pts.push(to);
+                    cur = to;
+                }
+                Segment::Arc {
+                    to, center, sweep, ..
+                } => {
+                    pts.extend(crate::vec2::arc_points(
+                        cur, to, center, sweep, per_turn, 1e-9,
+                    ));
+                    cur = to;
+                }
+            }
+        }
+        pts
+    }
+}
+
 /// A drawn shape.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -305,6 +331,23 @@ impl Diagram {
     /// Point `i`'s coordinates (diagram units, y down).
     pub fn xy(&self, i: usize) -> [f64; 2] {
         [self.points[i].x, self.points[i].y]
+    }
+
+    /// Every straight piece the diagram draws, in diagram units: the shapes'
+    /// outlines (arcs as chords, about `per_turn` a full turn), then inner sides
+    /// and rays.
+    pub fn drawn_segments(&self, per_turn: usize) -> Vec<([f64; 2], [f64; 2])> {
+        let mut out = Vec::new();
+        for c in self.shapes.iter().flat_map(|s| &s.outline) {
+            out.extend(c.polyline(per_turn).windows(2).map(|w| (w[0], w[1])));
+        }
+        for s in self.sides.iter().filter(|s| s.kind != SideKind::Edge) {
+            out.push((self.xy(s.points[0]), self.xy(s.points[1])));
+        }
+        for r in &self.rays {
+            out.push((self.xy(r.points[0]), self.xy(r.points[1])));
+        }
+        out
     }
 }
 

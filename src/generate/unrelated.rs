@@ -102,38 +102,7 @@ fn pick_value(p: &Problem, side: usize, rng: &mut Rng, used: &str) -> Option<f64
 
 /// Every drawn segment: outlines (arcs as chords), inner sides and rays.
 fn segments(p: &Problem) -> Vec<Seg> {
-    let mut out = Vec::new();
-    for s in &p.diagram.shapes {
-        for c in &s.outline {
-            let mut cur = c.start;
-            for seg in &c.segments {
-                match *seg {
-                    Segment::Line { to } => {
-                        out.push((cur, to));
-                        cur = to;
-                    }
-                    Segment::Arc {
-                        to, center, sweep, ..
-                    } => {
-                        let pts = crate::vec2::arc_points(cur, to, center, sweep, 24, 1e-9);
-                        let mut prev = cur;
-                        for q in pts {
-                            out.push((prev, q));
-                            prev = q;
-                        }
-                        cur = to;
-                    }
-                }
-            }
-        }
-    }
-    for s in p.diagram.sides.iter().filter(|s| s.kind != SideKind::Edge) {
-        out.push((p.diagram.xy(s.points[0]), p.diagram.xy(s.points[1])));
-    }
-    for r in &p.diagram.rays {
-        out.push((p.diagram.xy(r.points[0]), p.diagram.xy(r.points[1])));
-    }
-    out
+    p.diagram.drawn_segments(24)
 }
 
 fn dist_point_seg(q: [f64; 2], (a, b): Seg) -> f64 {
