@@ -168,9 +168,8 @@ fn run_once(
     Ok(summary)
 }
 
-/// Waits until the filesystem holding `dir` has written back everything pending:
-/// the last run's files and their deletion (on a disk mounted with `discard`,
-/// deleting thousands of files stalls file creation for seconds afterwards).
+/// Waits until the filesystem holding `dir` has written back everything pending
+/// (the files of the runs before), so that a run is not charged for it.
 fn settle(dir: &std::path::Path) {
     #[cfg(target_os = "linux")]
     if let Ok(f) = std::fs::File::open(dir) {

@@ -644,14 +644,17 @@ impl Seg {
     }
 
     /// Whether the segment is certainly farther than `d` from the box (centre ± `half`):
-    /// its own box is, by a margin far above the rounding of [`box_seg_dist`].
+    /// its own box is, by a margin far above the rounding of [`box_seg_dist`]. Never
+    /// for a box that is not finite (measured as before).
     fn beyond(&self, c: Px, half: [f32; 2], d: f32) -> bool {
         const MARGIN: f32 = 0.01;
-        self.bounds.is_some_and(|(lo, hi)| {
-            let gx = (lo[0] - (c[0] + half[0])).max(c[0] - half[0] - hi[0]);
-            let gy = (lo[1] - (c[1] + half[1])).max(c[1] - half[1] - hi[1]);
-            gx.max(gy) > d + MARGIN
-        })
+        let finite = c.iter().chain(&half).all(|v| v.is_finite());
+        finite
+            && self.bounds.is_some_and(|(lo, hi)| {
+                let gx = (lo[0] - (c[0] + half[0])).max(c[0] - half[0] - hi[0]);
+                let gy = (lo[1] - (c[1] + half[1])).max(c[1] - half[1] - hi[1]);
+                gx.max(gy) > d + MARGIN
+            })
     }
 }
 
