@@ -108,6 +108,16 @@ fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
 mod tests {
     use super::*;
 
+    /// An image "x" of `rgba` pixels.
+    fn image(width: u32, height: u32, rgba: Vec<u8>) -> RenderedImage {
+        RenderedImage {
+            id: "x".into(),
+            width,
+            height,
+            rgba,
+        }
+    }
+
     fn decode(bytes: &[u8]) -> image::DynamicImage {
         image::load_from_memory_with_format(bytes, image::ImageFormat::Png).unwrap()
     }
@@ -117,12 +127,7 @@ mod tests {
         let rgba: Vec<u8> = (0..6 * 4)
             .map(|i| if i % 4 == 3 { 255 } else { (i * 7) as u8 })
             .collect();
-        let img = RenderedImage {
-            id: "x".into(),
-            width: 3,
-            height: 2,
-            rgba: rgba.clone(),
-        };
+        let img = image(3, 2, rgba.clone());
         let decoded = decode(&encode_png(&img).unwrap());
         assert_eq!(decoded.color(), image::ColorType::Rgb8);
         assert_eq!(decoded.to_rgba8().into_raw(), rgba);
@@ -149,12 +154,7 @@ mod tests {
                 let n = rgba.len();
                 rgba[n - 5] = 17;
             }
-            let img = RenderedImage {
-                id: "x".into(),
-                width: w,
-                height: h,
-                rgba: rgba.clone(),
-            };
+            let img = image(w, h, rgba.clone());
             let ours = decode(&encode_png(&img).unwrap());
             assert_eq!(ours.to_rgba8().into_raw(), rgba);
             let mut theirs = Vec::new();
@@ -181,12 +181,7 @@ mod tests {
                 if i % 4 == 3 { 255 } else { (x >> 16) as u8 }
             })
             .collect();
-        let img = RenderedImage {
-            id: "x".into(),
-            width: 64,
-            height: 64,
-            rgba: rgba.clone(),
-        };
+        let img = image(64, 64, rgba.clone());
         let bytes = encode_png(&img).unwrap();
         assert!(
             bytes.len() < 64 * 64 * 3 + 64 * 6 + 200,
@@ -199,12 +194,7 @@ mod tests {
     #[test]
     fn translucent_images_keep_alpha() {
         let rgba = vec![10, 20, 30, 40, 50, 60, 70, 255];
-        let img = RenderedImage {
-            id: "x".into(),
-            width: 2,
-            height: 1,
-            rgba: rgba.clone(),
-        };
+        let img = image(2, 1, rgba.clone());
         let decoded = decode(&encode_png(&img).unwrap());
         assert_eq!(decoded.color(), image::ColorType::Rgba8);
         assert_eq!(decoded.to_rgba8().into_raw(), rgba);
