@@ -23,6 +23,12 @@ use std::path::{Path, PathBuf};
 /// The file a finished shard writes last.
 pub const DONE: &str = "done.json";
 
+/// The most shards one run may have (`--shard I/N`, the engines' variables, and the
+/// `I-of-N` folders `merge` reads): Kubernetes' Indexed Jobs allow 100,000
+/// completions, and a run of more shards than that is a mistake, not a plan.
+/// Checked before anything is allocated by a count.
+pub const MAX_SHARDS: u64 = 100_000;
+
 /// The files of a run that are concatenated in shard order when merging.
 const CONCATENATED: [&str; 3] = ["problems.jsonl", "manifest.jsonl", "errors.jsonl"];
 
