@@ -3,6 +3,7 @@
 //! and `sweep`, which writes the same files (the same bytes) as the images come out.
 
 use geomrender::output::datasets::{DatasetOptions, Exported, Sink, export};
+use geomrender::output::dir::Dir;
 use geomrender::output::lock::OutputLock;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -87,6 +88,30 @@ fn options(sinks: Vec<Sink>, s: ShardSizeArgs) -> DatasetOptions {
     }
 }
 
+/// Says which datasets of an earlier run were removed (they would not have matched
+/// the new manifest).
+pub fn removed(files: &[PathBuf], dir: &Path) {
+    if files.is_empty() {
+        return;
+    }
+    let shown: Vec<String> = files
+        .iter()
+        .take(4)
+        .map(|f| f.display().to_string())
+        .collect();
+    let more = match files.len().saturating_sub(shown.len()) {
+        0 => String::new(),
+        n => format!(", … ({n} more)"),
+    };
+    eprintln!(
+        "removed {} dataset file(s) of an earlier run under {} that this run does not write \
+         (they would not match the new manifest; --sink writes them anew): {}{more}",
+        files.len(),
+        dir.display(),
+        shown.join(", ")
+    );
+}
+
 /// Says what was written: the row count and the first few files.
 pub fn describe(done: &Exported, dir: &Path) {
     if done.files.is_empty() {
@@ -111,6 +136,22 @@ pub fn describe(done: &Exported, dir: &Path) {
     );
 }
 
+/// Opens the output directory of a finished run (`export`, `merge`), saying so
+/// when there is none (rather than naming the lock file inside it).
+pub fn open_run_dir(path: &Path) -> anyhow::Result<Dir> {
+    Dir::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => anyhow::anyhow!(
+            "{}: no such directory (give the --out directory of a finished run)",
+            path.display()
+        ),
+        std::io::ErrorKind::NotADirectory => anyhow::anyhow!(
+            "{}: not a directory (give the --out directory of a finished run)",
+            path.display()
+        ),
+        _ => anyhow::Error::new(e).context(path.display().to_string()),
+    })
+}
+
 impl SinkArgs {
     /// The datasets for the run's [`RunOptions`](geomrender::pipeline::RunOptions).
     pub fn options(&self) -> DatasetOptions {
@@ -119,9 +160,10 @@ impl SinkArgs {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let _lock = OutputLock::acquire(&args.dir)?;
+    let dir = open_run_dir(&args.dir)?;
+    let lock = OutputLock::acquire(dir)?;
     let start = std::time::Instant::now();
-    let done = export(&args.dir, &options(sinks(&args.to), args.shards))?;
+    let done = export(lock.dir(), &options(sinks(&args.to), args.shards))?;
     describe(&done, &args.dir);
     eprintln!("exported in {:.2} s", start.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)

@@ -4,6 +4,7 @@ use super::shard::{Shard, ShardArgs};
 use anyhow::Context;
 use geomrender::generate::{self, GenerateOptions, Info, QuestionType};
 use geomrender::output::atomic::AtomicFile;
+use geomrender::output::dir::Dir;
 use std::io::Write;
 use std::ops::{Range, RangeInclusive};
 use std::path::{Path, PathBuf};
@@ -182,16 +183,31 @@ pub fn write_problems(out: &Path, opts: &GenerateOptions, range: Range<u64>) -> 
         write_all(&mut w, opts, range).with_context(|| format!("writing {shown}"))?;
         return w.flush().with_context(|| format!("writing {shown}"));
     }
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = out
+        .file_name()
+        .and_then(|n| n.to_str())
+        .with_context(|| format!("{shown}: not a file name"))?;
+    let dir = Dir::open(dir).with_context(|| format!("creating {shown}"))?;
+    write_problems_in(&dir, name, opts, range)
+}
+
+/// Writes the problems with indices in `range` to `name` in `dir`, through a hidden
+/// temporary file there that is renamed into place when complete.
+pub fn write_problems_in(
+    dir: &Dir,
+    name: &str,
+    opts: &GenerateOptions,
+    range: Range<u64>,
+) -> anyhow::Result<()> {
+    let path = dir.join(name);
+    let shown = path.display();
     // Temp files of an earlier generate into the same file that was killed.
-    if let (Some(dir), Some(name)) = (out.parent(), out.file_name().and_then(|n| n.to_str())) {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        let _ = geomrender::output::atomic::remove_stale_temps(dir, Some(name));
-    }
-    let mut file = AtomicFile::create(out).with_context(|| format!("creating {shown}"))?;
+    let _ = geomrender::output::atomic::remove_stale_temps(dir, Some(name));
+    let mut file = AtomicFile::create_in(dir, name).with_context(|| format!("creating {shown}"))?;
     write_all(&mut file, opts, range).with_context(|| format!("writing {shown}"))?;
     file.commit(true)
         .with_context(|| format!("writing {shown}"))

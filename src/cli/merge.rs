@@ -25,13 +25,9 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let start = std::time::Instant::now();
-    anyhow::ensure!(
-        args.out.is_dir(),
-        "{}: no such directory (the --out of a sharded run)",
-        args.out.display()
-    );
-    let _lock = OutputLock::acquire(&args.out)?;
-    let merged = merge(&args.out)?;
+    let dir = super::export::open_run_dir(&args.out)?;
+    let lock = OutputLock::acquire(dir)?;
+    let merged = merge(lock.dir())?;
     eprintln!(
         "merged {} shards into {}: {} lines, {} images, {} failed ({:.2} s)",
         merged.shards,
@@ -41,6 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         merged.counts.failed,
         start.elapsed().as_secs_f64()
     );
+    super::export::removed(&merged.removed, &args.out);
     super::export::describe(&merged.datasets, &args.out);
     let options = &merged.first.options;
     let sweep = options["command"] == "sweep";
@@ -56,7 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .unwrap_or(BackendArg::Auto),
         };
         let sheet = options["sheet_problem"].as_str();
-        for s in super::sweep::write_sheets(&args.out, &plan, sheet, backend.backend())? {
+        for s in super::sweep::write_sheets(lock.dir(), &plan, sheet, backend.backend())? {
             eprintln!("contact sheet: {}", s.display());
         }
     }

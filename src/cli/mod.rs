@@ -75,10 +75,28 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", describe(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// An error and its causes, `: `-separated, leaving out a cause whose text the
+/// message already holds (the library's errors name their source in their own
+/// text, so `{:#}` would say "No space left on device" twice).
+fn describe(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
 }
 
 /// `geomrender doctor | head` must end quietly when `head` stops reading, as other

@@ -5,7 +5,7 @@ use super::progress::{Reporter, stage_line};
 use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
-use geomrender::output::merge::{ShardDone, shard_dir};
+use geomrender::output::merge::{ShardDone, open_shard_dir, shard_dir};
 use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::CpuRenderer;
 use geomrender::render::TessellateOptions;
@@ -245,9 +245,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
         return Ok(report(&summary, &args.out, args.quiet));
     };
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let lock = OutputLock::acquire(&dir)?;
-    ShardDone::remove(&dir).with_context(|| format!("removing {}/done.json", dir.display()))?;
+    let shard_out = open_shard_dir(&args.out, s.index, s.count)
+        .with_context(|| format!("opening {}", dir.display()))?;
+    let lock = OutputLock::acquire(shard_out)?;
+    ShardDone::remove(lock.dir())
+        .with_context(|| format!("removing {}/done.json", dir.display()))?;
     let summary = execute(
         reader,
         &file,
@@ -268,7 +270,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "backend_arg": args.engine.backend.name(),
         "run": summary.described,
     });
-    super::shard::finish(&dir, &args.out, s, recorded, &options.datasets, &summary)?;
+    super::shard::finish(
+        lock.dir(),
+        &args.out,
+        s,
+        recorded,
+        &options.datasets,
+        &summary,
+    )?;
     Ok(code)
 }
 
@@ -314,9 +323,12 @@ pub fn execute(
 
 /// A run stopped by a full disk can be carried on: say how.
 fn explain(e: pipeline::RunError) -> anyhow::Error {
+    use geomrender::output::datasets::DatasetError;
+    let full = |source: &std::io::Error| source.kind() == std::io::ErrorKind::StorageFull;
     match &e {
         pipeline::RunError::Io { source, .. }
-            if source.kind() == std::io::ErrorKind::StorageFull =>
+        | pipeline::RunError::Dataset(DatasetError::Io { source, .. })
+            if full(source) =>
         {
             anyhow::anyhow!(
                 "{e}\nthe disk is full: every image written so far is whole and kept; \
@@ -344,6 +356,7 @@ pub fn report(summary: &RunSummary, out: &Path, quiet: bool) -> ExitCode {
         summary.backend,
         summary.manifest.display()
     );
+    super::export::removed(&summary.removed_datasets, out);
     super::export::describe(&summary.datasets, out);
     if !quiet {
         eprintln!("{}", stage_line(&summary.stages, summary.elapsed));

@@ -118,7 +118,7 @@ impl ShardArgs {
 /// Records a finished shard in `dir/done.json` (last of its files) and says how
 /// to merge the run in `out`.
 pub fn finish(
-    dir: &Path,
+    dir: &geomrender::output::dir::Dir,
     out: &Path,
     shard: Shard,
     recorded: serde_json::Value,
@@ -132,7 +132,7 @@ pub fn finish(
     };
     ShardDone::new(dir, shard.index, shard.count, recorded, datasets, counts)
         .and_then(|done| done.write(dir))
-        .with_context(|| format!("writing {}/done.json", dir.display()))?;
+        .with_context(|| format!("writing {}/done.json", dir.path().display()))?;
     eprintln!(
         "shard {shard} finished; when all {} are: geomrender merge {}",
         shard.count,

@@ -2,18 +2,19 @@
 //! problems (depths 1–3), renders each base image and the four GeomVerse axes, and
 //! writes one captioned contact sheet per axis.
 
-use super::generate::write_problems;
+use super::generate::write_problems_in;
 use super::render::{EngineArgs, ResumeArg, execute, report};
 use super::shard::{Shard, ShardArgs};
 use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
+use geomrender::output::dir::{Dir, Kind};
 use geomrender::output::lock::OutputLock;
-use geomrender::output::merge::{ShardDone, shard_dir};
+use geomrender::output::merge::{ShardDone, open_shard_dir, shard_dir};
 use geomrender::pipeline::{Backend, RunOptions, SceneRenderer};
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The GeomVerse sensitivity axes, each with its default sweep.
@@ -60,11 +61,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(s) => shard_dir(&args.out, s.index, s.count),
         None => args.out.clone(),
     };
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let out = match shard {
+        Some(s) => open_shard_dir(&args.out, s.index, s.count),
+        None => Dir::create(&args.out),
+    }
+    .with_context(|| format!("opening {}", dir.display()))?;
     // Held from the problems file on: a second sweep into DIR fails at once.
-    let lock = OutputLock::acquire(&dir)?;
+    let lock = OutputLock::acquire(out)?;
     // Not finished until this run says so.
-    ShardDone::remove(&dir).with_context(|| format!("removing {}/done.json", dir.display()))?;
+    ShardDone::remove(lock.dir())
+        .with_context(|| format!("removing {}/done.json", dir.display()))?;
     let problems_path = dir.join("problems.jsonl");
     let opts = GenerateOptions {
         seed: args.seed,
@@ -75,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or(Shard { index: 0, count: 1 })
         .range(args.count);
     let count = range.end - range.start;
-    write_problems(&problems_path, &opts, range.clone())?;
+    write_problems_in(lock.dir(), "problems.jsonl", &opts, range.clone())?;
     eprintln!(
         "generated {count} problems (depths 1–3, indices {}..{}) into {}",
         range.start,
@@ -89,7 +95,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         datasets: args.sink.options(),
         ..args.engine.options(&dir, args.resume.resume)?
     };
-    let reader = BufReader::new(std::fs::File::open(&problems_path)?);
+    let reader = BufReader::new(
+        lock.dir()
+            .open_file("problems.jsonl")
+            .with_context(|| format!("reading {}", problems_path.display()))?,
+    );
     let total = count * plan.variants().len() as u64;
     let summary = execute(
         reader,
@@ -112,12 +122,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "backend_arg": args.engine.backend.name(),
             "run": summary.described,
         });
-        super::shard::finish(&dir, &args.out, s, recorded, &options.datasets, &summary)?;
+        super::shard::finish(
+            lock.dir(),
+            &args.out,
+            s,
+            recorded,
+            &options.datasets,
+            &summary,
+        )?;
         return Ok(code);
     }
     if options.outputs.raster() && count > 0 {
         let sheets = write_sheets(
-            &args.out,
+            lock.dir(),
             &plan,
             args.sheet_problem.as_deref(),
             options.backend.clone(),
@@ -134,21 +151,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// Writes one contact sheet per axis of `plan` into `out/contact/`, for a problem
 /// of `out/problems.jsonl` (a sweep's, or a merged one's).
 pub fn write_sheets(
-    out: &Path,
+    out: &Dir,
     plan: &Plan,
     sheet_problem: Option<&str>,
     backend: Backend,
 ) -> anyhow::Result<Vec<PathBuf>> {
+    let images = out
+        .existing_sub("images")
+        .with_context(|| format!("reading {}", out.join("images").display()))?;
     // A problem with every variant drawn (a backward question is not made for all).
     let complete = |p: &Problem| {
         plan.variants().iter().all(|v| {
             let id = v.id(&p.id);
-            ["png", "jpg"]
-                .iter()
-                .any(|ext| out.join("images").join(format!("{id}.{ext}")).exists())
+            ["png", "jpg"].iter().any(|ext| {
+                images.as_ref().is_some_and(|d| {
+                    d.kind(&format!("{id}.{ext}")).ok().flatten() == Some(Kind::File)
+                })
+            })
         })
     };
-    let problem = pick_problem(&out.join("problems.jsonl"), sheet_problem, complete)?;
+    let problem = pick_problem(out, sheet_problem, complete)?;
     let mut renderer = SceneRenderer::new(backend);
     let mut render = |scene: &_| renderer.render(scene);
     Ok(contact::write_axis_sheets(
@@ -162,12 +184,17 @@ pub fn write_sheets(
 /// The requested problem, or else the first of depth 3 with every variant drawn,
 /// the first with every variant drawn, or the first.
 fn pick_problem(
-    path: &Path,
+    out: &Dir,
     id: Option<&str>,
     complete: impl Fn(&Problem) -> bool,
 ) -> anyhow::Result<Problem> {
+    let path = out.join("problems.jsonl");
+    let path = path.as_path();
     let (mut first, mut first_complete) = (None, None);
-    for line in BufReader::new(std::fs::File::open(path)?).lines() {
+    let file = out
+        .open_file("problems.jsonl")
+        .with_context(|| format!("reading {}", path.display()))?;
+    for line in BufReader::new(file).lines() {
         let p: Problem = serde_json::from_str(&line?)?;
         match id {
             Some(id) if p.id == id => return Ok(p),

@@ -1,8 +1,8 @@
 //! Atomic file writes: a new temporary file in the target directory, then a rename,
 //! so no partial file is ever visible under its final name.
 //!
-//! The temporary file is created exclusively (`O_CREAT | O_EXCL`, which also refuses
-//! to follow a symlink) under an unpredictable hidden name, so a file or symlink
+//! The temporary file is created exclusively (`O_CREAT | O_EXCL | O_NOFOLLOW`,
+//! relative to the directory's handle: see [`Dir`]) under a hidden name, so a file or symlink
 //! planted in the output directory is never written through, and only a file this
 //! process created is renamed into place. A rename over a symlink replaces the link,
 //! not its target.
@@ -12,24 +12,30 @@
 //! process can remove them all ([`remove_live_temps`], called by the binary's
 //! SIGINT/SIGTERM handler) instead of leaving hidden files behind.
 
-use std::collections::BTreeSet;
+use super::dir::Dir;
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
-use tempfile::NamedTempFile;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-/// The temporary files of this process not yet committed or removed.
+/// The temporary files of this process not yet committed or removed: each its
+/// directory's handle and its name there.
 struct Live {
     /// Set once the process is being interrupted: no new temporary file is made.
     closing: bool,
-    paths: BTreeSet<PathBuf>,
+    files: BTreeMap<u64, (Arc<OwnedFd>, String)>,
 }
 
 static LIVE: Mutex<Live> = Mutex::new(Live {
     closing: false,
-    paths: BTreeSet::new(),
+    files: BTreeMap::new(),
 });
+
+/// Numbers the temporary files of this process (keys of [`LIVE`], parts of names).
+static NEXT: AtomicU64 = AtomicU64::new(0);
 
 fn live() -> MutexGuard<'static, Live> {
     LIVE.lock().unwrap_or_else(|p| p.into_inner())
@@ -43,18 +49,22 @@ pub fn remove_live_temps() -> usize {
     let mut live = live();
     live.closing = true;
     let removed = live
-        .paths
-        .iter()
-        .filter(|p| std::fs::remove_file(p).is_ok())
+        .files
+        .values()
+        .filter(|(dir, name)| {
+            rustix::fs::unlinkat(dir, name.as_str(), rustix::fs::AtFlags::empty()).is_ok()
+        })
         .count();
-    live.paths.clear();
+    live.files.clear();
     // Keep the registry locked: a thread about to commit or create waits here
     // until the process exits.
     std::mem::forget(live);
     removed
 }
 
-/// Writes `bytes` to `path` atomically (same-directory temp file + rename).
+/// Writes `bytes` to `path` atomically (same-directory temp file + rename). `path`
+/// is the user's own (its directory is opened as named); inside an output
+/// directory use [`Dir::write_atomic`].
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut file = AtomicFile::create(path)?;
     file.write_all(bytes)?;
@@ -65,79 +75,110 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// to its final name, and dropping it uncommitted removes it.
 pub struct AtomicFile {
     /// `None` once committed.
-    out: Option<BufWriter<NamedTempFile<File>>>,
-    path: PathBuf,
+    out: Option<BufWriter<File>>,
+    dir: Dir,
+    /// The hidden name, and its key in [`LIVE`].
+    tmp: String,
+    key: u64,
+    name: String,
+}
+
+fn parent_and_name(path: &Path) -> std::io::Result<(&Path, String)> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} is not a file name", path.display()),
+        )
+    })?;
+    Ok((dir, name.to_string()))
 }
 
 impl AtomicFile {
-    /// Starts writing what will become `path`. Fails when `path` exists and is not a
-    /// regular file or a symlink (a directory, a device, a FIFO): those are never
-    /// renamed over.
+    /// Starts writing what will become `path` (the user's own path: its directory
+    /// is opened as named). See [`AtomicFile::create_in`].
     pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
-        if let Ok(meta) = std::fs::symlink_metadata(path) {
-            let kind = meta.file_type();
-            if !kind.is_file() && !kind.is_symlink() {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    format!(
-                        "{} exists and is not a regular file; it will not be replaced",
-                        path.display()
-                    ),
-                ));
-            }
-        }
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".tmp")
-            .make_in(dir, |tmp| {
-                // Created and registered under the registry's lock, so an interrupt
-                // either sees it or stops it being made.
-                let mut live = live();
-                if live.closing {
-                    return Err(std::io::Error::new(
-                        std::io::ErrorKind::Interrupted,
-                        "the process is being interrupted",
-                    ));
-                }
-                let file = create_new_nofollow(tmp)?;
-                live.paths.insert(tmp.to_path_buf());
-                Ok(file)
-            })?;
-        Ok(AtomicFile {
-            out: Some(BufWriter::with_capacity(1 << 16, tmp)),
-            path: path.to_path_buf(),
-        })
+        let (dir, name) = parent_and_name(path)?;
+        AtomicFile::create_in(&Dir::open(dir)?, &name)
     }
 
-    /// The final path.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Starts writing what will become `name` in `dir`. Fails when `name` exists and
+    /// is not a regular file or a symlink (a directory, a device, a FIFO): those are
+    /// never renamed over. A symlink there is replaced, not followed.
+    pub fn create_in(dir: &Dir, name: &str) -> std::io::Result<AtomicFile> {
+        use super::dir::Kind;
+        if let Some(kind @ (Kind::Dir | Kind::Other)) = dir.kind(name)? {
+            let what = if kind == Kind::Dir {
+                "a directory"
+            } else {
+                "a device, FIFO or socket"
+            };
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "{} exists and is {what}, not a regular file; it will not be replaced",
+                    dir.join(name).display()
+                ),
+            ));
+        }
+        for _ in 0..64 {
+            let key = NEXT.fetch_add(1, Ordering::Relaxed);
+            let tmp = format!(".{name}.{:x}-{key:x}.tmp", std::process::id());
+            // Created and registered under the registry's lock, so an interrupt
+            // either sees it or stops it being made.
+            let mut live = live();
+            if live.closing {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::Interrupted,
+                    "the process is being interrupted",
+                ));
+            }
+            let file = match dir.create_new(&tmp) {
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                r => r?,
+            };
+            live.files.insert(key, (dir.shared_fd(), tmp.clone()));
+            return Ok(AtomicFile {
+                out: Some(BufWriter::with_capacity(1 << 16, file)),
+                dir: dir.clone(),
+                tmp,
+                key,
+                name: name.to_string(),
+            });
+        }
+        Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("no free temporary name for {}", dir.join(name).display()),
+        ))
+    }
+
+    /// The final path (for messages).
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(&self.name)
     }
 
     /// Flushes, optionally syncs to disk, and renames the file to its final name.
     pub fn commit(mut self, sync: bool) -> std::io::Result<()> {
         let out = self.out.take().expect("an AtomicFile is committed once");
-        let tmp = out.into_inner().map_err(|e| e.into_error())?;
-        if sync {
-            tmp.as_file().sync_all()?;
-        }
-        let tmp_path = tmp.path().to_path_buf();
+        let written = out
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|file| if sync { file.sync_all() } else { Ok(()) });
         let mut live = live();
-        // On failure the temp file is dropped (removed) here, still under the lock.
-        let result = tmp.persist(&self.path).map(drop).map_err(|e| e.error);
-        live.paths.remove(&tmp_path);
+        // On failure (a full disk while flushing, say) the temp file goes, under the
+        // lock, as dropping it would.
+        let result = written.and_then(|()| self.dir.rename(&self.tmp, &self.name));
+        if result.is_err() {
+            let _ = self.dir.unlink(&self.tmp);
+        }
+        live.files.remove(&self.key);
         result
     }
 
-    fn out(&mut self) -> &mut BufWriter<NamedTempFile<File>> {
+    fn out(&mut self) -> &mut BufWriter<File> {
         self.out.as_mut().expect("not committed")
     }
 }
@@ -147,9 +188,9 @@ impl Drop for AtomicFile {
     fn drop(&mut self) {
         if let Some(out) = self.out.take() {
             let mut live = live();
-            let tmp_path = out.get_ref().path().to_path_buf();
             drop(out);
-            live.paths.remove(&tmp_path);
+            let _ = self.dir.unlink(&self.tmp);
+            live.files.remove(&self.key);
         }
     }
 }
@@ -168,25 +209,14 @@ impl Write for AtomicFile {
 /// before committing (`.<name>.<random>.tmp`, regular files only), optionally only
 /// those for the final name `name`. Call it only while no other process may be
 /// writing there (under the output directory's lock). Returns how many were removed.
-pub fn remove_stale_temps(dir: &Path, name: Option<&str>) -> std::io::Result<usize> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(e),
-    };
+pub fn remove_stale_temps(dir: &Dir, name: Option<&str>) -> std::io::Result<usize> {
     let mut removed = 0;
-    for entry in entries {
-        let entry = entry?;
-        let file_name = entry.file_name();
-        let Some(n) = file_name.to_str() else {
-            continue;
-        };
+    for (n, kind) in dir.entries()? {
         let ours = match name {
             Some(name) => n.starts_with(&format!(".{name}.")),
             None => n.starts_with('.'),
         };
-        if ours && n.ends_with(".tmp") && entry.file_type()?.is_file() {
-            std::fs::remove_file(entry.path())?;
+        if ours && n.ends_with(".tmp") && kind == super::dir::Kind::File && dir.remove_file(&n)? {
             removed += 1;
         }
     }
@@ -197,13 +227,8 @@ pub fn remove_stale_temps(dir: &Path, name: Option<&str>) -> std::io::Result<usi
 /// anything: a planted file or link at `path` makes it fail.
 /// Mode 0666 before the umask, as `File::create` gives: outputs are shared files.
 pub fn create_new_nofollow(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o666)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)
+    let (dir, name) = parent_and_name(path)?;
+    Dir::open(dir)?.create_new(&name)
 }
 
 #[cfg(test)]
@@ -293,8 +318,9 @@ mod tests {
         std::mem::forget(f); // as a killed process leaves it
         std::fs::write(dir.path().join("b.png"), b"keep").unwrap();
         std::fs::write(dir.path().join(".hidden"), b"keep").unwrap();
-        assert_eq!(remove_stale_temps(dir.path(), Some("b.png")).unwrap(), 0);
-        assert_eq!(remove_stale_temps(dir.path(), None).unwrap(), 1);
+        let d = Dir::open(dir.path()).unwrap();
+        assert_eq!(remove_stale_temps(&d, Some("b.png")).unwrap(), 0);
+        assert_eq!(remove_stale_temps(&d, None).unwrap(), 1);
         assert_eq!(names(dir.path()).len(), 2);
     }
 

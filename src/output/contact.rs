@@ -5,11 +5,12 @@
 //! drawn by whichever backend the run uses; the images are pasted into their slots
 //! afterwards, pixel for pixel (never rescaled, so what one sees is what the model saw).
 
+use super::dir::Dir;
 use crate::generate::Problem;
 use crate::render::RenderedImage;
 use crate::scene::{Anchor, Baseline, Color, Item, PathItem, Scene, TextItem};
 use crate::variants::{Plan, Variant};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const MARGIN: u32 = 16;
 /// The title's band, without the subtitle's lines.
@@ -183,7 +184,7 @@ pub enum ContactError {
 /// value falls on numeric axes), read from `out/images/`. `render` draws the sheet's
 /// frame (a Scene) with the run's backend.
 pub fn write_axis_sheets<E>(
-    out: &Path,
+    out: &Dir,
     problem: &Problem,
     plan: &Plan,
     render: &mut dyn FnMut(&Scene) -> Result<RenderedImage, E>,
@@ -191,9 +192,12 @@ pub fn write_axis_sheets<E>(
 where
     E: std::error::Error + Send + Sync + 'static,
 {
-    let dir = out.join("contact");
-    std::fs::create_dir_all(&dir).map_err(|source| ContactError::Io {
-        path: dir.clone(),
+    let dir = out.sub("contact").map_err(|source| ContactError::Io {
+        path: out.join("contact"),
+        source,
+    })?;
+    let images_dir = out.sub("images").map_err(|source| ContactError::Io {
+        path: out.join("images"),
         source,
     })?;
     let mut written = Vec::new();
@@ -216,7 +220,7 @@ where
         }
         let images: Vec<RenderedImage> = cells
             .iter()
-            .map(|(_, _, v)| load_image(out, &v.id(&problem.id)))
+            .map(|(_, _, v)| load_image(&images_dir, &v.id(&problem.id)))
             .collect::<Result<_, _>>()?;
         // Each variant's question, shown when the axis changes it (the texts are what
         // differs between the cells of `phrasing` or `backward`, say).
@@ -255,32 +259,40 @@ where
         for (img, &(x, y)) in images.iter().zip(&sheet.slots) {
             paste(&mut canvas, img, x, y);
         }
-        let path = dir.join(format!("{}.png", axis.name()));
+        let name = format!("{}.png", axis.name());
+        let path = dir.join(&name);
         let bytes = super::png::encode_png(&canvas).map_err(|source| ContactError::Image {
             path: path.clone(),
             source,
         })?;
-        super::atomic::write_atomic(&path, &bytes).map_err(|source| ContactError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        dir.write_atomic(&name, &bytes)
+            .map_err(|source| ContactError::Io {
+                path: path.clone(),
+                source,
+            })?;
         written.push(path);
     }
     Ok(written)
 }
 
 /// Decodes the written image of `id` (PNG or JPEG).
-fn load_image(out: &Path, id: &str) -> Result<RenderedImage, ContactError> {
-    let images = out.join("images");
-    let path = ["png", "jpg"]
+fn load_image(images: &Dir, id: &str) -> Result<RenderedImage, ContactError> {
+    let name = ["png", "jpg"]
         .iter()
-        .map(|ext| images.join(format!("{id}.{ext}")))
-        .find(|p| p.exists())
+        .map(|ext| format!("{id}.{ext}"))
+        .find(|n| images.kind(n).ok().flatten() == Some(super::dir::Kind::File))
         .ok_or_else(|| ContactError::Missing {
             id: id.to_string(),
-            dir: images.clone(),
+            dir: images.path().to_path_buf(),
         })?;
-    let img = image::open(&path)
+    let path = images.join(&name);
+    let bytes = images
+        .read(&name, super::manifest::MAX_FILE_BYTES)
+        .map_err(|source| ContactError::Io {
+            path: path.clone(),
+            source,
+        })?;
+    let img = image::load_from_memory(&bytes)
         .map_err(|source| ContactError::Image {
             path: path.clone(),
             source,

@@ -3,6 +3,7 @@
 //! it ends), so a second run into the same directory fails at once instead of
 //! interleaving its rows with the first's.
 
+use super::dir::Dir;
 use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::os::fd::AsRawFd;
@@ -29,29 +30,46 @@ pub enum LockError {
     },
 }
 
-/// Holds the directory's lock until dropped.
+/// Holds the directory's lock until dropped, and the directory's handle: every file
+/// of the run is reached through [`OutputLock::dir`].
 #[derive(Debug)]
 pub struct OutputLock {
     _file: File,
+    dir: Dir,
 }
 
 impl OutputLock {
-    /// Locks `dir` (which must exist) for this process, or says who holds it.
-    pub fn acquire(dir: &Path) -> Result<OutputLock, LockError> {
-        use std::os::unix::fs::OpenOptionsExt;
+    /// Makes the directory at `path` (the user's own) where missing, opens and
+    /// locks it.
+    pub fn create(path: &Path) -> Result<OutputLock, LockError> {
+        let dir = Dir::create(path).map_err(|source| LockError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        OutputLock::acquire(dir)
+    }
+
+    /// The locked directory.
+    pub fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
+    /// Locks `dir` for this process, or says who holds it.
+    pub fn acquire(dir: Dir) -> Result<OutputLock, LockError> {
+        use rustix::fs::{Mode, OFlags};
         let path = dir.join(LOCK_FILE);
         let io = |source| LockError::Io {
             path: path.clone(),
             source,
         };
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&path)
-            .map_err(io)?;
+        let fd = rustix::fs::openat(
+            dir.fd(),
+            LOCK_FILE,
+            OFlags::RDWR | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o666),
+        )
+        .map_err(|e| io(e.into()))?;
+        let mut file = File::from(fd);
         // SAFETY: flock on a file descriptor we own; no memory is involved.
         let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
         if rc != 0 {
@@ -60,7 +78,7 @@ impl OutputLock {
                 let mut text = String::new();
                 let _ = file.read_to_string(&mut text);
                 return Err(LockError::InUse {
-                    dir: dir.to_path_buf(),
+                    dir: dir.path().to_path_buf(),
                     pid: text.trim().parse().ok(),
                 });
             }
@@ -71,7 +89,7 @@ impl OutputLock {
         file.rewind().map_err(io)?;
         write!(file, "{}", std::process::id()).map_err(io)?;
         file.flush().map_err(io)?;
-        Ok(OutputLock { _file: file })
+        Ok(OutputLock { _file: file, dir })
     }
 }
 
@@ -82,13 +100,14 @@ mod tests {
     #[test]
     fn a_second_lock_on_the_same_directory_names_the_holder() {
         let dir = tempfile::tempdir().unwrap();
-        let held = OutputLock::acquire(dir.path()).unwrap();
-        match OutputLock::acquire(dir.path()) {
+        let dir = Dir::open(dir.path()).unwrap();
+        let held = OutputLock::acquire(dir.clone()).unwrap();
+        match OutputLock::acquire(dir.clone()) {
             Err(LockError::InUse { pid, .. }) => assert_eq!(pid, Some(std::process::id())),
             other => panic!("expected InUse, got {other:?}"),
         }
         drop(held);
-        OutputLock::acquire(dir.path()).unwrap();
+        OutputLock::acquire(dir).unwrap();
     }
 
     #[test]
@@ -98,7 +117,7 @@ mod tests {
         std::fs::write(&victim, b"keep").unwrap();
         std::os::unix::fs::symlink(&victim, dir.path().join(LOCK_FILE)).unwrap();
         assert!(matches!(
-            OutputLock::acquire(dir.path()),
+            OutputLock::acquire(Dir::open(dir.path()).unwrap()),
             Err(LockError::Io { .. })
         ));
         assert_eq!(std::fs::read(&victim).unwrap(), b"keep");

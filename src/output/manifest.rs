@@ -5,13 +5,14 @@
 //! streamed to a hidden temporary file next to the manifest and renamed into place
 //! when the run completes, so a manifest under its final name is always whole.
 
+use super::dir::Dir;
 use crate::compose::{LayoutStats, Style};
 use crate::generate::{Annotation, Params};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The JSON Schema of a manifest row (`geomrender schema manifest`).
 pub const SCHEMA: &str = include_str!("../../schemas/manifest.schema.json");
@@ -116,37 +117,67 @@ impl ManifestRow {
     }
 }
 
+/// The most bytes a file named by a manifest row may have when it is read back
+/// (`export`, `--resume`, `merge`): an 8192² RGBA image stored without compression
+/// is 256 MiB, so this bound refuses only what no run of ours writes.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Why a file a manifest row names could not be read back as it was written.
+#[derive(Debug, thiserror::Error)]
+pub enum FileCheckError {
+    /// Missing, not a regular file, through a link, outside the directory, too large.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// Its bytes are not the ones the row recorded.
+    #[error("SHA-256 {found}, the manifest recorded {recorded}")]
+    Changed { found: String, recorded: String },
+}
+
+/// Reads the file `rel` (`images/a.png`, relative to `dir`) that a manifest row
+/// names, and checks it against the SHA-256 the row recorded: only a regular file
+/// inside `dir`, reached through real directories, of at most [`MAX_FILE_BYTES`].
+pub fn read_checked(dir: &Dir, rel: &str, sha256: &str) -> Result<Vec<u8>, FileCheckError> {
+    let (sub, name) = dir.resolve(rel)?;
+    let bytes = sub.read(name, MAX_FILE_BYTES)?;
+    let found = crate::digest::sha256_hex(&bytes);
+    if found != sha256 {
+        return Err(FileCheckError::Changed {
+            found,
+            recorded: sha256.to_string(),
+        });
+    }
+    Ok(bytes)
+}
+
 /// Streams rows to `<dir>/.manifest.jsonl.partial`; [`ManifestWriter::finish`] renames it.
 pub struct ManifestWriter {
     out: BufWriter<File>,
-    partial: PathBuf,
-    path: PathBuf,
+    dir: Dir,
+    name: String,
     rows: u64,
 }
 
 impl ManifestWriter {
-    /// Where the manifest for `path` is written until the run ends
-    /// (`<dir>/.<name>.partial`): what errors while writing rows should name.
-    pub fn partial_path(path: &Path) -> PathBuf {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        path.with_file_name(format!(".{name}.partial"))
+    /// Where the manifest `name` is written until the run ends (`.<name>.partial`).
+    fn partial_name(name: &str) -> String {
+        format!(".{name}.partial")
     }
 
-    pub fn create(path: &Path) -> std::io::Result<Self> {
-        let partial = Self::partial_path(path);
+    /// Where the manifest for `name` in `dir` is written until the run ends: what
+    /// errors while writing rows should name.
+    pub fn partial_path(dir: &Dir, name: &str) -> PathBuf {
+        dir.join(&Self::partial_name(name))
+    }
+
+    pub fn create(dir: &Dir, name: &str) -> std::io::Result<Self> {
+        let partial = Self::partial_name(name);
         // A stale partial (or anything planted under its name) is removed, never
         // written through: the new one is created exclusively, without following links.
-        match std::fs::remove_file(&partial) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-            _ => {}
-        }
+        dir.unlink(&partial)?;
         Ok(ManifestWriter {
-            out: BufWriter::new(super::atomic::create_new_nofollow(&partial)?),
-            partial,
-            path: path.to_path_buf(),
+            out: BufWriter::new(dir.create_new(&partial)?),
+            dir: dir.clone(),
+            name: name.to_string(),
             rows: 0,
         })
     }
@@ -203,8 +234,9 @@ impl ManifestWriter {
     pub fn finish(mut self) -> std::io::Result<PathBuf> {
         self.out.flush()?;
         self.out.get_ref().sync_all()?;
-        std::fs::rename(&self.partial, &self.path)?;
-        Ok(self.path)
+        self.dir
+            .rename(&Self::partial_name(&self.name), &self.name)?;
+        Ok(self.dir.join(&self.name))
     }
 }
 
@@ -216,7 +248,8 @@ mod tests {
     fn rows_keep_field_order_and_the_file_appears_only_when_finished() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("manifest.jsonl");
-        let mut w = ManifestWriter::create(&path).unwrap();
+        let mut w =
+            ManifestWriter::create(&Dir::open(dir.path()).unwrap(), "manifest.jsonl").unwrap();
         let row = ManifestRow {
             image: ImageRecord {
                 id: "a".into(),

@@ -11,13 +11,14 @@
 //! Rows keep their shard order, which is the whole run's order, and the datasets are
 //! written from the merged rows, so the result is the single-machine run's bytes.
 
-use super::atomic::{AtomicFile, write_atomic};
+use super::atomic::AtomicFile;
 use super::datasets::{DatasetError, DatasetOptions, Exported, Sink};
-use super::manifest::ManifestRow;
-use crate::digest::sha256_hex;
+use super::dir::{Dir, Kind};
+use super::lock::{LockError, OutputLock};
+use super::manifest::{FileCheckError, ManifestRow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
 /// The file a finished shard writes last.
@@ -76,6 +77,21 @@ pub enum MergeError {
     NoShards(PathBuf),
     #[error("{dir}: {name:?} is not a shard folder (expected I-of-N, e.g. 0-of-4)")]
     Stray { dir: PathBuf, name: String },
+    #[error(
+        "{dir}: {name:?} names a run of more than {MAX_SHARDS} shards, the most one run may \
+         have; it is not a folder this tool made: remove it"
+    )]
+    TooMany { dir: PathBuf, name: String },
+    #[error(
+        "{dir}: {why}; merge follows no link and reads only the folders the shards made: \
+         remove it"
+    )]
+    NotAFolder { dir: PathBuf, why: String },
+    #[error(
+        "{dir} is in use by {who}: a shard is still running (or resuming); wait for it to \
+         finish, then merge again. Nothing was written"
+    )]
+    ShardBusy { dir: PathBuf, who: String },
     #[error("{dir}: shards of different runs: {a} and {b} (one --out per run)")]
     MixedCounts { dir: PathBuf, a: String, b: String },
     #[error(
@@ -102,6 +118,17 @@ pub enum MergeError {
     },
     #[error("{path}: {why} (changed after the shard finished?): re-run that shard")]
     Tampered { path: PathBuf, why: String },
+    #[error(
+        "{manifest}:{line}: {id:?}: its file {file:?} cannot be used: {why} (changed after the \
+         shard finished?): re-run that shard with --resume. Nothing was written"
+    )]
+    File {
+        manifest: PathBuf,
+        line: u64,
+        id: String,
+        file: String,
+        why: Box<FileCheckError>,
+    },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -118,10 +145,10 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MergeError + '_ {
     }
 }
 
-/// The SHA-256 and size of a file, read in bounded memory.
-fn file_sum(path: &Path) -> std::io::Result<FileSum> {
+/// The SHA-256 and size of the regular file `name` in `dir`, read in bounded memory.
+fn file_sum(dir: &Dir, name: &str) -> std::io::Result<FileSum> {
     use sha2::Digest;
-    let mut file = std::fs::File::open(path)?;
+    let mut file = dir.open_file(name)?;
     let mut hasher = sha2::Sha256::new();
     let bytes = std::io::copy(&mut file, &mut hasher)?;
     Ok(FileSum {
@@ -134,7 +161,7 @@ impl ShardDone {
     /// Records the finished shard in `dir` (its concatenated files are summed here).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        dir: &Path,
+        dir: &Dir,
         index: u64,
         count: u64,
         options: serde_json::Value,
@@ -143,9 +170,8 @@ impl ShardDone {
     ) -> std::io::Result<ShardDone> {
         let mut files = BTreeMap::new();
         for name in CONCATENATED {
-            let path = dir.join(name);
-            if path.is_file() {
-                files.insert(name.to_string(), file_sum(&path)?);
+            if dir.kind(name)? == Some(Kind::File) {
+                files.insert(name.to_string(), file_sum(dir, name)?);
             }
         }
         Ok(ShardDone {
@@ -166,28 +192,25 @@ impl ShardDone {
     }
 
     /// Writes `dir/done.json` atomically.
-    pub fn write(&self, dir: &Path) -> std::io::Result<()> {
+    pub fn write(&self, dir: &Dir) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(self).expect("serialisable") + "\n";
-        write_atomic(&dir.join(DONE), text.as_bytes())
+        dir.write_atomic(DONE, text.as_bytes())
     }
 
     /// Removes `dir/done.json`, before a shard's run changes anything in `dir`.
-    pub fn remove(dir: &Path) -> std::io::Result<()> {
-        match std::fs::remove_file(dir.join(DONE)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-            _ => Ok(()),
-        }
+    pub fn remove(dir: &Dir) -> std::io::Result<()> {
+        dir.remove_file(DONE).map(drop)
     }
 
-    fn read(dir: &Path) -> Result<ShardDone, MergeError> {
+    fn read(dir: &Dir) -> Result<ShardDone, MergeError> {
         let path = dir.join(DONE);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match dir.read(DONE, 1 << 20) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(MergeError::Unfinished(dir.to_path_buf()));
+                return Err(MergeError::Unfinished(dir.path().to_path_buf()));
             }
             r => r.map_err(io(&path))?,
         };
-        serde_json::from_str(&text).map_err(|e| MergeError::BadDone {
+        serde_json::from_slice(&text).map_err(|e| MergeError::BadDone {
             path,
             why: e.to_string(),
         })
@@ -209,61 +232,138 @@ impl ShardDone {
 
 /// The folder of shard `index` of `count` under a run's output directory.
 pub fn shard_dir(out: &Path, index: u64, count: u64) -> PathBuf {
-    out.join("shards").join(format!("{index}-of-{count}"))
+    out.join("shards").join(shard_name(index, count))
 }
 
-/// The finished shards of the run in `out`, checked, in shard order.
-fn finished_shards(out: &Path) -> Result<Vec<(PathBuf, ShardDone)>, MergeError> {
-    let root = out.join("shards");
-    let entries = match std::fs::read_dir(&root) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(MergeError::NoShards(out.to_path_buf()));
+fn shard_name(index: u64, count: u64) -> String {
+    format!("{index}-of-{count}")
+}
+
+/// Makes (where missing) and opens the folder of shard `index` of `count` under
+/// `out`: `shards/` and `I-of-N/` must be real directories, never links.
+pub fn open_shard_dir(out: &Path, index: u64, count: u64) -> std::io::Result<Dir> {
+    Dir::create(out)?
+        .sub("shards")?
+        .sub(&shard_name(index, count))
+}
+
+/// `I-of-N` as (I, N), when it is one with I < N.
+fn parse_shard_name(name: &str) -> Option<(u64, u64)> {
+    let (i, n) = name.split_once("-of-")?;
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(i) || !all_digits(n) {
+        return None;
+    }
+    // Digits that overflow u64 are more than MAX_SHARDS as well.
+    let n = n.parse::<u64>().unwrap_or(u64::MAX);
+    let i = i.parse::<u64>().unwrap_or(u64::MAX);
+    Some((i, n))
+}
+
+/// A finished shard, locked for the merge (a shard resuming meanwhile would be
+/// refused its lock, and a running one refuses the merge).
+struct Finished {
+    dir: Dir,
+    done: ShardDone,
+    _lock: OutputLock,
+}
+
+/// The finished shards of the run in `out`, checked and locked, in shard order.
+/// Only what exists is walked: nothing is allocated by a count read from a name.
+fn finished_shards(out: &Dir) -> Result<Vec<Finished>, MergeError> {
+    let root_path = out.join("shards");
+    let root = match out.existing_sub("shards") {
+        Ok(Some(root)) => root,
+        Ok(None) => return Err(MergeError::NoShards(out.path().to_path_buf())),
+        Err(e) => {
+            return Err(MergeError::NotAFolder {
+                dir: root_path,
+                why: e.to_string(),
+            });
         }
-        r => r.map_err(io(&root))?,
     };
-    let mut found: BTreeMap<u64, PathBuf> = BTreeMap::new();
+    let mut found: BTreeMap<u64, String> = BTreeMap::new();
     let mut count: Option<(u64, String)> = None;
-    for entry in entries {
-        let entry = entry.map_err(io(&root))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let parsed = name
-            .split_once("-of-")
-            .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
-            .filter(|&(i, n)| i < n);
-        let Some((i, n)) = parsed else {
+    for (name, kind) in root.entries().map_err(io(&root_path))? {
+        let Some((i, n)) = parse_shard_name(&name) else {
             return Err(MergeError::Stray {
-                dir: root.clone(),
+                dir: root_path.clone(),
                 name,
             });
         };
+        if n > MAX_SHARDS {
+            return Err(MergeError::TooMany {
+                dir: root_path.clone(),
+                name,
+            });
+        }
+        if i >= n {
+            return Err(MergeError::Stray {
+                dir: root_path.clone(),
+                name,
+            });
+        }
+        if kind != Kind::Dir {
+            return Err(MergeError::NotAFolder {
+                dir: root.join(&name),
+                why: root
+                    .existing_sub(&name)
+                    .err()
+                    .map_or_else(|| "not a directory".to_string(), |e| e.to_string()),
+            });
+        }
         match &count {
             Some((c, first)) if *c != n => {
                 return Err(MergeError::MixedCounts {
-                    dir: root.clone(),
+                    dir: root_path.clone(),
                     a: first.clone(),
                     b: name,
                 });
             }
             _ => count = Some((n, name.clone())),
         }
-        found.insert(i, entry.path());
+        found.insert(i, name);
     }
     let Some((count, _)) = count else {
-        return Err(MergeError::NoShards(out.to_path_buf()));
+        return Err(MergeError::NoShards(out.path().to_path_buf()));
     };
-    let missing: Vec<String> = (0..count)
-        .filter(|i| !found.contains_key(i))
-        .map(|i| i.to_string())
-        .collect();
-    if !missing.is_empty() {
+    // At most MAX_SHARDS indices are looked at, and at most 20 listed.
+    if found.len() as u64 != count {
+        let absent = (0..count).filter(|i| !found.contains_key(i));
+        let shown: Vec<String> = absent.clone().take(20).map(|i| i.to_string()).collect();
+        let more = absent.count() - shown.len();
+        let missing = match more {
+            0 => shown.join(", "),
+            m => format!("{} and {m} more", shown.join(", ")),
+        };
         return Err(MergeError::Missing {
-            dir: root,
-            missing: missing.join(", "),
+            dir: root_path,
+            missing,
             count,
         });
     }
-    let mut shards: Vec<(PathBuf, ShardDone)> = Vec::new();
-    for (i, dir) in found {
+    let mut shards: Vec<Finished> = Vec::new();
+    for (i, name) in found {
+        let path = root.join(&name);
+        let dir = root
+            .existing_sub(&name)
+            .map_err(|e| MergeError::NotAFolder {
+                dir: path.clone(),
+                why: e.to_string(),
+            })?;
+        let Some(dir) = dir else {
+            return Err(MergeError::Unfinished(path));
+        };
+        let lock = match OutputLock::acquire(dir.clone()) {
+            Ok(lock) => lock,
+            Err(LockError::InUse { dir, pid }) => {
+                return Err(MergeError::ShardBusy {
+                    dir,
+                    who: pid.map_or("another process".into(), |p| format!("process {p}")),
+                });
+            }
+            Err(LockError::Io { path, source }) => return Err(MergeError::Io { path, source }),
+        };
         let done = ShardDone::read(&dir)?;
         if (done.index, done.count) != (i, count) {
             return Err(MergeError::BadDone {
@@ -271,33 +371,45 @@ fn finished_shards(out: &Path) -> Result<Vec<(PathBuf, ShardDone)>, MergeError> 
                 why: format!("it says shard {}-of-{}", done.index, done.count),
             });
         }
-        if let Some((first_dir, first)) = shards.first() {
+        if let Some(first) = shards.first() {
             let mut differ = Vec::new();
-            if first.geomrender != done.geomrender {
+            if first.done.geomrender != done.geomrender {
                 differ.push(format!(
                     "geomrender {} vs {}",
-                    first.geomrender, done.geomrender
+                    first.done.geomrender, done.geomrender
                 ));
             }
-            if first.options != done.options {
-                differ.push(describe_difference(&first.options, &done.options));
+            if first.done.options != done.options {
+                differ.push(describe_difference(&first.done.options, &done.options));
             }
-            if (&first.sinks, first.shard_rows, first.shard_bytes)
-                != (&done.sinks, done.shard_rows, done.shard_bytes)
+            if (
+                &first.done.sinks,
+                first.done.shard_rows,
+                first.done.shard_bytes,
+            ) != (&done.sinks, done.shard_rows, done.shard_bytes)
             {
-                differ.push(format!("datasets {:?} vs {:?}", first.sinks, done.sinks));
+                differ.push(format!(
+                    "datasets {:?} vs {:?}",
+                    first.done.sinks, done.sinks
+                ));
             }
             if !differ.is_empty() {
                 return Err(MergeError::Options {
-                    dir,
-                    first: first_dir.clone(),
+                    dir: dir.path().to_path_buf(),
+                    first: first.dir.path().to_path_buf(),
                     detail: differ.join("; "),
                 });
             }
         }
         for (name, sum) in &done.files {
             let path = dir.join(name);
-            let now = file_sum(&path).map_err(io(&path))?;
+            if !CONCATENATED.contains(&name.as_str()) {
+                return Err(MergeError::BadDone {
+                    path: dir.join(DONE),
+                    why: format!("it records {name:?}, which is not a file shards write"),
+                });
+            }
+            let now = file_sum(&dir, name).map_err(io(&path))?;
             if &now != sum {
                 return Err(MergeError::Tampered {
                     path,
@@ -314,7 +426,11 @@ fn finished_shards(out: &Path) -> Result<Vec<(PathBuf, ShardDone)>, MergeError> 
                 why: "it records no manifest.jsonl".into(),
             });
         }
-        shards.push((dir, done));
+        shards.push(Finished {
+            dir,
+            done,
+            _lock: lock,
+        });
     }
     Ok(shards)
 }
@@ -340,53 +456,58 @@ fn describe_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
     }
 }
 
-/// Calls `f` with every manifest row of a shard, in order.
+/// Calls `f` with every manifest row of a shard, in order, with its line number.
 fn each_row(
-    dir: &Path,
-    mut f: impl FnMut(&str, ManifestRow) -> Result<(), MergeError>,
+    dir: &Dir,
+    mut f: impl FnMut(&Path, u64, ManifestRow) -> Result<(), MergeError>,
 ) -> Result<(), MergeError> {
     let path = dir.join("manifest.jsonl");
-    let file = std::fs::File::open(&path).map_err(io(&path))?;
-    for (k, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(io(&path))?;
-        let row: ManifestRow = serde_json::from_str(&line).map_err(|e| MergeError::Tampered {
-            path: path.clone(),
-            why: format!("line {}: not a manifest row: {e}", k + 1),
-        })?;
-        f(&line, row)?;
+    let file = dir.open_file("manifest.jsonl").map_err(io(&path))?;
+    let mut lines = crate::jsonl::Lines::new(BufReader::new(file));
+    loop {
+        let chunk = lines.next_chunk(256).map_err(io(&path))?;
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        for line in chunk {
+            let bad = |why: String| MergeError::Tampered {
+                path: path.clone(),
+                why: format!("line {}: not a manifest row: {why}", line.number),
+            };
+            let text = line.text.map_err(|e| bad(e.to_string()))?;
+            let row: ManifestRow = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+            f(&path, line.number, row)?;
+        }
     }
-    Ok(())
 }
 
-/// The files a manifest row names, relative to its directory, with their SHA-256.
-fn row_files(row: &ManifestRow) -> Vec<(&str, &str)> {
-    let mut files = vec![(row.image.image.as_str(), row.image.sha256.as_str())];
-    if let Some(svg) = &row.svg {
-        files.push((svg.svg.as_str(), svg.svg_sha256.as_str()));
+/// Where the file `rel` of a row goes in `out`: its folder (made where missing,
+/// a real directory) and name.
+fn destination<'r>(out: &Dir, rel: &'r str) -> std::io::Result<(Dir, &'r str)> {
+    let (folders, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let mut dir = out.clone();
+    for part in folders.split('/').filter(|p| !p.is_empty()) {
+        dir = dir.sub(part)?;
     }
-    files
+    Ok((dir, name))
 }
 
-/// Puts `from` at `to` atomically: a hard link when the two share a file system,
-/// else a copy.
-fn place(from: &Path, to: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::MetadataExt;
+/// Puts `from_dir/name` at `to_dir/name` atomically: a hard link when the two share
+/// a file system, else a copy.
+fn place(from_dir: &Dir, to_dir: &Dir, name: &str) -> std::io::Result<()> {
     // Merged before: already this file (a rename onto the same inode does nothing).
-    if let (Ok(a), Ok(b)) = (std::fs::metadata(from), std::fs::symlink_metadata(to)) {
-        if (a.dev(), a.ino()) == (b.dev(), b.ino()) {
+    if let (Some(a), Some(b)) = (from_dir.identity(name)?, to_dir.identity(name)?) {
+        if a == b {
             return Ok(());
         }
     }
-    let tmp = to.with_file_name(format!(
-        ".{}.merge.tmp",
-        to.file_name().unwrap_or_default().to_string_lossy()
-    ));
-    let _ = std::fs::remove_file(&tmp);
-    match std::fs::hard_link(from, &tmp) {
-        Ok(()) => std::fs::rename(&tmp, to),
+    let tmp = format!(".{name}.merge.tmp");
+    to_dir.unlink(&tmp)?;
+    match from_dir.link_to(name, to_dir, &tmp) {
+        Ok(()) => to_dir.rename(&tmp, name),
         Err(_) => {
-            let mut file = AtomicFile::create(to)?;
-            std::io::copy(&mut std::fs::File::open(from)?, &mut file)?;
+            let mut file = AtomicFile::create_in(to_dir, name)?;
+            std::io::copy(&mut from_dir.open_file(name)?, &mut file)?;
             file.commit(false)
         }
     }
@@ -400,60 +521,60 @@ pub struct Merged {
     /// The first shard's record (options, datasets), for the caller's extras.
     pub first: ShardDone,
     pub datasets: Exported,
+    /// Datasets of an earlier run in the directory that the merged run does not
+    /// write, removed (relative to the directory).
+    pub removed: Vec<PathBuf>,
 }
 
-/// Merges the finished shards of the run in `out` into `out` (whose lock the
-/// caller holds). See the module documentation.
-pub fn merge(out: &Path) -> Result<Merged, MergeError> {
+/// Merges the finished shards of the run in `out` (whose lock the caller holds)
+/// into it, holding every shard's lock. See the module documentation.
+pub fn merge(out: &Dir) -> Result<Merged, MergeError> {
     let shards = finished_shards(out)?;
-    // Every image named by every row is there, with its recorded checksum.
-    for (dir, _) in &shards {
-        each_row(dir, |_, row| {
-            for (rel, sha) in row_files(&row) {
-                let path = dir.join(rel);
-                let bytes = std::fs::read(&path).map_err(|e| MergeError::Tampered {
-                    path: path.clone(),
-                    why: format!("unreadable: {e}"),
+    // Every file named by every row is there, inside its shard, with its recorded
+    // checksum.
+    for shard in &shards {
+        each_row(&shard.dir, |manifest, line, row| {
+            for (rel, sha) in row.files() {
+                super::manifest::read_checked(&shard.dir, rel, sha).map_err(|why| {
+                    MergeError::File {
+                        manifest: manifest.to_path_buf(),
+                        line,
+                        id: row.image.id.clone(),
+                        file: rel.to_string(),
+                        why: Box::new(why),
+                    }
                 })?;
-                let now = sha256_hex(&bytes);
-                if now != sha {
-                    return Err(MergeError::Tampered {
-                        path,
-                        why: format!("SHA-256 {now}, the manifest recorded {sha}"),
-                    });
-                }
             }
             Ok(())
         })?;
     }
-    // Checked: now write. Images first, then the concatenated files, so a manifest
-    // under its final name only ever names images that are there.
-    let images = out.join("images");
-    std::fs::create_dir_all(&images).map_err(io(&images))?;
-    for (dir, _) in &shards {
-        each_row(dir, |_, row| {
-            for (rel, _) in row_files(&row) {
-                let to = out.join(rel);
-                place(&dir.join(rel), &to).map_err(io(&to))?;
+    // Checked, and no shard can change while we hold the locks: now write. Images
+    // first, then the concatenated files, so a manifest under its final name only
+    // ever names images that are there.
+    for shard in &shards {
+        each_row(&shard.dir, |_, _, row| {
+            for (rel, _) in row.files() {
+                let (from, name) = shard.dir.resolve(rel).map_err(io(&shard.dir.join(rel)))?;
+                let (to, _) = destination(out, rel).map_err(io(&out.join(rel)))?;
+                place(&from, &to, name).map_err(io(&out.join(rel)))?;
             }
             Ok(())
         })?;
     }
     for name in CONCATENATED {
-        let present: Vec<&PathBuf> = shards
+        let present: Vec<&Dir> = shards
             .iter()
-            .filter(|(_, d)| d.files.contains_key(name))
-            .map(|(dir, _)| dir)
+            .filter(|s| s.done.files.contains_key(name))
+            .map(|s| &s.dir)
             .collect();
         let path = out.join(name);
         if present.is_empty() {
             continue;
         }
-        let mut file = AtomicFile::create(&path).map_err(io(&path))?;
+        let mut file = AtomicFile::create_in(out, name).map_err(io(&path))?;
         for dir in present {
-            let from = dir.join(name);
             std::io::copy(
-                &mut std::fs::File::open(&from).map_err(io(&from))?,
+                &mut dir.open_file(name).map_err(io(&dir.join(name)))?,
                 &mut file,
             )
             .map_err(io(&path))?;
@@ -461,18 +582,21 @@ pub fn merge(out: &Path) -> Result<Merged, MergeError> {
         file.flush().map_err(io(&path))?;
         file.commit(true).map_err(io(&path))?;
     }
-    let first = shards[0].1.clone();
-    let datasets = super::datasets::export(out, &first.datasets())?;
+    let first = shards[0].done.clone();
+    let opts = first.datasets();
+    let removed = super::datasets::remove_other_datasets(out, &opts.sinks)?;
+    let datasets = super::datasets::export(out, &opts)?;
     let mut counts = ShardCounts::default();
-    for (_, d) in &shards {
-        counts.lines += d.counts.lines;
-        counts.images += d.counts.images;
-        counts.failed += d.counts.failed;
+    for s in &shards {
+        counts.lines += s.done.counts.lines;
+        counts.images += s.done.counts.images;
+        counts.failed += s.done.counts.failed;
     }
     Ok(Merged {
         shards: shards.len() as u64,
         counts,
         first,
         datasets,
+        removed,
     })
 }

@@ -4,6 +4,7 @@
 pub mod atomic;
 pub mod contact;
 pub mod datasets;
+pub mod dir;
 mod jpeg;
 pub mod lock;
 pub mod manifest;

@@ -9,13 +9,13 @@
 
 use super::LineError;
 use crate::output::atomic::AtomicFile;
+use crate::output::dir::Dir;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek, Write};
-use std::path::{Path, PathBuf};
 
 /// The errors of one run so far.
 pub(crate) struct ErrorLog {
-    dir: PathBuf,
+    dir: Dir,
     /// The reader's errors, one JSON object per line; created on the first.
     spool: Option<BufWriter<File>>,
     count: u64,
@@ -32,9 +32,9 @@ pub(crate) struct Logged {
 
 impl ErrorLog {
     /// A log for the run writing into `dir`.
-    pub fn new(dir: &Path) -> Self {
+    pub fn new(dir: &Dir) -> Self {
         ErrorLog {
-            dir: dir.to_path_buf(),
+            dir: dir.clone(),
             spool: None,
             count: 0,
             first: None,
@@ -45,9 +45,7 @@ impl ErrorLog {
     pub fn push(&mut self, e: LineError) -> std::io::Result<()> {
         let spool = match &mut self.spool {
             Some(s) => s,
-            None => self
-                .spool
-                .insert(BufWriter::new(tempfile::tempfile_in(&self.dir)?)),
+            None => self.spool.insert(BufWriter::new(self.dir.anonymous()?)),
         };
         write_row(spool, &e)?;
         self.count += 1;
@@ -60,21 +58,20 @@ impl ErrorLog {
     /// Writes `errors.jsonl` (the spooled errors with `late`, sorted by line, merged
     /// in), or removes the one a previous run left when nothing failed.
     pub fn finish(mut self, mut late: Vec<LineError>) -> std::io::Result<Logged> {
-        let path = self.dir.join("errors.jsonl");
+        const NAME: &str = "errors.jsonl";
         late.sort_by_key(|e| e.line);
         let count = self.count + late.len() as u64;
         if count == 0 {
-            return match std::fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-                _ => Ok(Logged { count, first: None }),
-            };
+            // An earlier run's (or a link planted there: removed, never followed).
+            self.dir.unlink(NAME)?;
+            return Ok(Logged { count, first: None });
         }
         let first = match (self.first.take(), late.first()) {
             (Some((line, _)), Some(e)) if e.line < line => Some(e.to_string()),
             (Some((_, text)), _) => Some(text),
             (None, e) => e.map(ToString::to_string),
         };
-        let mut out = AtomicFile::create(&path)?;
+        let mut out = AtomicFile::create_in(&self.dir, NAME)?;
         let mut late = late.into_iter().peekable();
         if let Some(spool) = self.spool.take() {
             let mut file = spool.into_inner().map_err(|e| e.into_error())?;

@@ -186,6 +186,9 @@ pub struct RunSummary {
     pub manifest: PathBuf,
     /// The datasets written besides the manifest (`RunOptions::datasets`).
     pub datasets: Exported,
+    /// Datasets of an earlier run in the directory that this run does not write,
+    /// removed when its manifest replaced theirs (relative to the directory).
+    pub removed_datasets: Vec<PathBuf>,
     pub elapsed: Duration,
     pub stages: StageTimes,
 }
@@ -265,18 +268,14 @@ pub fn run(
     options: &RunOptions,
     progress: &dyn Progress,
 ) -> Result<RunSummary, RunError> {
-    std::fs::create_dir_all(&options.out_dir).map_err(|source| RunError::Io {
-        path: options.out_dir.clone(),
-        source,
-    })?;
-    let lock = OutputLock::acquire(&options.out_dir)?;
+    let lock = OutputLock::create(&options.out_dir)?;
     run_locked(&lock, input, file, expand, options, progress)
 }
 
 /// [`run`] for a caller that already holds `options.out_dir`'s lock (a sweep holds it
 /// from generating its problems on).
 pub fn run_locked(
-    _lock: &OutputLock,
+    lock: &OutputLock,
     input: impl BufRead,
     file: &str,
     expand: &Expand<'_>,
@@ -291,20 +290,19 @@ pub fn run_locked(
         let path = path.to_path_buf();
         move |source| RunError::Io { path, source }
     };
-    let images_dir = options.out_dir.join("images");
-    std::fs::create_dir_all(&images_dir).map_err(io(&images_dir))?;
+    let out = lock.dir();
+    let images = out.sub("images").map_err(io(&out.join("images")))?;
     // Temp files of a run that was killed (we hold the lock: nobody else writes here).
-    for dir in [&options.out_dir, &images_dir] {
-        crate::output::atomic::remove_stale_temps(dir, None).map_err(io(dir))?;
+    for dir in [out, &images] {
+        crate::output::atomic::remove_stale_temps(dir, None).map_err(io(dir.path()))?;
     }
-    let manifest_path = options.out_dir.join("manifest.jsonl");
     let renderer = Renderer::open(options)?;
     let backend = renderer.label();
     let (fingerprint, described) = fingerprint(options, &backend);
     // Resume or refuse, before anything on disk changes.
     let plan = match options.resume {
         true => resume::plan(
-            &options.out_dir,
+            out,
             &backend,
             options.outputs,
             (&fingerprint, &described),
@@ -313,17 +311,23 @@ pub fn run_locked(
         false => None,
     };
     let staged = match &plan {
-        Some(plan) => Some(resume::stage(&options.out_dir, plan)?),
+        Some(plan) => Some(resume::stage(out, plan)?),
         None => None,
     };
     // Rows go to the partial file until the run ends: errors name that one.
-    let partial = ManifestWriter::partial_path(&manifest_path);
-    let mut manifest = ManifestWriter::create(&manifest_path).map_err(io(&partial))?;
-    resume::write_state(&options.out_dir, &fingerprint, &described)?;
-    let mut datasets = DatasetWriter::create(&options.out_dir, &options.datasets)?;
-    let kept = match (plan, &staged) {
-        (Some(plan), Some(path)) => {
-            resume::keep(path, plan.kept.ids.len(), &mut manifest, datasets.as_mut())?;
+    let partial = ManifestWriter::partial_path(out, "manifest.jsonl");
+    let mut manifest = ManifestWriter::create(out, "manifest.jsonl").map_err(io(&partial))?;
+    resume::write_state(out, &fingerprint, &described)?;
+    let mut datasets = DatasetWriter::create(out, &options.datasets)?;
+    let kept = match (plan, staged) {
+        (Some(plan), Some(name)) => {
+            resume::keep(
+                out,
+                name,
+                plan.kept.ids.len(),
+                &mut manifest,
+                datasets.as_mut(),
+            )?;
             plan.kept
         }
         _ => resume::Kept::default(),
@@ -335,7 +339,7 @@ pub fn run_locked(
     // command can still finish the run.
     let kept_mark = manifest.position().map_err(io(&partial))?;
     let stats = StageTimes::default();
-    let mut failed = errors::ErrorLog::new(&options.out_dir);
+    let mut failed = errors::ErrorLog::new(out);
     let mut lines_read = 0;
     let reader = read::Reader {
         file,
@@ -349,7 +353,8 @@ pub fn run_locked(
         kept: &kept,
     };
     let sink = sink::Sink {
-        out_dir: &options.out_dir,
+        out_dir: out,
+        images: &images,
         backend: &backend,
         progress,
         stats: &stats,
@@ -364,7 +369,10 @@ pub fn run_locked(
     read_result?;
     let images = manifest.rows();
     let manifest = manifest.finish().map_err(io(&partial))?;
-    // Published after the manifest: a dataset never has rows the manifest lacks.
+    // Published after the manifest: a dataset never has rows the manifest lacks,
+    // and none of an earlier run stays beside the new manifest.
+    let written = datasets.as_ref().map_or(&[][..], |d| d.sinks()).to_vec();
+    let removed_datasets = crate::output::datasets::remove_other_datasets(out, &written)?;
     let datasets = match datasets {
         Some(d) => {
             let _t = Timer::new(&stats.datasets);
@@ -372,7 +380,7 @@ pub fn run_locked(
         }
         None => Exported::default(),
     };
-    let errors_path = options.out_dir.join("errors.jsonl");
+    let errors_path = out.join("errors.jsonl");
     let failed = failed.finish(gpu_failed).map_err(io(&errors_path))?;
     Ok(RunSummary {
         lines: lines_read,
@@ -384,6 +392,7 @@ pub fn run_locked(
         described,
         manifest,
         datasets,
+        removed_datasets,
         elapsed: start.elapsed(),
         stages: stats,
     })

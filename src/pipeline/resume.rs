@@ -17,6 +17,7 @@ use super::{Outputs, RunError};
 use crate::digest::sha256_hex;
 use crate::jsonl::Lines;
 use crate::output::datasets::DatasetWriter;
+use crate::output::dir::Dir;
 use crate::output::manifest::{ManifestRow, ManifestWriter};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -63,28 +64,22 @@ pub enum ResumeError {
 
 /// The file the kept rows are read from while they are copied: it outlives a crash
 /// during the copy, so a later resume still finds them.
-fn staging(dir: &Path) -> PathBuf {
-    dir.join(".manifest.jsonl.resume")
-}
+const STAGING: &str = ".manifest.jsonl.resume";
 
 /// The previous run's rows, wherever an interruption left them: a copy in progress,
 /// the finished manifest, or the partial one.
-fn previous(dir: &Path) -> Option<PathBuf> {
-    [
-        staging(dir),
-        dir.join("manifest.jsonl"),
-        dir.join(".manifest.jsonl.partial"),
-    ]
-    .into_iter()
-    // Regular files only: a symlink planted under one of these names is not followed.
-    .find(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
+fn previous(dir: &Dir) -> Option<&'static str> {
+    [STAGING, "manifest.jsonl", ".manifest.jsonl.partial"]
+        .into_iter()
+        // Regular files only: a symlink planted under one of these names is not followed.
+        .find(|n| matches!(dir.kind(n), Ok(Some(crate::output::dir::Kind::File))))
 }
 
 /// What a resume will keep, decided before anything on disk changes.
 #[derive(Debug)]
 pub(super) struct ResumePlan {
-    /// Where the previous rows are.
-    from: PathBuf,
+    /// Where the previous rows are (a name in the output directory).
+    from: &'static str,
     /// The kept prefix.
     pub kept: Kept,
 }
@@ -94,7 +89,7 @@ pub(super) struct ResumePlan {
 /// refusal (another backend, other options, another input, or rows that cannot be
 /// checked).
 pub(super) fn plan(
-    dir: &Path,
+    dir: &Dir,
     backend: &str,
     outputs: Outputs,
     (fingerprint, described): (&str, &serde_json::Value),
@@ -104,11 +99,11 @@ pub(super) fn plan(
         return Ok(None);
     };
     check_options(dir, fingerprint, described)?;
-    let kept = scan(&from, dir, backend, outputs)?;
+    let kept = scan(from, dir, backend, outputs)?;
     if !kept.ids.is_empty() {
         let Some(input) = input else {
             return Err(ResumeError::Unverifiable {
-                dir: dir.to_path_buf(),
+                dir: dir.path().to_path_buf(),
                 reason: "--resume needs the input as a file, not a stream".into(),
             }
             .into());
@@ -121,17 +116,17 @@ pub(super) fn plan(
 /// The run-state file of `dir` must name the same options fingerprint; a refusal
 /// names each option that differs.
 fn check_options(
-    dir: &Path,
+    dir: &Dir,
     fingerprint: &str,
     described: &serde_json::Value,
 ) -> Result<(), ResumeError> {
-    let path = dir.join(RUN_STATE);
-    let previous = std::fs::read(&path)
+    let previous = dir
+        .read(RUN_STATE, 1 << 20)
         .ok()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
     let Some(previous) = previous else {
         return Err(ResumeError::Unverifiable {
-            dir: dir.to_path_buf(),
+            dir: dir.path().to_path_buf(),
             reason: format!("{RUN_STATE} is missing or damaged"),
         });
     };
@@ -154,7 +149,7 @@ fn check_options(
         .map(|k| format!("{k}: {} → {}", show(before.get(k)), show(now.get(k))))
         .collect();
     Err(ResumeError::Options {
-        dir: dir.to_path_buf(),
+        dir: dir.path().to_path_buf(),
         detail: changes.join("; "),
     })
 }
@@ -200,39 +195,41 @@ fn check_input(input: &Path, kept: &Kept) -> Result<(), RunError> {
 
 /// Writes this run's options fingerprint (and a readable copy of the options).
 pub(super) fn write_state(
-    dir: &Path,
+    dir: &Dir,
     fingerprint: &str,
     options: &serde_json::Value,
 ) -> Result<(), RunError> {
-    let path = dir.join(RUN_STATE);
     let text = serde_json::json!({ "fingerprint": fingerprint, "options": options }).to_string();
-    crate::output::atomic::write_atomic(&path, text.as_bytes())
-        .map_err(|source| RunError::Io { path, source })
+    dir.write_atomic(RUN_STATE, text.as_bytes())
+        .map_err(|source| RunError::Io {
+            path: dir.join(RUN_STATE),
+            source,
+        })
 }
 
 /// Moves the previous rows aside (before `manifest` is created, which would truncate
-/// the partial file); returns the staging path.
-pub(super) fn stage(dir: &Path, plan: &ResumePlan) -> Result<PathBuf, RunError> {
-    let to = staging(dir);
-    if plan.from != to {
-        std::fs::rename(&plan.from, &to).map_err(|source| RunError::Io {
-            path: plan.from.clone(),
-            source,
-        })?;
+/// the partial file); returns the staging file's name.
+pub(super) fn stage(dir: &Dir, plan: &ResumePlan) -> Result<&'static str, RunError> {
+    if plan.from != STAGING {
+        dir.rename(plan.from, STAGING)
+            .map_err(|source| RunError::Io {
+                path: dir.join(plan.from),
+                source,
+            })?;
     }
-    Ok(to)
+    Ok(STAGING)
 }
 
 /// The longest usable prefix of the rows in `path` (read only). A row is usable
 /// when it parses, was rendered by `backend`, has the files `outputs` asks for, every
 /// file it names still has its recorded SHA-256, and it records its input's hash.
-fn scan(path: &Path, dir: &Path, backend: &str, outputs: Outputs) -> Result<Kept, RunError> {
+fn scan(name: &str, dir: &Dir, backend: &str, outputs: Outputs) -> Result<Kept, RunError> {
     let io = |source| RunError::Io {
-        path: path.to_path_buf(),
+        path: dir.join(name),
         source,
     };
     // Raw lines: a row torn inside a multi-byte character is not UTF-8.
-    let mut lines = BufReader::new(std::fs::File::open(path).map_err(io)?).split(b'\n');
+    let mut lines = BufReader::new(dir.open_file(name).map_err(io)?).split(b'\n');
     let mut kept = Kept::default();
     'outer: loop {
         let mut chunk = Vec::with_capacity(CHUNK);
@@ -268,16 +265,18 @@ fn scan(path: &Path, dir: &Path, backend: &str, outputs: Outputs) -> Result<Kept
 /// written (so they hold the kept rows before the new ones, as an uninterrupted
 /// run's would), then removes the staging file.
 pub(super) fn keep(
-    staged: &Path,
+    dir: &Dir,
+    staged: &str,
     kept: usize,
     manifest: &mut ManifestWriter,
     mut datasets: Option<&mut DatasetWriter>,
 ) -> Result<(), RunError> {
+    let path = dir.join(staged);
     let io = |source| RunError::Io {
-        path: staged.to_path_buf(),
+        path: path.clone(),
         source,
     };
-    let lines = BufReader::new(std::fs::File::open(staged).map_err(io)?).split(b'\n');
+    let lines = BufReader::new(dir.open_file(staged).map_err(io)?).split(b'\n');
     for (k, line) in lines.take(kept).enumerate() {
         let line = line.map_err(io)?;
         let text = String::from_utf8(line).unwrap_or_default();
@@ -285,20 +284,20 @@ pub(super) fn keep(
         if let Some(datasets) = datasets.as_deref_mut() {
             // `scan` parsed every kept row already.
             let row: ManifestRow = serde_json::from_str(&text).map_err(|e| RunError::Io {
-                path: staged.to_path_buf(),
+                path: path.clone(),
                 source: e.into(),
             })?;
-            datasets.push_stored(staged, k as u64 + 1, &row)?;
+            datasets.push_stored(&path, k as u64 + 1, &row)?;
         }
     }
     // On disk before the only other copy goes.
     manifest.sync().map_err(io)?;
-    std::fs::remove_file(staged).map_err(io)?;
+    dir.remove_file(staged).map_err(io)?;
     Ok(())
 }
 
 /// The row, if it is whole and its files are intact.
-fn usable(line: &str, dir: &Path, outputs: Outputs) -> Option<ManifestRow> {
+fn usable(line: &str, dir: &Dir, outputs: Outputs) -> Option<ManifestRow> {
     let row: ManifestRow = serde_json::from_str(line).ok()?;
     // The row must carry exactly the files this run writes.
     let svg_only = row.image.image.ends_with(".svg");
@@ -311,9 +310,8 @@ fn usable(line: &str, dir: &Path, outputs: Outputs) -> Option<ManifestRow> {
     if has != outputs {
         return None;
     }
-    let intact = |rel: &str, sha: &str| {
-        std::fs::read(dir.join(rel)).is_ok_and(|bytes| sha256_hex(&bytes) == sha)
-    };
+    let intact =
+        |rel: &str, sha: &str| crate::output::manifest::read_checked(dir, rel, sha).is_ok();
     let all_intact = row.files().all(|(rel, sha)| intact(rel, sha));
     all_intact.then_some(row)
 }

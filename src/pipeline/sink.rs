@@ -2,18 +2,19 @@
 
 use super::{Done, Progress, Raster, RunError, StageTimes, Timer};
 use crate::digest::sha256_hex;
-use crate::output::atomic::write_atomic;
 use crate::output::datasets::DatasetWriter;
+use crate::output::dir::Dir;
 use crate::output::manifest::{ImageRecord, ManifestRow, ManifestWriter, SvgFile};
 use rayon::prelude::*;
-use std::path::Path;
 use std::sync::mpsc::Receiver;
 
 /// What the sink appends to: the manifest, and the datasets if any.
 pub(super) type Outputs = (ManifestWriter, Option<DatasetWriter>);
 
 pub(super) struct Sink<'a> {
-    pub out_dir: &'a Path,
+    pub out_dir: &'a Dir,
+    /// `images/` under it, opened once.
+    pub images: &'a Dir,
     pub backend: &'a str,
     pub progress: &'a dyn Progress,
     pub stats: &'a StageTimes,
@@ -29,7 +30,7 @@ impl Sink<'_> {
         (mut manifest, mut datasets): Outputs,
     ) -> Result<Outputs, RunError> {
         let manifest_err = |source| RunError::Io {
-            path: ManifestWriter::partial_path(&self.out_dir.join("manifest.jsonl")),
+            path: ManifestWriter::partial_path(self.out_dir, "manifest.jsonl"),
             source,
         };
         for batch in input {
@@ -128,15 +129,21 @@ impl Sink<'_> {
         Ok((row, raster))
     }
 
-    /// Writes `bytes` to `out_dir/rel` atomically; returns their SHA-256.
+    /// Writes `bytes` to `out_dir/rel` (`rel` = `images/NAME`) atomically; returns
+    /// their SHA-256.
     fn put(&self, rel: &str, bytes: &[u8]) -> Result<String, RunError> {
         let sha = {
             let _t = Timer::new(&self.stats.encode);
             sha256_hex(bytes)
         };
         let _t = Timer::new(&self.stats.write);
-        let path = self.out_dir.join(rel);
-        write_atomic(&path, bytes).map_err(|source| RunError::Io { path, source })?;
+        let name = rel.strip_prefix("images/").unwrap_or(rel);
+        self.images
+            .write_atomic(name, bytes)
+            .map_err(|source| RunError::Io {
+                path: self.out_dir.join(rel),
+                source,
+            })?;
         Ok(sha)
     }
 }

@@ -9,6 +9,7 @@ use crate::support::cli::{bin, run, run_ok};
 use crate::support::gpu::gpu_or_skip_part;
 use crate::support::process::{line_count, signal_when};
 use crate::support::skip::{skipped, under_ci};
+use crate::support::tmpfs::Tmpfs;
 use std::collections::BTreeMap;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -196,38 +197,6 @@ fn an_interrupted_generate_leaves_no_temporary_file() {
     assert_eq!(status.code(), Some(130), "{stderr}");
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "left behind: {left:?}");
-}
-
-/// A tmpfs mounted for the test, unmounted when dropped.
-struct Tmpfs(PathBuf);
-
-impl Tmpfs {
-    /// Mounts a tmpfs of `size` (as `mount -o size=` reads it) at `at`; `None`
-    /// where mounting is not allowed (not root, or no `mount`).
-    fn mount(at: &Path, size: &str) -> Option<Tmpfs> {
-        std::fs::create_dir_all(at).unwrap();
-        let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(at)
-            .status()
-            .is_ok_and(|s| s.success());
-        ok.then(|| Tmpfs(at.to_path_buf()))
-    }
-
-    fn resize(&self, size: &str) {
-        let ok = Command::new("mount")
-            .args(["-o", &format!("remount,size={size}")])
-            .arg(&self.0)
-            .status()
-            .unwrap();
-        assert!(ok.success());
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
-    }
 }
 
 #[test]

@@ -23,6 +23,10 @@
 //! - `generate_paper`: GeomVerse's worked examples (tables 3, 4) give the paper's numbers.
 //! - `generate_solutions`: every equation of generated solutions re-evaluates.
 //! - `generate_transforms`: info moves, relabelling and JSON round trips of Problems.
+//! - `hardening`: the new surfaces under hostile use: `export` reads only the run's
+//!   own, unchanged images; no directory link under `--out` is followed (planted or
+//!   swapped in); `merge` bounds shard counts and refuses while a shard runs; no
+//!   dataset of an earlier run stays beside a new manifest.
 //! - `interrupts`: runs stopped by SIGINT/SIGTERM/SIGKILL or a full disk, then
 //!   `--resume`d, end byte-identical to uninterrupted runs on both backends.
 //! - `label_fidelity`: style variants leave the geometry byte-identical (resolution
@@ -69,6 +73,7 @@ mod generate_formulas;
 mod generate_paper;
 mod generate_solutions;
 mod generate_transforms;
+mod hardening;
 mod interrupts;
 mod label_fidelity;
 mod layering;

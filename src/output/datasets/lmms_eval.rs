@@ -13,22 +13,35 @@
 //!   "Therefore the final answer is N."), and relaxed accuracy (3 %, as `score`).
 
 use super::{DatasetError, DatasetRow, Writer, io};
+use crate::output::dir::Dir;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub(super) struct Tasks {
-    dir: PathBuf,
+    /// The output directory (its real path goes into `data_files`).
+    dir: Dir,
+    /// `lmms_eval/` in it, opened when the run starts (a link there fails the run
+    /// before any work, not after it).
+    folder: Dir,
     /// (axis, value) pairs in the dataset.
     cells: BTreeSet<(String, String)>,
 }
 
 impl Tasks {
-    pub fn new(dir: &Path) -> Tasks {
-        Tasks {
-            dir: dir.to_path_buf(),
+    pub fn new(dir: &Dir) -> Result<Tasks, DatasetError> {
+        Ok(Tasks {
+            dir: dir.clone(),
+            folder: dir.sub("lmms_eval").map_err(io(&dir.join("lmms_eval")))?,
             cells: BTreeSet::new(),
-        }
+        })
     }
+}
+
+/// Whether a file name in `lmms_eval/` is one this sink writes.
+pub(super) fn is_task_file(name: &str) -> bool {
+    name == "_default_template_yaml"
+        || name == "utils.py"
+        || (name.starts_with("geomrender") && name.ends_with(".yaml"))
 }
 
 /// A name part safe in a task and a Python function name: lower-case ASCII letters,
@@ -113,9 +126,8 @@ impl Writer for Tasks {
     }
 
     fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError> {
-        let folder = self.dir.join("lmms_eval");
-        std::fs::create_dir_all(&folder).map_err(io(&folder))?;
-        let abs = std::fs::canonicalize(&self.dir).map_err(io(&self.dir))?;
+        let folder = &self.folder;
+        let abs = std::fs::canonicalize(self.dir.path()).map_err(io(self.dir.path()))?;
         let data_files = abs.join("data").join("test-*.parquet");
         let mut files: Vec<(String, String)> = Vec::new();
         files.push((
@@ -159,8 +171,9 @@ impl Writer for Tasks {
         files.push(("utils.py".into(), utils));
         let mut written = Vec::new();
         for (name, text) in files {
-            let path = folder.join(&name);
-            crate::output::atomic::write_atomic(&path, text.as_bytes()).map_err(io(&path))?;
+            folder
+                .write_atomic(&name, text.as_bytes())
+                .map_err(io(&folder.join(&name)))?;
             written.push(PathBuf::from("lmms_eval").join(name));
         }
         Ok(written)

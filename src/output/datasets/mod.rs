@@ -21,7 +21,8 @@ mod webdataset;
 pub use row::{DatasetRow, axis_and_value};
 pub use tsv::NAME as VLMEVALKIT_NAME;
 
-use crate::output::manifest::ManifestRow;
+use crate::output::dir::{Dir, Kind};
+use crate::output::manifest::{FileCheckError, ManifestRow};
 use std::path::{Path, PathBuf};
 
 /// A dataset format.
@@ -56,6 +57,65 @@ impl Sink {
         Sink::VlmEvalKit,
         Sink::LmmsEval,
     ];
+
+    /// The files the sink writes: its folder in the output directory, and whether
+    /// a regular file's name there is one of them (the Parquet sink's dataset card,
+    /// `README.md` beside the folders, is recognised by its content).
+    fn owns(self) -> (&'static str, fn(&str) -> bool) {
+        match self {
+            Sink::Parquet => ("data", parquet::is_shard),
+            Sink::WebDataset => ("wds", webdataset::is_shard),
+            Sink::VlmEvalKit => ("vlmevalkit", tsv::is_table),
+            Sink::LmmsEval => ("lmms_eval", lmms_eval::is_task_file),
+        }
+    }
+}
+
+/// Removes the datasets of an earlier run in `dir` that this run does not write
+/// (`keep`): they would no longer match the new manifest. Only this tool's own
+/// files are removed, by name inside the real sink folders (and the Parquet
+/// sink's dataset card, recognised by its heading), and a folder left empty.
+/// Returns what was removed, relative to `dir`. The caller holds `dir`'s lock.
+pub fn remove_other_datasets(dir: &Dir, keep: &[Sink]) -> Result<Vec<PathBuf>, DatasetError> {
+    let mut removed = Vec::new();
+    for sink in Sink::ALL {
+        let writes =
+            keep.contains(&sink) || (sink == Sink::Parquet && keep.contains(&Sink::LmmsEval));
+        if writes {
+            continue;
+        }
+        let (name, owned) = sink.owns();
+        if sink == Sink::Parquet
+            && is_card(dir)
+            && dir.remove_file(CARD).map_err(io(&dir.join(CARD)))?
+        {
+            removed.push(PathBuf::from(CARD));
+        }
+        let Some(sub) = dir.existing_sub(name).map_err(io(&dir.join(name)))? else {
+            continue;
+        };
+        for (file, kind) in sub.entries().map_err(io(sub.path()))? {
+            if kind == Kind::File
+                && owned(&file)
+                && sub.remove_file(&file).map_err(io(&sub.join(&file)))?
+            {
+                removed.push(Path::new(name).join(&file));
+            }
+        }
+        // Left in place when something else is in it (the user's own files).
+        let _ = dir.remove_empty_dir(name);
+    }
+    Ok(removed)
+}
+
+/// The Parquet sink's dataset card, in the output directory.
+const CARD: &str = "README.md";
+
+/// Whether `dir/README.md` is the card the Parquet sink writes (not a user's file).
+/// (Missing, a link, a directory or an oversized file: not ours.)
+fn is_card(dir: &Dir) -> bool {
+    dir.read(CARD, 1 << 20)
+        .is_ok_and(|bytes| parquet::is_card(&bytes))
 }
 
 /// Which datasets are written, and how they are cut into shards.
@@ -108,6 +168,17 @@ pub enum DatasetError {
     SvgOnly,
     #[error("{0}: no finished manifest.jsonl there (run `render` or `sweep` into it first)")]
     NoManifest(PathBuf),
+    #[error(
+        "{path}:{line}: {id:?}: its image {image:?} cannot be used: {why}. Nothing was \
+         written: render the run again (--resume keeps the intact images)"
+    )]
+    Image {
+        path: PathBuf,
+        line: u64,
+        id: String,
+        image: String,
+        why: Box<FileCheckError>,
+    },
     #[error("parquet: {0}")]
     Parquet(String),
 }
@@ -153,7 +224,7 @@ fn check_raster(path: &Path, line: u64, row: &ManifestRow) -> Result<(), Dataset
 /// by the render pipeline as images come out of it, and by [`export`] from a
 /// finished directory. Rows pushed in the same order give the same bytes.
 pub struct DatasetWriter {
-    dir: PathBuf,
+    dir: Dir,
     sinks: Vec<Sink>,
     writers: Vec<Box<dyn Writer>>,
     cut: shards::ShardCut,
@@ -163,10 +234,7 @@ pub struct DatasetWriter {
 impl DatasetWriter {
     /// Starts the datasets `opts` asks for in `dir` (`None` when it asks for none),
     /// removing what a killed run left. The caller holds `dir`'s lock.
-    pub fn create(
-        dir: &Path,
-        opts: &DatasetOptions,
-    ) -> Result<Option<DatasetWriter>, DatasetError> {
+    pub fn create(dir: &Dir, opts: &DatasetOptions) -> Result<Option<DatasetWriter>, DatasetError> {
         let mut sinks = opts.sinks.clone();
         sinks.sort();
         sinks.dedup();
@@ -183,11 +251,11 @@ impl DatasetWriter {
                 Sink::Parquet => Box::new(parquet::Shards::new(dir)?),
                 Sink::WebDataset => Box::new(webdataset::Shards::new(dir)?),
                 Sink::VlmEvalKit => Box::new(tsv::Tsv::new(dir)?),
-                Sink::LmmsEval => Box::new(lmms_eval::Tasks::new(dir)),
+                Sink::LmmsEval => Box::new(lmms_eval::Tasks::new(dir)?),
             });
         }
         Ok(Some(DatasetWriter {
-            dir: dir.to_path_buf(),
+            dir: dir.clone(),
             sinks,
             writers,
             cut: shards::ShardCut::new(opts.shard_rows, opts.shard_bytes),
@@ -210,17 +278,15 @@ impl DatasetWriter {
         self.writers.iter_mut().try_for_each(|w| w.push(&data))
     }
 
-    /// Adds the next manifest row, reading its image from the output directory;
-    /// `manifest` and `line` name the row in errors.
+    /// Adds the next manifest row, reading its image from the output directory
+    /// (checked as [`read_image`] does); `manifest` and `line` name the row in errors.
     pub fn push_stored(
         &mut self,
         manifest: &Path,
         line: u64,
         row: &ManifestRow,
     ) -> Result<(), DatasetError> {
-        check_raster(manifest, line, row)?;
-        let image_path = self.dir.join(&row.image.image);
-        let bytes = std::fs::read(&image_path).map_err(io(&image_path))?;
+        let bytes = read_image(&self.dir, manifest, line, row)?;
         self.push(row, bytes)
     }
 
@@ -237,19 +303,42 @@ impl DatasetWriter {
     }
 }
 
+/// The raster image a manifest row names, read from `dir`: a regular file inside
+/// it (through real directories, never a link, a device or a FIFO), of at most
+/// `MAX_FILE_BYTES`, whose SHA-256 is the one the row recorded.
+pub fn read_image(
+    dir: &Dir,
+    manifest: &Path,
+    line: u64,
+    row: &ManifestRow,
+) -> Result<Vec<u8>, DatasetError> {
+    check_raster(manifest, line, row)?;
+    crate::output::manifest::read_checked(dir, &row.image.image, &row.image.sha256).map_err(|why| {
+        DatasetError::Image {
+            path: manifest.to_path_buf(),
+            line,
+            id: row.image.id.clone(),
+            image: row.image.image.clone(),
+            why: Box::new(why),
+        }
+    })
+}
+
 /// Calls `f` with every row of `dir/manifest.jsonl`, in order, reading it in bounded memory.
 fn for_each_row(
-    dir: &Path,
+    dir: &Dir,
     mut f: impl FnMut(&Path, u64, &ManifestRow) -> Result<(), DatasetError>,
 ) -> Result<(), DatasetError> {
     let path = dir.join("manifest.jsonl");
-    let file = std::fs::File::open(&path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => DatasetError::NoManifest(dir.to_path_buf()),
-        _ => DatasetError::Io {
-            path: path.clone(),
-            source: e,
-        },
-    })?;
+    let file = dir
+        .open_file("manifest.jsonl")
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => DatasetError::NoManifest(dir.path().to_path_buf()),
+            _ => DatasetError::Io {
+                path: path.clone(),
+                source: e,
+            },
+        })?;
     let mut lines = crate::jsonl::Lines::new(std::io::BufReader::new(file));
     loop {
         let chunk = lines.next_chunk(256).map_err(io(&path))?;
@@ -264,6 +353,14 @@ fn for_each_row(
             };
             let text = line.text.map_err(|e| bad(e.to_string()))?;
             let row: ManifestRow = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+            // Ids name files and samples in every sink: only ids this tool writes.
+            crate::scene::check_id(&row.image.id).map_err(|_| {
+                bad(format!(
+                    "id {:?} is not one this tool writes (1 to 200 of A-Z a-z 0-9 . _ -, not \
+                     starting with .)",
+                    row.image.id
+                ))
+            })?;
             f(&path, line.number, &row)?;
         }
     }
@@ -271,11 +368,20 @@ fn for_each_row(
 
 /// Writes the datasets `opts` asks for from the finished run in `dir` (whose lock
 /// the caller holds): the same bytes as the run's streamed `--sink` datasets.
-pub fn export(dir: &Path, opts: &DatasetOptions) -> Result<Exported, DatasetError> {
+///
+/// Every image is checked first (a regular file inside `dir`, with the SHA-256 its
+/// row recorded): a row that fails is named and nothing is written.
+pub fn export(dir: &Dir, opts: &DatasetOptions) -> Result<Exported, DatasetError> {
     // A directory without a finished manifest is refused before anything is made.
-    if !dir.join("manifest.jsonl").is_file() {
-        return Err(DatasetError::NoManifest(dir.to_path_buf()));
+    if dir.kind("manifest.jsonl").ok().flatten() != Some(Kind::File) {
+        return Err(DatasetError::NoManifest(dir.path().to_path_buf()));
     }
+    if opts.sinks.is_empty() {
+        return Ok(Exported::default());
+    }
+    for_each_row(dir, |path, line, row| {
+        read_image(dir, path, line, row).map(drop)
+    })?;
     let Some(mut writer) = DatasetWriter::create(dir, opts)? else {
         return Ok(Exported::default());
     };

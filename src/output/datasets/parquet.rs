@@ -11,6 +11,7 @@
 use super::shards::ShardFiles;
 use super::{DatasetError, DatasetRow, Writer, io};
 use crate::output::atomic::AtomicFile;
+use crate::output::dir::Dir;
 use arrow_array::builder::{BinaryBuilder, Float64Builder, Int64Builder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch, StructArray};
 use arrow_schema::{DataType, Field, Fields, Schema};
@@ -20,7 +21,7 @@ use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Rows per row group (and per Arrow batch): bounds the memory a run holds for the
@@ -157,7 +158,7 @@ impl Batch {
 
 /// The Parquet shards being written.
 pub(super) struct Shards {
-    dir: PathBuf,
+    dir: Dir,
     files: ShardFiles,
     schema: Arc<Schema>,
     writer: Option<ArrowWriter<AtomicFile>>,
@@ -170,20 +171,36 @@ fn shard_name(k: usize, n: usize) -> String {
     format!("test-{k:05}-of-{n:05}.parquet")
 }
 
-fn is_shard(name: &str) -> bool {
+pub(super) fn is_shard(name: &str) -> bool {
     name.starts_with("test-") && name.contains("-of-") && name.ends_with(".parquet")
 }
 
 impl Shards {
-    pub fn new(dir: &Path) -> Result<Shards, DatasetError> {
+    pub fn new(dir: &Dir) -> Result<Shards, DatasetError> {
         Ok(Shards {
-            dir: dir.to_path_buf(),
+            dir: dir.clone(),
             files: ShardFiles::new(dir, "data", shard_name, is_shard)?,
             schema: schema(),
             writer: None,
             batch: Batch::default(),
             rows: 0,
         })
+    }
+
+    /// A Parquet writer's error: an I/O error (a full disk) as one, naming the folder.
+    fn error(&self, e: parquet::errors::ParquetError) -> DatasetError {
+        match e {
+            parquet::errors::ParquetError::External(inner) => {
+                match inner.downcast::<std::io::Error>() {
+                    Ok(source) => DatasetError::Io {
+                        path: self.files.folder().to_path_buf(),
+                        source: *source,
+                    },
+                    Err(other) => DatasetError::Parquet(other.to_string()),
+                }
+            }
+            e => DatasetError::Parquet(e.to_string()),
+        }
     }
 
     fn open(&mut self) -> Result<ArrowWriter<AtomicFile>, DatasetError> {
@@ -221,8 +238,7 @@ impl Shards {
             // whole (several MB at once); every 10 rows keeps pages near 1 MB.
             .set_write_batch_size(10)
             .build();
-        ArrowWriter::try_new(file, self.schema.clone(), Some(props))
-            .map_err(|e| DatasetError::Parquet(e.to_string()))
+        ArrowWriter::try_new(file, self.schema.clone(), Some(props)).map_err(|e| self.error(e))
     }
 
     fn flush(&mut self) -> Result<(), DatasetError> {
@@ -237,12 +253,11 @@ impl Shards {
                 self.writer.insert(w)
             }
         };
-        writer
-            .write(&batch)
-            .map_err(|e| DatasetError::Parquet(e.to_string()))
+        writer.write(&batch).map_err(|e| self.error(e))
     }
 
     fn card(&self) -> String {
+        // `is_card` recognises what this writes: keep the two together.
         let mut features = String::new();
         for (name, ty) in COLUMNS {
             let dtype = if ty == "image" { "image" } else { ty };
@@ -263,6 +278,12 @@ impl Shards {
     }
 }
 
+/// Whether `bytes` are a dataset card this sink wrote (its front matter and heading).
+pub(super) fn is_card(bytes: &[u8]) -> bool {
+    let heading = b"\n---\n\n# geomrender dataset\n";
+    bytes.starts_with(b"---\nconfigs:\n") && bytes.windows(heading.len()).any(|w| w == heading)
+}
+
 impl Writer for Shards {
     fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError> {
         self.batch.push(row);
@@ -277,9 +298,7 @@ impl Writer for Shards {
     fn cut(&mut self) -> Result<(), DatasetError> {
         self.flush()?;
         if let Some(w) = self.writer.take() {
-            let file = w
-                .into_inner()
-                .map_err(|e| DatasetError::Parquet(e.to_string()))?;
+            let file = w.into_inner().map_err(|e| self.error(e))?;
             self.files.commit(file)?;
         }
         Ok(())
@@ -290,8 +309,8 @@ impl Writer for Shards {
         let card = self.card();
         let Shards { dir, files, .. } = *self;
         let mut files = files.publish()?;
-        let path = dir.join("README.md");
-        crate::output::atomic::write_atomic(&path, card.as_bytes()).map_err(io(&path))?;
+        dir.write_atomic("README.md", card.as_bytes())
+            .map_err(io(&dir.join("README.md")))?;
         files.push(PathBuf::from("README.md"));
         Ok(files)
     }

@@ -15,6 +15,7 @@
 
 use super::{DatasetError, io};
 use crate::output::atomic::AtomicFile;
+use crate::output::dir::{Dir, Kind};
 use std::path::{Path, PathBuf};
 
 /// Decides, row by row, where shards end.
@@ -51,16 +52,16 @@ impl ShardCut {
 
 /// The shard files of one sink, in one folder of the output directory.
 pub(super) struct ShardFiles {
-    /// The output directory.
-    dir: PathBuf,
-    /// The sink's folder under it (`data`, `wds`).
+    /// The sink's folder in the output directory (a real directory, opened once).
+    folder: Dir,
+    /// Its name (`data`, `wds`).
     sub: &'static str,
     /// The final name of shard `k` of `n`.
     name: fn(usize, usize) -> String,
     /// Whether a file in `sub` is one of this sink's final shards (of any dataset).
     is_shard: fn(&str) -> bool,
-    /// Committed shards, in order.
-    pending: Vec<PathBuf>,
+    /// Committed shards' names, in order.
+    pending: Vec<String>,
 }
 
 fn pending_name(k: usize) -> String {
@@ -71,23 +72,21 @@ impl ShardFiles {
     /// Makes the folder and removes what a killed run left there (pending shards and
     /// temp files). The caller holds the output directory's lock.
     pub fn new(
-        dir: &Path,
+        dir: &Dir,
         sub: &'static str,
         name: fn(usize, usize) -> String,
         is_shard: fn(&str) -> bool,
     ) -> Result<ShardFiles, DatasetError> {
-        let folder = dir.join(sub);
-        std::fs::create_dir_all(&folder).map_err(io(&folder))?;
-        crate::output::atomic::remove_stale_temps(&folder, None).map_err(io(&folder))?;
-        for entry in std::fs::read_dir(&folder).map_err(io(&folder))? {
-            let path = entry.map_err(io(&folder))?.path();
-            let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if file.starts_with(".shard-") && file.ends_with(".pending") {
-                std::fs::remove_file(&path).map_err(io(&path))?;
+        let folder = dir.sub(sub).map_err(io(&dir.join(sub)))?;
+        let here = folder.path().to_path_buf();
+        crate::output::atomic::remove_stale_temps(&folder, None).map_err(io(&here))?;
+        for (file, kind) in folder.entries().map_err(io(&here))? {
+            if kind == Kind::File && file.starts_with(".shard-") && file.ends_with(".pending") {
+                folder.remove_file(&file).map_err(io(&folder.join(&file)))?;
             }
         }
         Ok(ShardFiles {
-            dir: dir.to_path_buf(),
+            folder,
             sub,
             name,
             is_shard,
@@ -95,38 +94,37 @@ impl ShardFiles {
         })
     }
 
+    /// The sink's folder (for messages).
+    pub fn folder(&self) -> &Path {
+        self.folder.path()
+    }
+
     /// Starts the next shard's file.
     pub fn create(&self) -> Result<AtomicFile, DatasetError> {
-        let path = self
-            .dir
-            .join(self.sub)
-            .join(pending_name(self.pending.len()));
-        AtomicFile::create(&path).map_err(io(&path))
+        let name = pending_name(self.pending.len());
+        AtomicFile::create_in(&self.folder, &name).map_err(io(&self.folder.join(&name)))
     }
 
     /// Completes a shard started with [`Self::create`].
     pub fn commit(&mut self, file: AtomicFile) -> Result<(), DatasetError> {
-        let path = file.path().to_path_buf();
+        let path = file.path();
         file.commit(false).map_err(io(&path))?;
-        self.pending.push(path);
+        self.pending.push(pending_name(self.pending.len()));
         Ok(())
     }
 
     /// Renames every shard to its final name, removes other datasets' shards from
     /// the folder, and returns the final names relative to the output directory.
     pub fn publish(self) -> Result<Vec<PathBuf>, DatasetError> {
-        let folder = self.dir.join(self.sub);
+        let folder = &self.folder;
         let n = self.pending.len();
         let finals: Vec<String> = (0..n).map(|k| (self.name)(k, n)).collect();
         for (from, name) in self.pending.iter().zip(&finals) {
-            let to = folder.join(name);
-            std::fs::rename(from, &to).map_err(io(&to))?;
+            folder.rename(from, name).map_err(io(&folder.join(name)))?;
         }
-        for entry in std::fs::read_dir(&folder).map_err(io(&folder))? {
-            let path = entry.map_err(io(&folder))?.path();
-            let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if (self.is_shard)(file) && !finals.iter().any(|f| f == file) {
-                std::fs::remove_file(&path).map_err(io(&path))?;
+        for (file, kind) in folder.entries().map_err(io(folder.path()))? {
+            if kind == Kind::File && (self.is_shard)(&file) && !finals.contains(&file) {
+                folder.remove_file(&file).map_err(io(&folder.join(&file)))?;
             }
         }
         Ok(finals

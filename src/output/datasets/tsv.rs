@@ -10,9 +10,10 @@
 
 use super::{DatasetError, DatasetRow, Writer, io};
 use crate::output::atomic::AtomicFile;
+use crate::output::dir::Dir;
 use base64::Engine;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The TSV's name under `vlmevalkit/` (and the dataset name to give VLMEvalKit).
 pub const NAME: &str = "GeomRender";
@@ -26,6 +27,11 @@ pub(super) struct Tsv {
     out: AtomicFile,
 }
 
+/// Whether a file name in `vlmevalkit/` is the table this sink writes.
+pub(super) fn is_table(name: &str) -> bool {
+    name.strip_suffix(".tsv") == Some(NAME)
+}
+
 fn field(s: &str) -> String {
     if s.contains(['\t', '\n', '\r', '"']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -35,11 +41,11 @@ fn field(s: &str) -> String {
 }
 
 impl Tsv {
-    pub fn new(dir: &Path) -> Result<Tsv, DatasetError> {
-        let sub = dir.join("vlmevalkit");
-        std::fs::create_dir_all(&sub).map_err(io(&sub))?;
-        let path = sub.join(format!("{NAME}.tsv"));
-        let mut out = AtomicFile::create(&path).map_err(io(&path))?;
+    pub fn new(dir: &Dir) -> Result<Tsv, DatasetError> {
+        let sub = dir.sub("vlmevalkit").map_err(io(&dir.join("vlmevalkit")))?;
+        let name = format!("{NAME}.tsv");
+        let path = sub.join(&name);
+        let mut out = AtomicFile::create_in(&sub, &name).map_err(io(&path))?;
         writeln!(out, "{}", COLUMNS.join("\t")).map_err(io(&path))?;
         Ok(Tsv { path, out })
     }

@@ -10,7 +10,8 @@
 use super::shards::ShardFiles;
 use super::{DatasetError, DatasetRow, Writer, io};
 use crate::output::atomic::AtomicFile;
-use std::path::{Path, PathBuf};
+use crate::output::dir::Dir;
+use std::path::PathBuf;
 
 /// The sample key of an id (see the module docs).
 pub fn key(id: &str) -> String {
@@ -37,12 +38,12 @@ fn shard_name(k: usize, _n: usize) -> String {
     format!("geomrender-{k:06}.tar")
 }
 
-fn is_shard(name: &str) -> bool {
+pub(super) fn is_shard(name: &str) -> bool {
     name.starts_with("geomrender-") && name.ends_with(".tar")
 }
 
 impl Shards {
-    pub fn new(dir: &Path) -> Result<Shards, DatasetError> {
+    pub fn new(dir: &Dir) -> Result<Shards, DatasetError> {
         Ok(Shards {
             files: ShardFiles::new(dir, "wds", shard_name, is_shard)?,
             tar: None,

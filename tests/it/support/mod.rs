@@ -9,6 +9,7 @@
 //! - [`process`]: the binary as a watched process — peak RSS, signals mid-run.
 //! - [`scenes`]: scene and problem builders shared by several test modules.
 //! - [`skip`]: visible skips — a `SKIPPED <test>: <reason>` line on stderr, counted.
+//! - [`tmpfs`]: a small tmpfs mounted for a test: a full disk on demand.
 
 pub mod cli;
 pub mod cpu;
@@ -19,6 +20,7 @@ pub mod oracle;
 pub mod process;
 pub mod scenes;
 pub mod skip;
+pub mod tmpfs;
 
 use std::path::PathBuf;
 
