@@ -31,7 +31,9 @@ pub struct Args {
     /// A predictions file, one JSON object per line: {"id": ..., "prediction": "<raw
     /// model output>", "model": "<name>"}; model defaults to the file name without its
     /// extension. lmms-eval --log_samples files and VLMEvalKit result tables are read
-    /// too (see --predictions-format). Repeat the flag to compare several models.
+    /// too (see --predictions-format). Repeat the flag to compare several models. Each
+    /// file is read up to 1 GiB, a line up to 16 MiB, a model output up to 1 MiB; a
+    /// longer line or output is a line error and the rest is scored.
     #[arg(
         long = "predictions",
         value_name = "PREDICTIONS.jsonl",

@@ -34,12 +34,21 @@ pub fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 
-/// Non-blank lines of an in-memory JSONL text with their 1-based numbers.
-pub fn split(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+/// Non-blank lines of an in-memory JSONL text with their 1-based numbers. A line
+/// longer than `max` bytes is [`LineReadError::TooLong`] (blank or not: its bytes are
+/// not looked at), as [`Lines`] reads it.
+pub fn split(
+    text: &[u8],
+    max: usize,
+) -> impl Iterator<Item = (usize, Result<&[u8], LineReadError>)> {
     text.split(|b| *b == b'\n')
         .enumerate()
         .map(|(i, l)| (i + 1, l.strip_suffix(b"\r").unwrap_or(l)))
-        .filter(|(_, l)| !is_blank(l))
+        .filter(move |(_, l)| l.len() > max || !is_blank(l))
+        .map(move |(n, l)| match l.len() > max {
+            true => (n, Err(LineReadError::TooLong { max })),
+            false => (n, Ok(l)),
+        })
 }
 
 /// Counts the non-blank lines of `reader` in bounded memory (a line is never held whole).
@@ -176,11 +185,29 @@ mod tests {
     #[test]
     fn split_and_count_agree_with_the_streaming_reader() {
         let text = b"a\n\n  \r\nb\r\nc";
-        let split: Vec<(usize, &[u8])> = split(text).collect();
+        let split: Vec<(usize, &[u8])> = split(text, MAX_LINE_BYTES)
+            .map(|(n, l)| (n, l.unwrap()))
+            .collect();
         assert_eq!(split, vec![(1, &b"a"[..]), (4, b"b"), (5, b"c")]);
         assert_eq!(count(&text[..]).unwrap(), 3);
         assert_eq!(count(&b"x\n \n"[..]).unwrap(), 1);
         assert_eq!(count(&b""[..]).unwrap(), 0);
+    }
+
+    #[test]
+    fn split_bounds_each_line() {
+        let text = b"ok\n0123456789\n          \nfine\r\n";
+        let got: Vec<(usize, Result<&[u8], LineReadError>)> = split(text, 5).collect();
+        let too_long = Err(LineReadError::TooLong { max: 5 });
+        assert_eq!(
+            got,
+            vec![
+                (1, Ok(&b"ok"[..])),
+                (2, too_long),
+                (3, too_long),
+                (4, Ok(b"fine"))
+            ]
+        );
     }
 
     #[test]

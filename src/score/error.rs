@@ -26,6 +26,22 @@ pub enum LineReason {
     /// The bytes are not UTF-8.
     #[error("not valid UTF-8")]
     NotUtf8,
+    /// The line is longer than the bound on one line of its file
+    /// ([`crate::jsonl::MAX_LINE_BYTES`] for the manifest,
+    /// [`super::MAX_PREDICTION_LINE_BYTES`] for predictions); it is not parsed.
+    #[error("line longer than {max} bytes, the bound on one line of this file; not read")]
+    LineTooLong { max: usize },
+    /// A model output longer than [`super::MAX_PREDICTION_BYTES`]: refused, so that
+    /// answer extraction never runs on it.
+    #[error(
+        "the prediction for id {id:?} is {bytes} bytes, over the {max}-byte bound on one \
+         model output; not scored (shorten the output, e.g. cap the harness's max_new_tokens)"
+    )]
+    PredictionTooLong {
+        id: String,
+        bytes: usize,
+        max: usize,
+    },
     /// Not a JSON object.
     #[error("malformed JSON: {message}")]
     Json { message: String },
@@ -50,12 +66,29 @@ pub enum LineReason {
     },
 }
 
+impl From<crate::jsonl::LineReadError> for LineReason {
+    fn from(e: crate::jsonl::LineReadError) -> Self {
+        match e {
+            crate::jsonl::LineReadError::NotUtf8 { .. } => LineReason::NotUtf8,
+            crate::jsonl::LineReadError::TooLong { max } => LineReason::LineTooLong { max },
+        }
+    }
+}
+
 /// Why a scoring run could not proceed at all.
 #[derive(Debug, PartialEq, thiserror::Error)]
 pub enum ScoreError {
     /// A file could not be read or written.
     #[error("{path}: {message}")]
     Io { path: String, message: String },
+    /// An input file holds more than `max` bytes ([`super::MAX_INPUT_BYTES`]); reading
+    /// stopped there.
+    #[error(
+        "{path}: more than {max} bytes, the bound on one file that score reads; split \
+         the predictions into several files (repeat --predictions), or score the run's \
+         manifest in parts"
+    )]
+    TooLarge { path: String, max: u64 },
     /// An option is out of range.
     #[error("invalid option {option}: {message}")]
     BadOption {

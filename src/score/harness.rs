@@ -15,7 +15,7 @@
 
 use super::error::{LineError, LineReason, ScoreError};
 use super::manifest::Item;
-use super::predictions::Prediction;
+use super::predictions::{Prediction, check_length};
 use serde_json::Value;
 use std::path::Path;
 
@@ -45,9 +45,9 @@ impl PredictionFormat {
         if matches!(ext.as_str(), "xlsx" | "tsv" | "csv") {
             return PredictionFormat::VlmEvalKit;
         }
-        let first = crate::jsonl::split(bytes)
+        let first = crate::jsonl::split(bytes, super::MAX_PREDICTION_LINE_BYTES)
             .next()
-            .and_then(|(_, raw)| serde_json::from_slice::<Value>(raw).ok());
+            .and_then(|(_, raw)| serde_json::from_slice::<Value>(raw.ok()?).ok());
         match first {
             Some(v)
                 if v.get("doc").is_some()
@@ -101,11 +101,18 @@ fn response(sample: &Value) -> Option<String> {
 pub fn parse_lmms_eval(text: &[u8], file: &str, model: &str) -> (Vec<Prediction>, Vec<LineError>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    for (line, raw) in crate::jsonl::split(text) {
+    for (line, raw) in crate::jsonl::split(text, super::MAX_PREDICTION_LINE_BYTES) {
         let fail = |reason| LineError {
             file: file.to_string(),
             line,
             reason,
+        };
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(e) => {
+                errors.push(fail(e.into()));
+                continue;
+            }
         };
         let sample: Value = match serde_json::from_slice(raw) {
             Ok(v) => v,
@@ -128,6 +135,10 @@ pub fn parse_lmms_eval(text: &[u8], file: &str, model: &str) -> (Vec<Prediction>
             }));
             continue;
         };
+        if let Err(reason) = check_length(id, &text) {
+            errors.push(fail(reason));
+            continue;
+        }
         out.push(Prediction {
             id: id.to_string(),
             model: model.to_string(),
@@ -139,96 +150,122 @@ pub fn parse_lmms_eval(text: &[u8], file: &str, model: &str) -> (Vec<Prediction>
     (out, errors)
 }
 
-/// One table row: its 1-based row number in the file (the header is row 1) and cells
-/// by column name.
-struct TableRow {
-    row: usize,
-    index: Option<String>,
-    id: Option<String>,
-    prediction: Option<String>,
+/// One table row: its 1-based row number in the file (the header is row 1), the cells
+/// of the columns read, or why the row was not read.
+#[derive(Debug)]
+pub(super) struct TableRow {
+    pub row: usize,
+    pub index: Option<String>,
+    pub id: Option<String>,
+    pub prediction: Option<String>,
+    pub fault: Option<LineReason>,
 }
 
-fn cell_text(c: &calamine::Data) -> Option<String> {
-    use calamine::Data;
-    match c {
-        Data::Empty => None,
-        Data::String(s) => Some(s.clone()),
-        Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => Some(format!("{}", *f as i64)),
-        Data::Float(f) => Some(f.to_string()),
-        Data::Int(i) => Some(i.to_string()),
-        Data::Bool(b) => Some(b.to_string()),
-        other => Some(other.to_string()),
+/// The columns of a VLMEvalKit table that are read, found by header name.
+#[derive(Clone, Copy)]
+pub(super) struct Columns {
+    index: Option<usize>,
+    id: Option<usize>,
+    prediction: Option<usize>,
+}
+
+impl Columns {
+    /// Finds the columns in the header row's non-empty (column, text) cells, or says
+    /// which are missing.
+    pub fn find(header: &[(usize, String)]) -> Result<Columns, String> {
+        let column = |want: &str| {
+            header
+                .iter()
+                .filter(|(_, h)| h.trim() == want)
+                .map(|(c, _)| *c)
+                .min()
+        };
+        let c = Columns {
+            index: column("index"),
+            id: column("id"),
+            prediction: column("prediction"),
+        };
+        if c.prediction.is_none() || (c.index.is_none() && c.id.is_none()) {
+            let found: Vec<&str> = header.iter().map(|(_, h)| h.as_str()).collect();
+            return Err(format!(
+                "a VLMEvalKit result needs columns index (or id) and prediction; found {found:?}"
+            ));
+        }
+        Ok(c)
+    }
+
+    /// Whether column `c` is one that is read.
+    pub fn wanted(&self, c: usize) -> bool {
+        [self.index, self.id, self.prediction].contains(&Some(c))
+    }
+
+    /// Row `row` (1-based), its cells given by column.
+    pub fn row(&self, row: usize, cell: impl Fn(usize) -> Option<String>) -> TableRow {
+        let get = |c: Option<usize>| c.and_then(&cell);
+        TableRow {
+            row,
+            index: get(self.index),
+            id: get(self.id),
+            prediction: get(self.prediction),
+            fault: None,
+        }
     }
 }
 
 fn table(bytes: &[u8], name: &str) -> Result<Vec<TableRow>, ScoreError> {
+    if name.to_ascii_lowercase().ends_with(".xlsx") {
+        return super::xlsx::table(bytes, name, &super::xlsx::Limits::DEFAULT);
+    }
     let bad = |message: String| ScoreError::Predictions {
         file: name.to_string(),
         message,
     };
-    let rows: Vec<Vec<Option<String>>> = if name.to_ascii_lowercase().ends_with(".xlsx") {
-        use calamine::Reader;
-        let mut book: calamine::Xlsx<_> =
-            calamine::open_workbook_from_rs(std::io::Cursor::new(bytes))
-                .map_err(|e| bad(format!("not a readable .xlsx: {e}")))?;
-        let range = book
-            .worksheet_range_at(0)
-            .ok_or_else(|| bad("the workbook has no sheet".into()))?
-            .map_err(|e| bad(e.to_string()))?;
-        range
-            .rows()
-            .map(|r| r.iter().map(cell_text).collect())
-            .collect()
+    let delimiter = if name.to_ascii_lowercase().ends_with(".csv") {
+        b','
     } else {
-        let delimiter = if name.to_ascii_lowercase().ends_with(".csv") {
-            b','
-        } else {
-            b'\t'
+        b'\t'
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes);
+    let mut record = csv::StringRecord::new();
+    let mut columns = None;
+    let mut rows = Vec::new();
+    let mut number = 0;
+    while reader
+        .read_record(&mut record)
+        .map_err(|e| bad(e.to_string()))?
+    {
+        number += 1;
+        let Some(columns) = columns else {
+            let header: Vec<(usize, String)> = record
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| !f.is_empty())
+                .map(|(c, f)| (c, f.to_string()))
+                .collect();
+            columns = Some(Columns::find(&header).map_err(bad)?);
+            continue;
         };
-        let mut reader = csv::ReaderBuilder::new()
-            .delimiter(delimiter)
-            .has_headers(false)
-            .flexible(true)
-            .from_reader(bytes);
-        let mut rows = Vec::new();
-        for record in reader.records() {
-            let record = record.map_err(|e| bad(e.to_string()))?;
-            rows.push(
-                record
-                    .iter()
-                    .map(|f| (!f.is_empty()).then(|| f.to_string()))
-                    .collect(),
-            );
+        // A row is bounded like a line of a JSONL predictions file.
+        if record.as_slice().len() > super::MAX_PREDICTION_LINE_BYTES {
+            let mut row = columns.row(number, |_| None);
+            row.fault = Some(LineReason::LineTooLong {
+                max: super::MAX_PREDICTION_LINE_BYTES,
+            });
+            rows.push(row);
+            continue;
         }
-        rows
-    };
-    let Some((header, body)) = rows.split_first() else {
-        return Err(bad(format!("the file is empty; expected {EXPECTED}")));
-    };
-    let column = |want: &str| {
-        header
-            .iter()
-            .position(|h| h.as_deref().map(str::trim) == Some(want))
-    };
-    let (index, id, prediction) = (column("index"), column("id"), column("prediction"));
-    if prediction.is_none() || (index.is_none() && id.is_none()) {
-        let found: Vec<&str> = header.iter().flatten().map(String::as_str).collect();
-        return Err(bad(format!(
-            "a VLMEvalKit result needs columns index (or id) and prediction; found {found:?}"
-        )));
+        rows.push(columns.row(number, |c| {
+            record.get(c).filter(|f| !f.is_empty()).map(str::to_string)
+        }));
     }
-    let cell =
-        |r: &Vec<Option<String>>, c: Option<usize>| c.and_then(|c| r.get(c).cloned().flatten());
-    Ok(body
-        .iter()
-        .enumerate()
-        .map(|(i, r)| TableRow {
-            row: i + 2,
-            index: cell(r, index),
-            id: cell(r, id),
-            prediction: cell(r, prediction),
-        })
-        .collect())
+    if columns.is_none() {
+        return Err(bad(format!("the file is empty; expected {EXPECTED}")));
+    }
+    Ok(rows)
 }
 
 /// Parses a VLMEvalKit result table; `items` (in manifest order) map `index` to ids.
@@ -246,6 +283,10 @@ pub fn parse_vlmevalkit(
             line: r.row,
             reason,
         };
+        if let Some(reason) = r.fault {
+            errors.push(fail(reason));
+            continue;
+        }
         let id = match (&r.id, &r.index) {
             (Some(id), _) => id.clone(),
             (None, Some(index)) => match index
@@ -273,10 +314,15 @@ pub fn parse_vlmevalkit(
                 continue;
             }
         };
+        let text = r.prediction.unwrap_or_default();
+        if let Err(reason) = check_length(&id, &text) {
+            errors.push(fail(reason));
+            continue;
+        }
         out.push(Prediction {
             id,
             model: model.to_string(),
-            text: r.prediction.unwrap_or_default(),
+            text,
             file: file.to_string(),
             line: r.row,
         });

@@ -93,15 +93,16 @@ pub fn parse_manifest(text: &[u8], file: &str) -> (Vec<Item>, Vec<LineError>) {
     let mut items = Vec::new();
     let mut errors = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
-    for (line, raw) in crate::jsonl::split(text) {
+    for (line, raw) in crate::jsonl::split(text, crate::jsonl::MAX_LINE_BYTES) {
         let fail = |reason| LineError {
             file: file.to_string(),
             line,
             reason,
         };
-        let item = match std::str::from_utf8(raw) {
-            Err(_) => Err(LineReason::NotUtf8),
-            Ok(s) => parse_item(s, line),
+        let item = match raw.map(std::str::from_utf8) {
+            Err(e) => Err(LineReason::from(e)),
+            Ok(Err(_)) => Err(LineReason::NotUtf8),
+            Ok(Ok(s)) => parse_item(s, line),
         };
         match item {
             Err(reason) => errors.push(fail(reason)),

@@ -33,6 +33,7 @@ mod report;
 mod stats;
 mod trace;
 mod write;
+mod xlsx;
 
 pub use accuracy::{Tolerance, is_correct};
 pub use error::{LineError, LineReason, ScoreError};
@@ -50,6 +51,7 @@ pub use report::{
 pub use stats::{Interval, Z_95, mcnemar_exact, wilson};
 pub use trace::explain_id;
 pub use write::{ReportFiles, write_items, write_report};
+pub use xlsx::{MAX_XLSX_BYTES, MAX_XLSX_RATIO};
 
 use serde::Serialize;
 use std::path::Path;
@@ -99,6 +101,24 @@ impl ScoreOptions {
     }
 }
 
+/// Most bytes `score` reads from one input file (the manifest, or one predictions
+/// file of any layout): 1 GiB. A predictions file of 100,000 outputs of 2 KB each is
+/// 200 MB; a larger one can be split, since `--predictions` may be repeated.
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Longest line of a JSONL predictions file (geomrender or lmms-eval): 16 MiB. An
+/// lmms-eval sample holds its output twice (`resps`, `filtered_resps`) beside the
+/// dataset row, JSON-escaped; 16 MiB leaves room for that at
+/// [`MAX_PREDICTION_BYTES`]. A longer line is a line error; the other lines are
+/// scored. Manifest lines have the render input's bound,
+/// [`crate::jsonl::MAX_LINE_BYTES`].
+pub const MAX_PREDICTION_LINE_BYTES: usize = 16 << 20;
+
+/// Longest model output that is scored: 1 MiB of text (some 250,000 tokens, far
+/// beyond any generation limit). A longer one is a line error naming its id, so that
+/// answer extraction never runs on it.
+pub const MAX_PREDICTION_BYTES: usize = 1 << 20;
+
 /// An input file: its name as given (used in errors and the report) and its bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Source {
@@ -107,9 +127,35 @@ pub struct Source {
 }
 
 impl Source {
-    /// Reads a file whole.
+    /// Reads a file whole, at most [`MAX_INPUT_BYTES`] (see [`Source::read_at_most`]).
     pub fn read(path: &Path) -> Result<Source, ScoreError> {
-        let bytes = std::fs::read(path).map_err(|e| ScoreError::io(path.display(), e))?;
+        Source::read_at_most(path, MAX_INPUT_BYTES)
+    }
+
+    /// Reads a file whole, refusing it ([`ScoreError::TooLarge`]) when it holds more
+    /// than `max` bytes. The bytes are counted as they are read, so a FIFO, a device
+    /// such as `/dev/zero` or a file that keeps growing stops at the bound; a regular
+    /// file already larger is refused before a byte is read.
+    pub fn read_at_most(path: &Path, max: u64) -> Result<Source, ScoreError> {
+        use std::io::Read;
+        let fail = |e| ScoreError::io(path.display(), e);
+        let too_large = || ScoreError::TooLarge {
+            path: path.display().to_string(),
+            max,
+        };
+        let file = std::fs::File::open(path).map_err(fail)?;
+        let meta = file.metadata().map_err(fail)?;
+        if meta.is_file() && meta.len() > max {
+            return Err(too_large());
+        }
+        let hint = if meta.is_file() { meta.len() } else { 0 };
+        let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
+        file.take(max.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(fail)?;
+        if bytes.len() as u64 > max {
+            return Err(too_large());
+        }
         Ok(Source {
             name: path.display().to_string(),
             bytes,
@@ -134,9 +180,9 @@ pub struct Loaded {
 fn why_empty(text: &[u8], errors: &[LineError]) -> String {
     const READS: &str =
         "score reads the manifest.jsonl that `render` or `sweep` writes beside the images";
-    let first = crate::jsonl::split(text)
+    let first = crate::jsonl::split(text, crate::jsonl::MAX_LINE_BYTES)
         .next()
-        .and_then(|(_, raw)| serde_json::from_slice::<serde_json::Value>(raw).ok());
+        .and_then(|(_, raw)| serde_json::from_slice::<serde_json::Value>(raw.ok()?).ok());
     let has = |k: &str| first.as_ref().is_some_and(|v| v.get(k).is_some());
     if has("diagram") || (has("question") && !has("image")) {
         format!("it holds Problems (from `geomrender generate`), not rendered images; {READS}")
@@ -205,7 +251,7 @@ fn input_file(src: &Source, accepted: usize) -> InputFile {
     InputFile {
         path: src.name.clone(),
         sha256: src.sha256(),
-        lines: crate::jsonl::split(&src.bytes).count(),
+        lines: crate::jsonl::split(&src.bytes, usize::MAX).count(),
         accepted,
     }
 }

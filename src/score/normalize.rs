@@ -46,8 +46,15 @@ static VALUE: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// Most passes of a rewrite whose result may hold a new match: `\text{\text{…}}`
+/// loses one level a pass, `1 234 567` needs two. Each pass is linear, so a bound
+/// keeps the whole linear in the text (a megabyte of nested `\text{` would otherwise
+/// take one pass per level).
+const MAX_PASSES: usize = 8;
+
 /// Rewrites markdown / LaTeX / Unicode notations into plain text that the number
-/// parser and the extraction rules understand. Idempotent.
+/// parser and the extraction rules understand. Idempotent, up to [`MAX_PASSES`]
+/// nested text commands; linear in the text's length.
 pub fn normalize_text(raw: &str) -> String {
     static DIGIT_GROUP: LazyLock<Regex> =
         LazyLock::new(|| re(r"(\d)(?:\\,|\{,\}|[\u{00A0}\u{2009}\u{202F}])(\d{3})"));
@@ -76,14 +83,14 @@ pub fn normalize_text(raw: &str) -> String {
         })
         .collect();
     // Thousands groups joined by thin spaces or `{,}`; repeat for 1 234 567.
-    loop {
+    for _ in 0..MAX_PASSES {
         let next = DIGIT_GROUP.replace_all(&s, "$1,$2").into_owned();
         if next == s {
             break;
         }
         s = next;
     }
-    loop {
+    for _ in 0..MAX_PASSES {
         let next = TEXT_CMD.replace_all(&s, " $1").into_owned();
         if next == s {
             break;

@@ -30,9 +30,10 @@ pub fn parse_predictions(
 ) -> (Vec<Prediction>, Vec<LineError>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    for (line, raw) in crate::jsonl::split(text) {
-        let parsed = std::str::from_utf8(raw)
-            .map_err(|_| LineReason::NotUtf8)
+    for (line, raw) in crate::jsonl::split(text, super::MAX_PREDICTION_LINE_BYTES) {
+        let parsed = raw
+            .map_err(LineReason::from)
+            .and_then(|raw| std::str::from_utf8(raw).map_err(|_| LineReason::NotUtf8))
             .and_then(|s| parse_line(s, default_model));
         match parsed {
             Ok((id, model, text)) => out.push(Prediction {
@@ -71,7 +72,20 @@ fn parse_line(line: &str, default_model: &str) -> Result<(String, String, String
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         Some(_) => return Err(bad("model", "must be a non-empty string")),
     };
+    check_length(&id, &text)?;
     Ok((id, model, text))
+}
+
+/// Refuses a model output longer than [`super::MAX_PREDICTION_BYTES`], naming its id.
+pub(crate) fn check_length(id: &str, text: &str) -> Result<(), LineReason> {
+    match text.len() > super::MAX_PREDICTION_BYTES {
+        true => Err(LineReason::PredictionTooLong {
+            id: id.to_string(),
+            bytes: text.len(),
+            max: super::MAX_PREDICTION_BYTES,
+        }),
+        false => Ok(()),
+    }
 }
 
 /// The model name used when a line has none: the file name without its extension.
@@ -96,6 +110,56 @@ mod tests {
         assert_eq!(
             default_model_name("runs/gpt-4o.preds.jsonl".as_ref()),
             "gpt-4o.preds"
+        );
+    }
+
+    #[test]
+    fn an_over_long_line_or_output_is_a_line_error_and_the_rest_is_read() {
+        use crate::score::{MAX_PREDICTION_BYTES, MAX_PREDICTION_LINE_BYTES};
+        let long_text = "7".repeat(MAX_PREDICTION_BYTES + 1);
+        let long_line = format!(
+            "{{\"id\":\"x\",\"prediction\":\"{}\"}}",
+            "8".repeat(MAX_PREDICTION_LINE_BYTES)
+        );
+        let text = format!(
+            "{{\"id\":\"a\",\"prediction\":\"44\"}}\n{long_line}\n\
+             {{\"id\":\"big\",\"prediction\":\"{long_text}\"}}\n\
+             {{\"id\":\"b\",\"prediction\":\"{}\"}}\n",
+            "9".repeat(MAX_PREDICTION_BYTES)
+        );
+        let (p, e) = parse_predictions(text.as_bytes(), "p.jsonl", "p");
+        let ids: Vec<&str> = p.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b"]);
+        assert_eq!((p[1].line, p[1].text.len()), (4, MAX_PREDICTION_BYTES));
+        assert_eq!(e.len(), 2);
+        assert_eq!(
+            (e[0].line, &e[0].reason),
+            (
+                2,
+                &LineReason::LineTooLong {
+                    max: MAX_PREDICTION_LINE_BYTES
+                }
+            )
+        );
+        assert_eq!(
+            (e[1].line, &e[1].reason),
+            (
+                3,
+                &LineReason::PredictionTooLong {
+                    id: "big".into(),
+                    bytes: MAX_PREDICTION_BYTES + 1,
+                    max: MAX_PREDICTION_BYTES
+                }
+            )
+        );
+        let shown = e[1].to_string();
+        assert!(
+            shown.starts_with("p.jsonl:3: the prediction for id \"big\" is 1048577 bytes"),
+            "{shown}"
+        );
+        assert!(
+            e[0].to_string()
+                .starts_with("p.jsonl:2: line longer than 16777216 bytes")
         );
     }
 

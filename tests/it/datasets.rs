@@ -93,7 +93,7 @@ fn streamed_sinks_export_and_resume_give_the_same_bytes() {
         "wds/geomrender-000002.tar",
         "vlmevalkit/GeomRender.tsv",
         "lmms_eval/geomrender.yaml",
-        "lmms_eval/geomrender_fontsize_8.yaml",
+        "lmms_eval/geomrender_fontsize__8.yaml",
         "lmms_eval/utils.py",
         "README.md",
     ] {

@@ -46,6 +46,8 @@
 //! - `reliability`: hostile-but-realistic use: planted symlinks, device outputs,
 //!   concurrent runs, impossible flags and values, unbounded inputs.
 //! - `resume`: `render --resume` after an interruption, and what it refuses.
+//! - `score_bounds`: score's inputs are bounded (file, line, model output, .xlsx
+//!   zip bombs), with errors naming file, line or id.
 //! - `score_end_to_end`: `geomrender score` reports checked against an independent
 //!   tally, on a hand-written and a real sweep; bad inputs; the report schema.
 //! - `score_extraction`: answer extraction on the fixture of model outputs.
@@ -88,6 +90,7 @@ mod raster;
 mod reference;
 mod reliability;
 mod resume;
+mod score_bounds;
 mod score_end_to_end;
 mod score_extraction;
 mod score_stats;

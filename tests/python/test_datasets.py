@@ -206,3 +206,71 @@ def test_harness_results_score_like_geomrender_jsonl(run, tmp_path):
     for name, path in [("lmms", samples), ("xlsx", xlsx), ("csv", csv)]:
         got = score(out, path, tmp_path / f"r-{name}")
         assert got == want, name
+
+
+def render(problems: Path, out: Path, *args: str) -> list:
+    subprocess.run(
+        [BIN, "render", str(problems), "--out", str(out), "--backend", "cpu", "-q",
+         "--sink", "lmms-eval", *args],
+        check=True,
+    )
+    return [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+
+
+def problems(path: Path, count: int, seed: int) -> Path:
+    subprocess.run([BIN, "generate", "--count", str(count), "--seed", str(seed),
+                    "--out", str(path)], check=True)
+    return path
+
+
+def load_as_lmms_eval(folder: Path, cache: Path):
+    """The task's dataset as lmms-eval builds it: the template's dataset_path and
+    dataset_kwargs handed to datasets.load_dataset, then its test_split."""
+    import datasets
+
+    docs, _ = load_tasks(folder)
+    template = docs["_default_template_yaml"]
+    ds = datasets.load_dataset(template["dataset_path"], cache_dir=str(cache),
+                               **template["dataset_kwargs"])
+    return ds[template["test_split"]]
+
+
+def test_lmms_eval_data_files_read_their_own_run_when_the_path_holds_glob_characters(tmp_path):
+    """`--out 'r[1]'` beside a run in `r1`: unescaped, HF datasets' glob read `r[1]`'s
+    data_files as the class `[1]` and loaded r1's shards."""
+    other = render(problems(tmp_path / "a.jsonl", 2, 1), tmp_path / "r1")
+    mine = render(problems(tmp_path / "b.jsonl", 3, 2), tmp_path / "r[1]", "--variants", "fontsize=8")
+    assert {r["id"] for r in other}.isdisjoint({r["id"] for r in mine})
+    ds = load_as_lmms_eval(tmp_path / "r[1]" / "lmms_eval", tmp_path / "cache")
+    assert sorted(ds["id"]) == sorted(r["id"] for r in mine)
+    # And the other way round: r1's tasks still read r1.
+    ds = load_as_lmms_eval(tmp_path / "r1" / "lmms_eval", tmp_path / "cache")
+    assert sorted(ds["id"]) == sorted(r["id"] for r in other)
+
+
+def test_lmms_eval_grid_cells_each_have_their_own_task(tmp_path):
+    """`--grid` over 8/8.5 × 5/5.5: the cells 8+5.5 and 8.5+5 used to share one task
+    name (and one selector in utils.py), so one cell's images were never evaluated.
+    Every image must be reached through exactly one task."""
+    out = tmp_path / "grid"
+    rows = render(problems(tmp_path / "p.jsonl", 2, 1), out, "--grid",
+                  "--variants", "fontsize=8,8.5;linewidth=5,5.5")
+    folder = out / "lmms_eval"
+    docs, _ = load_tasks(folder)
+    template = docs.pop("_default_template_yaml")
+    group = docs.pop("geomrender.yaml")
+    names = [task["task"] for task in docs.values()]
+    assert len(set(names)) == len(names) == len(group["task"]) == 5  # base + 4 cells
+    assert sorted(group["task"]) == sorted(names)
+    utils = (folder / "utils.py").read_text()
+    selectors = [line for line in utils.splitlines() if line.startswith("def process_docs_")]
+    assert len(set(selectors)) == len(selectors) == len(names)
+    ds = load_as_lmms_eval(folder, tmp_path / "cache")
+    reached = {}
+    for task in docs.values():
+        for doc in task["process_docs"](ds):
+            reached.setdefault(doc["id"], []).append(task["task"])
+    assert sorted(reached) == sorted(r["id"] for r in rows)
+    assert all(len(tasks) == 1 for tasks in reached.values()), reached
+    assert "geomrender_fontsize__8__linewidth__5_p5" in names
+    assert "geomrender_fontsize__8_p5__linewidth__5" in names

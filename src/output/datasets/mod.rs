@@ -181,6 +181,9 @@ pub enum DatasetError {
     },
     #[error("parquet: {0}")]
     Parquet(String),
+    /// The lmms-eval task folder cannot be written as asked (the message says why).
+    #[error("lmms-eval: {0}")]
+    LmmsEval(String),
 }
 
 /// What was written.
