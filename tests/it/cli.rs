@@ -448,3 +448,27 @@ fn bench_writes_each_run_into_its_own_directory() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("exists already"));
     assert_eq!(files(out.path()), kept);
 }
+
+/// `bench --out FILE`: refused up front, naming the path and saying it must be a
+/// directory (not the OS's bare "Not a directory").
+#[test]
+fn bench_out_must_be_a_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("p2.jsonl");
+    std::fs::write(&file, "").unwrap();
+    for out in [file.clone(), file.join("runs")] {
+        let o = run(bin()
+            .args(["bench", "--count", "1", "--backend", "cpu", "--out"])
+            .arg(&out));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!("--out {}", out.display()))
+                && stderr.contains("--out must be a directory"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("os error"), "{stderr}");
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), b"");
+}
+
