@@ -8,8 +8,8 @@ use geomrender::output::lock::OutputLock;
 use geomrender::output::merge::{ShardDone, shard_dir};
 use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::CpuRenderer;
-use geomrender::render::TessellateOptions;
 use geomrender::render::gpu::{GpuOptions, TargetSize};
+use geomrender::render::{DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, TessellateOptions};
 use geomrender::render::{Kind, Requested, decide};
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
@@ -89,8 +89,10 @@ pub struct EngineArgs {
     #[arg(long, default_value_t = GpuOptions::DEFAULT_MAX_TILES as u32, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     max_tiles: u32,
-    /// Curve flattening tolerance in pixels.
-    #[arg(long, default_value_t = geomrender::render::DEFAULT_TOLERANCE, value_name = "PX")]
+    /// GPU: curve flattening tolerance in pixels, from 0.001 (finer changes nothing
+    /// drawn: vertices sit on a 1/256 px grid) to 10. Checked for every backend.
+    #[arg(long, default_value_t = geomrender::render::DEFAULT_TOLERANCE, value_name = "PX",
+          value_parser = tolerance_arg, allow_negative_numbers = true)]
     tolerance: f32,
     /// Images prepared (or rendered, on the CPU) per parallel step: as many input
     /// lines as make about N images, at least one. Bounds memory; never the output.
@@ -153,14 +155,38 @@ pub enum Format {
     Svg,
 }
 
+/// `--tolerance PX`: a number from [`MIN_TOLERANCE`] to [`MAX_TOLERANCE`].
+fn tolerance_arg(s: &str) -> Result<f32, String> {
+    let range = format!("use {MIN_TOLERANCE} to {MAX_TOLERANCE} px (default {DEFAULT_TOLERANCE})");
+    let v: f32 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a number of pixels; {range}"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err(format!(
+            "{s} px is not a positive number of pixels; {range}"
+        ));
+    }
+    if v < MIN_TOLERANCE {
+        return Err(format!(
+            "{s} px is finer than the smallest sensible tolerance, {MIN_TOLERANCE} px: vertices \
+             are snapped to a 1/256 px grid, so a finer one only multiplies triangles (past the \
+             per-scene budget); {range}"
+        ));
+    }
+    if v > MAX_TOLERANCE {
+        return Err(format!(
+            "{s} px is coarser than the largest tolerance, {MAX_TOLERANCE} px (curves would be \
+             drawn as visible polygons); {range}"
+        ));
+    }
+    Ok(v)
+}
+
 impl EngineArgs {
     /// The run options these flags describe, writing into `out` (resuming a previous
     /// run there when `resume`).
     pub fn options(&self, out: &Path, resume: bool) -> anyhow::Result<RunOptions> {
-        anyhow::ensure!(
-            self.tolerance > 0.0 && self.tolerance.is_finite(),
-            "--tolerance must be a positive number"
-        );
         let backend = match decide(self.backend.into()).kind {
             Kind::Gpu => Backend::Gpu(GpuOptions {
                 target_size: self.frame_size.map_or(TargetSize::Auto, TargetSize::square),

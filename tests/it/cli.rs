@@ -472,3 +472,62 @@ fn bench_out_must_be_a_directory() {
     assert_eq!(std::fs::read(&file).unwrap(), b"");
 }
 
+/// `geomrender generate --count N --seed S --out DIR/name`: the problems file.
+fn problems(dir: &Path, name: &str, count: u64, seed: u64) -> std::path::PathBuf {
+    let path = dir.join(name);
+    let o = run(bin()
+        .args(["generate", "--count", &count.to_string()])
+        .args(["--seed", &seed.to_string(), "--out"])
+        .arg(&path));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    path
+}
+
+/// `--tolerance` outside 0.001..=10 px is refused up front on every backend, naming
+/// the flag, the value and the smallest sensible value, and --help gives the range.
+#[test]
+fn tolerance_out_of_range_is_refused_naming_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = problems(tmp.path(), "p2.jsonl", 2, 1);
+    for (value, said) in [
+        (
+            "1e-30",
+            "1e-30 px is finer than the smallest sensible tolerance, 0.001 px",
+        ),
+        ("0", "0 px is not a positive number of pixels"),
+        ("-1", "-1 px is not a positive number of pixels"),
+        ("NaN", "NaN px is not a positive number of pixels"),
+        ("11", "11 px is coarser than the largest tolerance, 10 px"),
+    ] {
+        for backend in ["cpu", "gpu"] {
+            let out = tmp.path().join("out");
+            let o = run(bin()
+                .arg("render")
+                .arg(&input)
+                .arg("--out")
+                .arg(&out)
+                .args(["--backend", backend, "--tolerance", value]));
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{value}: {stderr}");
+            assert!(
+                stderr.contains("'--tolerance <PX>'")
+                    && stderr.contains(said)
+                    && stderr.contains("use 0.001 to 10 px"),
+                "{value}: {stderr}"
+            );
+            assert!(!out.exists());
+        }
+    }
+    let o = run(bin()
+        .arg("render")
+        .arg(&input)
+        .arg("--out")
+        .arg(tmp.path().join("fine"))
+        .args(["--backend", "cpu", "--tolerance", "0.001", "-q"]));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let help = String::from_utf8_lossy(&run(bin().args(["render", "--help"])).stdout).to_string();
+    assert!(
+        help.contains("from 0.001") && help.contains("to 10"),
+        "{help}"
+    );
+}
