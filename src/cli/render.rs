@@ -6,16 +6,17 @@ use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
 use geomrender::output::merge::{ShardDone, shard_dir};
-use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
+use geomrender::pipeline::{self, Backend, Job, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::CpuRenderer;
 use geomrender::render::gpu::{GpuOptions, TargetSize};
 use geomrender::render::{DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, TessellateOptions};
 use geomrender::render::{Kind, Requested, decide};
-use geomrender::variants::Plan;
+use geomrender::variants::{Axis, Plan};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -312,30 +313,45 @@ pub fn execute(
     let reporter = Reporter::new(total, quiet);
     // Variants a line's plan asked for but its problem cannot have (`backward=1`
     // where no given value inverts within the rules, `aux` where the diagram has
-    // no such line); not errors.
-    let unmade = std::sync::atomic::AtomicU64::new(0);
-    let per_line = plan.variants().len();
+    // no such line), by axis; not errors.
+    let not_made: Mutex<BTreeMap<Axis, (u64, &'static str)>> = Mutex::default();
     let expand = |line: &str| {
-        let jobs = pipeline::expand_line(line, plan)?;
-        let missing = per_line.saturating_sub(jobs.len()) as u64;
-        unmade.fetch_add(missing, std::sync::atomic::Ordering::Relaxed);
-        Ok(jobs)
+        let expanded = Job::expand(line, plan)?;
+        if !expanded.skipped.is_empty() {
+            let mut counts = not_made.lock().unwrap_or_else(|p| p.into_inner());
+            for (axis, when) in expanded.skipped.iter().filter_map(|s| s.not_made()) {
+                counts.entry(axis).or_insert((0, when)).0 += 1;
+            }
+        }
+        Ok(expanded.jobs)
     };
     let result = match lock {
         Some(lock) => pipeline::run_locked(lock, reader, file, &expand, options, &reporter),
         None => pipeline::run(reader, file, &expand, options, &reporter),
     };
     reporter.finish();
-    let unmade = unmade.into_inner();
-    if unmade > 0 {
-        eprintln!(
-            "{unmade} variants not made: backward=1 where no given value's inverted \
-             solution keeps the rounding and 3 % rules, aux where the diagram has no \
-             such line, unrelated where no free side has room (see `geomrender variants \
-             --list`)"
-        );
+    let not_made = not_made.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some(line) = not_made_line(&not_made) {
+        eprintln!("{line}");
     }
     result.map_err(explain)
+}
+
+/// "N variants not made: …" with the reasons of the axes that had some (only asked
+/// axes can), or `None` when every variant asked for was made.
+fn not_made_line(counts: &BTreeMap<Axis, (u64, &'static str)>) -> Option<String> {
+    let total: u64 = counts.values().map(|(n, _)| n).sum();
+    if total == 0 {
+        return None;
+    }
+    let reasons: Vec<String> = counts
+        .values()
+        .map(|(n, when)| format!("{when} ({n})"))
+        .collect();
+    Some(format!(
+        "{total} variants not made: {} (see `geomrender variants --list`)",
+        reasons.join("; ")
+    ))
 }
 
 /// A run stopped by a full disk can be carried on: say how.

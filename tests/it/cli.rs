@@ -531,3 +531,31 @@ fn tolerance_out_of_range_is_refused_naming_the_flag() {
         "{help}"
     );
 }
+
+/// "N variants not made" gives the reasons of the axes asked for only.
+#[test]
+fn variants_not_made_name_only_the_axes_asked_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = problems(tmp.path(), "p12.jsonl", 12, 5);
+    let o = run(bin()
+        .arg("render")
+        .arg(&input)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .args(["--backend", "cpu", "--variants", "backward", "-q"]));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("variants not made"))
+        .unwrap_or_else(|| panic!("every problem of seed 5 has a backward question:\n{stderr}"));
+    assert!(
+        line.contains(": backward=1 where no given value's inverted solution keeps the rounding and 3 % rules (")
+            && line.ends_with(") (see `geomrender variants --list`)"),
+        "{line}"
+    );
+    assert!(
+        !line.contains("aux") && !line.contains("unrelated"),
+        "{line}"
+    );
+}
