@@ -3,6 +3,7 @@
 
 use super::progress::stage_line;
 use super::render::{BackendArg, EngineArgs, execute};
+use anyhow::Context;
 use geomrender::generate::{GenerateOptions, generate_range};
 use geomrender::pipeline::RunSummary;
 use geomrender::scene::synthetic::diagram_scene;
@@ -55,6 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(spec) => Plan::parse(spec, false)?,
         None => Plan::base_only(),
     };
+    if let Some(out) = &args.out {
+        check_out(out)?;
+    }
     // The input is made before the clock starts.
     let mut input = String::new();
     match args.input {
@@ -146,7 +150,12 @@ fn run_once(
     dir: &std::path::Path,
     count: u64,
 ) -> anyhow::Result<RunSummary> {
-    std::fs::create_dir_all(dir)?;
+    std::fs::create_dir_all(dir).with_context(|| {
+        format!(
+            "--out: cannot create {}: --out must be a directory",
+            dir.display()
+        )
+    })?;
     settle(dir);
     let options = engine.options(dir, false)?;
     let total = count * plan.variants().len() as u64;
@@ -166,6 +175,29 @@ fn run_once(
         summary.first_failure.as_deref().unwrap_or_default()
     );
     Ok(summary)
+}
+
+/// `--out` names a directory, or nothing yet (it is created): a file there, or a file
+/// where a folder above it should be, is refused before any work.
+fn check_out(out: &std::path::Path) -> anyhow::Result<()> {
+    // The nearest part of the path that exists must be a directory.
+    let existing = out
+        .ancestors()
+        .find(|p| !p.as_os_str().is_empty() && std::fs::metadata(p).is_ok());
+    if let Some(p) = existing.filter(|p| !p.is_dir()) {
+        let what = if p == out {
+            "is not a directory".to_string()
+        } else {
+            format!("is inside {}, which is not a directory", p.display())
+        };
+        anyhow::bail!(
+            "--out {} {what}: --out must be a directory (bench writes a round-R-BACKEND/ \
+             folder per run under it); give a directory, or leave --out out to use the \
+             system temp dir",
+            out.display()
+        );
+    }
+    Ok(())
 }
 
 /// Waits until the filesystem holding `dir` has written back everything pending

@@ -6,16 +6,17 @@ use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
 use geomrender::output::merge::{ShardDone, open_shard_dir, shard_dir};
-use geomrender::pipeline::{self, Backend, LineKind, Outputs, RunOptions, RunSummary};
+use geomrender::pipeline::{self, Backend, Job, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::CpuRenderer;
-use geomrender::render::TessellateOptions;
 use geomrender::render::gpu::{GpuOptions, TargetSize};
+use geomrender::render::{DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, TessellateOptions};
 use geomrender::render::{Kind, Requested, decide};
-use geomrender::variants::Plan;
+use geomrender::variants::{Axis, Plan};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -89,8 +90,10 @@ pub struct EngineArgs {
     #[arg(long, default_value_t = GpuOptions::DEFAULT_MAX_TILES as u32, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     max_tiles: u32,
-    /// Curve flattening tolerance in pixels.
-    #[arg(long, default_value_t = geomrender::render::DEFAULT_TOLERANCE, value_name = "PX")]
+    /// GPU: curve flattening tolerance in pixels, from 0.001 (finer changes nothing
+    /// drawn: vertices sit on a 1/256 px grid) to 10. Checked for every backend.
+    #[arg(long, default_value_t = geomrender::render::DEFAULT_TOLERANCE, value_name = "PX",
+          value_parser = tolerance_arg, allow_negative_numbers = true)]
     tolerance: f32,
     /// Images prepared (or rendered, on the CPU) per parallel step: as many input
     /// lines as make about N images, at least one. Bounds memory; never the output.
@@ -153,14 +156,38 @@ pub enum Format {
     Svg,
 }
 
+/// `--tolerance PX`: a number from [`MIN_TOLERANCE`] to [`MAX_TOLERANCE`].
+fn tolerance_arg(s: &str) -> Result<f32, String> {
+    let range = format!("use {MIN_TOLERANCE} to {MAX_TOLERANCE} px (default {DEFAULT_TOLERANCE})");
+    let v: f32 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a number of pixels; {range}"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err(format!(
+            "{s} px is not a positive number of pixels; {range}"
+        ));
+    }
+    if v < MIN_TOLERANCE {
+        return Err(format!(
+            "{s} px is finer than the smallest sensible tolerance, {MIN_TOLERANCE} px: vertices \
+             are snapped to a 1/256 px grid, so a finer one only multiplies triangles (past the \
+             per-scene budget); {range}"
+        ));
+    }
+    if v > MAX_TOLERANCE {
+        return Err(format!(
+            "{s} px is coarser than the largest tolerance, {MAX_TOLERANCE} px (curves would be \
+             drawn as visible polygons); {range}"
+        ));
+    }
+    Ok(v)
+}
+
 impl EngineArgs {
     /// The run options these flags describe, writing into `out` (resuming a previous
     /// run there when `resume`).
     pub fn options(&self, out: &Path, resume: bool) -> anyhow::Result<RunOptions> {
-        anyhow::ensure!(
-            self.tolerance > 0.0 && self.tolerance.is_finite(),
-            "--tolerance must be a positive number"
-        );
         let backend = match decide(self.backend.into()).kind {
             Kind::Gpu => Backend::Gpu(GpuOptions {
                 target_size: self.frame_size.map_or(TargetSize::Auto, TargetSize::square),
@@ -295,30 +322,45 @@ pub fn execute(
     let reporter = Reporter::new(total, quiet);
     // Variants a line's plan asked for but its problem cannot have (`backward=1`
     // where no given value inverts within the rules, `aux` where the diagram has
-    // no such line); not errors.
-    let unmade = std::sync::atomic::AtomicU64::new(0);
-    let per_line = plan.variants().len();
+    // no such line), by axis; not errors.
+    let not_made: Mutex<BTreeMap<Axis, (u64, &'static str)>> = Mutex::default();
     let expand = |line: &str| {
-        let jobs = pipeline::expand_line(line, plan)?;
-        let missing = per_line.saturating_sub(jobs.len()) as u64;
-        unmade.fetch_add(missing, std::sync::atomic::Ordering::Relaxed);
-        Ok(jobs)
+        let expanded = Job::expand(line, plan)?;
+        if !expanded.skipped.is_empty() {
+            let mut counts = not_made.lock().unwrap_or_else(|p| p.into_inner());
+            for (axis, when) in expanded.skipped.iter().filter_map(|s| s.not_made()) {
+                counts.entry(axis).or_insert((0, when)).0 += 1;
+            }
+        }
+        Ok(expanded.jobs)
     };
     let result = match lock {
         Some(lock) => pipeline::run_locked(lock, reader, file, &expand, options, &reporter),
         None => pipeline::run(reader, file, &expand, options, &reporter),
     };
     reporter.finish();
-    let unmade = unmade.into_inner();
-    if unmade > 0 {
-        eprintln!(
-            "{unmade} variants not made: backward=1 where no given value's inverted \
-             solution keeps the rounding and 3 % rules, aux where the diagram has no \
-             such line, unrelated where no free side has room (see `geomrender variants \
-             --list`)"
-        );
+    let not_made = not_made.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some(line) = not_made_line(&not_made) {
+        eprintln!("{line}");
     }
     result.map_err(explain)
+}
+
+/// "N variants not made: …" with the reasons of the axes that had some (only asked
+/// axes can), or `None` when every variant asked for was made.
+fn not_made_line(counts: &BTreeMap<Axis, (u64, &'static str)>) -> Option<String> {
+    let total: u64 = counts.values().map(|(n, _)| n).sum();
+    if total == 0 {
+        return None;
+    }
+    let reasons: Vec<String> = counts
+        .values()
+        .map(|(n, when)| format!("{when} ({n})"))
+        .collect();
+    Some(format!(
+        "{total} variants not made: {} (see `geomrender variants --list`)",
+        reasons.join("; ")
+    ))
 }
 
 /// A run stopped by a full disk can be carried on: say how.

@@ -14,7 +14,7 @@
 
 use anyhow::Context;
 use geomrender::output::datasets::DatasetOptions;
-use geomrender::output::merge::{ShardCounts, ShardDone};
+use geomrender::output::merge::{MAX_SHARDS, ShardCounts, ShardDone};
 use geomrender::pipeline::RunSummary;
 use std::ops::Range;
 use std::path::Path;
@@ -41,14 +41,51 @@ impl std::fmt::Display for Shard {
     }
 }
 
-impl FromStr for Shard {
-    type Err = String;
+/// Why a `I/N` text is not a shard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShardParseError {
+    /// Not `I/N` with `0 ≤ I < N`.
+    Syntax(String),
+    /// N above [`MAX_SHARDS`] (`count` as written, which may not fit a `u64`).
+    TooMany(String),
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("bad shard {s:?}: expected I/N with 0 ≤ I < N, e.g. 0/4");
+impl std::fmt::Display for ShardParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShardParseError::Syntax(s) => {
+                write!(f, "bad shard {s:?}: expected I/N with 0 ≤ I < N, e.g. 0/4")
+            }
+            ShardParseError::TooMany(n) => write!(f, "{}", too_many_shards(n)),
+        }
+    }
+}
+
+/// What a count above [`MAX_SHARDS`] on the command line gets.
+fn too_many_shards(count: &str) -> String {
+    format!(
+        "{count} shards is more than the most a run may have ({MAX_SHARDS}); split the \
+         work into at most {MAX_SHARDS} shards"
+    )
+}
+
+impl FromStr for Shard {
+    type Err = ShardParseError;
+
+    fn from_str(s: &str) -> Result<Self, ShardParseError> {
+        let bad = || ShardParseError::Syntax(s.to_string());
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: u64 = i.trim().parse().map_err(|_| bad())?;
-        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        let (i, n) = (i.trim(), n.trim());
+        // N is checked first, and as digits: a count past u64 is too many, not a typo.
+        let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        if !digits(i) || !digits(n) {
+            return Err(bad());
+        }
+        let count = match n.parse::<u64>() {
+            Ok(c) if c <= MAX_SHARDS => c,
+            _ => return Err(ShardParseError::TooMany(n.to_string())),
+        };
+        let index: u64 = i.parse().map_err(|_| bad())?;
         if count == 0 || index >= count {
             return Err(bad());
         }
@@ -69,10 +106,10 @@ impl FromStr for ShardSpec {
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
             "auto" => Ok(ShardSpec::Auto),
-            _ => s
-                .parse()
-                .map(ShardSpec::Given)
-                .map_err(|e| format!("{e}, or auto")),
+            _ => s.parse().map(ShardSpec::Given).map_err(|e| match e {
+                ShardParseError::Syntax(_) => format!("{e}, or auto"),
+                ShardParseError::TooMany(_) => e.to_string(),
+            }),
         }
     }
 }
@@ -80,17 +117,32 @@ impl FromStr for ShardSpec {
 /// `--shard` and `--shards`, shared by `generate`, `render` and `sweep`.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct ShardArgs {
-    /// Run only shard I of N (0-based): the I-th of N contiguous slices of the work,
-    /// with the ids and bytes the whole run would give it. `auto`: I and N from the
+    /// Run only shard I of N (0-based, N at most 100000): the I-th of N contiguous
+    /// slices of the work, with the ids and bytes the whole run would give it. `auto`: I and N from the
     /// environment: GEOMRENDER_SHARD=I/N, a Slurm array task (SLURM_ARRAY_TASK_ID
     /// and _COUNT or _MIN/_MAX) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX,
     /// with --shards N).
     #[arg(long, value_name = "I/N|auto")]
     shard: Option<ShardSpec>,
-    /// The number of shards, for `--shard auto` where the environment does not say
-    /// it (Kubernetes); checked against it where it does.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// The number of shards (1 to 100000), for `--shard auto` where the environment
+    /// does not say it (Kubernetes); checked against it where it does.
+    #[arg(long, value_name = "N", value_parser = shards_arg)]
     shards: Option<u64>,
+}
+
+/// `--shards N`: 1 to [`MAX_SHARDS`].
+fn shards_arg(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "expected a whole number of shards from 1 to {MAX_SHARDS}"
+        ));
+    }
+    match t.parse::<u64>() {
+        Ok(0) => Err("0 shards: a run has at least one shard".into()),
+        Ok(n) if n <= MAX_SHARDS => Ok(n),
+        _ => Err(too_many_shards(t)),
+    }
 }
 
 impl ShardArgs {
@@ -161,6 +213,18 @@ pub enum AutoShardError {
     NeedsCount(u64),
     #[error("--shard auto: the sources disagree: {0}")]
     Disagree(String),
+    /// A count above [`MAX_SHARDS`]; `from` names the variable(s), value(s) and count.
+    #[error(
+        "--shard auto: {from}, more than the most a run may have ({MAX_SHARDS}); split the \
+         work into at most {MAX_SHARDS} shards"
+    )]
+    TooMany { from: String },
+    #[error(
+        "--shard auto: SLURM_ARRAY_TASK_MIN={min} is above SLURM_ARRAY_TASK_MAX={max}: a Slurm \
+         array's tasks run from MIN up to MAX; submit it as --array=MIN-MAX with MIN ≤ MAX, \
+         e.g. --array=0-7 for 8 shards"
+    )]
+    MinAboveMax { min: u64, max: u64 },
 }
 
 fn number(
@@ -169,11 +233,21 @@ fn number(
 ) -> Result<Option<u64>, AutoShardError> {
     match env(name) {
         None => Ok(None),
-        Some(v) => v.trim().parse().map(Some).map_err(|_| AutoShardError::Bad {
-            name,
-            value: v,
-            why: "not a whole number ≥ 0".into(),
-        }),
+        Some(v) => v
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|e: std::num::ParseIntError| {
+                let why = match e.kind() {
+                    std::num::IntErrorKind::PosOverflow => format!("above {}", u64::MAX),
+                    _ => "not a whole number ≥ 0".into(),
+                };
+                AutoShardError::Bad {
+                    name,
+                    value: v,
+                    why,
+                }
+            }),
     }
 }
 
@@ -184,13 +258,40 @@ fn slurm(env: &impl Fn(&str) -> Option<String>) -> Result<Option<(Shard, String)
     };
     let min = number(env, "SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
     let step = number(env, "SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
-    let count = match (
-        number(env, "SLURM_ARRAY_TASK_COUNT")?,
-        number(env, "SLURM_ARRAY_TASK_MAX")?,
-    ) {
+    let max = number(env, "SLURM_ARRAY_TASK_MAX")?;
+    if let Some(max) = max.filter(|&max| max < min) {
+        return Err(AutoShardError::MinAboveMax { min, max });
+    }
+    let count = match (number(env, "SLURM_ARRAY_TASK_COUNT")?, max) {
+        (Some(0), _) => {
+            return Err(AutoShardError::Bad {
+                name: "SLURM_ARRAY_TASK_COUNT",
+                value: "0".into(),
+                why: "0 tasks, but an array task runs: an array has 1 or more tasks; submit \
+                      it as --array=0-N (N+1 tasks), e.g. --array=0-7 for 8 shards"
+                    .into(),
+            });
+        }
+        (Some(c), _) if c > MAX_SHARDS => {
+            return Err(AutoShardError::TooMany {
+                from: format!("SLURM_ARRAY_TASK_COUNT={c} asks for {c} shards"),
+            });
+        }
         (Some(c), _) => c,
-        (None, Some(max)) if max >= min => (max - min) / step + 1,
-        _ => {
+        (None, Some(max)) => {
+            // In u128: MIN=0, MAX=2^64-1, STEP=1 is 2^64 tasks.
+            let tasks = u128::from((max - min) / step) + 1;
+            if tasks > u128::from(MAX_SHARDS) {
+                return Err(AutoShardError::TooMany {
+                    from: format!(
+                        "SLURM_ARRAY_TASK_MIN={min}, SLURM_ARRAY_TASK_MAX={max} and \
+                         SLURM_ARRAY_TASK_STEP={step} make {tasks} tasks"
+                    ),
+                });
+            }
+            tasks as u64
+        }
+        (None, None) => {
             return Err(AutoShardError::Bad {
                 name: "SLURM_ARRAY_TASK_ID",
                 value: id.to_string(),
@@ -207,7 +308,7 @@ fn slurm(env: &impl Fn(&str) -> Option<String>) -> Result<Option<(Shard, String)
             why: format!(
                 "not one of {count} evenly spaced tasks from {min} (step {step}): submit the \
                  array as --array=0-{}",
-                count.saturating_sub(1)
+                count - 1
             ),
         });
     };
@@ -221,12 +322,23 @@ pub fn from_env(
     env: impl Fn(&str) -> Option<String>,
     shards: Option<u64>,
 ) -> Result<(Shard, String), AutoShardError> {
+    // Checked here too, for callers that did not parse it with clap.
+    if let Some(n) = shards.filter(|&n| n > MAX_SHARDS) {
+        return Err(AutoShardError::TooMany {
+            from: format!("--shards {n} asks for {n} shards"),
+        });
+    }
     let mut found: Vec<(Shard, String)> = Vec::new();
     if let Some(v) = env("GEOMRENDER_SHARD") {
-        let shard = v.parse().map_err(|why| AutoShardError::Bad {
-            name: "GEOMRENDER_SHARD",
-            value: v.clone(),
-            why,
+        let shard = v.parse().map_err(|e| match e {
+            ShardParseError::TooMany(count) => AutoShardError::TooMany {
+                from: format!("GEOMRENDER_SHARD={v} asks for {count} shards"),
+            },
+            e => AutoShardError::Bad {
+                name: "GEOMRENDER_SHARD",
+                value: v.clone(),
+                why: e.to_string(),
+            },
         })?;
         found.push((shard, format!("GEOMRENDER_SHARD={v}")));
     }
@@ -390,5 +502,111 @@ mod tests {
         ];
         let e = err(&count, Some(8)).to_string();
         assert!(e.contains("--shards 8"), "{e}");
+    }
+
+    #[test]
+    fn shard_counts_above_the_maximum_are_refused_from_every_source() {
+        let max = MAX_SHARDS;
+        // --shard I/N, also past u64.
+        assert_eq!("0/100000".parse(), Ok(shard(0, max)));
+        for n in ["100001", "100000000000", "100000000000000000000000"] {
+            let e = format!("0/{n}").parse::<ShardSpec>().unwrap_err();
+            assert_eq!(
+                e,
+                format!(
+                    "{n} shards is more than the most a run may have (100000); split the \
+                     work into at most 100000 shards"
+                )
+            );
+        }
+        // --shards N.
+        assert_eq!(shards_arg("100000"), Ok(max));
+        let e = shards_arg("100000000000").unwrap_err();
+        assert!(e.starts_with("100000000000 shards is more than"), "{e}");
+        assert!(shards_arg("0").is_err());
+        let err = |vars: &[(&str, &str)], n| from_env(env(vars), n).unwrap_err().to_string();
+        let e = err(&[("JOB_COMPLETION_INDEX", "0")], Some(max + 1));
+        assert!(e.contains("--shards 100001 asks for 100001 shards"), "{e}");
+        // GEOMRENDER_SHARD.
+        let e = err(&[("GEOMRENDER_SHARD", "0/100000000000")], None);
+        assert_eq!(
+            e,
+            "--shard auto: GEOMRENDER_SHARD=0/100000000000 asks for 100000000000 shards, more \
+             than the most a run may have (100000); split the work into at most 100000 shards"
+        );
+        // Slurm: a count, or MIN/MAX/STEP (2^64 tasks, which must not overflow).
+        let top = u64::MAX.to_string();
+        let e = err(
+            &[
+                ("SLURM_ARRAY_TASK_ID", "0"),
+                ("SLURM_ARRAY_TASK_COUNT", &top),
+            ],
+            None,
+        );
+        assert!(
+            e.starts_with(&format!(
+                "--shard auto: SLURM_ARRAY_TASK_COUNT={top} asks for {top} shards, more than \
+                 the most a run may have (100000)"
+            )),
+            "{e}"
+        );
+        let e = err(
+            &[
+                ("SLURM_ARRAY_TASK_ID", "0"),
+                ("SLURM_ARRAY_TASK_MIN", "0"),
+                ("SLURM_ARRAY_TASK_MAX", &top),
+            ],
+            None,
+        );
+        assert!(
+            e.contains("SLURM_ARRAY_TASK_MAX=18446744073709551615 and SLURM_ARRAY_TASK_STEP=1 make 18446744073709551616 tasks, more than"),
+            "{e}"
+        );
+        let stepped = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "399996"),
+            ("SLURM_ARRAY_TASK_STEP", "4"),
+        ];
+        assert_eq!(
+            from_env(env(&stepped), None).map(|(s, _)| s),
+            Ok(shard(0, max))
+        );
+        // The first of a name wins in `env`: STEP=2 instead of 4.
+        let halved = [&[("SLURM_ARRAY_TASK_STEP", "2")][..], &stepped[..]].concat();
+        let e = err(&halved, None);
+        assert!(e.contains("make 199999 tasks"), "{e}");
+    }
+
+    #[test]
+    fn slurm_min_above_max_and_a_zero_count_say_what_is_wrong() {
+        let err = |vars: &[(&str, &str)]| from_env(env(vars), None).unwrap_err().to_string();
+        let e = err(&[
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_MIN", "8"),
+            ("SLURM_ARRAY_TASK_MAX", "3"),
+        ]);
+        assert_eq!(
+            e,
+            "--shard auto: SLURM_ARRAY_TASK_MIN=8 is above SLURM_ARRAY_TASK_MAX=3: a Slurm \
+             array's tasks run from MIN up to MAX; submit it as --array=MIN-MAX with MIN ≤ MAX, \
+             e.g. --array=0-7 for 8 shards"
+        );
+        let e = err(&[
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "0"),
+        ]);
+        assert_eq!(
+            e,
+            "--shard auto: SLURM_ARRAY_TASK_COUNT=\"0\" is 0 tasks, but an array task runs: an \
+             array has 1 or more tasks; submit it as --array=0-N (N+1 tasks), e.g. --array=0-7 \
+             for 8 shards"
+        );
+        assert!(!e.contains("--array=0-0"), "{e}");
+        let e = err(&[
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "18446744073709551616"),
+        ]);
+        assert!(e.contains("is above 18446744073709551615"), "{e}");
     }
 }

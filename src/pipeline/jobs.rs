@@ -5,8 +5,8 @@ use super::{Job, JobError, LineFault};
 use crate::compose::compose;
 use crate::generate::{Params, Problem};
 use crate::output::manifest::{ProblemFields, Source};
-use crate::scene::{check_id, parse_scene_value};
-use crate::variants::{Plan, VariantError, draw_problem, vary_scene};
+use crate::scene::{check_id, limits, parse_scene_value};
+use crate::variants::{Axis, Plan, Variant, VariantError, draw_problem, vary_scene};
 use serde_json::Value;
 
 /// What a line holds.
@@ -27,23 +27,95 @@ pub fn line_kind(value: &Value) -> LineKind {
     }
 }
 
-/// The jobs of one line under `plan`: the base image first, then the variants.
+/// The jobs of one line under `plan`: the base image first, then the variants (less
+/// those the problem has none of, see [`Job::expand`]).
 pub fn expand_line(line: &str, plan: &Plan) -> Result<Vec<Job>, JobError> {
-    let value: Value = crate::jsonl::parse_value(line).map_err(|e| LineFault::Json {
-        message: e
-            .to_string()
-            .split(" at line ")
-            .next()
-            .unwrap_or_default()
-            .to_string(),
-    })?;
-    match line_kind(&value) {
-        LineKind::Problem => problem_jobs(&value, plan),
-        LineKind::Scene => scene_jobs(&value, plan),
+    Job::expand(line, plan).map(|e| e.jobs)
+}
+
+/// A variant the line's problem has none of (`backward`, `aux`, `unrelated`): not a
+/// fault of the input, so the line's other images are made.
+#[derive(Debug)]
+pub struct Skipped {
+    /// Why, with the variant's id (`<base>__<axis>-<value>…`).
+    pub error: JobError,
+}
+
+impl Skipped {
+    /// The axis, and when it has no such variant, as a run's summary says it.
+    pub fn not_made(&self) -> Option<(Axis, &'static str)> {
+        match &*self.error.fault {
+            LineFault::Variant(e) => e.not_made(),
+            _ => None,
+        }
     }
 }
 
-fn problem_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
+/// One line's jobs (the base image first) and the variants its problem has none of.
+#[derive(Debug, Default)]
+pub struct Expanded {
+    pub jobs: Vec<Job>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Job {
+    /// The jobs of one line under `plan`, and the variants that were not made because
+    /// the problem has none ([`VariantError::not_made`]); any other variant that
+    /// cannot be made fails the whole line.
+    pub fn expand(line: &str, plan: &Plan) -> Result<Expanded, JobError> {
+        let value: Value = crate::jsonl::parse_value(line).map_err(|e| LineFault::Json {
+            message: e
+                .to_string()
+                .split(" at line ")
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        })?;
+        match line_kind(&value) {
+            LineKind::Problem => problem_jobs(&value, plan),
+            LineKind::Scene => scene_jobs(&value, plan),
+        }
+    }
+}
+
+/// Each of `plan`'s variants made by `job`; one the problem has none of is skipped,
+/// any other failure is the line's.
+fn each_variant(
+    plan: &Plan,
+    mut job: impl FnMut(&Variant) -> Result<Job, JobError>,
+) -> Result<Expanded, JobError> {
+    let mut out = Expanded::default();
+    for variant in plan.variants() {
+        match job(&variant) {
+            Ok(j) => out.jobs.push(j),
+            Err(error) => {
+                let skipped = Skipped { error };
+                if skipped.not_made().is_none() {
+                    return Err(skipped.error);
+                }
+                out.skipped.push(skipped);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `variant`'s id for the base id `base`, refused (as the variant's fault, not the
+/// base id's) when the suffixes make it longer than an id may be.
+fn variant_id(base: &str, variant: &Variant) -> Result<String, JobError> {
+    let vid = variant.id(base);
+    if !variant.is_base() && vid.len() > limits::MAX_ID_BYTES {
+        let e = VariantError::IdTooLong {
+            id: vid.clone(),
+            base: base.to_string(),
+            max: limits::MAX_ID_BYTES,
+        };
+        return Err(JobError::of(vid, e));
+    }
+    Ok(vid)
+}
+
+fn problem_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
     let id = value.get("id").and_then(Value::as_str).map(str::to_string);
     let problem: Problem = serde_path_to_error::deserialize(value).map_err(|e| JobError {
         id: id.clone(),
@@ -60,81 +132,69 @@ fn problem_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
         id,
         fault: Box::new(e.into()),
     })?;
-    plan.variants()
-        .iter()
-        .filter_map(|variant| {
-            let vid = variant.id(&problem.id);
-            // A problem with no backward question, no auxiliary line of the kind or
-            // no room for unrelated shapes has no such variant (the caller counts what is missing); every other
-            // refusal is the line's error.
-            match draw_problem(&problem, variant) {
-                Err(
-                    VariantError::NoBackward(_)
-                    | VariantError::NoAux(_)
-                    | VariantError::NoUnrelated(_),
-                ) => None,
-                other => Some((vid, variant, other)),
-            }
-        })
-        .map(|(vid, variant, drawing)| {
-            let drawing = drawing.map_err(|e| JobError::of(&vid, e))?;
-            let composed = compose(&drawing.problem, &drawing.style, drawing.annotation)
-                .map_err(|e| JobError::of(&vid, e))?;
-            let mut scene = composed.scene;
-            scene.id = vid.clone();
-            check_id(&scene.id).map_err(|e| JobError::of(&vid, e))?;
-            Ok(Job {
-                scene,
-                encoding: drawing.encoding,
-                source: Some(Source {
-                    base_id: problem.id.clone(),
-                    variant: variant.json(),
-                }),
-                problem: Some(ProblemFields {
-                    annotation: drawing.annotation,
-                    question: drawing.problem.question(drawing.annotation).to_string(),
-                    cot: drawing.problem.cot(drawing.annotation).to_string(),
-                    answer: drawing.problem.answer,
-                    // The generation parameters, with what the variant changed about
-                    // the question: its wording, and a backward question's type.
-                    params: Params {
-                        phrasing: drawing.problem.params.phrasing,
-                        backward: drawing.problem.params.backward,
-                        question_type: drawing.problem.params.question_type,
-                        ..problem.params.clone()
-                    },
-                    style: drawing.style,
-                    layout: composed.layout,
-                }),
-            })
-        })
-        .collect()
+    each_variant(plan, |variant| problem_job(&problem, variant))
 }
 
-fn scene_jobs(value: &Value, plan: &Plan) -> Result<Vec<Job>, JobError> {
+/// One image of a Problem.
+fn problem_job(problem: &Problem, variant: &Variant) -> Result<Job, JobError> {
+    let vid = variant_id(&problem.id, variant)?;
+    let drawing = draw_problem(problem, variant).map_err(|e| JobError::of(&vid, e))?;
+    let composed = compose(&drawing.problem, &drawing.style, drawing.annotation)
+        .map_err(|e| JobError::of(&vid, e))?;
+    let mut scene = composed.scene;
+    scene.id = vid.clone();
+    check_id(&scene.id).map_err(|e| JobError::of(&vid, e))?;
+    Ok(Job {
+        scene,
+        encoding: drawing.encoding,
+        source: Some(Source {
+            base_id: problem.id.clone(),
+            variant: variant.json(),
+        }),
+        problem: Some(ProblemFields {
+            annotation: drawing.annotation,
+            question: drawing.problem.question(drawing.annotation).to_string(),
+            cot: drawing.problem.cot(drawing.annotation).to_string(),
+            answer: drawing.problem.answer,
+            // The generation parameters, with what the variant changed about
+            // the question: its wording, and a backward question's type.
+            params: Params {
+                phrasing: drawing.problem.params.phrasing,
+                backward: drawing.problem.params.backward,
+                question_type: drawing.problem.params.question_type,
+                ..problem.params.clone()
+            },
+            style: drawing.style,
+            layout: composed.layout,
+        }),
+    })
+}
+
+fn scene_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
     let base = parse_scene_value(value)?;
     if plan.axes.is_empty() {
-        return Ok(vec![Job::new(base)]);
+        return Ok(Expanded {
+            jobs: vec![Job::new(base)],
+            skipped: Vec::new(),
+        });
     }
-    plan.variants()
-        .iter()
-        .map(|variant| {
-            let vid = variant.id(&base.id);
-            let (mut scene, encoding) =
-                vary_scene(&base, variant).map_err(|e| JobError::of(&vid, e))?;
-            scene.id = vid.clone();
-            crate::scene::validate(&scene).map_err(|e| JobError::of(&vid, e))?;
-            Ok(Job {
-                scene,
-                encoding,
-                source: Some(Source {
-                    base_id: base.id.clone(),
-                    variant: variant.json(),
-                }),
-                problem: None,
-            })
+    let job = |variant: &Variant| {
+        let vid = variant_id(&base.id, variant)?;
+        let (mut scene, encoding) =
+            vary_scene(&base, variant).map_err(|e| JobError::of(&vid, e))?;
+        scene.id = vid.clone();
+        crate::scene::validate(&scene).map_err(|e| JobError::of(&vid, e))?;
+        Ok(Job {
+            scene,
+            encoding,
+            source: Some(Source {
+                base_id: base.id.clone(),
+                variant: variant.json(),
+            }),
+            problem: None,
         })
-        .collect()
+    };
+    each_variant(plan, job)
 }
 
 #[cfg(test)]
@@ -197,5 +257,56 @@ mod tests {
         assert!(matches!(*e.fault, LineFault::Problem { .. }), "{e:?}");
         assert!(e.fault.to_string().starts_with("problem: "), "{e:?}");
         assert_eq!(e.id.as_deref(), Some("p"));
+    }
+
+    #[test]
+    fn a_variant_id_too_long_for_its_suffixes_names_the_base_id() {
+        let mut p = generate_one(&GenerateOptions::default(), 5).unwrap();
+        p.id = "p".repeat(190);
+        let line = serde_json::to_string(&p).unwrap();
+        let plan = Plan::parse("fontsize=8;opacity=0.25", true).unwrap();
+        let e = expand_line(&line, &plan).unwrap_err();
+        let vid = format!("{}__fontsize-8__opacity-0.25", p.id);
+        assert_eq!(e.id.as_deref(), Some(vid.as_str()));
+        assert_eq!(e.fault.kind(), "variant");
+        assert_eq!(
+            e.fault.to_string(),
+            format!(
+                "variant id {vid:?} is 216 characters, more than the 200 an id may have, \
+                 because of the variant suffixes added to the base id {:?} (190 characters); \
+                 use a shorter base id, or fewer axes in --variants (with --grid each axis \
+                 adds a suffix)",
+                p.id
+            )
+        );
+        // The same on a Scene line.
+        let mut s = crate::scene::synthetic::diagram_scene(1, 64);
+        s.id = "s".repeat(190);
+        let e = expand_line(&serde_json::to_string(&s).unwrap(), &plan).unwrap_err();
+        assert!(
+            matches!(
+                &*e.fault,
+                LineFault::Variant(VariantError::IdTooLong { .. })
+            ),
+            "{e:?}"
+        );
+        // Not the base id's rule: the base id alone is fine.
+        assert!(expand_line(&line, &Plan::parse("jpeg=5", false).unwrap()).is_ok());
+    }
+
+    #[test]
+    fn variants_a_problem_has_none_of_are_not_made_by_axis() {
+        // Some generated problem has no backward question.
+        let none = (0..200)
+            .map(|k| generate_one(&GenerateOptions::default(), k).unwrap())
+            .find(|p| crate::generate::backward_question(p).is_err())
+            .expect("a problem without a backward question");
+        let line = serde_json::to_string(&none).unwrap();
+        let e = Job::expand(&line, &Plan::parse("backward", false).unwrap()).unwrap();
+        assert_eq!(e.jobs.len(), 1);
+        assert_eq!(e.skipped.len(), 1);
+        let (axis, when) = e.skipped[0].not_made().unwrap();
+        assert_eq!(axis, Axis::Backward);
+        assert!(when.starts_with("backward=1 where"), "{when}");
     }
 }

@@ -21,7 +21,9 @@ mod text;
 pub use backend::{Decision, Kind, Requested, decide};
 pub use cpu::{CpuError, CpuRenderer};
 pub use prepare::{PreparedScene, prepare};
-pub use tessellate::{DEFAULT_TOLERANCE, Mesh, TessellateOptions, Tessellator};
+pub use tessellate::{
+    DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, Mesh, TessellateOptions, Tessellator,
+};
 pub use text::{font_system, shape};
 
 /// A rendered image: straight-alpha sRGB RGBA8, rows top to bottom.

@@ -18,6 +18,14 @@ use std::ops::Range;
 /// Maximum distance between a curve and its flattened polyline, in pixels.
 pub const DEFAULT_TOLERANCE: f32 = 0.05;
 
+/// The finest tolerance worth asking for: a quarter of the 1/256 px grid vertices are
+/// snapped to ([`SNAP`]), so a finer one changes nothing drawn, only the number of
+/// triangles (a tolerance of 1e-30 would make millions and hit the scene budget).
+pub const MIN_TOLERANCE: f32 = 0.001;
+
+/// The coarsest tolerance accepted: already a visible polygon on a small circle.
+pub const MAX_TOLERANCE: f32 = 10.0;
+
 /// Sub-pixel grid that vertex positions are snapped to.
 pub const SNAP: f32 = 256.0;
 
@@ -103,7 +111,7 @@ impl Tessellator {
                 })),
             );
             buffers.finish(mesh);
-            result.map_err(|e| tessellation_error("fill", e))?;
+            result.map_err(|e| tessellation_error("fill", e, options.tolerance))?;
             push(&mut paints, start, mesh, translucent);
         }
         if let Some(color) = stroke {
@@ -138,7 +146,7 @@ impl Tessellator {
                 })),
             );
             buffers.finish(mesh);
-            result.map_err(|e| tessellation_error("stroke", e))?;
+            result.map_err(|e| tessellation_error("stroke", e, options.tolerance))?;
             push(&mut paints, start, mesh, translucent);
         }
         Ok(paints)
@@ -146,12 +154,13 @@ impl Tessellator {
 }
 
 /// What a failed fill or stroke means for the scene.
-fn tessellation_error(what: &str, e: TessellationError) -> Reason {
+fn tessellation_error(what: &str, e: TessellationError, tolerance: f32) -> Reason {
     match e {
         TessellationError::GeometryBuilder(GeometryBuilderError::TooManyVertices) => {
             Reason::TooMuchGeometry {
                 max_vertices: limits::MAX_SCENE_VERTICES,
                 max_indices: limits::MAX_SCENE_INDICES,
+                tolerance,
             }
         }
         e => Reason::BadPathData(format!("cannot {what}: {e:?}")),
@@ -467,6 +476,8 @@ mod tests {
             .tessellate_path(&item, TessellateOptions { tolerance: 1e-4 }, &mut mesh)
             .unwrap_err();
         assert!(matches!(e, Reason::TooMuchGeometry { .. }), "{e}");
+        // The message names the flag and the tolerance that made so much.
+        assert!(e.to_string().contains("0.0001 px (--tolerance)"), "{e}");
         assert!(mesh.vertices.len() <= limits::MAX_SCENE_VERTICES);
         assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
         // The budget is per scene: a mesh already near it leaves little room.

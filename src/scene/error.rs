@@ -70,11 +70,16 @@ pub enum Reason {
     StrokeTooWide { max: f64, got: f64 },
     /// The scene tessellates into more triangles than a scene may have.
     #[error(
-        "too much geometry: tessellating the scene's paths exceeds the budget of {max_vertices} vertices / {max_indices} indices per scene"
+        "too much geometry: tessellating the scene's paths with curves flattened to \
+         {tolerance} px (--tolerance) exceeds the budget of {max_vertices} vertices / \
+         {max_indices} indices per scene; use a coarser --tolerance (default 0.05) or \
+         fewer or smaller paths"
     )]
     TooMuchGeometry {
         max_vertices: usize,
         max_indices: usize,
+        /// The curve flattening tolerance it was tessellated with, in pixels.
+        tolerance: f32,
     },
 }
 

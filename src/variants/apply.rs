@@ -74,15 +74,13 @@ pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, Varian
     // The wording next: the rewrites below regenerate the texts in it.
     if let Some(AxisValue::Phrasing(k)) = variant.get(Axis::Phrasing) {
         problem.params.phrasing = k;
-        crate::generate::refresh_texts(&mut problem).map_err(VariantError::Problem)?;
+        crate::generate::refresh_texts(&mut problem).map_err(rewrite("phrasing"))?;
     }
     for v in &variant.settings {
         match *v {
-            AxisValue::Info(i) => {
-                problem = with_info(&problem, i).map_err(VariantError::Problem)?
-            }
+            AxisValue::Info(i) => problem = with_info(&problem, i).map_err(rewrite("info"))?,
             AxisValue::Relabel(seed) => {
-                problem = relabel(&problem, seed).map_err(VariantError::Problem)?
+                problem = relabel(&problem, seed).map_err(rewrite("relabel"))?
             }
             _ => {}
         }
@@ -112,8 +110,13 @@ fn grayscale_names(p: &Problem) -> Result<Problem, VariantError> {
     for (shape, name) in q.diagram.shapes.iter_mut().zip(names) {
         shape.colour = name.to_string();
     }
-    crate::generate::refresh_texts(&mut q).map_err(VariantError::Problem)?;
+    crate::generate::refresh_texts(&mut q).map_err(rewrite("palette"))?;
     Ok(q)
+}
+
+/// A failed rewrite of the texts, blamed on `axis`.
+fn rewrite(axis: &'static str) -> impl Fn(crate::generate::TextError) -> VariantError {
+    move |error| VariantError::Problem { axis, error }
 }
 
 /// A bare Scene with the style axes of `variant` applied (see `on_scenes` in the

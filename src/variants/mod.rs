@@ -14,6 +14,25 @@ pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, drawing_style, vary_sce
 pub use axis::{AXES, Axis, AxisInfo, AxisValue, annotation_name, rotation_degrees};
 pub use spec::{Plan, Variant};
 
+impl VariantError {
+    /// When the problem simply has no such variant (not a fault of the input): the
+    /// axis, and when that happens, as a run's summary says it.
+    pub fn not_made(&self) -> Option<(Axis, &'static str)> {
+        match self {
+            VariantError::NoBackward(_) => Some((
+                Axis::Backward,
+                "backward=1 where no given value's inverted solution keeps the rounding \
+                 and 3 % rules",
+            )),
+            VariantError::NoAux(_) => Some((Axis::Aux, "aux where the diagram has no such line")),
+            VariantError::NoUnrelated(_) => {
+                Some((Axis::Unrelated, "unrelated where no free side has room"))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Why a variant could not be made.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum VariantError {
@@ -50,8 +69,25 @@ pub enum VariantError {
          values or axes, or drop --grid"
     )]
     TooManyVariants { count: u128, max: usize },
-    #[error("the problem cannot be rewritten: {0}")]
-    Problem(crate::generate::TextError),
+    /// The axis's rewrite of the question and labels failed (a Problem whose parts
+    /// do not fit together, say one edited by hand; its base image needs no rewrite).
+    #[error("{axis}: the problem cannot be rewritten: {error}")]
+    Problem {
+        axis: &'static str,
+        error: crate::generate::TextError,
+    },
+    #[error(
+        "variant id {id:?} is {} characters, more than the {max} an id may have, because of \
+         the variant suffixes added to the base id {base:?} ({} characters); use a shorter \
+         base id, or fewer axes in --variants (with --grid each axis adds a suffix)",
+        id.len(),
+        base.len()
+    )]
+    IdTooLong {
+        id: String,
+        base: String,
+        max: usize,
+    },
     #[error(
         "palette=grayscale: this diagram has {shapes} shapes, more than the {max} greys its \
          texts can tell apart by name; drop palette=grayscale for it"

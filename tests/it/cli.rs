@@ -448,3 +448,114 @@ fn bench_writes_each_run_into_its_own_directory() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("exists already"));
     assert_eq!(files(out.path()), kept);
 }
+
+/// `bench --out FILE`: refused up front, naming the path and saying it must be a
+/// directory (not the OS's bare "Not a directory").
+#[test]
+fn bench_out_must_be_a_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("p2.jsonl");
+    std::fs::write(&file, "").unwrap();
+    for out in [file.clone(), file.join("runs")] {
+        let o = run(bin()
+            .args(["bench", "--count", "1", "--backend", "cpu", "--out"])
+            .arg(&out));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains(&format!("--out {}", out.display()))
+                && stderr.contains("--out must be a directory"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("os error"), "{stderr}");
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), b"");
+}
+
+/// `geomrender generate --count N --seed S --out DIR/name`: the problems file.
+fn problems(dir: &Path, name: &str, count: u64, seed: u64) -> std::path::PathBuf {
+    let path = dir.join(name);
+    let o = run(bin()
+        .args(["generate", "--count", &count.to_string()])
+        .args(["--seed", &seed.to_string(), "--out"])
+        .arg(&path));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    path
+}
+
+/// `--tolerance` outside 0.001..=10 px is refused up front on every backend, naming
+/// the flag, the value and the smallest sensible value, and --help gives the range.
+#[test]
+fn tolerance_out_of_range_is_refused_naming_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = problems(tmp.path(), "p2.jsonl", 2, 1);
+    for (value, said) in [
+        (
+            "1e-30",
+            "1e-30 px is finer than the smallest sensible tolerance, 0.001 px",
+        ),
+        ("0", "0 px is not a positive number of pixels"),
+        ("-1", "-1 px is not a positive number of pixels"),
+        ("NaN", "NaN px is not a positive number of pixels"),
+        ("11", "11 px is coarser than the largest tolerance, 10 px"),
+    ] {
+        for backend in ["cpu", "gpu"] {
+            let out = tmp.path().join("out");
+            let o = run(bin()
+                .arg("render")
+                .arg(&input)
+                .arg("--out")
+                .arg(&out)
+                .args(["--backend", backend, "--tolerance", value]));
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{value}: {stderr}");
+            assert!(
+                stderr.contains("'--tolerance <PX>'")
+                    && stderr.contains(said)
+                    && stderr.contains("use 0.001 to 10 px"),
+                "{value}: {stderr}"
+            );
+            assert!(!out.exists());
+        }
+    }
+    let o = run(bin()
+        .arg("render")
+        .arg(&input)
+        .arg("--out")
+        .arg(tmp.path().join("fine"))
+        .args(["--backend", "cpu", "--tolerance", "0.001", "-q"]));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let help = String::from_utf8_lossy(&run(bin().args(["render", "--help"])).stdout).to_string();
+    assert!(
+        help.contains("from 0.001") && help.contains("to 10"),
+        "{help}"
+    );
+}
+
+/// "N variants not made" gives the reasons of the axes asked for only.
+#[test]
+fn variants_not_made_name_only_the_axes_asked_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = problems(tmp.path(), "p12.jsonl", 12, 5);
+    let o = run(bin()
+        .arg("render")
+        .arg(&input)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .args(["--backend", "cpu", "--variants", "backward", "-q"]));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("variants not made"))
+        .unwrap_or_else(|| panic!("every problem of seed 5 has a backward question:\n{stderr}"));
+    assert!(
+        line.contains(": backward=1 where no given value's inverted solution keeps the rounding and 3 % rules (")
+            && line.ends_with(") (see `geomrender variants --list`)"),
+        "{line}"
+    );
+    assert!(
+        !line.contains("aux") && !line.contains("unrelated"),
+        "{line}"
+    );
+}

@@ -273,3 +273,40 @@ fn shard_auto_without_an_engine_or_with_disagreeing_ones_is_refused() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("needs --shards N"));
     assert!(!out.join("shards").exists());
 }
+
+/// A shard count above `MAX_SHARDS`, from the flags or any engine's variables, is
+/// refused naming where it came from, before anything is created.
+#[test]
+fn shard_counts_above_the_maximum_are_refused_before_any_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let refused = |cmd: &mut Command, said: &str| {
+        let o = run(cmd);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(said), "{said}: {stderr}");
+        assert!(stderr.contains("most a run may have (100000)"), "{stderr}");
+        assert!(!out.exists(), "{said}: created {}", out.display());
+    };
+    refused(
+        sweep(&out).args(["--shard", "0/100000000000"]),
+        "'--shard <I/N|auto>': 100000000000 shards",
+    );
+    refused(
+        sweep(&out).args(["--shard", "auto", "--shards", "100001"]),
+        "'--shards <N>': 100001 shards",
+    );
+    refused(
+        sweep(&out)
+            .args(["--shard", "auto"])
+            .env("SLURM_ARRAY_TASK_ID", "0")
+            .env("SLURM_ARRAY_TASK_COUNT", u64::MAX.to_string()),
+        "SLURM_ARRAY_TASK_COUNT=18446744073709551615 asks for 18446744073709551615 shards",
+    );
+    refused(
+        sweep(&out)
+            .args(["--shard", "auto"])
+            .env("GEOMRENDER_SHARD", "3/100001"),
+        "GEOMRENDER_SHARD=3/100001 asks for 100001 shards",
+    );
+}
