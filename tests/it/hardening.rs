@@ -515,3 +515,50 @@ fn a_full_disk_under_sinks_says_how_to_carry_on() {
         std::fs::read(out_dir.join("manifest.jsonl")).unwrap()
     );
 }
+
+/// Defect 2, end to end: `images/` moved away and replaced by a link to another
+/// directory while a run writes: every later image still goes into the directory
+/// the run opened, nothing into the link's target.
+#[test]
+fn images_swapped_for_a_link_mid_run_writes_nothing_through_it() {
+    use crate::support::process::signal_when;
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("p.jsonl");
+    run_ok(
+        bin()
+            .args(["generate", "--count", "40", "--seed", "5", "--out"])
+            .arg(&input),
+    );
+    let victim = tmp.path().join("victim");
+    std::fs::create_dir(&victim).unwrap();
+    let out = tmp.path().join("out");
+    let images = out.join("images");
+    let moved = tmp.path().join("moved");
+    let swapped = std::cell::Cell::new(false);
+    let (status, err) = signal_when(
+        bin()
+            .arg("render")
+            .arg(&input)
+            .arg("--out")
+            .arg(&out)
+            .args(["--backend", "cpu", "-q", "--variants", "opacity"]),
+        || {
+            let n = std::fs::read_dir(&images).map_or(0, |d| d.count());
+            if n >= 3 && !swapped.get() {
+                std::fs::rename(&images, &moved).unwrap();
+                std::os::unix::fs::symlink(&victim, &images).unwrap();
+                swapped.set(true);
+            }
+            swapped.get()
+        },
+        0, // no signal: the run goes on after the swap
+    );
+    assert!(status.success(), "{err}");
+    assert!(
+        files(&victim).is_empty(),
+        "written through the link: {:?}",
+        files(&victim)
+    );
+    // Every image of the run is in the directory it opened.
+    assert_eq!(files(&moved).len(), 200, "{err}");
+}
