@@ -149,6 +149,52 @@ pub fn read_checked(dir: &Dir, rel: &str, sha256: &str) -> Result<Vec<u8>, FileC
     Ok(bytes)
 }
 
+/// Why reading a manifest row by row stopped.
+#[derive(Debug)]
+pub enum RowsError<E> {
+    /// The file could not be opened or read.
+    Io(std::io::Error),
+    /// Line `line` is not a manifest row (`why`).
+    Bad { line: u64, why: String },
+    /// The caller's function stopped it.
+    Stopped(E),
+}
+
+/// Calls `f` with the 1-based line number and row of every row of the manifest
+/// `name` in `dir`, in order, reading it in bounded memory (a regular file only:
+/// see [`Dir::open_file`]). Ids name files and samples downstream, so a row whose
+/// id is not one this tool writes is a bad line.
+pub fn each_row<E>(
+    dir: &Dir,
+    name: &str,
+    mut f: impl FnMut(u64, ManifestRow) -> Result<(), E>,
+) -> Result<(), RowsError<E>> {
+    let file = dir.open_file(name).map_err(RowsError::Io)?;
+    let mut lines = crate::jsonl::Lines::new(std::io::BufReader::new(file));
+    loop {
+        let chunk = lines.next_chunk(256).map_err(RowsError::Io)?;
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        for line in chunk {
+            let bad = |why: String| RowsError::Bad {
+                line: line.number,
+                why,
+            };
+            let text = line.text.map_err(|e| bad(e.to_string()))?;
+            let row: ManifestRow = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+            crate::scene::check_id(&row.image.id).map_err(|_| {
+                bad(format!(
+                    "id {:?} is not one this tool writes (1 to 200 of A-Z a-z 0-9 . _ -, not \
+                     starting with .)",
+                    row.image.id
+                ))
+            })?;
+            f(line.number, row).map_err(RowsError::Stopped)?;
+        }
+    }
+}
+
 /// Streams rows to `<dir>/.manifest.jsonl.partial`; [`ManifestWriter::finish`] renames it.
 pub struct ManifestWriter {
     out: BufWriter<File>,

@@ -18,7 +18,7 @@ use super::lock::{LockError, OutputLock};
 use super::manifest::{FileCheckError, ManifestRow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The file a finished shard writes last.
@@ -461,24 +461,21 @@ fn each_row(
     dir: &Dir,
     mut f: impl FnMut(&Path, u64, ManifestRow) -> Result<(), MergeError>,
 ) -> Result<(), MergeError> {
+    use super::manifest::RowsError;
     let path = dir.join("manifest.jsonl");
-    let file = dir.open_file("manifest.jsonl").map_err(io(&path))?;
-    let mut lines = crate::jsonl::Lines::new(BufReader::new(file));
-    loop {
-        let chunk = lines.next_chunk(256).map_err(io(&path))?;
-        if chunk.is_empty() {
-            return Ok(());
-        }
-        for line in chunk {
-            let bad = |why: String| MergeError::Tampered {
+    super::manifest::each_row(dir, "manifest.jsonl", |line, row| f(&path, line, row)).map_err(|e| {
+        match e {
+            RowsError::Io(source) => MergeError::Io {
                 path: path.clone(),
-                why: format!("line {}: not a manifest row: {why}", line.number),
-            };
-            let text = line.text.map_err(|e| bad(e.to_string()))?;
-            let row: ManifestRow = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-            f(&path, line.number, row)?;
+                source,
+            },
+            RowsError::Bad { line, why } => MergeError::Tampered {
+                path: path.clone(),
+                why: format!("line {line}: not a manifest row: {why}"),
+            },
+            RowsError::Stopped(e) => e,
         }
-    }
+    })
 }
 
 /// Where the file `rel` of a row goes in `out`: its folder (made where missing,

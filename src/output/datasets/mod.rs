@@ -327,46 +327,29 @@ pub fn read_image(
     })
 }
 
-/// Calls `f` with every row of `dir/manifest.jsonl`, in order, reading it in bounded memory.
+/// Calls `f` with every row of `dir/manifest.jsonl`, in order, reading it in bounded
+/// memory (see [`crate::output::manifest::each_row`]).
 fn for_each_row(
     dir: &Dir,
     mut f: impl FnMut(&Path, u64, &ManifestRow) -> Result<(), DatasetError>,
 ) -> Result<(), DatasetError> {
+    use crate::output::manifest::{RowsError, each_row};
     let path = dir.join("manifest.jsonl");
-    let file = dir
-        .open_file("manifest.jsonl")
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => DatasetError::NoManifest(dir.path().to_path_buf()),
-            _ => DatasetError::Io {
-                path: path.clone(),
-                source: e,
-            },
-        })?;
-    let mut lines = crate::jsonl::Lines::new(std::io::BufReader::new(file));
-    loop {
-        let chunk = lines.next_chunk(256).map_err(io(&path))?;
-        if chunk.is_empty() {
-            return Ok(());
+    each_row(dir, "manifest.jsonl", |line, row| f(&path, line, &row)).map_err(|e| match e {
+        RowsError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            DatasetError::NoManifest(dir.path().to_path_buf())
         }
-        for line in chunk {
-            let bad = |message: String| DatasetError::Manifest {
-                path: path.clone(),
-                line: line.number,
-                message,
-            };
-            let text = line.text.map_err(|e| bad(e.to_string()))?;
-            let row: ManifestRow = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-            // Ids name files and samples in every sink: only ids this tool writes.
-            crate::scene::check_id(&row.image.id).map_err(|_| {
-                bad(format!(
-                    "id {:?} is not one this tool writes (1 to 200 of A-Z a-z 0-9 . _ -, not \
-                     starting with .)",
-                    row.image.id
-                ))
-            })?;
-            f(&path, line.number, &row)?;
-        }
-    }
+        RowsError::Io(source) => DatasetError::Io {
+            path: path.clone(),
+            source,
+        },
+        RowsError::Bad { line, why } => DatasetError::Manifest {
+            path: path.clone(),
+            line,
+            message: why,
+        },
+        RowsError::Stopped(e) => e,
+    })
 }
 
 /// Writes the datasets `opts` asks for from the finished run in `dir` (whose lock
