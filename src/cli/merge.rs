@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if merged.counts.failed > 0 {
         eprintln!(
-            "{} lines failed in the shards; every one is listed in {}",
+            "{} lines or images failed in the shards; every one is listed in {}",
             merged.counts.failed,
             args.out.join("errors.jsonl").display()
         );

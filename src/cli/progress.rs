@@ -79,7 +79,7 @@ impl Progress for Reporter {
             *last = Instant::now();
             let secs = self.start.elapsed().as_secs_f64();
             eprintln!(
-                "geomrender: {n} images written ({:.1} images/s), {} lines failed",
+                "geomrender: {n} images written ({:.1} images/s), {} failed",
                 n as f64 / secs,
                 self.failed.load(Ordering::Relaxed)
             );
@@ -93,7 +93,7 @@ impl Progress for Reporter {
             self.println(&format!("error: {error}"));
         } else if n == SHOWN_ERRORS + 1 {
             self.println(&format!(
-                "error: more lines failed; only the first {SHOWN_ERRORS} are shown here, all are in errors.jsonl"
+                "error: more lines or images failed; only the first {SHOWN_ERRORS} are shown here, all are in errors.jsonl"
             ));
         }
         if let Some(bar) = &self.bar {

@@ -322,7 +322,8 @@ pub fn execute(
     let reporter = Reporter::new(total, quiet);
     // Variants a line's plan asked for but its problem cannot have (`backward=1`
     // where no given value inverts within the rules, `aux` where the diagram has
-    // no such line), by axis; not errors.
+    // no such line), by axis; not errors. (A variant that cannot be made is: the
+    // pipeline reports each of `expanded.failed` in errors.jsonl.)
     let not_made: Mutex<BTreeMap<Axis, (u64, &'static str)>> = Mutex::default();
     let expand = |line: &str| {
         let expanded = Job::expand(line, plan)?;
@@ -332,7 +333,7 @@ pub fn execute(
                 counts.entry(axis).or_insert((0, when)).0 += 1;
             }
         }
-        Ok(expanded.jobs)
+        Ok(expanded)
     };
     let result = match lock {
         Some(lock) => pipeline::run_locked(lock, reader, file, &expand, options, &reporter),
@@ -381,7 +382,7 @@ fn explain(e: pipeline::RunError) -> anyhow::Error {
     }
 }
 
-/// Prints the summary; exit status 1 when some lines failed.
+/// Prints the summary; exit status 1 when some lines or images failed.
 pub fn report(summary: &RunSummary, out: &Path, quiet: bool) -> ExitCode {
     let secs = summary.elapsed.as_secs_f64();
     let new = summary.images - summary.kept;
@@ -406,13 +407,25 @@ pub fn report(summary: &RunSummary, out: &Path, quiet: bool) -> ExitCode {
     if summary.failed == 0 {
         return ExitCode::SUCCESS;
     }
+    let images = summary.failed - summary.failed_lines;
+    let what = match (summary.failed_lines, images) {
+        (n, 0) => format!("{n} of {} lines failed", summary.lines),
+        (0, i) => format!("{i} {} could not be made", plural(i, "image", "images")),
+        (n, i) => format!(
+            "{n} of {} lines failed, and {i} more {} could not be made",
+            summary.lines,
+            plural(i, "image", "images")
+        ),
+    };
     eprintln!(
-        "{} of {} lines failed; every one is listed in {}",
-        summary.failed,
-        summary.lines,
+        "{what}; every one is listed in {}",
         out.join("errors.jsonl").display()
     );
     ExitCode::from(1)
+}
+
+fn plural(n: u64, one: &'static str, more: &'static str) -> &'static str {
+    if n == 1 { one } else { more }
 }
 
 /// Semantic axes need Problems: a Scene file with them fails before any work.

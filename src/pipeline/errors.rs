@@ -1,4 +1,5 @@
-//! `errors.jsonl`: every rejected line, streamed to disk as lines fail so that a
+//! `errors.jsonl`: every rejected line (and every image that failed alone: a
+//! variant that could not be made, a scene the GPU could not render), streamed to disk as lines fail so that a
 //! million bad lines take no memory, and written under its final name only when
 //! the run ends (in line order, like the manifest).
 //!
@@ -19,6 +20,8 @@ pub(crate) struct ErrorLog {
     /// The reader's errors, one JSON object per line; created on the first.
     spool: Option<BufWriter<File>>,
     count: u64,
+    /// Of `count`, whole lines (the rest are single images).
+    lines: u64,
     /// The first spooled error, as the terminal shows it.
     first: Option<(u64, String)>,
 }
@@ -26,6 +29,9 @@ pub(crate) struct ErrorLog {
 /// What the finished log holds.
 pub(crate) struct Logged {
     pub count: u64,
+    /// Of `count`, whole lines; the rest are single images whose lines' other
+    /// images were made (or tried).
+    pub lines: u64,
     /// The first error in line order, as the terminal shows it.
     pub first: Option<String>,
 }
@@ -37,26 +43,29 @@ impl ErrorLog {
             dir: dir.clone(),
             spool: None,
             count: 0,
+            lines: 0,
             first: None,
         }
     }
 
-    /// Appends a rejected line (errors come in line order).
-    pub fn push(&mut self, e: LineError) -> std::io::Result<()> {
+    /// Appends a rejected line, or an image of it that failed `alone` (errors come in
+    /// line order).
+    pub fn push(&mut self, e: LineError, alone: bool) -> std::io::Result<()> {
         let spool = match &mut self.spool {
             Some(s) => s,
             None => self.spool.insert(BufWriter::new(self.dir.anonymous()?)),
         };
         write_row(spool, &e)?;
         self.count += 1;
+        self.lines += u64::from(!alone);
         if self.first.is_none() {
             self.first = Some((e.line, e.to_string()));
         }
         Ok(())
     }
 
-    /// Writes `errors.jsonl` (the spooled errors with `late`, sorted by line, merged
-    /// in), or removes the one a previous run left when nothing failed.
+    /// Writes `errors.jsonl` (the spooled errors with `late`, single images sorted by
+    /// line, merged in), or removes the one a previous run left when nothing failed.
     pub fn finish(mut self, mut late: Vec<LineError>) -> std::io::Result<Logged> {
         const NAME: &str = "errors.jsonl";
         late.sort_by_key(|e| e.line);
@@ -64,7 +73,11 @@ impl ErrorLog {
         if count == 0 {
             // An earlier run's (or a link planted there: removed, never followed).
             self.dir.unlink(NAME)?;
-            return Ok(Logged { count, first: None });
+            return Ok(Logged {
+                count,
+                lines: 0,
+                first: None,
+            });
         }
         let first = match (self.first.take(), late.first()) {
             (Some((line, _)), Some(e)) if e.line < line => Some(e.to_string()),
@@ -90,7 +103,11 @@ impl ErrorLog {
             write_row(&mut out, &e)?;
         }
         out.commit(false)?;
-        Ok(Logged { count, first })
+        Ok(Logged {
+            count,
+            lines: self.lines,
+            first,
+        })
     }
 }
 

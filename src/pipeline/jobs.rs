@@ -28,9 +28,15 @@ pub fn line_kind(value: &Value) -> LineKind {
 }
 
 /// The jobs of one line under `plan`: the base image first, then the variants (less
-/// those the problem has none of, see [`Job::expand`]).
+/// those the problem has none of, see [`Job::expand`]). All or nothing: a variant
+/// that cannot be made is an error here too (a run makes the line's other images
+/// and reports that variant alone).
 pub fn expand_line(line: &str, plan: &Plan) -> Result<Vec<Job>, JobError> {
-    Job::expand(line, plan).map(|e| e.jobs)
+    let expanded = Job::expand(line, plan)?;
+    match expanded.failed.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(expanded.jobs),
+    }
 }
 
 /// A variant the line's problem has none of (`backward`, `aux`, `unrelated`): not a
@@ -51,17 +57,25 @@ impl Skipped {
     }
 }
 
-/// One line's jobs (the base image first) and the variants its problem has none of.
+/// One line's jobs (the base image first), the variants its problem has none of, and
+/// the variants that could not be made.
 #[derive(Debug, Default)]
 pub struct Expanded {
     pub jobs: Vec<Job>,
+    /// Not made, and not a fault: the problem has no such variant.
     pub skipped: Vec<Skipped>,
+    /// Variants that cannot be made (a rewrite of a hand-edited problem that fails,
+    /// a layout that does not fit at that font size, an id too long for its
+    /// suffixes): each fails alone, in plan order, each with its variant's id.
+    pub failed: Vec<JobError>,
 }
 
 impl Job {
-    /// The jobs of one line under `plan`, and the variants that were not made because
-    /// the problem has none ([`VariantError::not_made`]); any other variant that
-    /// cannot be made fails the whole line.
+    /// The jobs of one line under `plan`, the variants that were not made because
+    /// the problem has none ([`VariantError::not_made`]), and the variants that
+    /// could not be made, which fail alone. The line fails as a whole when it cannot
+    /// be read, when its base image cannot be made, or when a Scene line is asked for
+    /// an axis only Problems have ([`VariantError::NeedsProblem`]).
     pub fn expand(line: &str, plan: &Plan) -> Result<Expanded, JobError> {
         let value: Value = crate::jsonl::parse_value(line).map_err(|e| LineFault::Json {
             message: e
@@ -78,8 +92,9 @@ impl Job {
     }
 }
 
-/// Each of `plan`'s variants made by `job`; one the problem has none of is skipped,
-/// any other failure is the line's.
+/// Each of `plan`'s variants made by `job`: one the problem has none of is skipped,
+/// one that cannot be made fails alone; a failure of the base image, or an axis a
+/// Scene line cannot have, is the line's.
 fn each_variant(
     plan: &Plan,
     mut job: impl FnMut(&Variant) -> Result<Job, JobError>,
@@ -88,16 +103,23 @@ fn each_variant(
     for variant in plan.variants() {
         match job(&variant) {
             Ok(j) => out.jobs.push(j),
+            Err(error) if variant.is_base() || needs_problem(&error) => return Err(error),
             Err(error) => {
                 let skipped = Skipped { error };
-                if skipped.not_made().is_none() {
-                    return Err(skipped.error);
+                match skipped.not_made() {
+                    Some(_) => out.skipped.push(skipped),
+                    None => out.failed.push(skipped.error),
                 }
-                out.skipped.push(skipped);
             }
         }
     }
     Ok(out)
+}
+
+/// A semantic axis on a Scene line: the whole input is of the wrong kind for the
+/// plan, not one variant.
+fn needs_problem(e: &JobError) -> bool {
+    matches!(&*e.fault, LineFault::Variant(VariantError::NeedsProblem(_)))
 }
 
 /// `variant`'s id for the base id `base`, refused (as the variant's fault, not the
@@ -175,7 +197,7 @@ fn scene_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
     if plan.axes.is_empty() {
         return Ok(Expanded {
             jobs: vec![Job::new(base)],
-            skipped: Vec::new(),
+            ..Expanded::default()
         });
     }
     let job = |variant: &Variant| {
@@ -292,6 +314,49 @@ mod tests {
         );
         // Not the base id's rule: the base id alone is fine.
         assert!(expand_line(&line, &Plan::parse("jpeg=5", false).unwrap()).is_ok());
+    }
+
+    #[test]
+    fn a_variant_that_cannot_be_made_fails_alone() {
+        let p = generate_one(&GenerateOptions::default(), 5).unwrap();
+        let mut v = serde_json::to_value(&p).unwrap();
+        v["steps"][0]["formula"] = "no-such-formula".into();
+        let line = v.to_string();
+        let plan = Plan::parse("info;opacity=0.25", false).unwrap();
+        let e = Job::expand(&line, &plan).unwrap();
+        let ids: Vec<&str> = e.jobs.iter().map(|j| j.scene.id.as_str()).collect();
+        assert_eq!(ids, [p.id.clone(), format!("{}__opacity-0.25", p.id)]);
+        assert!(e.skipped.is_empty());
+        let failed: Vec<(Option<&str>, String)> = e
+            .failed
+            .iter()
+            .map(|f| (f.id.as_deref(), f.fault.to_string()))
+            .collect();
+        let why = "info: the problem cannot be rewritten: inconsistent problem: step 0: \
+                   unknown formula no-such-formula"
+            .to_string();
+        let (text, image) = (
+            format!("{}__info-text", p.id),
+            format!("{}__info-image", p.id),
+        );
+        assert_eq!(
+            failed,
+            [
+                (Some(text.as_str()), why.clone()),
+                (Some(image.as_str()), why)
+            ]
+        );
+        assert!(e.failed.iter().all(|f| f.fault.kind() == "variant"));
+        // All or nothing for `expand_line`: the first failure.
+        let err = expand_line(&line, &plan).unwrap_err();
+        assert_eq!(err.id.as_deref(), Some(text.as_str()));
+        // A variant id too long for its suffixes fails that variant, not the base.
+        let mut long = p.clone();
+        long.id = "p".repeat(190);
+        let line = serde_json::to_string(&long).unwrap();
+        let e = Job::expand(&line, &Plan::parse("fontsize=8;jpeg=5", false).unwrap()).unwrap();
+        assert_eq!(e.jobs.len(), 2, "the base and __jpeg-5");
+        assert_eq!(e.failed.len(), 1);
     }
 
     #[test]

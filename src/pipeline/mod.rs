@@ -21,7 +21,7 @@ mod sink;
 mod stats;
 
 pub use error::{JobError, LineError, LineFault};
-pub use jobs::{LineKind, expand_line, line_kind};
+pub use jobs::{Expanded, LineKind, Skipped, expand_line, line_kind};
 pub use resume::ResumeError;
 pub use stats::{StageTimes, Timer};
 
@@ -65,12 +65,17 @@ impl Job {
 }
 
 /// Turns one input line into jobs (a Scene line gives one; a Problem line with
-/// variants gives several).
-pub type Expand<'a> = dyn Fn(&str) -> Result<Vec<Job>, JobError> + Sync + 'a;
+/// variants gives several), as [`Job::expand`] does: an `Err` fails the whole line,
+/// each of [`Expanded::failed`] fails alone (its own row of `errors.jsonl`) while
+/// the line's other jobs are made, and [`Expanded::skipped`] is not an error.
+pub type Expand<'a> = dyn Fn(&str) -> Result<Expanded, JobError> + Sync + 'a;
 
 /// Expands a Scene v1 line into its single job.
-pub fn expand_scene_line(line: &str) -> Result<Vec<Job>, JobError> {
-    Ok(vec![Job::new(crate::scene::parse_scene(line)?)])
+pub fn expand_scene_line(line: &str) -> Result<Expanded, JobError> {
+    Ok(Expanded {
+        jobs: vec![Job::new(crate::scene::parse_scene(line)?)],
+        ..Expanded::default()
+    })
 }
 
 /// What draws the pixels.
@@ -176,6 +181,9 @@ pub struct RunSummary {
     pub kept: u64,
     /// Images or whole lines that failed (each is a row of `errors.jsonl`).
     pub failed: u64,
+    /// Of `failed`, whole lines; the others are single images that failed alone (a
+    /// variant that could not be made, a scene the GPU could not render).
+    pub failed_lines: u64,
     /// The first of them in line order, as the terminal shows it.
     pub first_failure: Option<String>,
     /// What rendered, as in the manifest's `backend` column.
@@ -387,6 +395,7 @@ pub fn run_locked(
         images,
         kept: kept.ids.len() as u64,
         failed: failed.count,
+        failed_lines: failed.lines,
         first_failure: failed.first,
         backend,
         described,

@@ -33,6 +33,13 @@ enum Work {
     Kept(String, String),
 }
 
+/// What one line became: its work, in plan order, and its images that cannot be
+/// made, each failing alone (the line's other images are made).
+struct Line {
+    works: Vec<Work>,
+    failed: Vec<JobError>,
+}
+
 impl Work {
     fn id(&self) -> &str {
         match self {
@@ -93,7 +100,7 @@ impl Reader<'_> {
                 return Ok(());
             }
             *self.lines_read += chunk.len() as u64;
-            let worked: Vec<(u64, Result<Vec<Work>, JobError>)> = chunk
+            let worked: Vec<(u64, Result<Line, JobError>)> = chunk
                 .into_par_iter()
                 .map(|line| {
                     let result = line
@@ -105,7 +112,7 @@ impl Reader<'_> {
                 .collect();
             let jobs: usize = worked
                 .iter()
-                .map(|(_, r)| r.as_ref().map_or(1, Vec::len))
+                .map(|(_, r)| r.as_ref().map_or(1, |l| l.works.len()))
                 .sum();
             step = (budget * worked.len() / jobs.max(1)).clamp(1, budget);
             let mut ready = Vec::new();
@@ -116,10 +123,10 @@ impl Reader<'_> {
                     id: e.id,
                     fault: e.fault,
                 };
-                let works = match result {
-                    Ok(w) => w,
+                let Line { works, failed } = match result {
+                    Ok(l) => l,
                     Err(e) => {
-                        self.reject(fail(e))?;
+                        self.reject(fail(e), false)?;
                         continue;
                     }
                 };
@@ -131,10 +138,10 @@ impl Reader<'_> {
                     .find(|id| seen.contains(*id) || !ids.insert(*id))
                 {
                     let id = dup.to_string();
-                    self.reject(fail(JobError::of(
-                        &id,
-                        LineFault::DuplicateId { id: id.clone() },
-                    )))?;
+                    self.reject(
+                        fail(JobError::of(&id, LineFault::DuplicateId { id: id.clone() })),
+                        false,
+                    )?;
                     continue;
                 }
                 for w in works {
@@ -156,6 +163,11 @@ impl Reader<'_> {
                         }
                     }
                 }
+                // Like a variant the problem has none of, a failed one has no row, so
+                // a resumed run meets it again (and reports it again) where it was.
+                for e in failed {
+                    self.reject(fail(e), true)?;
+                }
             }
             if let Next::Sink(tx) = &next {
                 if !ready.is_empty() && tx.send(ready).is_err() {
@@ -165,65 +177,84 @@ impl Reader<'_> {
         }
     }
 
-    fn reject(&mut self, e: LineError) -> Result<(), RunError> {
+    /// Reports a failure: of the whole line, or of one image that failed `alone`.
+    fn reject(&mut self, e: LineError, alone: bool) -> Result<(), RunError> {
         self.progress.line_failed(&e);
-        self.failed.push(e).map_err(|source| RunError::Io {
+        self.failed.push(e, alone).map_err(|source| RunError::Io {
             path: self.options.out_dir.join("errors.jsonl"),
             source,
         })
     }
 
-    /// Expands one line and does the per-job CPU work.
-    fn work_line(&self, text: &str, line: u64, gpu: bool) -> Result<Vec<Work>, JobError> {
-        let (jobs, input_sha256) = {
+    /// Expands one line and does the per-job CPU work. The line fails when it cannot
+    /// be expanded or its base image cannot be prepared or rendered; a variant that
+    /// cannot be fails alone.
+    fn work_line(&self, text: &str, line: u64, gpu: bool) -> Result<Line, JobError> {
+        let (expanded, input_sha256) = {
             let _t = Timer::new(&self.stats.prepare);
             ((self.expand)(text)?, sha256_hex(text.as_bytes()))
         };
-        jobs.into_iter()
-            .map(|job| {
-                if self.kept.set.contains(job.scene.id.as_str()) {
-                    return Ok(Work::Kept(job.scene.id, input_sha256.clone()));
-                }
-                let prepare_timer = Timer::new(&self.stats.prepare);
-                let svg = self.options.outputs.svg().then(|| {
-                    crate::scene::svg::to_svg_with(
-                        &job.scene,
-                        crate::scene::svg::SvgOptions::default()
-                            .embed_font(self.options.svg_embed_font),
-                    )
-                });
-                let meta = Meta {
-                    id: job.scene.id.clone(),
-                    line,
-                    width: job.scene.width,
-                    height: job.scene.height,
-                    source: job.source,
-                    problem: job.problem,
-                    input_sha256: input_sha256.clone(),
-                    encoding: job.encoding,
-                    svg,
-                };
-                if gpu {
-                    let p = prepare(&job.scene, self.options.tessellate)?;
-                    return Ok(Work::Gpu(p, meta));
-                }
-                drop(prepare_timer);
-                let image = match (self.cpu.as_deref(), self.options.outputs.raster()) {
-                    (Some(cpu), true) => {
-                        let _t = Timer::new(&self.stats.render_cpu);
-                        let img = cpu
-                            .render(&job.scene)
-                            .map_err(|e| JobError::of(&meta.id, e))?;
-                        drop(_t);
-                        let _t = Timer::new(&self.stats.encode);
-                        let encoded = crate::output::encode(meta.encoding, &img);
-                        crate::render::spare::give(img.rgba);
-                        Some(Raster::Encoded(encoded))
-                    }
-                    _ => None,
-                };
-                Ok(Work::Done(Done { meta, image }))
-            })
-            .collect()
+        let mut failed = expanded.failed;
+        let mut works = Vec::with_capacity(expanded.jobs.len());
+        for job in expanded.jobs {
+            let base = job.source.as_ref().is_none_or(|s| s.variant.is_empty());
+            match self.work_job(job, line, &input_sha256, gpu) {
+                Ok(w) => works.push(w),
+                Err(e) if base => return Err(e),
+                Err(e) => failed.push(e),
+            }
+        }
+        Ok(Line { works, failed })
+    }
+
+    /// One job's CPU work: prepared for the GPU, or rendered and encoded here.
+    fn work_job(
+        &self,
+        job: super::Job,
+        line: u64,
+        input_sha256: &str,
+        gpu: bool,
+    ) -> Result<Work, JobError> {
+        if self.kept.set.contains(job.scene.id.as_str()) {
+            return Ok(Work::Kept(job.scene.id, input_sha256.to_string()));
+        }
+        let prepare_timer = Timer::new(&self.stats.prepare);
+        let svg = self.options.outputs.svg().then(|| {
+            crate::scene::svg::to_svg_with(
+                &job.scene,
+                crate::scene::svg::SvgOptions::default().embed_font(self.options.svg_embed_font),
+            )
+        });
+        let meta = Meta {
+            id: job.scene.id.clone(),
+            line,
+            width: job.scene.width,
+            height: job.scene.height,
+            source: job.source,
+            problem: job.problem,
+            input_sha256: input_sha256.to_string(),
+            encoding: job.encoding,
+            svg,
+        };
+        if gpu {
+            let p = prepare(&job.scene, self.options.tessellate)?;
+            return Ok(Work::Gpu(p, meta));
+        }
+        drop(prepare_timer);
+        let image = match (self.cpu.as_deref(), self.options.outputs.raster()) {
+            (Some(cpu), true) => {
+                let _t = Timer::new(&self.stats.render_cpu);
+                let img = cpu
+                    .render(&job.scene)
+                    .map_err(|e| JobError::of(&meta.id, e))?;
+                drop(_t);
+                let _t = Timer::new(&self.stats.encode);
+                let encoded = crate::output::encode(meta.encoding, &img);
+                crate::render::spare::give(img.rgba);
+                Some(Raster::Encoded(encoded))
+            }
+            _ => None,
+        };
+        Ok(Work::Done(Done { meta, image }))
     }
 }

@@ -4,7 +4,8 @@
 //! default `--backend auto` (which falls back to the CPU rasteriser) always run.
 
 use crate::support::cli::{
-    assert_manifest_row, bin, examples, files, manifest, manifest_validator, run, run_with_stdin,
+    assert_manifest_row, bin, examples, files, manifest, manifest_validator,
+    problems_with_an_unknown_formula, run, run_with_stdin,
 };
 use crate::support::gpu::{gpu_or_skip, gpu_or_skip_part};
 use std::path::Path;
@@ -558,4 +559,75 @@ fn variants_not_made_name_only_the_axes_asked_for() {
         !line.contains("aux") && !line.contains("unrelated"),
         "{line}"
     );
+}
+
+/// A variant that cannot be made fails alone: a Problem edited to name a formula that
+/// does not exist draws its base image and its `opacity` variant, and only its `info`
+/// variants (whose text rewrite needs the formula) are errors, each its own row.
+#[test]
+fn a_variant_that_cannot_be_made_fails_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (input, bad) = problems_with_an_unknown_formula(tmp.path(), "p.jsonl");
+    let out = tmp.path().join("out");
+    let o = run(bin()
+        .arg("render")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--backend", "cpu", "-q", "--variants", "info;opacity=0.25"]));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let message = "info: the problem cannot be rewritten: inconsistent problem: step 0: \
+                   unknown formula no-such-formula";
+    for suffix in ["info-text", "info-image"] {
+        let shown = format!("p.jsonl:2: \"{bad}__{suffix}\": {message}");
+        assert!(stderr.contains(&shown), "no {shown:?} in {stderr}");
+    }
+    assert!(
+        stderr.contains("2 images could not be made; every one is listed in"),
+        "{stderr}"
+    );
+    let errors: Vec<serde_json::Value> = std::fs::read_to_string(out.join("errors.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let failed: Vec<(u64, &str, &str, &str)> = errors
+        .iter()
+        .map(|e| {
+            (
+                e["line"].as_u64().unwrap(),
+                e["id"].as_str().unwrap(),
+                e["kind"].as_str().unwrap(),
+                e["message"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let (text, image) = (format!("{bad}__info-text"), format!("{bad}__info-image"));
+    assert_eq!(
+        failed,
+        [
+            (2, text.as_str(), "variant", message),
+            (2, image.as_str(), "variant", message)
+        ]
+    );
+    // Line 1 whole; line 2's base image and opacity variant.
+    let rows = manifest(&out);
+    let ids: Vec<&str> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let good = ids[0];
+    assert_eq!(
+        ids,
+        [
+            good.to_string(),
+            format!("{good}__info-text"),
+            format!("{good}__info-image"),
+            format!("{good}__opacity-0.25"),
+            bad.clone(),
+            format!("{bad}__opacity-0.25"),
+        ]
+    );
+    assert!(rows[4..].iter().all(|r| r["base_id"] == bad.as_str()));
+    let mut expected: Vec<String> = ids.iter().map(|id| format!("{id}.png")).collect();
+    expected.sort();
+    assert_eq!(files(&out.join("images")), expected);
 }

@@ -1,6 +1,7 @@
 //! Problem limits (`geomrender::generate::limits`) and label layout failures: a Problem
-//! past a limit, or with a label too large for the canvas, is a line error naming the
-//! field or the label, never a panic or minutes of layout; a Problem at every limit at
+//! past a limit is a line error naming the field, a label too large for the canvas
+//! fails its image (the variant alone when only a variant's font size makes it so)
+//! naming the label, never a panic or minutes of layout; a Problem at every limit at
 //! once lays out in well under a second.
 
 use crate::support::cli::{bin, files, manifest, run};
@@ -123,7 +124,16 @@ fn a_label_wider_than_the_canvas_is_a_compose_error_not_a_panic() {
         msg.contains("label \"WWWWWWWW\"") && msg.contains("larger than the 512×512 px canvas"),
         "{msg}"
     );
-    assert_others_written(&out, &lines, 4, 2);
+    // The variant fails alone: the line's base image (default font size) is made.
+    let rows = manifest(&out);
+    assert_eq!(rows.len(), 4 * 2 + 1);
+    assert!(rows.iter().any(|r| r["id"] == id), "{rows:?}");
+    let images = files(&out.join("images"));
+    assert_eq!(images.len(), 4 * 2 + 1, "{images:?}");
+    for l in &lines {
+        let id = l["id"].as_str().unwrap();
+        assert!(images.contains(&format!("{id}.png")), "{id}: {images:?}");
+    }
 
     // The library gives the typed error.
     let p: Problem = serde_json::from_value(lines[4].clone()).unwrap();

@@ -2,7 +2,7 @@
 //! an uninterrupted one; damaged images are redrawn; a different input, options or
 //! backend is refused before any work, and a refusal changes nothing on disk.
 
-use crate::support::cli::{bin, run, run_with_stdin};
+use crate::support::cli::{bin, problems_with_an_unknown_formula, run, run_with_stdin};
 use crate::support::gpu::gpu_or_skip_part;
 use std::path::Path;
 use std::process::Output;
@@ -126,6 +126,60 @@ fn interrupted_run_resumes(backend: &str) {
         "{stderr}"
     );
     assert_eq!(read(&cut.join("manifest.jsonl")), manifest.as_bytes());
+}
+
+/// A variant that cannot be made has no manifest row, like one that is not made: a
+/// run interrupted anywhere around it resumes to the uninterrupted run's manifest,
+/// images and errors.jsonl (the failure reported again), and exits 1 as it did.
+#[test]
+fn a_run_with_a_failing_variant_resumes_to_the_same_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (input, _) = problems_with_an_unknown_formula(tmp.path(), "p.jsonl");
+    let render = |out: &Path, resume: bool| {
+        let mut cmd = bin();
+        cmd.arg("render")
+            .arg(&input)
+            .args(["--variants", "info;opacity=0.25", "--backend", "cpu", "-q"])
+            .arg("--out")
+            .arg(out);
+        if resume {
+            cmd.arg("--resume");
+        }
+        let o = run(&mut cmd);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    let whole = tmp.path().join("whole");
+    render(&whole, false);
+    let manifest = String::from_utf8(read(&whole.join("manifest.jsonl"))).unwrap();
+    let errors = read(&whole.join("errors.jsonl"));
+    let rows: Vec<&str> = manifest.lines().collect();
+    // Line 1: base, info-text, info-image, opacity; line 2: base, opacity (its info
+    // variants, between the two, failed).
+    assert_eq!(rows.len(), 6);
+    for cut in [0, 4, 5, 6] {
+        let dir = tmp.path().join(format!("cut-{cut}"));
+        copy_images(&whole, &dir);
+        let partial: String = rows[..cut].iter().map(|r| format!("{r}\n")).collect();
+        std::fs::write(dir.join(".manifest.jsonl.partial"), partial).unwrap();
+        std::fs::copy(
+            whole.join(".geomrender.run.json"),
+            dir.join(".geomrender.run.json"),
+        )
+        .unwrap();
+        render(&dir, true);
+        assert_eq!(
+            read(&dir.join("manifest.jsonl")),
+            manifest.as_bytes(),
+            "cut {cut}"
+        );
+        assert_eq!(read(&dir.join("errors.jsonl")), errors, "cut {cut}");
+        assert_eq!(images(&dir), images(&whole), "cut {cut}");
+    }
 }
 
 /// Every file of a directory (hidden ones included) with its bytes, recursively; the

@@ -104,3 +104,25 @@ pub fn assert_manifest_row(validator: &jsonschema::Validator, row: &Value) {
         errors.join("\n")
     );
 }
+
+/// `geomrender generate --count 2 --seed 1` into `dir/name`, with line 2's first
+/// step edited to name a formula that does not exist: its base image draws, but
+/// the `info` axis's rewrite of its texts fails. Returns the file and line 2's id.
+pub fn problems_with_an_unknown_formula(dir: &Path, name: &str) -> (PathBuf, String) {
+    let path = dir.join(name);
+    run_ok(
+        bin()
+            .args(["generate", "--count", "2", "--seed", "1", "--out"])
+            .arg(&path),
+    );
+    let mut lines: Vec<Value> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    lines[1]["steps"][0]["formula"] = Value::from("no-such-formula");
+    let text: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    (path, lines[1]["id"].as_str().unwrap().to_string())
+}
