@@ -118,3 +118,54 @@ fn scene_rows_carry_only_what_a_scene_has() {
         }
     }
 }
+
+/// Every axis of the table, at every value of its default sweep, writes rows that
+/// validate against the published schema, and the schema's `variant` block names
+/// exactly the table's axes (its `additionalProperties: false` once refused every
+/// row of `phrasing`, `backward`, `aux` and `unrelated`: no test swept them).
+#[test]
+fn every_axis_writes_rows_the_schema_accepts() {
+    use geomrender::variants::AXES;
+    let schema: serde_json::Value =
+        serde_json::from_str(geomrender::output::manifest::SCHEMA).unwrap();
+    let mut named: Vec<&str> = schema["properties"]["variant"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut table: Vec<&str> = AXES.iter().map(|a| a.name).collect();
+    named.sort();
+    table.sort();
+    assert_eq!(
+        named, table,
+        "the schema's variant block and the axis table differ"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let problems = tmp.path().join("p.jsonl");
+    run_ok(
+        bin()
+            .args(["generate", "--count", "12", "--seed", "4", "--out"])
+            .arg(&problems),
+    );
+    let spec = table.join(";");
+    let out = tmp.path().join("out");
+    run_ok(
+        bin()
+            .arg("render")
+            .arg(&problems)
+            .args(["--backend", "cpu", "-q", "--variants", &spec, "--out"])
+            .arg(&out),
+    );
+    let validator = manifest_validator();
+    let mut seen = std::collections::BTreeSet::new();
+    for line in manifest_text(&out).lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_manifest_row(&validator, &row);
+        if let Some(axis) = row["variant"].as_object().and_then(|v| v.keys().next()) {
+            seen.insert(axis.clone());
+        }
+    }
+    let table: std::collections::BTreeSet<String> = table.iter().map(|s| s.to_string()).collect();
+    assert_eq!(seen, table, "some axis made no row to check");
+}
