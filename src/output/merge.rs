@@ -581,7 +581,7 @@ pub fn merge(out: &Dir) -> Result<Merged, MergeError> {
     }
     let first = shards[0].done.clone();
     let opts = first.datasets();
-    let removed = super::datasets::remove_other_datasets(out, &opts.sinks)?;
+    let removed = super::datasets::remove_other_datasets(out, &opts.written())?;
     let datasets = super::datasets::export(out, &opts)?;
     let mut counts = ShardCounts::default();
     for s in &shards {

@@ -379,8 +379,8 @@ pub fn run_locked(
     let manifest = manifest.finish().map_err(io(&partial))?;
     // Published after the manifest: a dataset never has rows the manifest lacks,
     // and none of an earlier run stays beside the new manifest.
-    let written = datasets.as_ref().map_or(&[][..], |d| d.sinks()).to_vec();
-    let removed_datasets = crate::output::datasets::remove_other_datasets(out, &written)?;
+    let removed_datasets =
+        crate::output::datasets::remove_other_datasets(out, &options.datasets.written())?;
     let datasets = match datasets {
         Some(d) => {
             let _t = Timer::new(&stats.datasets);

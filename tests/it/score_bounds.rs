@@ -4,7 +4,7 @@
 //! uncompressed. Each bound ends with an error naming the file (and the line or id),
 //! never with an allocation failure; a bad line leaves the others scored.
 
-use crate::support::cli::bin;
+use crate::support::cli::run_score;
 use geomrender::score;
 use serde_json::{Value, json};
 use std::io::Write;
@@ -29,16 +29,7 @@ fn manifest(dir: &Path) -> PathBuf {
 }
 
 fn score_cli(manifest: &Path, predictions: &[&Path], out: &Path) -> (Option<i32>, String) {
-    let mut cmd = bin();
-    cmd.arg("score")
-        .arg("--manifest")
-        .arg(manifest)
-        .arg("--out")
-        .arg(out);
-    for p in predictions {
-        cmd.arg("--predictions").arg(p);
-    }
-    let run = cmd.output().expect("run geomrender");
+    let run = run_score(manifest, predictions, out);
     (
         run.status.code(),
         String::from_utf8_lossy(&run.stderr).into_owned(),

@@ -5,7 +5,7 @@
 //! [`check_sweep`] takes any manifest path: it runs on a hand-written manifest and on
 //! the manifest of a real `geomrender sweep` (`real_rendered_sweep_end_to_end`).
 
-use crate::support::cli::{bin, run_ok};
+use crate::support::cli::{bin, run_ok, run_score};
 use geomrender::score::{self, LineError, LineReason, ScoreOptions, Source};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
@@ -277,19 +277,6 @@ struct Tally {
 }
 
 // ---------------------------------------------------------------- the check
-
-fn run_score(manifest: &Path, preds: &[PathBuf], out: &Path) -> std::process::Output {
-    let mut cmd = bin();
-    cmd.arg("score")
-        .arg("--manifest")
-        .arg(manifest)
-        .arg("--out")
-        .arg(out);
-    for p in preds {
-        cmd.arg("--predictions").arg(p);
-    }
-    cmd.output().expect("run geomrender")
-}
 
 /// `items.jsonl`: one row per (item, model) in manifest order, each valid against
 /// its schema, with the verdict this test planted (missing, right or wrong).

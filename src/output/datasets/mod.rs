@@ -72,16 +72,15 @@ impl Sink {
 }
 
 /// Removes the datasets of an earlier run in `dir` that this run does not write
-/// (`keep`): they would no longer match the new manifest. Only this tool's own
+/// (`keep`, the sinks written: [`DatasetOptions::written`]): they would no longer
+/// match the new manifest. Only this tool's own
 /// files are removed, by name inside the real sink folders (and the Parquet
 /// sink's dataset card, recognised by its heading), and a folder left empty.
 /// Returns what was removed, relative to `dir`. The caller holds `dir`'s lock.
 pub fn remove_other_datasets(dir: &Dir, keep: &[Sink]) -> Result<Vec<PathBuf>, DatasetError> {
     let mut removed = Vec::new();
     for sink in Sink::ALL {
-        let writes =
-            keep.contains(&sink) || (sink == Sink::Parquet && keep.contains(&Sink::LmmsEval));
-        if writes {
+        if keep.contains(&sink) {
             continue;
         }
         let (name, owned) = sink.owns();
@@ -127,6 +126,20 @@ pub struct DatasetOptions {
     pub shard_rows: usize,
     /// Most bytes of images per shard (a shard holds at least one row).
     pub shard_bytes: u64,
+}
+
+impl DatasetOptions {
+    /// The sinks actually written, in writing order: those asked for, each once,
+    /// with Parquet added for lmms-eval (its tasks read the Parquet shards).
+    pub fn written(&self) -> Vec<Sink> {
+        let mut sinks = self.sinks.clone();
+        if sinks.contains(&Sink::LmmsEval) {
+            sinks.push(Sink::Parquet);
+        }
+        sinks.sort();
+        sinks.dedup();
+        sinks
+    }
 }
 
 impl Default for DatasetOptions {
@@ -238,15 +251,9 @@ impl DatasetWriter {
     /// Starts the datasets `opts` asks for in `dir` (`None` when it asks for none),
     /// removing what a killed run left. The caller holds `dir`'s lock.
     pub fn create(dir: &Dir, opts: &DatasetOptions) -> Result<Option<DatasetWriter>, DatasetError> {
-        let mut sinks = opts.sinks.clone();
-        sinks.sort();
-        sinks.dedup();
+        let sinks = opts.written();
         if sinks.is_empty() {
             return Ok(None);
-        }
-        // lmms-eval tasks read the Parquet shards.
-        if sinks.contains(&Sink::LmmsEval) && !sinks.contains(&Sink::Parquet) {
-            sinks.insert(0, Sink::Parquet);
         }
         let mut writers: Vec<Box<dyn Writer>> = Vec::new();
         for sink in &sinks {

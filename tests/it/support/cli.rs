@@ -52,6 +52,20 @@ pub fn run_with_stdin(cmd: &mut Command, input: Vec<u8>) -> Output {
     out
 }
 
+/// `geomrender score --manifest M --predictions P… --out OUT`, run to completion.
+pub fn run_score<P: AsRef<Path>>(manifest: &Path, predictions: &[P], out: &Path) -> Output {
+    let mut cmd = bin();
+    cmd.arg("score")
+        .arg("--manifest")
+        .arg(manifest)
+        .arg("--out")
+        .arg(out);
+    for p in predictions {
+        cmd.arg("--predictions").arg(p.as_ref());
+    }
+    run(&mut cmd)
+}
+
 /// Runs `cmd`, asserting that it succeeded (its stderr is the failure message).
 pub fn run_ok(cmd: &mut Command) -> Output {
     let out = run(cmd);
