@@ -1,5 +1,5 @@
 //! How an image looks and is stored: [`Style`] (canvas, fills, lines, font size,
-//! palette, rotation) and [`Encoding`] (PNG or JPEG).
+//! palette, rotation, scale) and [`Encoding`] (PNG or JPEG).
 //!
 //! These are plain values that several stages share: `variants` sets them, `compose`
 //! draws with a `Style` (and checks its limits, `Style::validate`), `output` encodes
@@ -22,6 +22,14 @@ pub struct Style {
     pub font_size: f32,
     pub palette: Palette,
     pub rotation: Rotation,
+    /// The diagram's drawn size as a share of its fitted size, about the canvas
+    /// centre (default 1; written only when not 1, so older rows keep their bytes).
+    #[serde(skip_serializing_if = "is_one")]
+    pub scale: f32,
+}
+
+fn is_one(v: &f32) -> bool {
+    *v == 1.0
 }
 
 impl Default for Style {
@@ -33,6 +41,7 @@ impl Default for Style {
             font_size: 16.0,
             palette: Palette::Color,
             rotation: Rotation::R0,
+            scale: 1.0,
         }
     }
 }
@@ -52,6 +61,9 @@ pub mod limits {
     /// Label font size in px (below 4 px no glyph is legible; above 256 labels
     /// cannot be placed on any canvas).
     pub const FONT_SIZE: RangeInclusive<f32> = 4.0..=256.0;
+    /// The diagram's drawn size as a share of its fitted size (below a tenth its
+    /// labels crowd a few px).
+    pub const SCALE: RangeInclusive<f32> = 0.1..=1.0;
 }
 
 /// A style value outside [`limits`].
@@ -85,7 +97,8 @@ impl Style {
         check("canvas", limits::CANVAS, self.canvas)?;
         check("fill_opacity", limits::FILL_OPACITY, self.fill_opacity)?;
         check("line_width", limits::LINE_WIDTH, self.line_width)?;
-        check("font_size", limits::FONT_SIZE, self.font_size)
+        check("font_size", limits::FONT_SIZE, self.font_size)?;
+        check("scale", limits::SCALE, self.scale)
     }
 }
 

@@ -16,8 +16,8 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
     );
     println!("Each variant changes only what its axis names; ids are <base_id>__<axis>-<value>.");
     println!(
-        "The diagram is fitted once per problem: every axis but resolution and rotation keeps its paths \
-         byte for byte, and those two transform them exactly (tests/it/label_fidelity.rs)."
+        "The diagram is fitted once per problem: every axis but resolution, rotation and scale keeps its paths \
+         byte for byte, and those three transform them exactly (tests/it/label_fidelity.rs)."
     );
     println!(
         "Line widths and font sizes are px on the 512 px reference canvas (scaled with `resolution`)."
@@ -26,10 +26,11 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
     for a in AXES {
         println!("{}", a.name);
         println!("  changes:  {}", a.changes);
+        println!("  from:     {}", a.from);
         println!("  base:     {}", a.base);
         println!("  sweep:    {}", a.sweep.join(", "));
-        println!("  accepts:  {}", a.accepts);
-        println!("  scenes:   {}", a.on_scenes);
+        println!("  accepts:  {}", a.accepts());
+        println!("  scenes:   {}", a.on_scenes());
         println!();
     }
     println!("The GeomVerse study's four: opacity, linewidth, fontsize, annotation.");

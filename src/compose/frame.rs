@@ -99,8 +99,9 @@ fn rotate(r: Rotation, p: [f64; 2]) -> [f64; 2] {
 }
 
 impl Fit {
-    /// Fits the geometry into the canvas, leaving `margin` px on every side.
-    pub fn new(geo: &Geometry, rotation: Rotation, canvas: u32, margin: f64) -> Fit {
+    /// Fits the geometry into the canvas, leaving `margin` px on every side, then
+    /// shrinks it to `share` of that size about the canvas centre.
+    pub fn new(geo: &Geometry, rotation: Rotation, canvas: u32, margin: f64, share: f64) -> Fit {
         let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
         for &s in &geo.samples {
             let q = rotate(rotation, s);
@@ -111,7 +112,7 @@ impl Fit {
         }
         let size = (hi[0] - lo[0]).max(hi[1] - lo[1]).max(1e-9);
         let avail = (canvas as f64 - 2.0 * margin).max(canvas as f64 * 0.2);
-        let scale = avail / size;
+        let scale = avail / size * share;
         let c = canvas as f64 / 2.0;
         let mid = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
         Fit {

@@ -193,7 +193,13 @@ pub(crate) fn layout(
     a: Annotation,
 ) -> Result<Layout, TooLarge> {
     let canvas = style.canvas as f32;
-    let fit = Fit::new(geo, style.rotation, style.canvas, fit_margin(style.canvas));
+    let fit = Fit::new(
+        geo,
+        style.rotation,
+        style.canvas,
+        fit_margin(style.canvas),
+        f64::from(style.scale),
+    );
     let marks = marks::marks(p, &fit, style.canvas);
     let segs = marks::stroke_segments(p, &fit, &marks);
     let requests = requests(p, &fit, a, style);

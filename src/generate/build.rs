@@ -1,7 +1,7 @@
 //! Turns a placed tree into the Problem's diagram and steps (values and statuses; names,
 //! labels and texts are filled in by `text`).
 
-use super::backward::{Node, Tree};
+use super::algorithm::{Node, Tree};
 use super::expr::round2;
 use super::formulas::Formula;
 use super::geom;

@@ -1,11 +1,26 @@
-//! GeomVerse-style problem generation (Kazemi et al. 2023, Algorithm 1).
+//! GeomVerse-style problem generation (Kazemi et al. 2023, Algorithm 1), and the
+//! rewrites of a generated Problem that the variant axes use.
+//!
+//! Algorithm 1, in the order it runs:
 //!
 //! ```text
-//! backward  Algorithm 1: a tree of shapes and formulas, values assigned bottom-up
-//! place     the tree drawn to scale, children attached outward, overlaps rejected
-//! build     diagram elements, statuses and reasoning steps
-//! text      names, labels, question and solution in both annotation styles
+//! rng        the pinned, portable per-problem random stream (ChaCha8 from (seed, index))
+//! shapes     the 15 shape kinds: their quantities, roles and outlines
+//! formulas   the formula catalogue: each shape's relations, forward and inverted
+//! expr       numbers and expressions as the texts write them (GeomVerse's rounding)
+//! algorithm  Algorithm 1: a tree of shapes and formulas, values assigned bottom-up
+//! geom       plane geometry for placing shapes (intersections, containment)
+//! place      the tree drawn to scale, children attached outward, overlaps rejected
+//! colours    the fill colours, named and told apart
+//! build      diagram elements, statuses and reasoning steps
+//! problem    the Problem: diagram, givens, steps, texts, answer (the JSON contract)
+//! text       names, labels, question and solution in both annotation styles
+//! limits     what a Problem read back may hold (names, counts, values), checked
 //! ```
+//!
+//! The rewrites (`rewrite/`): `aux` (auxiliary lines), `backward` (the backward
+//! question), `phrasing` (other wordings of the question), `unrelated` (unrelated
+//! shapes); and here [`with_info`], [`relabel`] and [`refresh_texts`].
 //!
 //! Each problem has its own seed, derived from (run seed, index) with ChaCha8, and
 //! attempts that fail (no sensible values, overlapping shapes, an answer that rounding
@@ -18,28 +33,25 @@
 //! assert!(p.cot(Annotation::Coordinate).ends_with(&format!("is {}.", geomrender::generate::expr::fmt_num(p.answer))));
 //! ```
 
-pub mod aids;
-mod backward;
+mod algorithm;
 mod build;
 pub mod colours;
 pub mod expr;
 pub mod formulas;
 mod geom;
-pub mod inverse;
 pub mod limits;
-pub mod phrasing;
 mod place;
 mod problem;
+pub mod rewrite;
 pub mod rng;
 pub mod shapes;
 mod text;
-pub mod unrelated;
 
-pub use backward::MAX_NODES;
+pub use algorithm::MAX_NODES;
 pub use colours::COLOURS;
-pub use inverse::{BackwardError, backward_question};
 pub use limits::LimitError;
 pub use problem::*;
+pub use rewrite::backward::{BackwardError, backward_question};
 pub use text::{TextError, point_name};
 
 use rayon::prelude::*;
@@ -152,7 +164,7 @@ pub fn generate_one(opts: &GenerateOptions, index: u64) -> Result<Problem, Gener
         phrasing: 0,
         backward: false,
     };
-    let cfg = backward::TreeConfig {
+    let cfg = algorithm::TreeConfig {
         levels: depth + opts.distractors as u8,
         branch_prob: opts.branch_prob,
         variablized: opts.variablized,
@@ -174,16 +186,16 @@ pub fn generate_one(opts: &GenerateOptions, index: u64) -> Result<Problem, Gener
 }
 
 fn attempt_once(
-    cfg: &backward::TreeConfig,
+    cfg: &algorithm::TreeConfig,
     params: &Params,
     id: &str,
     seed: u64,
     rng: &mut rng::Rng,
 ) -> Option<Problem> {
-    let tree = backward::generate_tree(cfg, rng).ok()?;
+    let tree = algorithm::generate_tree(cfg, rng).ok()?;
     let placed = place::place(&tree, rng)?;
     let answer = tree.nodes[0].output;
-    let exact = backward::exact_value(&tree, 0)?;
+    let exact = algorithm::exact_value(&tree, 0)?;
     // GeomVerse drops problems whose answer rounding moves by more than 3 %.
     let kept = answer.is_finite() && answer > 0.0 && (answer - exact).abs() <= 0.03 * exact.abs();
     if !kept {

@@ -7,7 +7,7 @@
 //! for a supplementary angle, a perpendicular for a complementary one, both sides extended
 //! for vertical angles); a shape that derives the angle sits in the vertical angle.
 
-use super::backward::Tree;
+use super::algorithm::Tree;
 use super::geom::{self, P, Xf};
 use super::rng::Rng;
 use super::shapes::{self, LocalGeometry, Role, Seg, ShapeKind};

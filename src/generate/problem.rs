@@ -71,7 +71,7 @@ pub struct Params {
     pub standard_only: bool,
     /// Which hand-written wording frames the question (0: GeomVerse's own; see
     /// [`super::phrasing`]). Absent from a Problem's JSON when 0.
-    #[serde(default, skip_serializing_if = "super::phrasing::is_original")]
+    #[serde(default, skip_serializing_if = "super::rewrite::phrasing::is_original")]
     pub phrasing: u8,
     /// A backward question (GeoEval): the forward answer is given and a given value
     /// is asked, so the answer differs from the forward problem's ([`super::inverse`]).

@@ -60,11 +60,11 @@ fn bad(what: String) -> TextError {
 /// Checks every index and formula id before any text is written, so that a hand-edited
 /// Problem gives an error instead of a panic.
 pub(crate) fn check(p: &Problem) -> Result<(), TextError> {
-    if p.params.phrasing > super::phrasing::MAX {
+    if p.params.phrasing > super::rewrite::phrasing::MAX {
         return Err(bad(format!(
             "params.phrasing is {}; the wordings are 0..={}",
             p.params.phrasing,
-            super::phrasing::MAX
+            super::rewrite::phrasing::MAX
         )));
     }
     let d = &p.diagram;
@@ -549,7 +549,7 @@ fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
             }
         }
     }
-    // Given values that no step uses (unrelated shapes, `generate::unrelated`): stated
+    // Given values that no step uses (unrelated shapes, `generate::rewrite::unrelated`): stated
     // like the others when they are not on the image. Base problems have none.
     let bound: Vec<ElementRef> = p
         .steps
@@ -605,7 +605,7 @@ fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
         .steps
         .iter()
         .any(|s| formulas::by_id(&s.formula).is_some_and(Formula::uses_pi));
-    let question = super::phrasing::question(
+    let question = super::rewrite::phrasing::question(
         p.params.phrasing,
         &join(&facts),
         &asked,

@@ -202,10 +202,9 @@ where
     })?;
     let mut written = Vec::new();
     for (axis, values) in &plan.axes {
-        let info = axis.info();
         let mut cells: Vec<(Option<f64>, String, Variant)> = vec![(
-            info.base_number,
-            format!("{} = {} (base)", axis.name(), info.base),
+            axis.base_number,
+            format!("{} = {} (base)", axis.name(), axis.base),
             Variant::default(),
         )];
         for v in values {
@@ -252,7 +251,7 @@ where
         let sheet = layout(
             &format!("contact-{}", axis.name()),
             &title,
-            info.changes,
+            axis.changes,
             &specs,
         );
         let mut canvas = render(&sheet.scene).map_err(|e| ContactError::Render(Box::new(e)))?;

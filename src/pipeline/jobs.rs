@@ -371,7 +371,7 @@ mod tests {
         assert_eq!(e.jobs.len(), 1);
         assert_eq!(e.skipped.len(), 1);
         let (axis, when) = e.skipped[0].not_made().unwrap();
-        assert_eq!(axis, Axis::Backward);
+        assert_eq!(axis, Axis::BACKWARD);
         assert!(when.starts_with("backward=1 where"), "{when}");
     }
 }

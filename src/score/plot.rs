@@ -204,33 +204,16 @@ fn px(v: u32, scale: f64) -> u32 {
     (f64::from(v) * scale).round() as u32
 }
 
-/// What a variant axis measures, with its unit, as the x axis title.
+/// What a variant axis measures, with its unit, as the x axis title (the axis
+/// table's `plot_title`; a name the table does not know, from another version's
+/// manifest, as it is).
 fn axis_title(axis: &str) -> String {
-    let one = |a: &str| match a {
-        "opacity" => "fill opacity (0–1)".to_string(),
-        "linewidth" => "line width (px at 512 px)".to_string(),
-        "fontsize" => "label font size (px at 512 px)".to_string(),
-        "resolution" => "canvas side (px)".to_string(),
-        "rotation" => "rotation (degrees clockwise)".to_string(),
-        "jpeg" => "JPEG quality (1–100)".to_string(),
-        "annotation" => "annotation style".to_string(),
-        "info" => "where the given values are shown".to_string(),
-        "palette" => "fill palette".to_string(),
-        "relabel" => "relabelling seed".to_string(),
-        other => other.to_string(),
+    let one = |a: &str| match crate::variants::Axis::from_name(a) {
+        Ok(axis) => axis.plot_title.to_string(),
+        Err(_) => a.to_string(),
     };
     axis.split('+').map(one).collect::<Vec<_>>().join(" × ")
 }
-
-/// Axes whose values are quantities, drawn on a linear x axis.
-const NUMERIC_AXES: [&str; 6] = [
-    "opacity",
-    "linewidth",
-    "fontsize",
-    "resolution",
-    "rotation",
-    "jpeg",
-];
 
 /// Where a panel's values sit on its x axis.
 struct XAxis {
@@ -248,17 +231,13 @@ struct XAxis {
 
 impl XAxis {
     fn of(axis: &str, values: &[String]) -> XAxis {
-        let numbers: Option<Vec<f64>> = NUMERIC_AXES
-            .contains(&axis)
-            .then(|| values.iter().map(|v| v.parse::<f64>().ok()).collect())
-            .flatten();
+        let table = crate::variants::Axis::from_name(axis).ok();
+        let numbers: Option<Vec<f64>> = table
+            .filter(|a| a.numeric)
+            .and_then(|_| values.iter().map(|v| v.parse::<f64>().ok()).collect());
         match numbers {
             Some(at) if !at.is_empty() && at.iter().all(|x| x.is_finite()) => {
-                let base_at = crate::variants::AXES
-                    .iter()
-                    .find(|a| a.name == axis)
-                    .and_then(|a| a.base_number)
-                    .filter(|b| b.is_finite());
+                let base_at = table.and_then(|a| a.base_number).filter(|b| b.is_finite());
                 let (lo, hi) = at
                     .iter()
                     .chain(&base_at)

@@ -1,10 +1,11 @@
-//! Applying a variant: to a Problem (all axes) or to a bare Scene (style axes).
+//! Applying a variant: to a Problem (all axes) or to a bare Scene (style axes), by
+//! running each axis's hooks (`axes`) in their order.
 
-use super::{Axis, AxisValue, Variant, VariantError};
-use crate::generate::{Annotation, Problem, relabel, with_info};
-use crate::scene::transform::{rotate_scene, scale_scene};
-use crate::scene::{Color, Item, Scene};
-use crate::style::{Encoding, Palette, Style};
+use super::axes::{Look, OnScene};
+use super::{AxisValue, Variant, VariantError};
+use crate::generate::{Annotation, Problem};
+use crate::scene::Scene;
+use crate::style::{Encoding, Style};
 
 /// Everything that decides one image of a problem and its texts.
 #[derive(Clone, Debug)]
@@ -19,74 +20,36 @@ pub struct Drawing {
 /// The reference canvas that `linewidth` and `fontsize` values refer to.
 pub const REFERENCE_CANVAS: f32 = 512.0;
 
+/// The variant's settings in the order their hooks run (stable: equal orders keep
+/// SPEC order).
+fn in_order(variant: &Variant) -> Vec<AxisValue> {
+    let mut settings = variant.settings.clone();
+    settings.sort_by_key(|v| v.axis().order);
+    settings
+}
+
 /// How `variant` draws and stores a problem: the default style, coordinate
 /// annotation and PNG with the variant's axes applied (resolution last, scaling the
 /// final line width and font size). Needs no Problem, so a plan can be checked
 /// against [`crate::style::limits`] before any work.
 pub fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
-    let mut style = Style::default();
-    let mut annotation = Annotation::Coordinate;
-    let mut encoding = Encoding::Png;
-    for v in &variant.settings {
-        match *v {
-            AxisValue::Opacity(o) => style.fill_opacity = o,
-            AxisValue::LineWidth(w) => style.line_width = w,
-            AxisValue::FontSize(f) => style.font_size = f,
-            AxisValue::Annotation(a) => annotation = a,
-            AxisValue::Palette(p) => style.palette = p,
-            AxisValue::Rotation(r) => style.rotation = r,
-            AxisValue::Jpeg(q) => encoding = Encoding::Jpeg { quality: q },
-            // Texts and letters (applied to the Problem), and the canvas (below).
-            AxisValue::Info(_)
-            | AxisValue::Relabel(_)
-            | AxisValue::Phrasing(_)
-            | AxisValue::Backward
-            | AxisValue::Aux(_)
-            | AxisValue::Unrelated(_)
-            | AxisValue::Resolution(_) => {}
+    let mut look = Look::default();
+    for v in in_order(variant) {
+        if let Some(set) = v.axis().look {
+            set(v.setting(), &mut look);
         }
     }
-    if let Some(AxisValue::Resolution(r)) = variant.get(Axis::Resolution) {
-        let k = r as f32 / REFERENCE_CANVAS;
-        style.canvas = r;
-        style.font_size *= k;
-        style.line_width *= k;
-    }
-    (style, annotation, encoding)
+    (look.style, look.annotation, look.encoding)
 }
 
 /// The base drawing (default style, coordinate annotation, PNG) with `variant` applied.
 pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, VariantError> {
     let (style, annotation, encoding) = drawing_style(variant);
-    // The question asked backward first: the rewrites below keep it.
-    let mut problem = match variant.get(Axis::Backward) {
-        Some(_) => crate::generate::backward_question(base).map_err(VariantError::NoBackward)?,
-        None => base.clone(),
-    };
-    if let Some(AxisValue::Unrelated(k)) = variant.get(Axis::Unrelated) {
-        problem = crate::generate::unrelated::with_unrelated(&problem, k)
-            .map_err(VariantError::NoUnrelated)?;
-    }
-    if let Some(AxisValue::Aux(aids)) = variant.get(Axis::Aux) {
-        problem.diagram.aux =
-            crate::generate::aids::aux_lines(&problem, aids).map_err(VariantError::NoAux)?;
-    }
-    // The wording next: the rewrites below regenerate the texts in it.
-    if let Some(AxisValue::Phrasing(k)) = variant.get(Axis::Phrasing) {
-        problem.params.phrasing = k;
-        crate::generate::refresh_texts(&mut problem).map_err(rewrite("phrasing"))?;
-    }
-    for v in &variant.settings {
-        match *v {
-            AxisValue::Info(i) => problem = with_info(&problem, i).map_err(rewrite("info"))?,
-            AxisValue::Relabel(seed) => {
-                problem = relabel(&problem, seed).map_err(rewrite("relabel"))?
-            }
-            _ => {}
+    let mut problem = base.clone();
+    for v in in_order(variant) {
+        if let Some(rewrite) = v.axis().rewrite {
+            problem = rewrite(v.setting(), problem)?;
         }
-    }
-    if style.palette == Palette::Grayscale {
-        problem = grayscale_names(&problem)?;
     }
     Ok(Drawing {
         problem,
@@ -96,126 +59,28 @@ pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, Varian
     })
 }
 
-/// The problem with its shapes renamed to the grey each is drawn in (darker colours
-/// get darker greys) and its texts rewritten, so that a grayscale image is never
-/// described by the colours it no longer shows.
-fn grayscale_names(p: &Problem) -> Result<Problem, VariantError> {
-    let colours: Vec<&str> = p.diagram.shapes.iter().map(|s| s.colour.as_str()).collect();
-    let names =
-        crate::generate::colours::gray_names(&colours).ok_or(VariantError::TooManyGrays {
-            shapes: colours.len(),
-            max: crate::generate::colours::GRAYS.len(),
-        })?;
-    let mut q = p.clone();
-    for (shape, name) in q.diagram.shapes.iter_mut().zip(names) {
-        shape.colour = name.to_string();
-    }
-    crate::generate::refresh_texts(&mut q).map_err(rewrite("palette"))?;
-    Ok(q)
-}
-
-/// A failed rewrite of the texts, blamed on `axis`.
-fn rewrite(axis: &'static str) -> impl Fn(crate::generate::TextError) -> VariantError {
-    move |error| VariantError::Problem { axis, error }
-}
-
 /// A bare Scene with the style axes of `variant` applied (see `on_scenes` in the
 /// axis table); semantic axes are an error.
 pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), VariantError> {
+    if let Some(v) = variant.settings.iter().find(|v| v.axis().needs_problem()) {
+        return Err(VariantError::NeedsProblem(v.axis().name()));
+    }
     let mut s = base.clone();
     let mut encoding = Encoding::Png;
-    for v in &variant.settings {
-        match *v {
-            AxisValue::Opacity(o) => each_path(&mut s, |p| {
-                if p.fill.is_some() {
-                    p.fill_opacity = o;
-                }
-            }),
-            AxisValue::LineWidth(w) => {
-                let k = w / Style::default().line_width;
-                each_path(&mut s, |p| p.stroke_width *= k)
-            }
-            AxisValue::FontSize(f) => {
-                let k = f / Style::default().font_size;
-                for item in &mut s.items {
-                    if let Item::Text(t) = item {
-                        t.size *= k;
-                    }
-                }
-            }
-            AxisValue::Palette(p) => recolour(&mut s, p),
-            AxisValue::Rotation(r) => {
-                s = rotate_scene(&s, r.quarter_turns()).map_err(VariantError::Scene)?;
-            }
-            AxisValue::Resolution(_) => {} // applied last
-            AxisValue::Jpeg(q) => encoding = Encoding::Jpeg { quality: q },
-            AxisValue::Annotation(_)
-            | AxisValue::Info(_)
-            | AxisValue::Relabel(_)
-            | AxisValue::Phrasing(_)
-            | AxisValue::Backward
-            | AxisValue::Aux(_)
-            | AxisValue::Unrelated(_) => {
-                return Err(VariantError::NeedsProblem(v.axis().name()));
-            }
+    for v in in_order(variant) {
+        if let OnScene::Apply { apply, .. } = v.axis().on_scene {
+            apply(v.setting(), &mut s, &mut encoding)?;
         }
-    }
-    if let Some(AxisValue::Resolution(r)) = variant.get(Axis::Resolution) {
-        let k = r as f32 / s.width.max(s.height) as f32;
-        s = scale_scene(&s, k).map_err(VariantError::Scene)?;
     }
     Ok((s, encoding))
-}
-
-fn each_path(s: &mut Scene, mut f: impl FnMut(&mut crate::scene::PathItem)) {
-    for item in &mut s.items {
-        if let Item::Path(p) = item {
-            f(p);
-        }
-    }
-}
-
-/// Grayscale: every colour (fills, strokes, text, background) to its Rec. 709 luma.
-/// High contrast: fills fully saturated at full value, greys left alone.
-fn recolour(s: &mut Scene, palette: Palette) {
-    match palette {
-        Palette::Color => {}
-        Palette::Grayscale => {
-            s.background = s.background.map(gray);
-            for item in &mut s.items {
-                match item {
-                    Item::Path(p) => {
-                        p.fill = p.fill.map(gray);
-                        p.stroke = p.stroke.map(gray);
-                    }
-                    Item::Text(t) => t.color = gray(t.color),
-                }
-            }
-        }
-        Palette::HighContrast => each_path(s, |p| p.fill = p.fill.map(vivid)),
-    }
-}
-
-fn gray(c: Color) -> Color {
-    let l = (0.2126 * c.r as f32 + 0.7152 * c.g as f32 + 0.0722 * c.b as f32).round() as u8;
-    Color::rgba(l, l, l, c.a)
-}
-
-fn vivid(c: Color) -> Color {
-    let (r, g, b) = (c.r as f32, c.g as f32, c.b as f32);
-    let (max, min) = (r.max(g).max(b), r.min(g).min(b));
-    if max - min < 16.0 {
-        return c; // a grey: no hue to saturate
-    }
-    let stretch = |v: f32| (((v - min) / (max - min)) * 255.0).round() as u8;
-    Color::rgba(stretch(r), stretch(g), stretch(b), c.a)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generate::{GenerateOptions, generate_one};
-    use crate::style::Rotation;
+    use crate::scene::Item;
+    use crate::style::{Palette, Rotation};
     use crate::variants::Plan;
 
     #[test]
@@ -323,13 +188,5 @@ mod tests {
             vary_scene(&s, v).unwrap_err(),
             VariantError::NeedsProblem("annotation")
         );
-    }
-
-    #[test]
-    fn palettes_on_scenes() {
-        assert_eq!(gray(Color::rgb(255, 0, 0)), Color::rgb(54, 54, 54));
-        // (0x80 − 0x4d) / (0xe6 − 0x4d) · 255 = 85.
-        assert_eq!(vivid(Color::rgb(0x4d, 0x80, 0xe6)), Color::rgb(0, 85, 255));
-        assert_eq!(vivid(Color::rgb(100, 100, 105)), Color::rgb(100, 100, 105));
     }
 }

@@ -2,16 +2,18 @@
 //! drawn (or, for the semantic axes, how it is annotated and asked), keep the link
 //! to the base.
 //!
-//! `axis` documents the axes (`geomrender variants --list`), `spec` parses
-//! `--variants SPEC` into the list of variants to draw, `apply` applies one to a
-//! Problem (all axes) or to a bare Scene (style axes).
+//! ```text
+//! axes    one file per axis (its definition: docs, values, hooks) and the AXES table
+//! spec    `--variants SPEC` → the list of variants to draw
+//! apply   one variant applied to a Problem (all axes) or to a bare Scene (style axes)
+//! ```
 
 mod apply;
-mod axis;
+mod axes;
 mod spec;
 
 pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, drawing_style, vary_scene};
-pub use axis::{AXES, Axis, AxisInfo, AxisValue, annotation_name, rotation_degrees};
+pub use axes::{AXES, Axis, AxisDef, AxisValue, Look, OnScene, Setting, Values};
 pub use spec::{Plan, Variant};
 
 impl VariantError {
@@ -20,13 +22,13 @@ impl VariantError {
     pub fn not_made(&self) -> Option<(Axis, &'static str)> {
         match self {
             VariantError::NoBackward(_) => Some((
-                Axis::Backward,
+                Axis::BACKWARD,
                 "backward=1 where no given value's inverted solution keeps the rounding \
                  and 3 % rules",
             )),
-            VariantError::NoAux(_) => Some((Axis::Aux, "aux where the diagram has no such line")),
+            VariantError::NoAux(_) => Some((Axis::AUX, "aux where the diagram has no such line")),
             VariantError::NoUnrelated(_) => {
-                Some((Axis::Unrelated, "unrelated where no free side has room"))
+                Some((Axis::UNRELATED, "unrelated where no free side has room"))
             }
             _ => None,
         }
@@ -42,7 +44,7 @@ pub enum VariantError {
     BadValue {
         axis: &'static str,
         value: String,
-        accepts: &'static str,
+        accepts: String,
     },
     #[error("axis {0} is given twice")]
     DuplicateAxis(&'static str),
@@ -96,9 +98,9 @@ pub enum VariantError {
     #[error("no backward question: {0}")]
     NoBackward(crate::generate::BackwardError),
     #[error("no auxiliary line: {0}")]
-    NoAux(crate::generate::aids::AidsError),
+    NoAux(crate::generate::rewrite::aux::AidsError),
     #[error("no unrelated shape: {0}")]
-    NoUnrelated(crate::generate::unrelated::UnrelatedError),
+    NoUnrelated(crate::generate::rewrite::unrelated::UnrelatedError),
     #[error("the scene cannot be transformed: {0}")]
     Scene(crate::scene::SceneError),
 }

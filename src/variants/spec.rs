@@ -73,7 +73,7 @@ impl Plan {
             }
             let texts: Vec<&str> = match values {
                 Some(v) => v.split(',').map(str::trim).collect(),
-                None => axis.info().sweep.to_vec(),
+                None => axis.sweep.to_vec(),
             };
             if texts.iter().any(|t| t.is_empty()) {
                 return Err(VariantError::EmptyValue(axis.name()));
@@ -174,7 +174,7 @@ impl Plan {
         self.axes
             .iter()
             .map(|(a, _)| *a)
-            .filter(|a| a.info().needs_problem)
+            .filter(|a| a.needs_problem())
             .collect()
     }
 }
@@ -204,11 +204,21 @@ mod tests {
         assert!(Plan::parse(&all.join(";"), false).is_ok());
         // Every axis's whole advertised numeric range is within the limits alone.
         for a in crate::variants::AXES {
-            if let Some((lo, hi)) = a.range {
-                for v in [lo, hi.min(1e6)] {
-                    let spec = format!("{}={}", a.name, v);
-                    assert!(Plan::parse(&spec, false).is_ok(), "{spec}");
+            let ends: Vec<String> = match a.values {
+                crate::variants::Values::Number { lo, hi } => vec![lo.to_string(), hi.to_string()],
+                crate::variants::Values::Integer { lo, hi, only: [] } => {
+                    vec![lo.to_string(), hi.min(1_000_000).to_string()]
                 }
+                crate::variants::Values::Integer { only, .. } => {
+                    only.iter().map(u64::to_string).collect()
+                }
+                crate::variants::Values::Choice(words) => {
+                    words.iter().map(|w| w.to_string()).collect()
+                }
+            };
+            for v in ends {
+                let spec = format!("{}={}", a.name, v);
+                assert!(Plan::parse(&spec, false).is_ok(), "{spec}");
             }
         }
     }

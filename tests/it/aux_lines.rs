@@ -15,7 +15,7 @@ use geomrender::generate::shapes::Role;
 use geomrender::generate::{AidKind, AuxLine, GenerateOptions, Problem, generate_range};
 use geomrender::pipeline::expand_line;
 use geomrender::scene::Item;
-use geomrender::variants::{Axis, AxisValue, Plan, draw_problem};
+use geomrender::variants::{Axis, Plan, draw_problem};
 
 fn len(a: [f64; 2], b: [f64; 2]) -> f64 {
     (a[0] - b[0]).hypot(a[1] - b[1])
@@ -121,7 +121,7 @@ fn auxiliary_lines_are_the_ones_the_solution_uses_or_does_not() {
             let f = job.problem.as_ref().unwrap();
             assert_eq!(f.question, p.question.coordinate, "{id}");
             assert_eq!(f.answer.to_bits(), p.answer.to_bits(), "{id}");
-            let solution = matches!(v.get(Axis::Aux), Some(AxisValue::Aux(a)) if format!("{a:?}") == "Solution");
+            let solution = v.get(Axis::AUX).map(|a| a.label()).as_deref() == Some("solution");
             for a in lines {
                 let l = len(a.from, a.to);
                 if solution {

@@ -6,7 +6,9 @@
 //!   relabel, jpeg) leaves every path of the Scene but leader lines byte-identical to
 //!   the base's; resolution and rotation give the base's path coordinates transformed
 //!   (scaled about the origin, or rotated about the canvas centre), within the
-//!   rounding of path data to 2 decimals on both sides: 0.005 · (1 + k) px for scale k.
+//!   rounding of path data to 2 decimals on both sides: 0.005 · (1 + k) px for scale k;
+//!   `scale` gives every shape's outline scaled about the canvas centre, and keeps
+//!   the path count (marks keep their px size, so only the shapes are compared).
 //! - Over font sizes 8–32 and both annotations: no angle value sits outside its own
 //!   angle's wedge and inside another angle's wedge at that vertex; side values and
 //!   vertex letters are at least 1.2 times nearer their own side or point than any
@@ -169,6 +171,55 @@ fn style_axes_never_move_the_geometry() {
     );
 }
 
+#[test]
+fn scale_shrinks_every_shape_exactly_about_the_centre() {
+    let corpus = problems(500, 17);
+    let scaled = Plan::parse("scale", false).unwrap().variants();
+    let shapes = |scene: &Scene| -> Vec<String> {
+        scene
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Path(p) if p.fill.is_some() => Some(p.d.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let failures: Vec<String> = corpus
+        .par_iter()
+        .flat_map_iter(|p| {
+            let base_scene = compose_variant(p, &scaled[0]);
+            let base = shapes(&base_scene);
+            let c = f64::from(base_scene.width) / 2.0;
+            let mut bad = Vec::new();
+            for v in &scaled[1..] {
+                let k = v.json()["scale"].as_f64().unwrap();
+                let scene = compose_variant(p, v);
+                let map = |q: [f64; 2]| [c + (q[0] - c) * k, c + (q[1] - c) * k];
+                let got = shapes(&scene);
+                // Rounding to 2 decimals on both sides, and f32 px.
+                let tol = 0.005 * (1.0 + k) + 1e-3;
+                let ok = got.len() == base.len()
+                    && geometry(&scene).len() == geometry(&base_scene).len()
+                    && base
+                        .iter()
+                        .zip(&got)
+                        .all(|(b, g)| transformed(b, g, k, &map, tol));
+                if !ok || (scene.width, scene.height) != (base_scene.width, base_scene.height) {
+                    bad.push(v.id(&p.id));
+                }
+            }
+            bad
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} scale variants are not the base scaled about the centre, e.g. {:?}",
+        failures.len(),
+        &failures[..failures.len().min(10)]
+    );
+}
+
 type P = [f64; 2];
 
 fn sub(a: P, b: P) -> P {
@@ -300,9 +351,9 @@ fn attachment(p: &Problem, a: Annotation, scene: &Scene) -> Attachment {
 }
 
 #[test]
-fn labels_stay_with_their_elements_at_every_font_size() {
+fn labels_stay_with_their_elements_at_every_font_size_and_scale() {
     let corpus = problems(CORPUS, 16);
-    let plan = Plan::parse("fontsize=8,12,16,24,32", false)
+    let plan = Plan::parse("fontsize=8,12,16,24,32;scale=0.5,0.7", false)
         .unwrap()
         .variants();
     let results: Vec<Attachment> = corpus

@@ -119,28 +119,34 @@ fn scene_rows_carry_only_what_a_scene_has() {
     }
 }
 
-/// Every axis of the table, at every value of its default sweep, writes rows that
-/// validate against the published schema, and the schema's `variant` block names
-/// exactly the table's axes (its `additionalProperties: false` once refused every
-/// row of `phrasing`, `backward`, `aux` and `unrelated`: no test swept them).
+/// Every axis of the table, at every value of its default sweep and in a grid,
+/// writes rows that validate against the published schema, and the schema's
+/// `variant` block is the table's, axis by axis (its `additionalProperties: false`
+/// once refused every row of `phrasing`, `backward`, `aux` and `unrelated`: no test
+/// swept them).
 #[test]
 fn every_axis_writes_rows_the_schema_accepts() {
     use geomrender::variants::AXES;
     let schema: serde_json::Value =
         serde_json::from_str(geomrender::output::manifest::SCHEMA).unwrap();
-    let mut named: Vec<&str> = schema["properties"]["variant"]["properties"]
+    let published = schema["properties"]["variant"]["properties"]
         .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
+        .unwrap();
+    let expected: serde_json::Map<String, serde_json::Value> = AXES
+        .iter()
+        .map(|a| (a.name.to_string(), a.schema()))
         .collect();
-    let mut table: Vec<&str> = AXES.iter().map(|a| a.name).collect();
-    named.sort();
-    table.sort();
-    assert_eq!(
-        named, table,
-        "the schema's variant block and the axis table differ"
-    );
+    if published != &expected {
+        let lines: Vec<String> = expected
+            .iter()
+            .map(|(k, v)| format!("        \"{k}\": {v}"))
+            .collect();
+        panic!(
+            "schemas/manifest.schema.json's variant block is not the axis table's; it should read:\n{}",
+            lines.join(",\n")
+        );
+    }
+    let table: Vec<&str> = AXES.iter().map(|a| a.name).collect();
     let tmp = tempfile::tempdir().unwrap();
     let problems = tmp.path().join("p.jsonl");
     run_ok(
@@ -157,7 +163,23 @@ fn every_axis_writes_rows_the_schema_accepts() {
             .args(["--backend", "cpu", "-q", "--variants", &spec, "--out"])
             .arg(&out),
     );
+    // A grid: rows whose variant names several axes.
+    let grid = tmp.path().join("grid");
+    run_ok(
+        bin()
+            .arg("render")
+            .arg(&problems)
+            .args(["--backend", "cpu", "-q", "--grid", "--variants"])
+            .arg("scale=0.5;fontsize=8,24;relabel=1;phrasing=2;jpeg=50")
+            .arg("--out")
+            .arg(&grid),
+    );
     let validator = manifest_validator();
+    let grid_rows = manifest_text(&grid);
+    assert_eq!(grid_rows.lines().count(), 12 * 3);
+    for line in grid_rows.lines() {
+        assert_manifest_row(&validator, &serde_json::from_str(line).unwrap());
+    }
     let mut seen = std::collections::BTreeSet::new();
     for line in manifest_text(&out).lines() {
         let row: serde_json::Value = serde_json::from_str(line).unwrap();

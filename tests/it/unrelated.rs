@@ -13,7 +13,7 @@ use geomrender::generate::{
     ElementRef, GenerateOptions, Info, Problem, Segment, Status, generate_range,
 };
 use geomrender::pipeline::expand_line;
-use geomrender::variants::{Axis, AxisValue, Plan, draw_problem};
+use geomrender::variants::{Axis, Plan, draw_problem};
 
 /// Each shape's outline as a polygon (arcs sampled).
 fn polygon(p: &Problem, s: usize) -> Vec<[f64; 2]> {
@@ -83,9 +83,10 @@ fn unrelated_shapes_change_nothing_the_answer_needs() {
         let p = p.unwrap();
         let jobs = expand_line(&serde_json::to_string(&p).unwrap(), &plan).unwrap();
         for v in plan.variants() {
-            let Some(AxisValue::Unrelated(k)) = v.get(Axis::Unrelated) else {
+            let Some(k) = v.get(Axis::UNRELATED) else {
                 continue;
             };
+            let k: u8 = k.label().parse().unwrap();
             let Ok(d) = draw_problem(&p, &v) else {
                 skipped += 1;
                 continue;
@@ -97,7 +98,7 @@ fn unrelated_shapes_change_nothing_the_answer_needs() {
                     .settings
                     .iter()
                     .copied()
-                    .filter(|s| s.axis() != Axis::Unrelated)
+                    .filter(|s| s.axis() != Axis::UNRELATED)
                     .collect(),
             };
             let base = draw_problem(&p, &base_v).unwrap();

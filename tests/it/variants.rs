@@ -503,8 +503,12 @@ fn semantic_axes_on_a_scene_file_fail_before_rendering() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("relabel needs Problems"), "{stderr}");
+    // The axes that would work are named from the table.
     assert!(
-        stderr.contains("relabel rewrites question texts and needs Problems"),
+        stderr.contains(
+            "work on Scenes: opacity, linewidth, fontsize, resolution, palette, rotation, jpeg"
+        ),
         "{stderr}"
     );
     assert!(!dir.path().join("manifest.jsonl").exists());

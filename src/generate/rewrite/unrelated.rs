@@ -9,11 +9,13 @@
 //! none of its new edges crossing or coming near (a fifth of the edge it stands on)
 //! another outline, side or ray, and its colour told apart from every other fill.
 
-use super::colours::{COLOURS, compatible};
-use super::problem::{Labels, Point, Problem, Segment, Shape, Side, SideKind, Status, Texts};
-use super::rng::Rng;
-use super::shapes::ShapeKind;
-use super::text::{self, TextError};
+use crate::generate::colours::{COLOURS, compatible};
+use crate::generate::problem::{
+    Labels, Point, Problem, Segment, Shape, Side, SideKind, Status, Texts,
+};
+use crate::generate::rng::Rng;
+use crate::generate::shapes::ShapeKind;
+use crate::generate::text::{self, TextError};
 
 /// Why a problem cannot get its unrelated shapes.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -210,8 +212,8 @@ fn attach(p: &mut Problem, side: usize, value: f64, z: [f64; 2], w: [f64; 2], co
     }
     let s = d.shapes.len();
     let start = [d.points[xi].x, d.points[xi].y];
-    let corner = |i: usize, d: &super::problem::Diagram| [d.points[i].x, d.points[i].y];
-    let outline = super::problem::Contour {
+    let corner = |i: usize, d: &crate::generate::problem::Diagram| [d.points[i].x, d.points[i].y];
+    let outline = crate::generate::problem::Contour {
         start,
         segments: [yi, zi, wi, xi]
             .iter()

@@ -9,8 +9,8 @@
 //! diagonals the solution uses are already drawn, so they only ever appear as
 //! unused lines. Composite shapes get none.
 
-use super::problem::{AidKind, AuxLine, Problem, Segment, SideKind};
-use super::shapes::ShapeKind;
+use crate::generate::problem::{AidKind, AuxLine, Problem, Segment, SideKind};
+use crate::generate::shapes::ShapeKind;
 use serde::{Deserialize, Serialize};
 
 /// Which auxiliary lines a diagram gets.

@@ -12,10 +12,12 @@
 //! the same rules as generation: every step rounded as the solution computes it,
 //! and a result that moves by more than 3 % from the exact one is refused.
 
-use super::formulas::{self, FORMULAS, Formula};
-use super::problem::{Binding, ElementRef, MeasureKind, Problem, QuestionType, Status, Step};
-use super::shapes::Role;
-use super::text::{self, TextError};
+use crate::generate::formulas::{self, FORMULAS, Formula};
+use crate::generate::problem::{
+    Binding, ElementRef, MeasureKind, Problem, QuestionType, Status, Step,
+};
+use crate::generate::shapes::Role;
+use crate::generate::text::{self, TextError};
 use std::collections::HashMap;
 
 /// Why a problem has no backward version.

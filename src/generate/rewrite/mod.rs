@@ -1,0 +1,14 @@
+//! Rewrites of a generated Problem that the variant axes use (each keeps the
+//! Problem's contract: every text names only what the diagram shows).
+//!
+//! ```text
+//! aux        auxiliary lines the solution uses (or does not) drawn dashed (VisAidMath)
+//! backward   the backward question: the answer given, a given asked (GeoEval §3.1.2)
+//! phrasing   the question's framing in other hand-written wordings (GeoEval §3.1.3)
+//! unrelated  rectangles the question does not need, on free sides (GeomRel §2.5)
+//! ```
+
+pub mod aux;
+pub mod backward;
+pub mod phrasing;
+pub mod unrelated;

@@ -1,0 +1,29 @@
+//! `aux`: auxiliary lines drawn dashed (VisAidMath's visual aids).
+
+use super::{AxisDef, OnScene, Values, chosen, words};
+use crate::generate::rewrite::aux::{Aids, aux_lines};
+use crate::variants::VariantError;
+
+const CHOICES: [(&str, Aids); 2] = [("solution", Aids::Solution), ("unrelated", Aids::Unrelated)];
+static WORDS: [&str; 2] = words(&CHOICES);
+
+pub(super) static DEF: AxisDef = AxisDef {
+    name: "aux",
+    changes: "auxiliary lines drawn dashed (VisAidMath's visual aids): solution = the heights and semicircle radii the solution uses but the diagram does not show; unrelated = heights, radii and diagonals it does not use; texts and answer unchanged; a problem with no such line gets no such variant",
+    from: "VisAidMath (visual aids)",
+    base: "none",
+    base_number: None,
+    sweep: &["solution", "unrelated"],
+    values: Values::Choice(&WORDS),
+    numeric: false,
+    plot_title: "auxiliary lines drawn",
+    look: None,
+    rewrite: Some(|s, mut p| {
+        if let Some(aids) = chosen(&CHOICES, s) {
+            p.diagram.aux = aux_lines(&p, aids).map_err(VariantError::NoAux)?;
+        }
+        Ok(p)
+    }),
+    on_scene: OnScene::NeedsProblem,
+    order: 2,
+};

@@ -1,0 +1,27 @@
+//! `backward`: the backward question (GeoEval's backward reasoning): the forward
+//! answer becomes a given and a given is asked.
+
+use super::{AxisDef, OnScene, Values};
+use crate::generate::backward_question;
+use crate::variants::VariantError;
+
+pub(super) static DEF: AxisDef = AxisDef {
+    name: "backward",
+    changes: "the backward question (GeoEval §3.1.2): the forward answer becomes a given and a given value of the reasoning's deepest leaf is asked, with a complete solution and a new answer (params.backward marks it); a problem with no given value that inverts within the rounding and 3 % rules gets no such variant, and the run says how many",
+    from: "GeoEval §3.1.2 (backward reasoning)",
+    base: "0 (the forward question)",
+    base_number: None,
+    sweep: &["1"],
+    values: Values::Integer {
+        lo: 1,
+        hi: 1,
+        only: &[],
+    },
+    numeric: false,
+    plot_title: "backward question",
+    look: None,
+    rewrite: Some(|_, p| backward_question(&p).map_err(VariantError::NoBackward)),
+    on_scene: OnScene::NeedsProblem,
+    // First: the rewrites after it keep the question it asks.
+    order: 0,
+};

@@ -1,0 +1,541 @@
+//! The variant axes: one file per axis, each one [`AxisDef`], collected in [`AXES`].
+//!
+//! An axis's definition is everything the tool says and does about it: its name,
+//! what it changes, the paper it comes from, its base value and default sweep, the
+//! values it accepts (which also give its manifest JSON and its JSON-Schema
+//! fragment), its plot title, and the hooks that apply it — to the look of the
+//! image, to the Problem, and to a bare Scene. `variants --list`, the manifest
+//! schema's `variant` block (`tests/it/manifest_row.rs` compares), the plots, the
+//! contact sheets and the run's messages all read this table.
+//!
+//! Adding an axis is one new file here and one entry in [`AXES`] (plus its tests).
+//!
+//! ```text
+//! opacity     fill opacity                     annotation  labels and texts, coordinate ↔ individual
+//! linewidth   outline width                    info        givens on the image or in the text
+//! fontsize    label size                       relabel     vertex letters permuted
+//! resolution  canvas side                      phrasing    the question's wording
+//! palette     fill colours                     backward    the backward question
+//! rotation    diagram turned                   aux         auxiliary lines drawn
+//! scale       diagram's drawn size             unrelated   unrelated shapes added
+//! jpeg        stored as JPEG
+//! ```
+
+mod annotation;
+mod aux;
+mod backward;
+mod fontsize;
+mod info;
+mod jpeg;
+mod linewidth;
+mod opacity;
+mod palette;
+mod phrasing;
+mod relabel;
+mod resolution;
+mod rotation;
+mod scale;
+mod unrelated;
+
+use super::VariantError;
+use crate::generate::{Annotation, Problem};
+use crate::scene::Scene;
+use crate::style::{Encoding, Style};
+use serde_json::{Value, json};
+use std::fmt;
+
+/// Every axis, in the order `variants --list` shows them.
+pub const AXES: &[Axis] = &[
+    Axis::OPACITY,
+    Axis::LINEWIDTH,
+    Axis::FONTSIZE,
+    Axis::ANNOTATION,
+    Axis::INFO,
+    Axis::RESOLUTION,
+    Axis::PALETTE,
+    Axis::RELABEL,
+    Axis::ROTATION,
+    Axis::JPEG,
+    Axis::PHRASING,
+    Axis::BACKWARD,
+    Axis::AUX,
+    Axis::UNRELATED,
+    Axis::SCALE,
+];
+
+impl Axis {
+    pub const OPACITY: Axis = Axis(&opacity::DEF);
+    pub const LINEWIDTH: Axis = Axis(&linewidth::DEF);
+    pub const FONTSIZE: Axis = Axis(&fontsize::DEF);
+    pub const ANNOTATION: Axis = Axis(&annotation::DEF);
+    pub const INFO: Axis = Axis(&info::DEF);
+    pub const RESOLUTION: Axis = Axis(&resolution::DEF);
+    pub const PALETTE: Axis = Axis(&palette::DEF);
+    pub const RELABEL: Axis = Axis(&relabel::DEF);
+    pub const ROTATION: Axis = Axis(&rotation::DEF);
+    pub const JPEG: Axis = Axis(&jpeg::DEF);
+    pub const PHRASING: Axis = Axis(&phrasing::DEF);
+    pub const BACKWARD: Axis = Axis(&backward::DEF);
+    pub const AUX: Axis = Axis(&aux::DEF);
+    pub const UNRELATED: Axis = Axis(&unrelated::DEF);
+    pub const SCALE: Axis = Axis(&scale::DEF);
+}
+
+/// The definition of one axis.
+pub struct AxisDef {
+    /// The name used in SPEC, ids and manifests.
+    pub name: &'static str,
+    /// What a value of this axis changes, and nothing else.
+    pub changes: &'static str,
+    /// Where the axis comes from (a paper of `shared/reference`, or ours).
+    pub from: &'static str,
+    /// The value of the base image.
+    pub base: &'static str,
+    /// The base value as a number, on axes whose values are on a scale (contact
+    /// sheets and plots place the base among the swept values).
+    pub base_number: Option<f64>,
+    /// Values swept when SPEC names the axis without values (the base excluded).
+    pub sweep: &'static [&'static str],
+    /// The values it accepts; they also give its manifest JSON and schema.
+    pub values: Values,
+    /// Values are quantities on a scale (plots place them at their numbers and
+    /// contact sheets sort them); otherwise they are categories.
+    pub numeric: bool,
+    /// The x axis title of its plots (what it measures, with the unit).
+    pub plot_title: &'static str,
+    /// How it sets the look of the image (style, annotation, encoding).
+    pub look: Option<fn(Setting, &mut Look)>,
+    /// How it rewrites the Problem (its question, givens, names or diagram).
+    pub rewrite: Option<Rewrite>,
+    /// How it applies to a bare Scene.
+    pub on_scene: OnScene,
+    /// When its hooks run among the other axes' (lower first; equal ones in SPEC
+    /// order): the backward question before the rewrites that keep it, the wording
+    /// before the texts are regenerated in it, the canvas size last.
+    pub order: u8,
+}
+
+/// An axis's rewrite of the Problem.
+pub type Rewrite = fn(Setting, Problem) -> Result<Problem, VariantError>;
+
+/// The values an axis accepts.
+pub enum Values {
+    /// Decimal numbers in `lo..=hi`, named by their shortest decimal form.
+    Number { lo: f32, hi: f32 },
+    /// Whole numbers in `lo..=hi`; only those in `only` when it is not empty.
+    Integer {
+        lo: u64,
+        hi: u64,
+        only: &'static [u64],
+    },
+    /// One of these words.
+    Choice(&'static [&'static str]),
+}
+
+/// How an axis applies to a bare Scene.
+pub enum OnScene {
+    /// It cannot: it rewrites texts or needs the geometry behind the drawing.
+    NeedsProblem,
+    /// It does, as documented.
+    Apply {
+        doc: &'static str,
+        apply: fn(Setting, &mut Scene, &mut Encoding) -> Result<(), VariantError>,
+    },
+}
+
+/// One parsed value, as its axis's [`Values`] describe it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Setting {
+    Number(f32),
+    Integer(u64),
+    /// The index of the word in [`Values::Choice`].
+    Choice(usize),
+}
+
+/// Everything about an image that is not its Problem: what the look hooks set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Look {
+    pub style: Style,
+    pub annotation: Annotation,
+    pub encoding: Encoding,
+}
+
+impl Default for Look {
+    fn default() -> Self {
+        Look {
+            style: Style::default(),
+            annotation: Annotation::Coordinate,
+            encoding: Encoding::Png,
+        }
+    }
+}
+
+/// One axis: a handle on its [`AxisDef`] (equal when the definition is the same).
+#[derive(Clone, Copy)]
+pub struct Axis(&'static AxisDef);
+
+impl std::ops::Deref for Axis {
+    type Target = AxisDef;
+    fn deref(&self) -> &AxisDef {
+        self.0
+    }
+}
+
+impl PartialEq for Axis {
+    fn eq(&self, other: &Axis) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for Axis {}
+
+impl std::hash::Hash for Axis {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.name.hash(h)
+    }
+}
+
+/// In table order.
+impl Ord for Axis {
+    fn cmp(&self, other: &Axis) -> std::cmp::Ordering {
+        self.position().cmp(&other.position())
+    }
+}
+
+impl PartialOrd for Axis {
+    fn partial_cmp(&self, other: &Axis) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Debug for Axis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl fmt::Display for Axis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl Axis {
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// Its place in [`AXES`].
+    fn position(self) -> usize {
+        AXES.iter().position(|a| *a == self).unwrap_or(usize::MAX)
+    }
+
+    pub fn from_name(name: &str) -> Result<Axis, VariantError> {
+        AXES.iter()
+            .copied()
+            .find(|a| a.name == name)
+            .ok_or_else(|| VariantError::UnknownAxis(name.to_string()))
+    }
+
+    /// Semantic axes need a Problem; style axes also work on bare Scenes.
+    pub fn needs_problem(self) -> bool {
+        matches!(self.on_scene, OnScene::NeedsProblem)
+    }
+
+    /// What `--list` says of bare Scenes.
+    pub fn on_scenes(self) -> &'static str {
+        match self.on_scene {
+            OnScene::NeedsProblem => "needs a Problem",
+            OnScene::Apply { doc, .. } => doc,
+        }
+    }
+
+    /// The accepted values, as documentation.
+    pub fn accepts(self) -> String {
+        match self.values {
+            Values::Number { lo, hi } => format!("{}..={}", decimal(lo), decimal(hi)),
+            Values::Integer { only: [], lo, hi } if hi == u64::MAX => format!("≥ {lo}"),
+            Values::Integer { only: [], lo, hi } if lo == hi => lo.to_string(),
+            Values::Integer { only: [], lo, hi } => format!("{lo}..={hi}"),
+            Values::Integer { only, .. } => join(only.iter().map(u64::to_string)),
+            Values::Choice(words) => join(words.iter().map(|w| w.to_string())),
+        }
+    }
+
+    /// The JSON-Schema fragment of its manifest value (`variant.<name>`), as
+    /// `schemas/manifest.schema.json` has it (`tests/it/manifest_row.rs` compares).
+    pub fn schema(self) -> Value {
+        let mut fragment = match self.values {
+            Values::Number { lo, hi } => json!({
+                "type": "number",
+                "minimum": schema_number(lo),
+                "maximum": schema_number(hi),
+            }),
+            Values::Integer { only: [], lo, hi } if lo == hi => json!({ "enum": [lo] }),
+            Values::Integer { only: [], lo, hi } if hi == u64::MAX => json!({
+                "type": "integer",
+                "minimum": lo,
+            }),
+            Values::Integer { only: [], lo, hi } => json!({
+                "type": "integer",
+                "minimum": lo,
+                "maximum": hi,
+            }),
+            Values::Integer { only, .. } => json!({ "enum": only }),
+            Values::Choice(words) => json!({ "enum": words }),
+        };
+        fragment["description"] = Value::from(self.plot_title);
+        fragment
+    }
+
+    /// Parses one value of this axis.
+    pub fn parse(self, text: &str) -> Result<AxisValue, VariantError> {
+        let bad = || VariantError::BadValue {
+            axis: self.name,
+            value: text.to_string(),
+            accepts: self.accepts(),
+        };
+        let setting = match self.values {
+            Values::Number { lo, hi } => {
+                let v: f64 = text.parse().map_err(|_| bad())?;
+                // The bounds as written (0.1, not 0.1f32's 0.100000001…).
+                let (lo, hi) = (decimal_f64(lo), decimal_f64(hi));
+                if !(v.is_finite() && (lo..=hi).contains(&v)) {
+                    return Err(bad());
+                }
+                Setting::Number(v as f32)
+            }
+            Values::Integer { lo, hi, only } => {
+                let v: u64 = text.parse().map_err(|_| bad())?;
+                let allowed = match only {
+                    [] => (lo..=hi).contains(&v),
+                    _ => only.contains(&v) && v.to_string() == text,
+                };
+                if !allowed {
+                    return Err(bad());
+                }
+                Setting::Integer(v)
+            }
+            Values::Choice(words) => {
+                Setting::Choice(words.iter().position(|w| *w == text).ok_or_else(bad)?)
+            }
+        };
+        Ok(AxisValue {
+            axis: self,
+            setting,
+        })
+    }
+}
+
+fn join(items: impl Iterator<Item = String>) -> String {
+    items.collect::<Vec<_>>().join(" | ")
+}
+
+/// A value of one axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AxisValue {
+    axis: Axis,
+    setting: Setting,
+}
+
+impl AxisValue {
+    pub fn axis(&self) -> Axis {
+        self.axis
+    }
+
+    pub fn setting(&self) -> Setting {
+        self.setting
+    }
+
+    /// The value as it appears in ids: `0.25`, `24`, `individual`, `high-contrast`.
+    pub fn label(&self) -> String {
+        match (self.setting, &self.axis.values) {
+            (Setting::Number(v), _) => decimal(v),
+            (Setting::Integer(v), _) => v.to_string(),
+            (Setting::Choice(i), Values::Choice(words)) => words[i].to_string(),
+            (Setting::Choice(i), _) => i.to_string(),
+        }
+    }
+
+    /// The value on a numeric scale (as its label reads), or `None` for categories.
+    pub fn number(&self) -> Option<f64> {
+        match self.setting {
+            Setting::Number(_) | Setting::Integer(_) if self.axis.numeric => {
+                self.label().parse().ok()
+            }
+            _ => None,
+        }
+    }
+
+    /// The value in manifests: a number for numbers, else a string.
+    pub fn json(&self) -> Value {
+        match self.setting {
+            Setting::Number(v) => decimal_json(v),
+            Setting::Integer(v) => Value::from(v),
+            Setting::Choice(_) => Value::from(self.label()),
+        }
+    }
+}
+
+/// Shortest decimal text of an f32-sized value: 0.25, 24, 0.1.
+fn decimal(v: f32) -> String {
+    let s = format!("{v}");
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+/// The number through its shortest decimal form: 0.1, not 0.10000000149.
+fn decimal_f64(v: f32) -> f64 {
+    decimal(v).parse().unwrap_or(f64::from(v))
+}
+
+/// [`decimal_f64`] as JSON, so 0.1 is written 0.1.
+fn decimal_json(v: f32) -> Value {
+    Value::from(decimal_f64(v))
+}
+
+/// A bound in a schema: whole numbers as integers (`1`, not `1.0`).
+fn schema_number(v: f32) -> Value {
+    match v.fract() == 0.0 {
+        true => Value::from(v as i64),
+        false => decimal_json(v),
+    }
+}
+
+/// The words of a choice table `[(word, value)]`, for [`Values::Choice`].
+const fn words<T: Copy, const N: usize>(choices: &[(&'static str, T); N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = choices[i].0;
+        i += 1;
+    }
+    out
+}
+
+/// The typed value of a choice, by the index its axis parsed.
+fn chosen<T: Copy>(choices: &[(&'static str, T)], setting: Setting) -> Option<T> {
+    match setting {
+        Setting::Choice(i) => choices.get(i).map(|c| c.1),
+        _ => None,
+    }
+}
+
+/// A number setting (opacity, line width, font size, scale).
+fn number(setting: Setting) -> Option<f32> {
+    match setting {
+        Setting::Number(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// A whole-number setting.
+fn integer(setting: Setting) -> Option<u64> {
+    match setting {
+        Setting::Integer(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// Every path of a scene.
+fn each_path(s: &mut Scene, mut f: impl FnMut(&mut crate::scene::PathItem)) {
+    for item in &mut s.items {
+        if let crate::scene::Item::Path(p) = item {
+            f(p);
+        }
+    }
+}
+
+/// A failed rewrite of the texts, blamed on `axis`.
+fn rewrite_error(axis: &'static str) -> impl Fn(crate::generate::TextError) -> VariantError {
+    move |error| VariantError::Problem { axis, error }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_axis_parses_its_sweep_and_names_values_stably() {
+        for a in AXES {
+            assert!(!a.sweep.is_empty(), "{a}");
+            for v in a.sweep {
+                let parsed = a.parse(v).unwrap_or_else(|e| panic!("{a}: {e}"));
+                assert_eq!(parsed.label(), *v, "{a}");
+                assert_eq!(parsed.axis(), *a);
+            }
+            assert_eq!(Axis::from_name(a.name).unwrap(), *a);
+            assert!(
+                a.numeric || a.base_number.is_none(),
+                "{a}: a base number off a scale"
+            );
+            assert!(a.look.is_some() || a.rewrite.is_some(), "{a} does nothing");
+        }
+    }
+
+    #[test]
+    fn names_are_unique_and_ordered_by_the_table() {
+        for (i, a) in AXES.iter().enumerate() {
+            for b in &AXES[i + 1..] {
+                assert_ne!(a.name, b.name);
+                assert!(a < b);
+            }
+        }
+    }
+
+    #[test]
+    fn values_are_checked() {
+        for (axis, bad) in [
+            (Axis::OPACITY, "1.5"),
+            (Axis::OPACITY, "nan"),
+            (Axis::FONTSIZE, "0"),
+            (Axis::FONTSIZE, "big"),
+            (Axis::JPEG, "0"),
+            (Axis::JPEG, "101"),
+            (Axis::ROTATION, "45"),
+            (Axis::ROTATION, "090"),
+            (Axis::RELABEL, "0"),
+            (Axis::PHRASING, "0"),
+            (Axis::PHRASING, "4"),
+            (Axis::BACKWARD, "0"),
+            (Axis::BACKWARD, "2"),
+            (Axis::AUX, "height"),
+            (Axis::UNRELATED, "0"),
+            (Axis::UNRELATED, "4"),
+            (Axis::PALETTE, "sepia"),
+            (Axis::RESOLUTION, "32"),
+            (Axis::RESOLUTION, "64"),
+            (Axis::SCALE, "0"),
+            (Axis::SCALE, "1.5"),
+            (Axis::LINEWIDTH, "0.09999"),
+        ] {
+            assert!(
+                matches!(axis.parse(bad), Err(VariantError::BadValue { .. })),
+                "{axis}={bad}"
+            );
+        }
+        assert_eq!(
+            Axis::from_name("fontsze"),
+            Err(VariantError::UnknownAxis("fontsze".into()))
+        );
+    }
+
+    #[test]
+    fn json_values_are_numbers_or_words() {
+        let json = |a: Axis, v: &str| a.parse(v).unwrap().json();
+        assert_eq!(json(Axis::OPACITY, "0.1"), json!(0.1));
+        assert_eq!(json(Axis::LINEWIDTH, "0.1"), json!(0.1));
+        assert_eq!(json(Axis::FONTSIZE, "24"), json!(24.0));
+        assert_eq!(json(Axis::ROTATION, "90"), json!(90));
+        assert_eq!(json(Axis::BACKWARD, "1"), json!(1));
+        assert_eq!(json(Axis::PALETTE, "high-contrast"), json!("high-contrast"));
+    }
+
+    #[test]
+    fn accepts_reads_the_values() {
+        assert_eq!(Axis::OPACITY.accepts(), "0..=1");
+        assert_eq!(Axis::ROTATION.accepts(), "0 | 90 | 180 | 270");
+        assert_eq!(Axis::RELABEL.accepts(), "≥ 1");
+        assert_eq!(Axis::BACKWARD.accepts(), "1");
+        assert_eq!(Axis::PALETTE.accepts(), "color | grayscale | high-contrast");
+    }
+}

@@ -1,0 +1,27 @@
+//! `relabel`: the vertex letters permuted (GeomRel's relabelling).
+
+use super::{AxisDef, OnScene, Values, integer, rewrite_error};
+use crate::generate::relabel;
+
+pub(super) static DEF: AxisDef = AxisDef {
+    name: "relabel",
+    changes: "vertex letters permuted (every vertex renamed) in image and texts alike",
+    from: "GeomRel (relabelled points)",
+    base: "0 (original letters)",
+    base_number: None,
+    sweep: &["1", "2", "3"],
+    values: Values::Integer {
+        lo: 1,
+        hi: u64::MAX,
+        only: &[],
+    },
+    numeric: false,
+    plot_title: "relabelling seed",
+    look: None,
+    rewrite: Some(|s, p| match integer(s) {
+        Some(seed) => relabel(&p, seed).map_err(rewrite_error("relabel")),
+        None => Ok(p),
+    }),
+    on_scene: OnScene::NeedsProblem,
+    order: 4,
+};

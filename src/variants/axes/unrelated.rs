@@ -1,0 +1,31 @@
+//! `unrelated`: rectangles that the question does not need, attached to free sides
+//! (GeomRel's unrelated information).
+
+use super::{AxisDef, OnScene, Values, integer};
+use crate::generate::rewrite::unrelated::with_unrelated;
+use crate::variants::VariantError;
+
+pub(super) static DEF: AxisDef = AxisDef {
+    name: "unrelated",
+    changes: "that many rectangles attached to free sides (GeomRel's unrelated information, §2.5): each with one given value, its new side's length, on the image or in the question as the problem states its givens; solution and answer unchanged, no overlaps; a problem with no room gets no such variant",
+    from: "GeomRel §2.5 (unrelated information)",
+    base: "0",
+    base_number: Some(0.0),
+    sweep: &["1", "2"],
+    values: Values::Integer {
+        lo: 1,
+        hi: 3,
+        only: &[],
+    },
+    numeric: true,
+    plot_title: "unrelated shapes added",
+    look: None,
+    rewrite: Some(|s, p| match integer(s).and_then(|k| u8::try_from(k).ok()) {
+        Some(k) => with_unrelated(&p, k).map_err(VariantError::NoUnrelated),
+        None => Ok(p),
+    }),
+    on_scene: OnScene::NeedsProblem,
+    // After the backward question, before the auxiliary lines (which may use the
+    // shapes it adds) and the wording.
+    order: 1,
+};
