@@ -1,10 +1,11 @@
 //! `geomrender generate`: write GeomVerse-style problems as JSON lines.
 
-use super::shard::{Shard, ShardArgs};
+use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::generate::{self, GenerateOptions, Info, QuestionType};
 use geomrender::output::atomic::AtomicFile;
 use geomrender::output::dir::Dir;
+use geomrender::pipeline::shard::Shard;
 use std::io::Write;
 use std::ops::{Range, RangeInclusive};
 use std::path::{Path, PathBuf};
@@ -143,10 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting worker threads")?;
     let start = std::time::Instant::now();
-    let shard = args
-        .shard
-        .resolve()?
-        .unwrap_or(Shard { index: 0, count: 1 });
+    let shard = args.shard.resolve()?.unwrap_or(Shard::WHOLE);
     let range = shard.range(args.count);
     let n = range.end - range.start;
     pool.install(|| write_problems(&args.out, &opts, range.clone()))?;

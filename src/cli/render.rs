@@ -5,7 +5,7 @@ use super::progress::{Reporter, stage_line};
 use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
-use geomrender::output::merge::{ShardDone, open_shard_dir, shard_dir};
+use geomrender::pipeline::shard;
 use geomrender::pipeline::{self, Backend, Job, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::CpuRenderer;
 use geomrender::render::gpu::{GpuOptions, TargetSize};
@@ -235,7 +235,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "--shard needs an input file: a stream cannot be cut into the same slices on every machine"
     );
     let dir = match shard {
-        Some(s) => shard_dir(&args.out, s.index, s.count),
+        Some(s) => s.dir(&args.out),
         None => args.out.clone(),
     };
     let file = if stdin {
@@ -272,11 +272,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
         return Ok(report(&summary, &args.out, args.quiet));
     };
-    let shard_out = open_shard_dir(&args.out, s.index, s.count)
-        .with_context(|| format!("opening {}", dir.display()))?;
-    let lock = OutputLock::acquire(shard_out)?;
-    ShardDone::remove(lock.dir())
-        .with_context(|| format!("removing {}/done.json", dir.display()))?;
+    let lock = shard::begin(&args.out, s)?;
     let summary = execute(
         reader,
         &file,
@@ -297,14 +293,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "backend_arg": args.engine.backend.name(),
         "run": summary.described,
     });
-    super::shard::finish(
-        lock.dir(),
-        &args.out,
-        s,
-        recorded,
-        &options.datasets,
-        &summary,
-    )?;
+    shard::finish(&lock, s, recorded, &options.datasets, &summary)?;
+    super::shard::finished(&args.out, s);
     Ok(code)
 }
 
@@ -442,15 +432,21 @@ fn check_first_line(path: &Path, plan: &Plan) -> anyhow::Result<()> {
     if let Ok(value) = geomrender::jsonl::parse_value(&first) {
         if pipeline::line_kind(&value) == LineKind::Scene {
             let names: Vec<&str> = semantic.iter().map(|a| a.name()).collect();
-            let (verb, need) = match names.len() {
-                1 => ("rewrites", "needs"),
-                _ => ("rewrite", "need"),
+            let need = match names.len() {
+                1 => "needs",
+                _ => "need",
             };
+            let on_scenes: Vec<&str> = geomrender::variants::AXES
+                .iter()
+                .filter(|a| !a.needs_problem())
+                .map(|a| a.name())
+                .collect();
             anyhow::bail!(
-                "{} holds Scenes, but {} {verb} question texts and {need} Problems (from `geomrender generate`); \
-                 style axes (opacity, linewidth, fontsize, resolution, palette, rotation, jpeg) work on Scenes",
+                "{} holds Scenes, but {} {need} Problems (from `geomrender generate`): they rewrite \
+                 the texts or re-place the labels; the axes that work on Scenes: {}",
                 path.display(),
-                names.join(", ")
+                names.join(", "),
+                on_scenes.join(", ")
             );
         }
     }

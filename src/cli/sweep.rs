@@ -4,13 +4,13 @@
 
 use super::generate::write_problems_in;
 use super::render::{EngineArgs, ResumeArg, execute, report};
-use super::shard::{Shard, ShardArgs};
+use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
 use geomrender::output::dir::{Dir, Kind};
 use geomrender::output::lock::OutputLock;
-use geomrender::output::merge::{ShardDone, open_shard_dir, shard_dir};
+use geomrender::pipeline::shard::{self, Shard};
 use geomrender::pipeline::{Backend, RunOptions, SceneRenderer};
 use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
@@ -58,28 +58,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = Plan::parse(&args.variants, false).context("--variants")?;
     let shard = args.shard.resolve()?;
     let dir = match shard {
-        Some(s) => shard_dir(&args.out, s.index, s.count),
+        Some(s) => s.dir(&args.out),
         None => args.out.clone(),
     };
-    let out = match shard {
-        Some(s) => open_shard_dir(&args.out, s.index, s.count),
-        None => Dir::create(&args.out),
-    }
-    .with_context(|| format!("opening {}", dir.display()))?;
     // Held from the problems file on: a second sweep into DIR fails at once.
-    let lock = OutputLock::acquire(out)?;
-    // Not finished until this run says so.
-    ShardDone::remove(lock.dir())
-        .with_context(|| format!("removing {}/done.json", dir.display()))?;
+    let lock = match shard {
+        Some(s) => shard::begin(&args.out, s)?,
+        None => OutputLock::acquire(
+            Dir::create(&args.out).with_context(|| format!("opening {}", dir.display()))?,
+        )?,
+    };
     let problems_path = dir.join("problems.jsonl");
     let opts = GenerateOptions {
         seed: args.seed,
         depth: 1..=3,
         ..GenerateOptions::default()
     };
-    let range = shard
-        .unwrap_or(Shard { index: 0, count: 1 })
-        .range(args.count);
+    let range = shard.unwrap_or(Shard::WHOLE).range(args.count);
     let count = range.end - range.start;
     write_problems_in(lock.dir(), "problems.jsonl", &opts, range.clone())?;
     eprintln!(
@@ -122,14 +117,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "backend_arg": args.engine.backend.name(),
             "run": summary.described,
         });
-        super::shard::finish(
-            lock.dir(),
-            &args.out,
-            s,
-            recorded,
-            &options.datasets,
-            &summary,
-        )?;
+        shard::finish(&lock, s, recorded, &options.datasets, &summary)?;
+        super::shard::finished(&args.out, s);
         return Ok(code);
     }
     if options.outputs.raster() && count > 0 {

@@ -10,6 +10,18 @@
 //!    keeps [`FRAMES_IN_FLIGHT`](crate::render::gpu::FRAMES_IN_FLIGHT) in flight;
 //! 3. a sink thread encodes and writes files on rayon and appends manifest rows
 //!    in input order.
+//!
+//! ```text
+//! jobs       a line → its jobs: a Scene, or a Problem's variants (`Expanded`)
+//! read       stage 1: read, expand, prepare (and render on the CPU) in chunks
+//! gpu_stage  stage 2: frames to the GPU and back
+//! sink       stage 3: encode, write, manifest rows, dataset sinks, in input order
+//! error      typed line errors (`LineError`, `LineFault`)
+//! errors     errors.jsonl: one row per failed line or image
+//! resume     `--resume`: which rows of an earlier run are kept
+//! stats      stage times (prepare, render, encode, write)
+//! shard      `--shard I/N|auto`: a run's slice, and the begin/finish protocol
+//! ```
 
 mod error;
 mod errors;
@@ -17,6 +29,7 @@ mod gpu_stage;
 mod jobs;
 mod read;
 mod resume;
+pub mod shard;
 mod sink;
 mod stats;
 
@@ -83,7 +96,7 @@ pub fn expand_scene_line(line: &str) -> Result<Expanded, JobError> {
 pub enum Backend {
     /// wgpu, many scenes per submission.
     Gpu(GpuOptions),
-    /// A per-scene renderer run on rayon (resvg).
+    /// A per-scene renderer run on rayon: the direct rasteriser (`cpu`) or resvg.
     Cpu(Arc<CpuRenderer>),
 }
 
