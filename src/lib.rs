@@ -24,11 +24,20 @@
 //! generate  GeomVerse problems: Algorithm 1, diagrams to scale, question/solution texts
 //! variants  one Problem → controlled variants (opacity, line width, font size, annotation, …)
 //! compose   Problem + Style + Annotation → Scene (label layout, marks, palette)
-//! render    Scene batches → RGBA pixels (lyon + glyphon on wgpu, or resvg on the CPU)
+//! render    Scene batches → RGBA pixels: wgpu (lyon + glyphon) on a GPU, the direct CPU
+//!           rasteriser (`cpu`, the default without a hardware GPU), or resvg (the reference)
 //! output    PNG/JPEG encoding, atomic files, output-directory lock, manifest rows, contact sheets
-//! pipeline  the streaming run that ties the stages together
+//! pipeline  the streaming run that ties the stages together; sharding a run (`pipeline::shard`)
 //! score     model predictions → answer extraction, relaxed accuracy, sensitivity report
 //! ```
+
+// Unix only: the output directory is reached through openat/renameat with
+// O_NOFOLLOW (`output::dir`), one run per directory through flock (`output::lock`),
+// and SIGINT/SIGTERM clean-up through signal handlers (the CLI).
+#[cfg(not(unix))]
+compile_error!(
+    "geomrender is Unix-only (Linux, macOS, the BSDs): it relies on openat/O_NOFOLLOW, flock and POSIX signals"
+);
 
 // Leaf helpers.
 pub mod decimal;

@@ -1,4 +1,14 @@
 //! Command-line parsing and dispatch; each subcommand lives in its own file.
+//!
+//! ```text
+//! generate   problems as JSON lines          render    problems or Scenes → images + manifest
+//! sweep      generate → render → sheets      variants  the axis table (--list)
+//! export     a finished run as datasets      merge     a sharded run's shards as one run
+//! score      predictions → report            schema    the published JSON Schemas
+//! doctor     adapters and a test render      bench     images/s of a whole run, stage shares
+//! shard      --shard/--shards flags          progress  progress bar or periodic log lines
+//! interrupt  SIGINT/SIGTERM: temp files removed, a resumable run
+//! ```
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

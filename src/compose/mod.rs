@@ -16,6 +16,13 @@
 //! assert_eq!(c.layout.overlaps, 0);
 //! assert_eq!(c.scene.width, 512);
 //! ```
+//!
+//! ```text
+//! frame   diagram units → canvas px: rotation, scale and centring (`Fit`)
+//! draw    fills and outlines, in the shapes' order
+//! marks   right-angle marks and angle arcs
+//! labels  label requests, placement clear of strokes and each other, leader lines
+//! ```
 
 mod draw;
 mod frame;

@@ -49,7 +49,8 @@ pub struct ImageRecord {
     pub height: u32,
     /// Hex SHA-256 of the image file's bytes.
     pub sha256: String,
-    /// `"<adapter name> (<api>)"` or `"resvg <version> (cpu)"`.
+    /// What drew it: `"<adapter name> (<api>)"` (gpu), `"geomrender raster,
+    /// tiny-skia <version> (cpu)"` (cpu) or `"resvg <version> (cpu)"` (resvg).
     pub backend: String,
 }
 

@@ -1,5 +1,17 @@
 //! Encoding and writing results: PNG and JPEG files, written atomically, and manifest
 //! rows. (The Scene → SVG writer is part of the Scene contract: `crate::scene::svg`.)
+//!
+//! ```text
+//! dir       the output directory as an opened handle: every path reached inside it
+//! atomic    temp file + rename in the same directory, removed on failure or signal
+//! lock      one run per output directory
+//! png       PNG encoding (fdeflate, our own filter choice)
+//! jpeg      JPEG encoding (the `jpeg` axis)
+//! manifest  the typed manifest row, its schema, the bounded reader
+//! contact   captioned contact sheets, one per axis
+//! datasets  Parquet, WebDataset, VLMEvalKit and lmms-eval sinks and `export`
+//! merge     a sharded run's shards as the single machine's files
+//! ```
 
 pub mod atomic;
 pub mod contact;

@@ -6,6 +6,19 @@
 //! `text`); `cpu` draws each Scene directly with tiny-skia and cached glyph masks
 //! (`raster`); `resvg` renders each Scene's SVG with resvg, the trusted reference
 //! the others are checked against (both CPU ones in `cpu`).
+//!
+//! ```text
+//! backend     which backend draws (`auto` → hardware GPU, else the CPU rasteriser)
+//! tessellate  lyon fills and strokes → meshes (GPU)
+//! dash        SVG dashing, shared by the GPU and CPU paths
+//! text        glyphon text shaping for the GPU path
+//! prepare     a Scene → its meshes and glyph runs, ready for a GPU batch
+//! gpu         the wgpu renderer
+//! raster      the direct CPU rasteriser (the `cpu` backend)
+//! cpu         the CPU backends: `cpu` (raster) and `resvg` (the reference)
+//! spare       per-thread spare pixel buffers
+//! alpha       premultiplied → straight alpha, shared by every backend
+//! ```
 
 mod alpha;
 mod backend;

@@ -4,6 +4,17 @@
 //! Every Scene has an exact SVG equivalent. The JSON form is documented by the
 //! JSON Schema in `schemas/scene.schema.json` (`geomrender schema scene`), and
 //! [`svg`] writes that SVG equivalent.
+//!
+//! ```text
+//! color      `#rrggbb[aa]` colours
+//! path_data  SVG path data → lyon paths
+//! error      why a Scene was rejected, and where
+//! validate   every value against Scene v1's limits
+//! parse      JSON line → validated Scene
+//! svg        a Scene's exact SVG equivalent
+//! transform  whole-Scene transforms (scale, quarter turns) for variants of bare Scenes
+//! synthetic  diagram-like scenes from an index, for benchmarks and tests
+//! ```
 
 mod color;
 mod error;

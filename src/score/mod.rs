@@ -8,6 +8,25 @@
 //! `report.json`, `report.md` and the plots, [`write_items`] the per-image verdicts
 //! (`items.jsonl`, [`ItemRow`]), each atomically.
 //!
+//! ```text
+//! manifest     the manifest's items: id, base, variant, gold answer
+//! predictions  prediction files (JSONL, CSV, and the harnesses' via `harness`, `xlsx`)
+//! harness      lmms-eval and VLMEvalKit result files
+//! xlsx         VLMEvalKit .xlsx results, bounded
+//! normalize    text clean-up and number parsing
+//! extract      the answer extraction cascade
+//! accuracy     GeomVerse's relaxed accuracy (`Tolerance`)
+//! join         predictions matched to items, answers extracted and marked
+//! stats        Wilson intervals, exact McNemar, Holm
+//! report       the report: per (model, axis, value) accuracy and paired flips
+//! items        per-image verdicts (`items.jsonl`)
+//! markdown     `report.md`
+//! plot         accuracy plots (PNG and SVG)
+//! trace        `--explain ID`: one prediction's extraction trace
+//! write        the report directory, atomically
+//! error        why scoring failed, or which input line was rejected
+//! ```
+//!
 //! ```no_run
 //! use geomrender::score::{score, write_report, ScoreOptions, Source};
 //! # fn main() -> Result<(), geomrender::score::ScoreError> {

@@ -7,15 +7,21 @@
 //!
 //! Where a test belongs:
 //!
+//! - `aux_lines`: `aux` lines are the heights, radii and diagonals they claim, dashed,
+//!   and keep the texts and answer.
 //! - `backends`: GPU output against resvg on the 300-scene corpus and feature scenes,
 //!   and planted faults the comparison must catch.
+//! - `backward`: backward questions re-solve to the forward given, within the rules.
 //! - `batch`: batching and tile positions do not change a scene's pixels.
 //! - `cli`: `geomrender render`/`doctor`/`schema` end to end: bundled examples, bad
 //!   input lines, determinism, stdin, errors, help.
 //! - `compose_layout`: compose keeps labels apart and on the canvas; styles change only
 //!   what they name.
+//! - `consistency`: every name in the texts is drawn, under every axis.
 //! - `datasets`: `--sink` and `export` write the same dataset bytes, also after a
 //!   resume; what cannot be exported is refused (formats: `tests/python/`).
+//! - `docs`: every `//!` table of contents names its modules; the README's axis
+//!   table is the axis table.
 //! - `generate_cli`: `geomrender generate` and `schema problem`, shards, bad options.
 //! - `generate_corpus`: generated problems cover every shape without overlaps, and are
 //!   byte-identical across runs and thread counts.
@@ -29,20 +35,22 @@
 //!   dataset of an earlier run stays beside a new manifest.
 //! - `interrupts`: runs stopped by SIGINT/SIGTERM/SIGKILL or a full disk, then
 //!   `--resume`d, end byte-identical to uninterrupted runs on both backends.
-//! - `label_fidelity`: style variants leave the geometry byte-identical (resolution
-//!   and rotation transform it exactly); labels stay attached to their elements.
+//! - `label_fidelity`: style variants leave the geometry byte-identical (resolution,
+//!   rotation and scale transform it exactly); labels stay attached to their elements.
 //! - `layering`: no `src/` module imports a later stage.
 //! - `manifest_row`: the typed manifest row keeps the bytes and matches its schema.
 //! - `oracle`: the GPU-vs-resvg comparison metric itself (`support::oracle`).
 //! - `palette`: the fills of one diagram differ by CIEDE2000 ΔE ≥ 20 over white at
 //!   their opacity, and their names are never near-synonyms.
+//! - `phrasing`: other wordings keep every fact, name and number.
 //! - `pixels`: GPU pixels against values computed independently of the renderer.
 //! - `problem_limits`: Problems past a limit (names, counts, values) and labels too
 //!   large for the canvas are line errors naming the field; a Problem at every limit
 //!   lays out in well under a second.
 //! - `properties`: property tests (proptest): arbitrary JSON, and mutated Scenes and
 //!   Problems, through expand → render on the CPU backend never panic.
-//! - `reference`: one scene per feature against `tests/reference/{gpu,cpu}/` images.
+//! - `raster`: the `cpu` rasteriser against resvg on the oracle corpus.
+//! - `reference`: one scene per feature against `tests/reference/{gpu,cpu,resvg}/` images (one folder per backend).
 //! - `reliability`: hostile-but-realistic use: planted symlinks, device outputs,
 //!   concurrent runs, impossible flags and values, unbounded inputs.
 //! - `resume`: `render --resume` after an interruption, and what it refuses.
@@ -52,8 +60,10 @@
 //!   tally, on a hand-written and a real sweep; bad inputs; the report schema.
 //! - `score_extraction`: answer extraction on the fixture of model outputs.
 //! - `score_stats`: Wilson intervals and McNemar p-values against hand-computed values.
+//! - `sharding`: shards merged give the single machine's bytes (Slurm, Ray, K8s).
 //! - `shaders`: every WGSL file validates with naga and is the one the renderer uses.
 //! - `svg_export`: SVG files are well-formed and resvg reads back the same picture.
+//! - `unrelated`: unrelated shapes keep steps and answer, and overlap nothing.
 //! - `variants`: each variant axis changes exactly what it names; CLI rows pair
 //!   variants with their base.
 //! - `work_bounds`: scenes asking for unbounded work (huge strokes, fine dashes) are
@@ -69,6 +79,7 @@ mod cli;
 mod compose_layout;
 mod consistency;
 mod datasets;
+mod docs;
 mod generate_cli;
 mod generate_corpus;
 mod generate_formulas;

@@ -1,8 +1,9 @@
 //! Reference-image tests, one scene per feature, on every backend.
 //!
-//! Each backend has its own references, `tests/reference/gpu/<name>.png` (GPU),
-//! `tests/reference/cpu/<name>.png` (resvg) and `tests/reference/raster/<name>.png`
-//! (the direct CPU rasteriser, `--backend cpu`), all held to `Tolerance::SAME_RENDERER`
+//! Each backend has its own references, in a folder named after it:
+//! `tests/reference/gpu/<name>.png` (`--backend gpu`), `tests/reference/cpu/<name>.png`
+//! (the direct CPU rasteriser, `--backend cpu`) and `tests/reference/resvg/<name>.png`
+//! (`--backend resvg`), all held to `Tolerance::SAME_RENDERER`
 //! (see `support/images.rs`), so that any change in either backend's output shows. One
 //! shared reference would need a tolerance wide enough for the legitimate GPU/resvg
 //! differences (edge anti-aliasing, whole-pixel glyph baselines: `over32` up to 1.5 %
@@ -46,12 +47,12 @@ fn check(name: &str, s: &Scene) {
     let cpu_img = cpu()
         .render(s)
         .unwrap_or_else(|e| panic!("{name}: cpu render: {e}"));
-    check_reference(&format!("cpu/{name}"), &cpu_img, Tolerance::SAME_RENDERER);
+    check_reference(&format!("resvg/{name}"), &cpu_img, Tolerance::SAME_RENDERER);
     let raster_img = raster()
         .render(s)
         .unwrap_or_else(|e| panic!("{name}: raster render: {e}"));
     check_reference(
-        &format!("raster/{name}"),
+        &format!("cpu/{name}"),
         &raster_img,
         Tolerance::SAME_RENDERER,
     );

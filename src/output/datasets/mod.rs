@@ -10,6 +10,15 @@
 //! their final names (which carry their total, `-of-000NN`) when the dataset is
 //! finished (see `shards`). Every file is completed atomically (temp file + rename).
 //! The same rows give the same bytes, whatever the thread count, streamed or exported.
+//!
+//! ```text
+//! row         the typed dataset row (image bytes, texts, variant) from a manifest row
+//! shards      shard naming, cutting and the final `-of-000NN` renames
+//! parquet     Hugging Face Parquet (`data/test-*.parquet`, README with the config)
+//! webdataset  WebDataset tar shards (`wds/*.tar`: png/json per sample)
+//! tsv         VLMEvalKit's TSV (base64 images, A–D-free numeric answers)
+//! lmms_eval   an lmms-eval task folder (YAML per condition + utils.py)
+//! ```
 
 mod lmms_eval;
 mod parquet;

@@ -4,7 +4,8 @@
 //! encode), others as RGBA with straight alpha. Compression is fdeflate's fast
 //! deflate (what the `png` crate calls `Compression::Fast`) with the `Up` filter,
 //! the fastest setting measured on the default sweep's diagrams (release build,
-//! 100 diagrams, this VM; `examples/encode_probe.rs`):
+//! 100 diagrams, this VM; measured with a probe since removed — `benches/raster.rs`
+//! times the encoder as it is now):
 //!
 //! | filter   | encode ms/image | bytes/image |
 //! |----------|-----------------|-------------|

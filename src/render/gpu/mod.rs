@@ -1,4 +1,16 @@
 //! wgpu backend: headless device, batched tile rendering, readback.
+//!
+//! ```text
+//! context    headless adapter and device selection (wgpu's environment variables honoured)
+//! options    the renderer's options (tiles, MSAA, target size)
+//! pack       shelf packing of scene tiles into one render target, in input order
+//! frame      a frame: packed tiles drawn in one pass
+//! encode     the steps of encoding one frame: geometry, glyphs, draw calls
+//! pipelines  render pipelines for paths, and the formats a pass shares
+//! target     render target, resolve and readback buffers
+//! ring       frames submitted while earlier ones are read back
+//! renderer   the renderer: frames of tiled scenes → RGBA images
+//! ```
 
 mod context;
 mod encode;

@@ -6,6 +6,12 @@
 //! masks cached per (glyph, size, eighth-pixel phase) and shared by all threads
 //! (`glyphs`). Blending is source-over in sRGB on premultiplied pixels, as resvg;
 //! an opaque background skips the un-premultiply pass (every pixel stays opaque).
+//!
+//! ```text
+//! paths   fills and strokes with tiny-skia
+//! glyphs  glyph coverage masks, shaped with harfrust, cached and shared
+//! blend   source-over blending of masks on premultiplied pixels
+//! ```
 
 mod blend;
 mod glyphs;

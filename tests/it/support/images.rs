@@ -1,7 +1,7 @@
 //! Images: pixels, diffs, PNG files, reference-image comparison and triptychs.
 //!
-//! Reference images live in `tests/reference/gpu/<name>.png` (GPU backend) and
-//! `tests/reference/cpu/<name>.png` (CPU backend). A mismatch writes
+//! Reference images live in `tests/reference/<backend>/<name>.png`, one folder per
+//! backend (`gpu`, `cpu`, `resvg`). A mismatch writes
 //! `target/test-output/<backend>/<name>.actual.png` and `<name>.diff.png` (differing
 //! pixels in red over a faded copy of the expected image).
 //! `GEOMRENDER_UPDATE_REFS=1 cargo test --test it reference` rewrites the references

@@ -2,9 +2,10 @@
 //!
 //! - [`cli`]: the `geomrender` binary — `bin()`, running it, reading what it writes.
 //! - [`cpu`]: the shared resvg renderer (never skips).
+//! - [`drawn`]: what a job's texts may name, checked against what its Scene draws.
 //! - [`gpu`]: the shared GPU renderer, [`gpu::gpu_or_skip`], and GPU rendering helpers.
 //! - [`images`]: pixels, image diffs and reference-image comparison
-//!   (`tests/reference/{gpu,cpu}/<name>.png`, `GEOMRENDER_UPDATE_REFS=1`), triptychs.
+//!   (`tests/reference/{gpu,cpu,resvg}/<name>.png`, `GEOMRENDER_UPDATE_REFS=1`), triptychs.
 //! - [`oracle`]: the GPU-vs-resvg comparison metric (figures, limits, distributions).
 //! - [`process`]: the binary as a watched process — peak RSS, signals mid-run.
 //! - [`scenes`]: scene and problem builders shared by several test modules.
