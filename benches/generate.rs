@@ -3,8 +3,10 @@
 //! per core; `generate` scales with rayon across cores.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use geomrender::compose::{Annotation, Style, compose};
+use geomrender::compose::compose;
+use geomrender::generate::Annotation;
 use geomrender::generate::{GenerateOptions, generate_one};
+use geomrender::style::Style;
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {

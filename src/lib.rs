@@ -30,6 +30,125 @@
 //! pipeline  the streaming run that ties the stages together; sharding a run (`pipeline::shard`)
 //! score     model predictions → answer extraction, relaxed accuracy, sensitivity report
 //! ```
+//!
+//! ## The library in two examples
+//!
+//! Generate a problem, vary it, compose each variant's Scene, render it on the CPU
+//! and encode it as a run writes it:
+//!
+//! ```
+//! use geomrender::compose::compose;
+//! use geomrender::generate::{GenerateOptions, generate_one};
+//! use geomrender::output::encode;
+//! use geomrender::render::CpuRenderer;
+//! use geomrender::variants::{Plan, draw_problem};
+//!
+//! // Problem 0 of run seed 0: the bytes `geomrender generate` writes for it.
+//! let problem = generate_one(&GenerateOptions::default(), 0)?;
+//! // The base image and two font sizes (`--variants fontsize=8,24`).
+//! let plan = Plan::parse("fontsize=8,24", false)?;
+//! let renderer = CpuRenderer::raster();
+//! for variant in plan.variants() {
+//!     let drawing = draw_problem(&problem, &variant)?;
+//!     let composed = compose(&drawing.problem, &drawing.style, drawing.annotation)?;
+//!     assert_eq!(composed.layout.overlaps, 0);
+//!     let image = renderer.render(&composed.scene)?;
+//!     let png = encode(drawing.encoding, &image)?;
+//!     assert!(png.starts_with(b"\x89PNG"));
+//!     println!("{}: {}", variant.id(&problem.id), drawing.problem.question(drawing.annotation));
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Write a run (images, `manifest.jsonl`) and score a model's predictions on it:
+//!
+//! ```
+//! use geomrender::generate::{GenerateOptions, generate_range};
+//! use geomrender::pipeline::{Backend, Job, Progress, RunOptions};
+//! use geomrender::render::CpuRenderer;
+//! use geomrender::score::{ScoreOptions, Source, score};
+//! use geomrender::variants::Plan;
+//! use std::sync::Arc;
+//!
+//! let dir = tempfile::tempdir()?;
+//! // Three problems as JSON lines, as `geomrender generate` writes them.
+//! let mut lines = String::new();
+//! for p in generate_range(&GenerateOptions::default(), 0, 3) {
+//!     lines += &serde_json::to_string(&p?)?;
+//!     lines.push('\n');
+//! }
+//! // Each with its `annotation` variant, drawn by the CPU rasteriser.
+//! let plan = Plan::parse("annotation", false)?;
+//! let options = RunOptions {
+//!     backend: Backend::Cpu(Arc::new(CpuRenderer::raster())),
+//!     ..RunOptions::new(dir.path())
+//! };
+//! struct Quiet;
+//! impl Progress for Quiet {}
+//! let expand = |line: &str| Job::expand(line, &plan);
+//! let run = geomrender::pipeline::run(lines.as_bytes(), "problems", &expand, &options, &Quiet)?;
+//! assert_eq!((run.lines, run.images), (3, 6));
+//!
+//! // A model that answers every image right, in the predictions' JSONL format.
+//! let manifest = std::fs::read_to_string(dir.path().join("manifest.jsonl"))?;
+//! let mut predictions = String::new();
+//! for row in manifest.lines() {
+//!     let row: serde_json::Value = serde_json::from_str(row)?;
+//!     let answer = format!("The answer is {}.", row["answer"]);
+//!     predictions += &serde_json::json!({"id": row["id"], "prediction": answer}).to_string();
+//!     predictions.push('\n');
+//! }
+//! std::fs::write(dir.path().join("oracle.jsonl"), predictions)?;
+//! let report = score(
+//!     &Source::read(&dir.path().join("manifest.jsonl"))?,
+//!     &[Source::read(&dir.path().join("oracle.jsonl"))?],
+//!     &ScoreOptions::default(),
+//! )?;
+//! assert!(report.rows.iter().all(|r| r.accuracy == Some(1.0)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## What is public, and why
+//!
+//! The entry points of each stage, the data contracts between stages, and their
+//! errors; everything else is `pub(crate)` (`#![warn(unreachable_pub)]` keeps every
+//! `pub` item reachable from here). Per stage:
+//!
+//! ```text
+//! scene     Scene, Item, PathItem, TextItem, Color; parse_scene, validate, limits;
+//!           svg (the exact SVG), transform (scale, quarter turns), synthetic (bench scenes)
+//! generate  GenerateOptions, generate_one, generate_range, Problem and its parts,
+//!           Annotation, Info, SCHEMA; with_info, relabel, refresh_texts, rewrite::*;
+//!           shapes, formulas, expr, colours, rng, limits: the catalogues the tests
+//!           check against geometry and the paper
+//! variants  AXES, Axis, AxisDef, AxisValue, Setting, Values, Look, OnScene; Plan,
+//!           Variant; draw_problem, drawing_style, vary_scene, Drawing; VariantError
+//! compose   compose, Composed, LayoutStats, ComposeError, the layout constants
+//! render    CpuRenderer, RenderedImage, Requested/BackendKind/decide, layout_glyphs;
+//!           gpu::GpuRenderer and its options (feature `gpu`), prepare, tessellate
+//! output    encode (PNG/JPEG); manifest (ManifestRow, SCHEMA, the bounded reader);
+//!           datasets (DatasetWriter, export, Sink); merge; dir, atomic, lock: the
+//!           output directory's rules (no link followed, no partial file, one run)
+//! pipeline  run, RunOptions, Backend, Outputs, Job, Progress, RunSummary, errors;
+//!           shard (Shard, from_env, begin, finish)
+//! score     score, ScoreOptions, Source, Report and its rows, write_report,
+//!           write_items, extract, Tolerance, the statistics
+//! ```
+//!
+//! Error enums are `#[non_exhaustive]`. Names are unique across the crate where two
+//! concepts met (`score::VariantValue`, `score::ManifestItem`, `score::AxisValues`,
+//! `score::RejectedLine`, `render::BackendKind`, `render::PlacedGlyph`).
+//!
+//! ## Cargo features
+//!
+//! - `cli` (default): the `geomrender` binary (clap, indicatif, anyhow); implies `gpu`.
+//! - `gpu` (default): the wgpu backend (wgpu, glyphon). Without it the library
+//!   renders with the CPU rasteriser and resvg, `render::gpu` does not exist and
+//!   `Requested::Gpu` cannot be asked for: `cargo build --no-default-features`
+//!   builds the library with neither wgpu nor any CLI dependency.
+
+// Every `pub` item is reachable from this root (else it is `pub(crate)`).
+#![warn(unreachable_pub)]
 
 // Unix only: the output directory is reached through openat/renameat with
 // O_NOFOLLOW (`output::dir`), one run per directory through flock (`output::lock`),

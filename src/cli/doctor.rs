@@ -4,7 +4,7 @@
 use geomrender::pipeline::{Backend, render_scene};
 use geomrender::render::CpuRenderer;
 use geomrender::render::gpu::{self, GpuOptions};
-use geomrender::render::{Kind, Requested, decide};
+use geomrender::render::{BackendKind, Requested, decide};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -46,9 +46,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let auto = decide(Requested::Auto);
     let auto_name = match auto.kind {
-        Kind::Gpu => "gpu",
-        Kind::Cpu => "cpu (direct rasteriser)",
-        Kind::Resvg => "resvg",
+        BackendKind::Gpu => "gpu",
+        BackendKind::Cpu => "cpu (direct rasteriser)",
+        BackendKind::Resvg => "resvg",
     };
     println!(
         "--backend auto (the default) would use: {auto_name}, because {}",

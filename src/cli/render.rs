@@ -9,8 +9,8 @@ use geomrender::pipeline::shard;
 use geomrender::pipeline::{self, Backend, Job, LineKind, Outputs, RunOptions, RunSummary};
 use geomrender::render::CpuRenderer;
 use geomrender::render::gpu::{GpuOptions, TargetSize};
+use geomrender::render::{BackendKind, Requested, decide};
 use geomrender::render::{DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, TessellateOptions};
-use geomrender::render::{Kind, Requested, decide};
 use geomrender::variants::{Axis, Plan};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -129,9 +129,9 @@ impl BackendArg {
     /// The backend it decides on, with default settings (for single scenes).
     pub fn backend(self) -> Backend {
         match decide(self.into()).kind {
-            Kind::Gpu => Backend::Gpu(GpuOptions::default()),
-            Kind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
-            Kind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
+            BackendKind::Gpu => Backend::Gpu(GpuOptions::default()),
+            BackendKind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
+            BackendKind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
         }
     }
 }
@@ -189,13 +189,13 @@ impl EngineArgs {
     /// run there when `resume`).
     pub fn options(&self, out: &Path, resume: bool) -> anyhow::Result<RunOptions> {
         let backend = match decide(self.backend.into()).kind {
-            Kind::Gpu => Backend::Gpu(GpuOptions {
+            BackendKind::Gpu => Backend::Gpu(GpuOptions {
                 target_size: self.frame_size.map_or(TargetSize::Auto, TargetSize::square),
                 max_tiles: self.max_tiles as usize,
                 ..GpuOptions::default()
             }),
-            Kind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
-            Kind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
+            BackendKind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
+            BackendKind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
         };
         Ok(RunOptions {
             out_dir: out.to_path_buf(),

@@ -1,15 +1,16 @@
 //! Scene items: fills, outlines, connector lines, right-angle marks, angle arcs, labels.
 //! Where marks go is `marks`' business, where labels go `labels`'; this only draws them.
 
+use super::fill_colour;
 use super::frame::{Fit, Px};
 use super::labels::Placed;
 use super::marks::{Arc, Marks};
-use super::{Style, fill_colour};
 use crate::decimal::fmt_decimal;
 use crate::generate::{Problem, Segment, SideKind};
 use crate::scene::{
     Anchor, Baseline, Color, FillRule, Item, LineCap, LineJoin, PathItem, TextItem,
 };
+use crate::style::Style;
 use std::fmt::Write;
 
 /// A px coordinate or length in path data: at most 2 decimals.

@@ -25,6 +25,7 @@ pub(crate) const ARC_PER_TURN: usize = 72;
 
 /// Why a diagram cannot be drawn.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DiagramError {
     #[error("the diagram has no points")]
     NoPoints,
@@ -36,7 +37,7 @@ pub enum DiagramError {
 
 impl Geometry {
     /// Checks the diagram has finite coordinates and something to draw.
-    pub fn of(p: &Problem) -> Result<Geometry, DiagramError> {
+    pub(super) fn of(p: &Problem) -> Result<Geometry, DiagramError> {
         let mut samples: Vec<[f64; 2]> = p.diagram.points.iter().map(|q| [q.x, q.y]).collect();
         for (_, poly) in outline_polylines(p) {
             samples.extend(poly);
@@ -101,7 +102,13 @@ fn rotate(r: Rotation, p: [f64; 2]) -> [f64; 2] {
 impl Fit {
     /// Fits the geometry into the canvas, leaving `margin` px on every side, then
     /// shrinks it to `share` of that size about the canvas centre.
-    pub fn new(geo: &Geometry, rotation: Rotation, canvas: u32, margin: f64, share: f64) -> Fit {
+    pub(super) fn new(
+        geo: &Geometry,
+        rotation: Rotation,
+        canvas: u32,
+        margin: f64,
+        share: f64,
+    ) -> Fit {
         let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
         for &s in &geo.samples {
             let q = rotate(rotation, s);
@@ -123,7 +130,7 @@ impl Fit {
     }
 
     /// A diagram point in px.
-    pub fn px(&self, p: [f64; 2]) -> Px {
+    pub(super) fn px(&self, p: [f64; 2]) -> Px {
         let q = rotate(self.rotation, p);
         [
             (q[0] * self.scale + self.offset[0]) as f32,
@@ -132,7 +139,7 @@ impl Fit {
     }
 
     /// A named point in px.
-    pub fn point(&self, p: &Problem, i: usize) -> Px {
+    pub(super) fn point(&self, p: &Problem, i: usize) -> Px {
         let q = &p.diagram.points[i];
         self.px([q.x, q.y])
     }

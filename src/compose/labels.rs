@@ -26,9 +26,11 @@
 
 use super::frame::{Fit, Geometry, Px, outline_polylines};
 use super::marks::{self, Marks};
-use super::{Annotation, LayoutStats, REFERENCE_LINE_WIDTH, Style};
+use super::{LayoutStats, REFERENCE_LINE_WIDTH};
 use crate::font::text_box;
+use crate::generate::Annotation;
 use crate::generate::{Problem, Status};
+use crate::style::Style;
 use crate::vec2::{add, inside, len, normalize, perp, scale, sub};
 
 /// Gap kept between two labels, px.

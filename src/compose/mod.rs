@@ -9,7 +9,9 @@
 //! and an opacity variant changes only fill alpha.
 //!
 //! ```
-//! use geomrender::compose::{compose, Annotation, Style};
+//! use geomrender::compose::compose;
+//! use geomrender::generate::Annotation;
+//! use geomrender::style::Style;
 //! use geomrender::generate::{generate_one, GenerateOptions};
 //! let p = generate_one(&GenerateOptions::default(), 3).unwrap();
 //! let c = compose(&p, &Style::default(), Annotation::Coordinate).unwrap();
@@ -29,9 +31,10 @@ mod frame;
 mod labels;
 mod marks;
 
-pub use crate::generate::Annotation;
-pub use crate::style::{Palette, Rotation, Style};
 pub use frame::DiagramError;
+
+use crate::generate::Annotation;
+use crate::style::{Palette, Style};
 pub use labels::{ATTACH_RATIO, ROOM_FOR_FONT_PX};
 
 use crate::generate::Problem;
@@ -80,6 +83,7 @@ pub struct Composed {
 
 /// Why a problem could not be composed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ComposeError {
     /// A style value out of range.
     #[error(transparent)]

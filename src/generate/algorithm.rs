@@ -62,7 +62,7 @@ pub(crate) struct Node {
 }
 
 impl Node {
-    pub fn kind(&self) -> ShapeKind {
+    pub(super) fn kind(&self) -> ShapeKind {
         self.formula.kind
     }
 }

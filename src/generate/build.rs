@@ -336,7 +336,7 @@ fn post_order(tree: &Tree, id: usize, distract: bool, out: &mut Vec<(usize, bool
 }
 
 /// `a·x + b` as written in texts: "2x + 3", "x - 4", "3x".
-pub fn linear_text(a: i64, b: i64) -> String {
+pub(super) fn linear_text(a: i64, b: i64) -> String {
     let ax = if a == 1 {
         "x".to_string()
     } else {

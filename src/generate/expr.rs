@@ -95,6 +95,7 @@ pub enum Expr {
 
 /// Why an expression has no value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ExprError {
     /// A function was applied outside its domain (sqrt of a negative, asin of 1.2).
     #[error("{0} applied outside its domain")]

@@ -4,20 +4,20 @@
 use crate::vec2::{add, cross, dist, dot, len, perp, scale, sub, unit_or};
 
 /// A 2-D point or vector in diagram units.
-pub type P = crate::vec2::Vec2<f64>;
+pub(super) type P = crate::vec2::Vec2<f64>;
 
 /// The direction placement takes for a zero vector: +x (`unit_or(v, PLUS_X)`).
-pub const PLUS_X: P = [1.0, 0.0];
+pub(super) const PLUS_X: P = [1.0, 0.0];
 
 /// x' = M·x + t, with M a rotation times a scale, possibly with a reflection.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Xf {
+pub(super) struct Xf {
     pub m: [[f64; 2]; 2],
     pub t: P,
 }
 
 impl Xf {
-    pub fn apply(&self, p: P) -> P {
+    pub(super) fn apply(&self, p: P) -> P {
         [
             self.m[0][0] * p[0] + self.m[0][1] * p[1] + self.t[0],
             self.m[1][0] * p[0] + self.m[1][1] * p[1] + self.t[1],
@@ -25,12 +25,12 @@ impl Xf {
     }
 
     /// Whether the transform mirrors (turns counter-clockwise into clockwise).
-    pub fn mirrors(&self) -> bool {
+    pub(super) fn mirrors(&self) -> bool {
         self.m[0][0] * self.m[1][1] - self.m[0][1] * self.m[1][0] < 0.0
     }
 
     /// The similarity (no mirror) taking `p → a` and `q → b`.
-    pub fn matching(p: P, q: P, a: P, b: P) -> Xf {
+    pub(super) fn matching(p: P, q: P, a: P, b: P) -> Xf {
         let (u, v) = (sub(q, p), sub(b, a));
         let s = len(v) / len(u).max(1e-12);
         let ang = v[1].atan2(v[0]) - u[1].atan2(u[0]);
@@ -44,7 +44,7 @@ impl Xf {
     }
 
     /// This transform followed by a reflection across the line through `a` and `b`.
-    pub fn then_reflect(&self, a: P, b: P) -> Xf {
+    pub(super) fn then_reflect(&self, a: P, b: P) -> Xf {
         let d = unit_or(sub(b, a), PLUS_X);
         // Reflection matrix across direction d: [[cos2θ, sin2θ], [sin2θ, −cos2θ]].
         let (c2, s2) = (d[0] * d[0] - d[1] * d[1], 2.0 * d[0] * d[1]);
@@ -72,10 +72,10 @@ impl Xf {
     }
 }
 
-pub use crate::vec2::inside;
+pub(super) use crate::vec2::inside;
 
 /// Distance from `p` to segment `ab`.
-pub fn seg_dist(p: P, a: P, b: P) -> f64 {
+pub(super) fn seg_dist(p: P, a: P, b: P) -> f64 {
     let ab = sub(b, a);
     let l2 = dot(ab, ab);
     let t = if l2 > 0.0 {
@@ -87,7 +87,7 @@ pub fn seg_dist(p: P, a: P, b: P) -> f64 {
 }
 
 /// Distance from `p` to the boundary of `poly`.
-pub fn boundary_dist(poly: &[P], p: P) -> f64 {
+pub(super) fn boundary_dist(poly: &[P], p: P) -> f64 {
     let n = poly.len();
     (0..n)
         .map(|i| seg_dist(p, poly[i], poly[(i + 1) % n]))
@@ -95,7 +95,7 @@ pub fn boundary_dist(poly: &[P], p: P) -> f64 {
 }
 
 /// Whether segments `ab` and `cd` cross at a point interior to both (not merely touch).
-pub fn proper_cross(a: P, b: P, c: P, d: P, eps: f64) -> bool {
+pub(super) fn proper_cross(a: P, b: P, c: P, d: P, eps: f64) -> bool {
     let r = sub(b, a);
     let s = sub(d, c);
     let den = cross(r, s);
@@ -133,7 +133,7 @@ fn interior_probes(poly: &[P], step: f64) -> Vec<P> {
 
 /// Whether two outlines share interior area (touching along edges or at points does not
 /// count). `tol` is a length well below any feature of the diagram.
-pub fn overlaps(p: &[P], q: &[P], tol: f64) -> bool {
+pub(super) fn overlaps(p: &[P], q: &[P], tol: f64) -> bool {
     let n = p.len();
     let m = q.len();
     for i in 0..n {
@@ -155,7 +155,7 @@ pub fn overlaps(p: &[P], q: &[P], tol: f64) -> bool {
 }
 
 /// Whether segment `ab` enters the interior of `poly`.
-pub fn segment_enters(poly: &[P], a: P, b: P, tol: f64) -> bool {
+pub(super) fn segment_enters(poly: &[P], a: P, b: P, tol: f64) -> bool {
     let n = poly.len();
     if (0..n).any(|i| proper_cross(a, b, poly[i], poly[(i + 1) % n], 1e-9)) {
         return true;
@@ -166,7 +166,7 @@ pub fn segment_enters(poly: &[P], a: P, b: P, tol: f64) -> bool {
 
 /// Points on the arc from `from` to `to` around `center` (exclusive of `from`, inclusive
 /// of `to`), counter-clockwise when `ccw`.
-pub fn arc_points(from: P, to: P, center: P, ccw: bool, per_turn: usize) -> Vec<P> {
+pub(super) fn arc_points(from: P, to: P, center: P, ccw: bool, per_turn: usize) -> Vec<P> {
     crate::vec2::arc_points(from, to, center, ccw, per_turn, 1e-12)
 }
 

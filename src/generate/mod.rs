@@ -106,6 +106,7 @@ impl Default for GenerateOptions {
 
 /// Why generation could not proceed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// The depth range is empty or outside 1..=6.
     #[error("depth must be a range within 1..={MAX_DEPTH}, got {0}..={1}")]

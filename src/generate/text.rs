@@ -44,6 +44,7 @@ pub fn point_name(i: usize) -> String {
 
 /// Why texts could not be written for a Problem (one read from JSON and edited, say).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TextError {
     /// An index or formula id that does not fit the rest of the Problem.
     #[error("inconsistent problem: {0}")]
@@ -127,7 +128,7 @@ pub(crate) fn check(p: &Problem) -> Result<(), TextError> {
 }
 
 /// Recomputes every name, label and text of a problem from its diagram, steps and info.
-pub fn refresh(p: &mut Problem) -> Result<(), TextError> {
+pub(super) fn refresh(p: &mut Problem) -> Result<(), TextError> {
     check(p)?;
     refresh_names(&mut p.diagram);
     refresh_labels(&mut p.diagram, p.params.info);
@@ -152,7 +153,7 @@ pub fn refresh(p: &mut Problem) -> Result<(), TextError> {
 }
 
 /// Names of shapes, sides and angles in both styles, from the point names.
-pub fn refresh_names(d: &mut Diagram) {
+pub(super) fn refresh_names(d: &mut Diagram) {
     let pname = |i: usize| d.points.get(i).map_or(String::new(), |p| p.name.clone());
     let shape_names: Vec<Texts> = d
         .shapes
@@ -238,7 +239,7 @@ fn status_rank(s: Status) -> u8 {
 }
 
 /// Which values are printed on the image and what label each element carries.
-pub fn refresh_labels(d: &mut Diagram, info: Info) {
+pub(super) fn refresh_labels(d: &mut Diagram, info: Info) {
     for s in &mut d.sides {
         s.shown = s.status == Status::Given && s.expr.is_none() && info == Info::Image;
         let value = fmt_num(s.value);

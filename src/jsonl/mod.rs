@@ -20,6 +20,7 @@ pub struct Line {
 
 /// Why a line could not be read as text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LineReadError {
     /// Not valid UTF-8; `byte` is the 1-based offset of the first bad byte.
     #[error("line is not valid UTF-8 (byte {byte})")]

@@ -158,6 +158,7 @@ pub fn paste(sheet: &mut RenderedImage, image: &RenderedImage, x: u32, y: u32) {
 
 /// Why a contact sheet could not be made.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ContactError {
     /// A variant's image is not in the output directory.
     #[error("no image for {id} in {}", dir.display())]

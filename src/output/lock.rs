@@ -14,6 +14,7 @@ pub const LOCK_FILE: &str = ".geomrender.lock";
 
 /// Why the output directory could not be locked.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LockError {
     /// Another process holds the lock.
     #[error(

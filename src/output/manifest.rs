@@ -6,8 +6,9 @@
 //! when the run completes, so a manifest under its final name is always whole.
 
 use super::dir::Dir;
-use crate::compose::{LayoutStats, Style};
+use crate::compose::LayoutStats;
 use crate::generate::{Annotation, Params};
+use crate::style::Style;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fs::File;
@@ -125,6 +126,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// Why a file a manifest row names could not be read back as it was written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum FileCheckError {
     /// Missing, not a regular file, through a link, outside the directory, too large.
     #[error("{0}")]

@@ -72,6 +72,7 @@ pub struct ShardDone {
 /// Why shards cannot be merged (nothing has been written when these are returned,
 /// except [`MergeError::Io`] and [`MergeError::Dataset`] while writing).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum MergeError {
     #[error("{0}: no shards/ folder: not the --out of a sharded run (--shard I/N or auto)")]
     NoShards(PathBuf),

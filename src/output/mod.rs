@@ -26,7 +26,7 @@ mod png;
 pub use jpeg::encode_jpeg;
 pub use png::encode_png;
 
-pub use crate::style::Encoding;
+use crate::style::Encoding;
 
 use crate::render::RenderedImage;
 

@@ -5,6 +5,7 @@ use crate::compose::ComposeError;
 use crate::generate::LimitError;
 use crate::jsonl::LineReadError;
 use crate::render::CpuError;
+#[cfg(feature = "gpu")]
 use crate::render::gpu::GpuError;
 use crate::scene::SceneError;
 use crate::variants::VariantError;
@@ -13,6 +14,7 @@ use std::fmt;
 
 /// What went wrong with one line (or one of its images).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LineFault {
     /// The line could not be read as text (not UTF-8, or too long).
     #[error(transparent)]
@@ -46,6 +48,7 @@ pub enum LineFault {
     Render(#[from] CpuError),
     /// The GPU backend could not render the scene, even alone in its frame (the
     /// other scenes of its frame were rendered without it).
+    #[cfg(feature = "gpu")]
     #[error("{0} (the scene failed on the GPU even when rendered alone)")]
     Gpu(#[from] GpuError),
     /// An id met before, in this line or an earlier one.
@@ -73,6 +76,7 @@ impl LineFault {
             LineFault::Variant(_) => "variant",
             LineFault::Compose(_) => "compose",
             LineFault::Render(_) => "render",
+            #[cfg(feature = "gpu")]
             LineFault::Gpu(_) => "gpu",
             LineFault::DuplicateId { .. } => "duplicate_id",
         }

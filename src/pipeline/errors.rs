@@ -38,7 +38,7 @@ pub(crate) struct Logged {
 
 impl ErrorLog {
     /// A log for the run writing into `dir`.
-    pub fn new(dir: &Dir) -> Self {
+    pub(super) fn new(dir: &Dir) -> Self {
         ErrorLog {
             dir: dir.clone(),
             spool: None,
@@ -50,7 +50,7 @@ impl ErrorLog {
 
     /// Appends a rejected line, or an image of it that failed `alone` (errors come in
     /// line order).
-    pub fn push(&mut self, e: LineError, alone: bool) -> std::io::Result<()> {
+    pub(super) fn push(&mut self, e: LineError, alone: bool) -> std::io::Result<()> {
         let spool = match &mut self.spool {
             Some(s) => s,
             None => self.spool.insert(BufWriter::new(self.dir.anonymous()?)),
@@ -66,7 +66,7 @@ impl ErrorLog {
 
     /// Writes `errors.jsonl` (the spooled errors with `late`, single images sorted by
     /// line, merged in), or removes the one a previous run left when nothing failed.
-    pub fn finish(mut self, mut late: Vec<LineError>) -> std::io::Result<Logged> {
+    pub(super) fn finish(mut self, mut late: Vec<LineError>) -> std::io::Result<Logged> {
         const NAME: &str = "errors.jsonl";
         late.sort_by_key(|e| e.line);
         let count = self.count + late.len() as u64;

@@ -7,7 +7,7 @@
 //!    them in parallel on rayon (for the CPU backend it also renders them there),
 //!    reporting bad lines as it goes;
 //! 2. with the GPU backend, a GPU thread packs prepared scenes into frames and
-//!    keeps [`FRAMES_IN_FLIGHT`](crate::render::gpu::FRAMES_IN_FLIGHT) in flight;
+//!    keeps `render::gpu::FRAMES_IN_FLIGHT` in flight;
 //! 3. a sink thread encodes and writes files on rayon and appends manifest rows
 //!    in input order.
 //!
@@ -25,6 +25,7 @@
 
 mod error;
 mod errors;
+#[cfg(feature = "gpu")]
 mod gpu_stage;
 mod jobs;
 mod read;
@@ -38,15 +39,16 @@ pub use jobs::{Expanded, LineKind, Skipped, expand_line, line_kind};
 pub use resume::ResumeError;
 pub use stats::{StageTimes, Timer};
 
-use crate::output::Encoding;
 use crate::output::datasets::{DatasetError, DatasetOptions, DatasetWriter, Exported};
 use crate::output::lock::OutputLock;
 use crate::output::manifest::{ManifestWriter, ProblemFields, Source};
 use crate::render::CpuRenderer;
 use crate::render::RenderedImage;
 use crate::render::TessellateOptions;
+#[cfg(feature = "gpu")]
 use crate::render::gpu::{GpuError, GpuOptions, GpuRenderer};
 use crate::scene::{Scene, SceneError};
+use crate::style::Encoding;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -95,6 +97,7 @@ pub fn expand_scene_line(line: &str) -> Result<Expanded, JobError> {
 #[derive(Clone)]
 pub enum Backend {
     /// wgpu, many scenes per submission.
+    #[cfg(feature = "gpu")]
     Gpu(GpuOptions),
     /// A per-scene renderer run on rayon: the direct rasteriser (`cpu`) or resvg.
     Cpu(Arc<CpuRenderer>),
@@ -158,11 +161,16 @@ pub struct RunOptions {
 impl RunOptions {
     pub const DEFAULT_CHUNK_LINES: usize = 64;
 
-    /// GPU rendering to PNG with default settings.
+    /// Rendering to PNG with default settings: on the GPU (with the `gpu` feature),
+    /// else with the CPU rasteriser.
     pub fn new(out_dir: impl Into<PathBuf>) -> Self {
+        #[cfg(feature = "gpu")]
+        let backend = Backend::Gpu(GpuOptions::default());
+        #[cfg(not(feature = "gpu"))]
+        let backend = Backend::Cpu(Arc::new(CpuRenderer::raster()));
         RunOptions {
             out_dir: out_dir.into(),
-            backend: Backend::Gpu(GpuOptions::default()),
+            backend,
             outputs: Outputs::default(),
             svg_embed_font: false,
             tessellate: TessellateOptions::default(),
@@ -216,7 +224,9 @@ pub struct RunSummary {
 
 /// A failure that stops the whole run.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RunError {
+    #[cfg(feature = "gpu")]
     #[error(transparent)]
     Gpu(#[from] GpuError),
     #[error(transparent)]
@@ -253,6 +263,7 @@ pub enum RunError {
 pub(crate) struct Meta {
     id: String,
     /// The input line it came from (1-based), to name it if rendering fails later.
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     line: u64,
     width: u32,
     height: u32,
@@ -273,6 +284,7 @@ pub(crate) struct Done {
 /// A job's raster image on its way to the sink.
 pub(crate) enum Raster {
     /// Pixels the sink still has to encode (the GPU stage hands over whole batches).
+    #[cfg(feature = "gpu")]
     Pixels(RenderedImage),
     /// Encoded where it was rendered (CPU backends), so that what waits in the
     /// channels is a PNG of tens of KB, not a megabyte of pixels; the sink reports
@@ -439,6 +451,7 @@ fn fingerprint(options: &RunOptions, backend: &str) -> (String, serde_json::Valu
 
 /// What draws a run's pixels, opened before any line is read.
 enum Renderer {
+    #[cfg(feature = "gpu")]
     Gpu(Box<GpuRenderer>),
     Cpu(Arc<CpuRenderer>),
     /// SVG only: nothing is rasterised.
@@ -449,6 +462,7 @@ impl Renderer {
     fn open(options: &RunOptions) -> Result<Renderer, RunError> {
         Ok(match (&options.backend, options.outputs.raster()) {
             (_, false) => Renderer::None,
+            #[cfg(feature = "gpu")]
             (Backend::Gpu(o), true) => Renderer::Gpu(Box::new(GpuRenderer::new(*o)?)),
             (Backend::Cpu(r), true) => Renderer::Cpu(r.clone()),
         })
@@ -457,6 +471,7 @@ impl Renderer {
     /// The manifest's `backend` column.
     fn label(&self) -> String {
         match self {
+            #[cfg(feature = "gpu")]
             Renderer::Gpu(r) => r.adapter().label(),
             Renderer::Cpu(r) => r.label(),
             Renderer::None => "svg export (no rasterisation)".to_string(),
@@ -491,18 +506,24 @@ fn run_stages(
     renderer: Renderer,
     outputs: sink::Outputs,
 ) -> Result<Staged, RunError> {
-    let stats = reader.stats;
-    let (file, progress) = (reader.file, reader.progress);
+    // What the GPU stage reports with, taken before the reader is lent out.
+    #[cfg(feature = "gpu")]
+    let (stats, file, progress) = (reader.stats, reader.file, reader.progress);
+    #[cfg(feature = "gpu")]
     let chunk_lines = reader.options.chunk_lines.max(1);
     let (to_sink, sink_in) = sync_channel::<Vec<Done>>(2);
     let (gpu_result, sink_result, read_result) = std::thread::scope(|s| {
         let sink = s.spawn(move || sink.run(sink_in, outputs));
-        let (gpu, read) = match renderer {
+        // The GPU stage's thread, when the renderer is the GPU.
+        type GpuStage<'s> = std::thread::ScopedJoinHandle<'s, Result<Vec<LineError>, RunError>>;
+        let (gpu, read): (Option<GpuStage<'_>>, _) = match renderer {
+            #[cfg(feature = "gpu")]
             Renderer::Gpu(renderer) => {
                 let (to_gpu, gpu_in) = sync_channel(chunk_lines * 2);
                 let gpu = s.spawn(move || {
                     let report = gpu_stage::Report { file, progress };
                     gpu_stage::run(*renderer, gpu_in, to_sink, stats, report)
+                        .map_err(RunError::from)
                 });
                 let read = reader.run(input, read::Next::Gpu(&to_gpu));
                 drop(to_gpu);
@@ -534,26 +555,34 @@ pub fn render_scene(backend: &Backend, scene: &Scene) -> Result<RenderedImage, R
 /// backend is one) on the first scene and keeping it for the rest.
 pub struct SceneRenderer {
     backend: Backend,
+    #[cfg(feature = "gpu")]
     gpu: Option<GpuRenderer>,
 }
 
 impl SceneRenderer {
     pub fn new(backend: Backend) -> Self {
-        SceneRenderer { backend, gpu: None }
+        SceneRenderer {
+            backend,
+            #[cfg(feature = "gpu")]
+            gpu: None,
+        }
     }
 
     pub fn render(&mut self, scene: &Scene) -> Result<RenderedImage, RunError> {
-        let options = match &self.backend {
-            Backend::Cpu(r) => return Ok(r.render(scene)?),
-            Backend::Gpu(o) => GpuOptions { max_tiles: 1, ..*o },
-        };
-        crate::scene::validate(scene)?;
-        let renderer = match &mut self.gpu {
-            Some(r) => r,
-            None => self.gpu.insert(GpuRenderer::new(options)?),
-        };
-        let prepared = crate::render::prepare(scene, TessellateOptions::default())?;
-        let mut images = renderer.render_all([prepared])?;
-        Ok(images.pop().expect("one scene, one image"))
+        match &self.backend {
+            Backend::Cpu(r) => Ok(r.render(scene)?),
+            #[cfg(feature = "gpu")]
+            Backend::Gpu(o) => {
+                let options = GpuOptions { max_tiles: 1, ..*o };
+                crate::scene::validate(scene)?;
+                let renderer = match &mut self.gpu {
+                    Some(r) => r,
+                    None => self.gpu.insert(GpuRenderer::new(options)?),
+                };
+                let prepared = crate::render::prepare(scene, TessellateOptions::default())?;
+                let mut images = renderer.render_all([prepared])?;
+                Ok(images.pop().expect("one scene, one image"))
+            }
+        }
     }
 }

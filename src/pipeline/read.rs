@@ -10,6 +10,7 @@ use super::{
 use crate::digest::sha256_hex;
 use crate::jsonl::Lines;
 use crate::render::CpuRenderer;
+#[cfg(feature = "gpu")]
 use crate::render::{PreparedScene, prepare};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -19,13 +20,17 @@ use std::sync::mpsc::SyncSender;
 /// Where prepared work goes.
 pub(super) enum Next<'a> {
     /// Prepared scenes, one by one, to the GPU thread.
+    #[cfg(feature = "gpu")]
     Gpu(&'a SyncSender<(PreparedScene, Meta)>),
     /// Finished jobs, a chunk at a time, straight to the sink (CPU or SVG only).
     Sink(&'a SyncSender<Vec<Done>>),
 }
 
 /// What one job became on a worker thread.
+// Without the GPU stage the large variant has no small sibling to box for.
+#[cfg_attr(not(feature = "gpu"), allow(clippy::large_enum_variant))]
 enum Work {
+    #[cfg(feature = "gpu")]
     Gpu(PreparedScene, Meta),
     Done(Done),
     /// Finished by the run being resumed: its row is already in the manifest. With
@@ -43,6 +48,7 @@ struct Line {
 impl Work {
     fn id(&self) -> &str {
         match self {
+            #[cfg(feature = "gpu")]
             Work::Gpu(_, m) => &m.id,
             Work::Done(d) => &d.meta.id,
             Work::Kept(id, _) => id,
@@ -66,8 +72,11 @@ pub(super) struct Reader<'a> {
 
 impl Reader<'_> {
     /// Runs until the input ends or a later stage hangs up.
-    pub fn run(&mut self, input: impl BufRead, next: Next<'_>) -> Result<(), RunError> {
+    pub(super) fn run(&mut self, input: impl BufRead, next: Next<'_>) -> Result<(), RunError> {
+        #[cfg(feature = "gpu")]
         let gpu = matches!(next, Next::Gpu(_)) && self.options.outputs.raster();
+        #[cfg(not(feature = "gpu"))]
+        let gpu = false;
         let mut lines = Lines::new(input);
         // Every id written so far: the only state that grows with the input (~40 bytes a line).
         let mut seen: HashSet<Box<str>> = HashSet::new();
@@ -152,12 +161,14 @@ impl Reader<'_> {
                     }
                     match (w, &next) {
                         (Work::Kept(..), _) => {}
+                        #[cfg(feature = "gpu")]
                         (Work::Gpu(p, meta), Next::Gpu(tx)) => {
                             if tx.send((p, meta)).is_err() {
                                 return Ok(()); // the GPU stage failed; the caller reports why
                             }
                         }
                         (Work::Done(d), _) => ready.push(d),
+                        #[cfg(feature = "gpu")]
                         (Work::Gpu(..), Next::Sink(_)) => {
                             unreachable!("GPU work only exists with a GPU stage")
                         }
@@ -169,6 +180,7 @@ impl Reader<'_> {
                     self.reject(fail(e), true)?;
                 }
             }
+            #[cfg_attr(not(feature = "gpu"), allow(irrefutable_let_patterns))]
             if let Next::Sink(tx) = &next {
                 if !ready.is_empty() && tx.send(ready).is_err() {
                     return Ok(()); // the sink failed; the caller reports why
@@ -208,6 +220,7 @@ impl Reader<'_> {
     }
 
     /// One job's CPU work: prepared for the GPU, or rendered and encoded here.
+    #[cfg_attr(not(feature = "gpu"), allow(unused_variables))]
     fn work_job(
         &self,
         job: super::Job,
@@ -236,6 +249,7 @@ impl Reader<'_> {
             encoding: job.encoding,
             svg,
         };
+        #[cfg(feature = "gpu")]
         if gpu {
             let p = prepare(&job.scene, self.options.tessellate)?;
             return Ok(Work::Gpu(p, meta));

@@ -25,7 +25,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 /// The run-state file: this run's options fingerprint, for the next `--resume`.
-pub const RUN_STATE: &str = ".geomrender.run.json";
+pub(super) const RUN_STATE: &str = ".geomrender.run.json";
 
 /// Rows verified per parallel step.
 const CHUNK: usize = 256;
@@ -33,7 +33,7 @@ const CHUNK: usize = 256;
 /// The kept prefix of a previous run: its ids in manifest order, and the hash of the
 /// input line each came from.
 #[derive(Debug, Default)]
-pub struct Kept {
+pub(super) struct Kept {
     pub ids: Vec<Box<str>>,
     pub inputs: Vec<Box<str>>,
     pub set: HashSet<Box<str>>,
@@ -41,6 +41,7 @@ pub struct Kept {
 
 /// Why a previous run's rows can't be resumed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ResumeError {
     #[error(
         "--resume: the input differs from the resumed run's: {detail}. Nothing was changed: \
@@ -326,7 +327,12 @@ pub(super) struct Cursor {
 
 impl Cursor {
     /// A job of the kept prefix was skipped; `input` is its line's hash.
-    pub fn skipped(&mut self, kept: &Kept, id: &str, input: &str) -> Result<(), ResumeError> {
+    pub(super) fn skipped(
+        &mut self,
+        kept: &Kept,
+        id: &str,
+        input: &str,
+    ) -> Result<(), ResumeError> {
         let expected = kept.ids.get(self.next).map(|s| &**s);
         if expected != Some(id) {
             return Err(ResumeError::Mismatch {
@@ -346,7 +352,7 @@ impl Cursor {
     }
 
     /// A job is about to be rendered: every kept row must have been met before it.
-    pub fn rendered(&mut self, kept: &Kept, id: &str) -> Result<(), ResumeError> {
+    pub(super) fn rendered(&mut self, kept: &Kept, id: &str) -> Result<(), ResumeError> {
         match kept.ids.get(self.next) {
             None => Ok(()),
             Some(e) => Err(ResumeError::Mismatch {
@@ -356,7 +362,7 @@ impl Cursor {
     }
 
     /// At the end of the input: every kept row must have been met.
-    pub fn finish(&self, kept: &Kept) -> Result<(), ResumeError> {
+    pub(super) fn finish(&self, kept: &Kept) -> Result<(), ResumeError> {
         match kept.ids.get(self.next) {
             None => Ok(()),
             Some(id) => Err(ResumeError::Mismatch {

@@ -108,6 +108,7 @@ impl FromStr for Shard {
 
 /// Why `--shard auto` found no shard.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AutoShardError {
     #[error(
         "--shard auto: no shard in the environment: set GEOMRENDER_SHARD=I/N, run as a Slurm \
@@ -287,6 +288,7 @@ pub fn from_env(
 
 /// Why a shard could not be started or recorded.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ShardError {
     #[error("opening {path}: {source}")]
     Open {

@@ -24,7 +24,7 @@ impl Sink<'_> {
     /// Writes every batch; returns the manifest and datasets for the caller to finish
     /// once every stage has succeeded (a failed run must not leave a short manifest
     /// or dataset in place).
-    pub fn run(
+    pub(super) fn run(
         self,
         input: Receiver<Vec<Done>>,
         (mut manifest, mut datasets): Outputs,
@@ -70,11 +70,14 @@ impl Sink<'_> {
     }
 
     /// Writes one job's files; returns its manifest row and the raster file's bytes.
+    // Without the GPU stage every image arrives encoded (`Raster` has one variant).
+    #[cfg_attr(not(feature = "gpu"), allow(clippy::infallible_destructuring_match))]
     fn write(&self, done: Done) -> Result<(ManifestRow, Option<Vec<u8>>), RunError> {
         let meta = done.meta;
         let raster = match done.image {
             Some(image) => {
                 let encoded = match image {
+                    #[cfg(feature = "gpu")]
                     Raster::Pixels(img) => {
                         let _t = Timer::new(&self.stats.encode);
                         crate::output::encode(meta.encoding, &img)

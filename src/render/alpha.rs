@@ -6,7 +6,7 @@ use resvg::tiny_skia::Pixmap;
 
 /// The image `id` of a premultiplied `pixmap`, in straight alpha; `opaque` says
 /// every pixel is known to be opaque (nothing to un-premultiply).
-pub fn straight_image(id: &str, pixmap: Pixmap, opaque: bool) -> RenderedImage {
+pub(super) fn straight_image(id: &str, pixmap: Pixmap, opaque: bool) -> RenderedImage {
     let (width, height) = (pixmap.width(), pixmap.height());
     let mut rgba = pixmap.take();
     if !opaque {
@@ -22,7 +22,7 @@ pub fn straight_image(id: &str, pixmap: Pixmap, opaque: bool) -> RenderedImage {
 
 /// Turns premultiplied RGBA8 into straight alpha in place (rounded to nearest).
 /// Fully transparent pixels become `[0, 0, 0, 0]`, like PNG encoders expect.
-pub fn unpremultiply(rgba: &mut [u8]) {
+pub(super) fn unpremultiply(rgba: &mut [u8]) {
     for px in rgba.chunks_exact_mut(4) {
         let a = px[3] as u32;
         if a == 255 {

@@ -21,13 +21,14 @@ use resvg::usvg::{self, fontdb};
 use std::sync::Arc;
 
 /// The resvg release this backend is built with (checked against Cargo.lock by a test).
-pub const RESVG_VERSION: &str = "0.49.0";
+pub(super) const RESVG_VERSION: &str = "0.49.0";
 
 /// The tiny-skia release the direct rasteriser draws with (resvg's own).
-pub const TINY_SKIA_VERSION: &str = "0.12.0";
+pub(super) const TINY_SKIA_VERSION: &str = "0.12.0";
 
 /// Why the CPU backend could not render a scene.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CpuError {
     /// The scene breaks a Scene v1 rule; nothing was drawn.
     #[error(transparent)]

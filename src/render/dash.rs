@@ -12,7 +12,12 @@ use lyon::path::{Path, PathEvent};
 
 /// The "on" pieces of `path` under `pattern` starting `offset` into the pattern.
 /// An empty or all-zero pattern returns the path unchanged.
-pub fn dash(path: &Path, pattern: &[f32], offset: f32, tolerance: f32) -> Result<Path, Reason> {
+pub(super) fn dash(
+    path: &Path,
+    pattern: &[f32],
+    offset: f32,
+    tolerance: f32,
+) -> Result<Path, Reason> {
     // SVG: an odd number of values is repeated to make it even.
     let pattern: Vec<f32> = if pattern.len() % 2 == 1 {
         pattern.iter().chain(pattern.iter()).copied().collect()

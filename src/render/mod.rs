@@ -13,7 +13,7 @@
 //! dash        SVG dashing, shared by the GPU and CPU paths
 //! text        glyphon text shaping for the GPU path
 //! prepare     a Scene → its meshes and glyph runs, ready for a GPU batch
-//! gpu         the wgpu renderer
+//! gpu         the wgpu renderer (the `gpu` cargo feature, with `prepare` and `text`)
 //! raster      the direct CPU rasteriser (the `cpu` backend)
 //! cpu         the CPU backends: `cpu` (raster) and `resvg` (the reference)
 //! spare       per-thread spare pixel buffers
@@ -24,19 +24,25 @@ mod alpha;
 mod backend;
 mod cpu;
 mod dash;
+#[cfg(feature = "gpu")]
 pub mod gpu;
+#[cfg(feature = "gpu")]
 mod prepare;
-pub mod raster;
-pub mod spare;
+mod raster;
+pub(crate) mod spare;
 mod tessellate;
+#[cfg(feature = "gpu")]
 mod text;
 
-pub use backend::{Decision, Kind, Requested, decide};
+pub use backend::{BackendKind, Decision, Requested, decide};
 pub use cpu::{CpuError, CpuRenderer};
+#[cfg(feature = "gpu")]
 pub use prepare::{PreparedScene, prepare};
+pub use raster::{PlacedGlyph, layout_glyphs};
 pub use tessellate::{
     DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, Mesh, TessellateOptions, Tessellator,
 };
+#[cfg(feature = "gpu")]
 pub use text::{font_system, shape};
 
 /// A rendered image: straight-alpha sRGB RGBA8, rows top to bottom.

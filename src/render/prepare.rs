@@ -47,7 +47,7 @@ pub fn prepare(scene: &Scene, options: TessellateOptions) -> Result<PreparedScen
 /// checked first, and tessellation stops as soon as the scene's mesh exceeds its
 /// budget ([`crate::scene::limits::MAX_SCENE_VERTICES`]), so that no scene costs
 /// more than a bounded amount of time and memory.
-pub fn prepare_with(
+pub(super) fn prepare_with(
     scene: &Scene,
     options: TessellateOptions,
     fonts: &mut FontSystem,

@@ -11,14 +11,14 @@ thread_local! {
 }
 
 /// This thread's spare buffer (empty, any capacity), or a new one.
-pub fn take() -> Vec<u8> {
+pub(crate) fn take() -> Vec<u8> {
     let mut buf = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
     buf.clear();
     buf
 }
 
 /// Keeps `buf` as this thread's spare if it is larger than the one kept.
-pub fn give(buf: Vec<u8>) {
+pub(crate) fn give(buf: Vec<u8>) {
     SPARE.with(|s| {
         let mut s = s.borrow_mut();
         if buf.capacity() > s.capacity() {

@@ -19,7 +19,7 @@ use std::ops::Range;
 pub const DEFAULT_TOLERANCE: f32 = 0.05;
 
 /// The finest tolerance worth asking for: a quarter of the 1/256 px grid vertices are
-/// snapped to ([`SNAP`]), so a finer one changes nothing drawn, only the number of
+/// snapped to (`SNAP`), so a finer one changes nothing drawn, only the number of
 /// triangles (a tolerance of 1e-30 would make millions and hit the scene budget).
 pub const MIN_TOLERANCE: f32 = 0.001;
 
@@ -27,7 +27,7 @@ pub const MIN_TOLERANCE: f32 = 0.001;
 pub const MAX_TOLERANCE: f32 = 10.0;
 
 /// Sub-pixel grid that vertex positions are snapped to.
-pub const SNAP: f32 = 256.0;
+pub(super) const SNAP: f32 = 256.0;
 
 /// A vertex in scene pixels with a non-premultiplied sRGB colour.
 #[repr(C)]
@@ -54,7 +54,7 @@ pub struct Paint {
     pub translucent: bool,
 }
 
-/// Options for [`tessellate_path`].
+/// Options for [`Tessellator::tessellate_path`].
 #[derive(Clone, Copy, Debug)]
 pub struct TessellateOptions {
     /// Curve flattening tolerance in pixels.

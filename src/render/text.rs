@@ -14,7 +14,7 @@ use std::sync::Arc;
 ///
 /// `central` puts `y` halfway between the ascent and descent lines, as resvg and
 /// browsers do for `dominant-baseline: central`.
-pub fn baseline_shift(baseline: Baseline, size: f32) -> f32 {
+pub(super) fn baseline_shift(baseline: Baseline, size: f32) -> f32 {
     match baseline {
         Baseline::Alphabetic => 0.0,
         Baseline::Central => font::metrics().central_shift(size),

@@ -15,6 +15,7 @@ pub struct SceneError {
 
 /// The specific fault.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Reason {
     /// The line is not valid JSON.
     #[error("malformed JSON: {0}")]

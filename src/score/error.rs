@@ -5,7 +5,7 @@ use std::fmt;
 
 /// A rejected input line. Scoring goes on without it and the run ends non-zero.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, thiserror::Error)]
-pub struct LineError {
+pub struct RejectedLine {
     /// The file as it was named on the command line.
     pub file: String,
     /// 1-based line number.
@@ -13,7 +13,7 @@ pub struct LineError {
     pub reason: LineReason,
 }
 
-impl fmt::Display for LineError {
+impl fmt::Display for RejectedLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}: {}", self.file, self.line, self.reason)
     }
@@ -22,6 +22,7 @@ impl fmt::Display for LineError {
 /// The specific fault of a line.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, thiserror::Error)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum LineReason {
     /// The bytes are not UTF-8.
     #[error("not valid UTF-8")]
@@ -77,6 +78,7 @@ impl From<crate::jsonl::LineReadError> for LineReason {
 
 /// Why a scoring run could not proceed at all.
 #[derive(Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ScoreError {
     /// A file could not be read or written.
     #[error("{path}: {message}")]

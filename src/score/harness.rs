@@ -13,8 +13,8 @@
 //! [`PredictionFormat::detect`] tells them apart by extension and, for JSONL, by the
 //! first line's fields; `score --predictions-format` names one instead.
 
-use super::error::{LineError, LineReason, ScoreError};
-use super::manifest::Item;
+use super::error::{LineReason, RejectedLine, ScoreError};
+use super::manifest::ManifestItem;
 use super::predictions::{Prediction, check_length};
 use serde_json::Value;
 use std::path::Path;
@@ -31,7 +31,7 @@ pub enum PredictionFormat {
 }
 
 /// The layouts a predictions file may have, for errors.
-pub const EXPECTED: &str = "geomrender JSONL ({\"id\", \"prediction\"} per line), \
+pub(super) const EXPECTED: &str = "geomrender JSONL ({\"id\", \"prediction\"} per line), \
      lmms-eval --log_samples JSONL ({\"doc\": {\"id\"}, \"filtered_resps\" or \"resps\"}), \
      or a VLMEvalKit result table (.xlsx/.tsv/.csv with columns index and prediction)";
 
@@ -98,11 +98,15 @@ fn response(sample: &Value) -> Option<String> {
 }
 
 /// Parses an lmms-eval samples file.
-pub fn parse_lmms_eval(text: &[u8], file: &str, model: &str) -> (Vec<Prediction>, Vec<LineError>) {
+pub fn parse_lmms_eval(
+    text: &[u8],
+    file: &str,
+    model: &str,
+) -> (Vec<Prediction>, Vec<RejectedLine>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for (line, raw) in crate::jsonl::split(text, super::MAX_PREDICTION_LINE_BYTES) {
-        let fail = |reason| LineError {
+        let fail = |reason| RejectedLine {
             file: file.to_string(),
             line,
             reason,
@@ -172,7 +176,7 @@ pub(super) struct Columns {
 impl Columns {
     /// Finds the columns in the header row's non-empty (column, text) cells, or says
     /// which are missing.
-    pub fn find(header: &[(usize, String)]) -> Result<Columns, String> {
+    pub(super) fn find(header: &[(usize, String)]) -> Result<Columns, String> {
         let column = |want: &str| {
             header
                 .iter()
@@ -195,12 +199,12 @@ impl Columns {
     }
 
     /// Whether column `c` is one that is read.
-    pub fn wanted(&self, c: usize) -> bool {
+    pub(super) fn wanted(&self, c: usize) -> bool {
         [self.index, self.id, self.prediction].contains(&Some(c))
     }
 
     /// Row `row` (1-based), its cells given by column.
-    pub fn row(&self, row: usize, cell: impl Fn(usize) -> Option<String>) -> TableRow {
+    pub(super) fn row(&self, row: usize, cell: impl Fn(usize) -> Option<String>) -> TableRow {
         let get = |c: Option<usize>| c.and_then(&cell);
         TableRow {
             row,
@@ -273,12 +277,12 @@ pub fn parse_vlmevalkit(
     bytes: &[u8],
     file: &str,
     model: &str,
-    items: &[Item],
-) -> Result<(Vec<Prediction>, Vec<LineError>), ScoreError> {
+    items: &[ManifestItem],
+) -> Result<(Vec<Prediction>, Vec<RejectedLine>), ScoreError> {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for r in table(bytes, file)? {
-        let fail = |reason| LineError {
+        let fail = |reason| RejectedLine {
             file: file.to_string(),
             line: r.row,
             reason,

@@ -7,7 +7,7 @@
 
 use super::extract::{Answer, Rule, option_letter};
 use super::join::Scored;
-use super::manifest::{AxisValue, BASE_AXIS, Item, Label};
+use super::manifest::{BASE_AXIS, Label, ManifestItem, VariantValue};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -22,11 +22,11 @@ pub enum Scalar {
     Text(String),
 }
 
-impl From<&AxisValue> for Scalar {
-    fn from(v: &AxisValue) -> Scalar {
+impl From<&VariantValue> for Scalar {
+    fn from(v: &VariantValue) -> Scalar {
         match v {
-            AxisValue::Number(n) => Scalar::Number(*n),
-            AxisValue::Text(t) => Scalar::Text(t.clone()),
+            VariantValue::Number(n) => Scalar::Number(*n),
+            VariantValue::Text(t) => Scalar::Text(t.clone()),
         }
     }
 }
@@ -55,7 +55,7 @@ pub struct ItemRow {
 }
 
 /// The rows of every model's verdict on every item.
-pub fn item_rows(items: &[Item], scored: &Scored) -> Vec<ItemRow> {
+pub fn item_rows(items: &[ManifestItem], scored: &Scored) -> Vec<ItemRow> {
     let mut rows = Vec::with_capacity(items.len() * scored.models.len());
     for (i, item) in items.iter().enumerate() {
         let axis = match item.is_base() {

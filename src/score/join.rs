@@ -3,9 +3,9 @@
 //! first prediction of a duplicate pair is the one scored.
 
 use super::accuracy::{Tolerance, is_correct};
-use super::error::{LineError, LineReason};
+use super::error::{LineReason, RejectedLine};
 use super::extract::{Answer, Rule, extract};
-use super::manifest::Item;
+use super::manifest::ManifestItem;
 use super::predictions::Prediction;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap};
@@ -25,11 +25,15 @@ pub struct Scored {
     pub models: Vec<String>,
     pub verdicts: Vec<Vec<Option<Verdict>>>,
     /// Unknown ids and duplicate predictions, in input order.
-    pub errors: Vec<LineError>,
+    pub errors: Vec<RejectedLine>,
 }
 
 /// Joins `predictions` to `items` and scores them with `tol`.
-pub fn score_predictions(items: &[Item], predictions: &[Prediction], tol: &Tolerance) -> Scored {
+pub fn score_predictions(
+    items: &[ManifestItem],
+    predictions: &[Prediction],
+    tol: &Tolerance,
+) -> Scored {
     let index: HashMap<&str, usize> = items
         .iter()
         .enumerate()
@@ -51,7 +55,7 @@ pub fn score_predictions(items: &[Item], predictions: &[Prediction], tol: &Toler
     let mut first_at: HashMap<(usize, usize), &Prediction> = HashMap::new();
     let mut accepted: Vec<(usize, usize, &Prediction)> = Vec::new();
     for p in predictions {
-        let fail = |reason| LineError {
+        let fail = |reason| RejectedLine {
             file: p.file.clone(),
             line: p.line,
             reason,

@@ -6,7 +6,7 @@
 //! `answer` is the 0-based option index or its letter `"A"`…), optional
 //! `params.depth` and `params.question_type`.
 
-use super::error::{LineError, LineReason};
+use super::error::{LineReason, RejectedLine};
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -14,32 +14,32 @@ use std::fmt;
 
 /// The value of one variant axis.
 #[derive(Clone, Debug, PartialEq)]
-pub enum AxisValue {
+pub enum VariantValue {
     Number(f64),
     Text(String),
 }
 
-impl AxisValue {
+impl VariantValue {
     /// Numbers before text; numbers by value, text by bytes.
-    pub fn cmp_order(&self, other: &AxisValue) -> Ordering {
+    pub fn cmp_order(&self, other: &VariantValue) -> Ordering {
         match (self, other) {
-            (AxisValue::Number(a), AxisValue::Number(b)) => a.total_cmp(b),
-            (AxisValue::Number(_), AxisValue::Text(_)) => Ordering::Less,
-            (AxisValue::Text(_), AxisValue::Number(_)) => Ordering::Greater,
-            (AxisValue::Text(a), AxisValue::Text(b)) => a.cmp(b),
+            (VariantValue::Number(a), VariantValue::Number(b)) => a.total_cmp(b),
+            (VariantValue::Number(_), VariantValue::Text(_)) => Ordering::Less,
+            (VariantValue::Text(_), VariantValue::Number(_)) => Ordering::Greater,
+            (VariantValue::Text(a), VariantValue::Text(b)) => a.cmp(b),
         }
     }
 }
 
-impl fmt::Display for AxisValue {
+impl fmt::Display for VariantValue {
     /// Integral numbers without a fraction (`24`, not `24.0`), others shortest round-trip.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AxisValue::Number(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
+            VariantValue::Number(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
                 write!(f, "{}", *v as i64)
             }
-            AxisValue::Number(v) => write!(f, "{v}"),
-            AxisValue::Text(s) => f.write_str(s),
+            VariantValue::Number(v) => write!(f, "{v}"),
+            VariantValue::Text(s) => f.write_str(s),
         }
     }
 }
@@ -55,11 +55,11 @@ pub enum Label {
 
 /// One manifest line.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Item {
+pub struct ManifestItem {
     pub id: String,
     pub base_id: String,
     /// `(axis, value)` sorted by axis name; empty for the base image.
-    pub variant: Vec<(String, AxisValue)>,
+    pub variant: Vec<(String, VariantValue)>,
     pub label: Label,
     /// `params.depth` as text, when present.
     pub depth: Option<String>,
@@ -69,7 +69,7 @@ pub struct Item {
     pub line: usize,
 }
 
-impl Item {
+impl ManifestItem {
     /// Whether this is the unmodified base image of its problem.
     pub fn is_base(&self) -> bool {
         self.variant.is_empty()
@@ -89,12 +89,12 @@ pub const BASE_AXIS: &str = "base";
 
 /// Parses manifest text. Returns the valid items and one error per rejected line
 /// (`file` is used in the errors only).
-pub fn parse_manifest(text: &[u8], file: &str) -> (Vec<Item>, Vec<LineError>) {
+pub fn parse_manifest(text: &[u8], file: &str) -> (Vec<ManifestItem>, Vec<RejectedLine>) {
     let mut items = Vec::new();
     let mut errors = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (line, raw) in crate::jsonl::split(text, crate::jsonl::MAX_LINE_BYTES) {
-        let fail = |reason| LineError {
+        let fail = |reason| RejectedLine {
             file: file.to_string(),
             line,
             reason,
@@ -151,7 +151,7 @@ pub(crate) fn required_string(map: &Map<String, Value>, field: &str) -> Result<S
     }
 }
 
-fn parse_item(line_text: &str, line: usize) -> Result<Item, LineReason> {
+fn parse_item(line_text: &str, line: usize) -> Result<ManifestItem, LineReason> {
     let map = parse_object(line_text)?;
     let id = required_string(&map, "id")?;
     let base_id = required_string(&map, "base_id")?;
@@ -183,7 +183,7 @@ fn parse_item(line_text: &str, line: usize) -> Result<Item, LineReason> {
         Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
         Some(_) => return Err(bad("params.question_type", "must be a non-empty string")),
     };
-    Ok(Item {
+    Ok(ManifestItem {
         id,
         base_id,
         variant,
@@ -194,7 +194,7 @@ fn parse_item(line_text: &str, line: usize) -> Result<Item, LineReason> {
     })
 }
 
-fn parse_variant(value: Option<&Value>) -> Result<Vec<(String, AxisValue)>, LineReason> {
+fn parse_variant(value: Option<&Value>) -> Result<Vec<(String, VariantValue)>, LineReason> {
     let map = match value {
         None => {
             return Err(LineReason::MissingField {
@@ -215,10 +215,10 @@ fn parse_variant(value: Option<&Value>) -> Result<Vec<(String, AxisValue)>, Line
         }
         let value = match v {
             Value::Number(n) => match n.as_f64() {
-                Some(f) if f.is_finite() => AxisValue::Number(f),
+                Some(f) if f.is_finite() => VariantValue::Number(f),
                 _ => return Err(bad(&field, "must be a finite number")),
             },
-            Value::String(s) if !s.is_empty() => AxisValue::Text(s.clone()),
+            Value::String(s) if !s.is_empty() => VariantValue::Text(s.clone()),
             _ => return Err(bad(&field, "must be a number or a non-empty string")),
         };
         out.push((axis.clone(), value));
@@ -275,7 +275,7 @@ fn parse_label(answer: Option<&Value>, choices: Option<&Value>) -> Result<Label,
 mod tests {
     use super::*;
 
-    fn one(line: &str) -> Result<Item, LineReason> {
+    fn one(line: &str) -> Result<ManifestItem, LineReason> {
         let (mut items, mut errors) = parse_manifest(line.as_bytes(), "m.jsonl");
         match errors.pop() {
             Some(e) => Err(e.reason),

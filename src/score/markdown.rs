@@ -9,7 +9,7 @@ use std::fmt::Write;
 const LIST_LIMIT: usize = 50;
 
 /// Renders the report as markdown.
-pub fn render(r: &Report) -> String {
+pub(super) fn render(r: &Report) -> String {
     let mut s = String::new();
     header(&mut s, r);
     models(&mut s, r);

@@ -55,17 +55,17 @@ mod write;
 mod xlsx;
 
 pub use accuracy::{Tolerance, is_correct};
-pub use error::{LineError, LineReason, ScoreError};
+pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};
 pub use harness::{PredictionFormat, parse_lmms_eval, parse_vlmevalkit};
 pub use items::{ITEMS_SCHEMA, ItemRow, Scalar, item_rows};
 pub use join::{Scored, Verdict, score_predictions};
-pub use manifest::{AxisValue, BASE_AXIS, Item, Label, parse_manifest};
+pub use manifest::{BASE_AXIS, Label, ManifestItem, VariantValue, parse_manifest};
 pub use normalize::{ValueMatch, find_values, normalize_text, parse_value};
 pub use predictions::{Prediction, default_model_name, parse_predictions};
 pub use report::{
-    Axis, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT, Report,
-    Row, UNKNOWN_GROUP,
+    AxisValues, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT,
+    Report, Row, UNKNOWN_GROUP,
 };
 pub use stats::{Interval, Z_95, mcnemar_exact, wilson};
 pub use trace::explain_id;
@@ -189,14 +189,14 @@ impl Source {
 /// Parsed inputs: valid items and predictions, rejected lines, file bookkeeping.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Loaded {
-    pub items: Vec<Item>,
+    pub items: Vec<ManifestItem>,
     pub predictions: Vec<Prediction>,
-    pub errors: Vec<LineError>,
+    pub errors: Vec<RejectedLine>,
     pub inputs: Inputs,
 }
 
 /// What a manifest with no valid row holds instead, judged by its first line.
-fn why_empty(text: &[u8], errors: &[LineError]) -> String {
+fn why_empty(text: &[u8], errors: &[RejectedLine]) -> String {
     const READS: &str =
         "score reads the manifest.jsonl that `render` or `sweep` writes beside the images";
     let first = crate::jsonl::split(text, crate::jsonl::MAX_LINE_BYTES)

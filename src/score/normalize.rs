@@ -53,7 +53,7 @@ static VALUE: LazyLock<Regex> = LazyLock::new(|| {
 const MAX_PASSES: usize = 8;
 
 /// Rewrites markdown / LaTeX / Unicode notations into plain text that the number
-/// parser and the extraction rules understand. Idempotent, up to [`MAX_PASSES`]
+/// parser and the extraction rules understand. Idempotent, up to `MAX_PASSES`
 /// nested text commands; linear in the text's length.
 pub fn normalize_text(raw: &str) -> String {
     static DIGIT_GROUP: LazyLock<Regex> =
@@ -167,7 +167,7 @@ fn is_precision(after: &str) -> bool {
 }
 
 /// The first number in `text` (see [`find_values`]).
-pub fn first_value(text: &str) -> Option<ValueMatch> {
+pub(super) fn first_value(text: &str) -> Option<ValueMatch> {
     find_values(text).into_iter().next()
 }
 

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// A rendered plot file.
-pub struct PlotFile {
+pub(super) struct PlotFile {
     pub name: String,
     pub bytes: Vec<u8>,
 }
@@ -70,7 +70,7 @@ fn register_font() -> Result<(), ScoreError> {
 }
 
 /// Renders `accuracy` and `flips`, each as PNG and SVG.
-pub fn render_all(report: &Report) -> Result<Vec<PlotFile>, ScoreError> {
+pub(super) fn render_all(report: &Report) -> Result<Vec<PlotFile>, ScoreError> {
     register_font()?;
     let data = PlotData::new(report);
     let mut out = Vec::new();

@@ -6,7 +6,7 @@
 //! per model needs no `model` field and one file may also hold several models.
 //! Unknown fields are ignored.
 
-use super::error::{LineError, LineReason};
+use super::error::{LineReason, RejectedLine};
 use super::manifest::{bad, parse_object, required_string};
 use serde_json::Value;
 
@@ -27,7 +27,7 @@ pub fn parse_predictions(
     text: &[u8],
     file: &str,
     default_model: &str,
-) -> (Vec<Prediction>, Vec<LineError>) {
+) -> (Vec<Prediction>, Vec<RejectedLine>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for (line, raw) in crate::jsonl::split(text, super::MAX_PREDICTION_LINE_BYTES) {
@@ -43,7 +43,7 @@ pub fn parse_predictions(
                 file: file.to_string(),
                 line,
             }),
-            Err(reason) => errors.push(LineError {
+            Err(reason) => errors.push(RejectedLine {
                 file: file.to_string(),
                 line,
                 reason,

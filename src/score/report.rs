@@ -11,9 +11,9 @@
 //! `.0` (24, 0.5).
 
 use super::accuracy::Tolerance;
-use super::error::LineError;
+use super::error::RejectedLine;
 use super::join::{Scored, Verdict};
-use super::manifest::{AxisValue, BASE_AXIS, Item};
+use super::manifest::{BASE_AXIS, ManifestItem, VariantValue};
 use super::stats::{Z_95, holm, mcnemar_exact, paired_bootstrap, wilson};
 use super::{MissingPolicy, ScoreOptions};
 use serde::Serialize;
@@ -34,11 +34,11 @@ pub struct Report {
     pub inputs: Inputs,
     pub counts: Counts,
     pub models: Vec<ModelSummary>,
-    pub axes: Vec<Axis>,
+    pub axes: Vec<AxisValues>,
     pub rows: Vec<Row>,
     pub breakdowns: Breakdowns,
     /// Every rejected input line, sorted by file and line.
-    pub errors: Vec<LineError>,
+    pub errors: Vec<RejectedLine>,
 }
 
 /// Where the numbers came from.
@@ -93,7 +93,7 @@ pub struct ModelSummary {
 
 /// One variant axis (or `+`-joined grid axes) and its values in plot order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Axis {
+pub struct AxisValues {
     pub axis: String,
     pub values: Vec<String>,
     /// All values are single numbers (plotted on a numeric x axis).
@@ -164,11 +164,11 @@ pub const UNKNOWN_GROUP: &str = "unknown";
 #[derive(Clone, Debug, PartialEq)]
 struct Key {
     axis: String,
-    values: Vec<AxisValue>,
+    values: Vec<VariantValue>,
 }
 
 impl Key {
-    fn of(item: &Item) -> Key {
+    fn of(item: &ManifestItem) -> Key {
         if item.is_base() {
             return Key {
                 axis: BASE_AXIS.to_string(),
@@ -197,7 +197,7 @@ impl Key {
             .join("+")
     }
 
-    /// Base first, then axes by name, values in [`AxisValue::cmp_order`].
+    /// Base first, then axes by name, values in [`VariantValue::cmp_order`].
     fn cmp(&self, other: &Key) -> Ordering {
         let base = |k: &Key| k.values.is_empty();
         base(other)
@@ -236,11 +236,11 @@ fn counted(v: Option<&Verdict>, policy: MissingPolicy) -> Option<bool> {
 }
 
 /// Everything the report needs besides the scored table.
-pub struct BuildInput<'a> {
-    pub items: &'a [Item],
+pub(super) struct BuildInput<'a> {
+    pub items: &'a [ManifestItem],
     pub scored: &'a Scored,
     pub inputs: Inputs,
-    pub errors: Vec<LineError>,
+    pub errors: Vec<RejectedLine>,
     pub predictions: usize,
 }
 
@@ -255,7 +255,7 @@ struct Layout<'a> {
 }
 
 impl<'a> Layout<'a> {
-    fn new(items: &'a [Item]) -> Self {
+    fn new(items: &'a [ManifestItem]) -> Self {
         let item_keys: Vec<Key> = items.iter().map(Key::of).collect();
         let mut keys: Vec<Key> = Vec::new();
         let mut sorted: Vec<&Key> = item_keys.iter().collect();
@@ -292,7 +292,7 @@ struct ModelTallies {
 
 fn tally_model(
     layout: &Layout<'_>,
-    items: &[Item],
+    items: &[ManifestItem],
     verdicts: &[Option<Verdict>],
     policy: MissingPolicy,
 ) -> ModelTallies {
@@ -333,7 +333,7 @@ fn tally_model(
 }
 
 /// Aggregates scored predictions into the report.
-pub fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report {
+pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report {
     let BuildInput {
         items,
         scored,
@@ -386,14 +386,14 @@ pub fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report {
 }
 
 fn counts(
-    items: &[Item],
+    items: &[ManifestItem],
     layout: &Layout<'_>,
     models: &[ModelSummary],
-    errors: &[LineError],
+    errors: &[RejectedLine],
     predictions: usize,
 ) -> Counts {
     use super::error::LineReason as R;
-    let count = |f: fn(&LineError) -> bool| errors.iter().filter(|e| f(e)).count();
+    let count = |f: fn(&RejectedLine) -> bool| errors.iter().filter(|e| f(e)).count();
     Counts {
         items: items.len(),
         base_items: items.iter().filter(|i| i.is_base()).count(),
@@ -506,7 +506,11 @@ fn make_group_row(model: &str, key: &Key, group: String, t: &Tally) -> GroupRow 
     }
 }
 
-fn model_summary(model: &str, items: &[Item], verdicts: &[Option<Verdict>]) -> ModelSummary {
+fn model_summary(
+    model: &str,
+    items: &[ManifestItem],
+    verdicts: &[Option<Verdict>],
+) -> ModelSummary {
     let mut rules: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut missing_ids = Vec::new();
     for (item, v) in items.iter().zip(verdicts) {
@@ -531,16 +535,16 @@ fn model_summary(model: &str, items: &[Item], verdicts: &[Option<Verdict>]) -> M
     }
 }
 
-fn axes(keys: &[Key]) -> Vec<Axis> {
-    let mut out: Vec<Axis> = Vec::new();
+fn axes(keys: &[Key]) -> Vec<AxisValues> {
+    let mut out: Vec<AxisValues> = Vec::new();
     for k in keys.iter().filter(|k| !k.values.is_empty()) {
-        let numeric = k.values.len() == 1 && matches!(k.values[0], AxisValue::Number(_));
+        let numeric = k.values.len() == 1 && matches!(k.values[0], VariantValue::Number(_));
         match out.last_mut() {
             Some(a) if a.axis == k.axis => {
                 a.values.push(k.value_label());
                 a.numeric &= numeric;
             }
-            _ => out.push(Axis {
+            _ => out.push(AxisValues {
                 axis: k.axis.clone(),
                 values: vec![k.value_label()],
                 numeric,

@@ -102,7 +102,7 @@ mod tests {
 }
 
 /// Resamples of [`paired_bootstrap`].
-pub const BOOTSTRAP_RESAMPLES: u32 = 1000;
+pub(super) const BOOTSTRAP_RESAMPLES: u32 = 1000;
 
 /// Paired bootstrap 95 % percentile interval of the accuracy change vs base:
 /// `paired` problems, of which `to_wrong` went from right to wrong and `to_right`
@@ -110,7 +110,7 @@ pub const BOOTSTRAP_RESAMPLES: u32 = 1000;
 /// (a pinned ChaCha8 stream seeded with `seed`) and takes (right − wrong) / n.
 /// Bounds are the nearest-rank 2.5 % and 97.5 % quantiles of
 /// [`BOOTSTRAP_RESAMPLES`] resamples; `None` when nothing is paired.
-pub fn paired_bootstrap(
+pub(super) fn paired_bootstrap(
     to_wrong: u64,
     to_right: u64,
     paired: u64,
@@ -144,7 +144,7 @@ pub fn paired_bootstrap(
 
 /// Holm's step-down adjustment of `p` (family-wise error), in the input order:
 /// the i-th smallest becomes max over j ≤ i of min(1, (m − j + 1) · p₍ⱼ₎).
-pub fn holm(p: &[f64]) -> Vec<f64> {
+pub(super) fn holm(p: &[f64]) -> Vec<f64> {
     let m = p.len();
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by(|&a, &b| p[a].total_cmp(&p[b]).then(a.cmp(&b)));

@@ -3,7 +3,7 @@
 use super::accuracy::is_correct;
 use super::error::ScoreError;
 use super::extract::{Answer, Outcome, explain, option_letter};
-use super::manifest::{Item, Label};
+use super::manifest::{Label, ManifestItem};
 use super::{ScoreOptions, Source, load};
 use std::fmt::Write;
 
@@ -46,7 +46,7 @@ pub fn explain_id(
     Ok(out)
 }
 
-fn write_one(out: &mut String, item: &Item, raw: &str, opts: &ScoreOptions) {
+fn write_one(out: &mut String, item: &ManifestItem, raw: &str, opts: &ScoreOptions) {
     let tol = &opts.tolerance;
     let _ = match &item.label {
         Label::Number(l) => {

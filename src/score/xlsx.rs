@@ -34,7 +34,7 @@ pub(crate) struct Limits {
 }
 
 impl Limits {
-    pub const DEFAULT: Limits = Limits {
+    pub(super) const DEFAULT: Limits = Limits {
         total: MAX_XLSX_BYTES,
         ratio: MAX_XLSX_RATIO,
         ratio_floor: 1 << 20,
@@ -203,7 +203,7 @@ pub(crate) mod tests {
     const DOC_RELS: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
     /// The parts of a one-sheet workbook around `sheet_data` (the `<sheetData>` content).
-    pub fn workbook_parts(sheet_data: &str) -> Vec<(String, Vec<u8>)> {
+    pub(crate) fn workbook_parts(sheet_data: &str) -> Vec<(String, Vec<u8>)> {
         let parts = [
             (
                 "[Content_Types].xml",
@@ -239,7 +239,7 @@ pub(crate) mod tests {
     }
 
     /// A deflated zip of `parts`.
-    pub fn zip_of(parts: &[(String, Vec<u8>)]) -> Vec<u8> {
+    pub(crate) fn zip_of(parts: &[(String, Vec<u8>)]) -> Vec<u8> {
         let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
         let options = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated);

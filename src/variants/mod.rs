@@ -37,6 +37,7 @@ impl VariantError {
 
 /// Why a variant could not be made.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VariantError {
     #[error("unknown axis {0:?}; known axes: {known}", known = AXES.iter().map(|a| a.name).collect::<Vec<_>>().join(", "))]
     UnknownAxis(String),

@@ -1,9 +1,11 @@
 //! compose: labels stay apart and on the canvas for every font size up to 32 px, and
 //! only what a Style field names changes between two styles.
 
-use geomrender::compose::{Annotation, Palette, Rotation, Style, compose};
+use geomrender::compose::compose;
 use geomrender::font::text_box;
+use geomrender::generate::Annotation;
 use geomrender::scene::{Item, TextItem};
+use geomrender::style::{Palette, Rotation, Style};
 
 use crate::support::scenes::problems;
 

@@ -2,9 +2,11 @@
 //! overlap, labels stay apart and on the canvas at the default font size, and output
 //! is byte-identical across runs and thread counts.
 
-use geomrender::compose::{Annotation, Style, compose};
+use geomrender::compose::compose;
+use geomrender::generate::Annotation;
 use geomrender::generate::shapes::ShapeKind;
 use geomrender::generate::{GenerateOptions, Problem, QuestionType, Segment, generate_range};
+use geomrender::style::Style;
 use std::collections::BTreeSet;
 
 fn corpus() -> Vec<Problem> {

@@ -4,10 +4,11 @@
 //! diagram names two near-synonyms. The ΔE formula is the library's, checked against
 //! Sharma, Wu & Dalal's reference pairs in its unit tests.
 
-use geomrender::compose::{Style, compose};
+use geomrender::compose::compose;
 use geomrender::generate::colours::{MIN_DELTA_E, SYNONYMS, ciede2000, lab, over_white};
 use geomrender::generate::{Annotation, GenerateOptions, generate_range};
 use geomrender::scene::Item;
+use geomrender::style::Style;
 use rayon::prelude::*;
 
 /// The smallest ΔE over a diagram's fill pairs, and which pair it is.

@@ -6,9 +6,11 @@
 
 use crate::support::cli::{bin, files, manifest, run};
 use crate::support::output_dir;
-use geomrender::compose::{Annotation, ComposeError, Style, compose};
+use geomrender::compose::{ComposeError, compose};
+use geomrender::generate::Annotation;
 use geomrender::generate::limits::*;
 use geomrender::generate::{GenerateOptions, Problem, Segment, generate_one};
+use geomrender::style::Style;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -35,9 +35,11 @@
 
 use crate::support::cpu::cpu;
 use crate::support::repo;
-use geomrender::compose::{Annotation, Style, compose};
+use geomrender::compose::compose;
+use geomrender::generate::Annotation;
 use geomrender::generate::{GenerateOptions, generate_one};
 use geomrender::pipeline::{LineError, expand_line};
+use geomrender::style::Style;
 use geomrender::variants::Plan;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};

@@ -203,7 +203,7 @@ fn every_glyph_sits_where_resvg_puts_it() {
         let geomrender::scene::Item::Text(t) = &s.items[0] else {
             unreachable!("one text item")
         };
-        let ours = geomrender::render::raster::layout(t);
+        let ours = geomrender::render::layout_glyphs(t);
         let theirs = usvg_glyphs(s);
         assert_eq!(ours.len(), theirs.len(), "{}: glyph count", s.id);
         for (g, (x, y)) in ours.iter().zip(&theirs) {

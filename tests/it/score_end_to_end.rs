@@ -6,7 +6,7 @@
 //! the manifest of a real `geomrender sweep` (`real_rendered_sweep_end_to_end`).
 
 use crate::support::cli::{bin, run_ok, run_score};
-use geomrender::score::{self, LineError, LineReason, ScoreOptions, Source};
+use geomrender::score::{self, LineReason, RejectedLine, ScoreOptions, Source};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -623,8 +623,8 @@ fn scored(dir: &Path, preds: &str) -> (geomrender::score::Report, PathBuf) {
     (report, p)
 }
 
-fn line_error(file: &Path, line: usize, reason: LineReason) -> LineError {
-    LineError {
+fn line_error(file: &Path, line: usize, reason: LineReason) -> RejectedLine {
+    RejectedLine {
         file: file.display().to_string(),
         line,
         reason,

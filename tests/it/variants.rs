@@ -6,7 +6,8 @@ use crate::support::cli::{assert_manifest_row, bin, examples, manifest, manifest
 use crate::support::gpu::{gpu_or_skip, render_gpu};
 use crate::support::images::pixel;
 use crate::support::scenes::problems;
-use geomrender::compose::{Annotation, compose};
+use geomrender::compose::compose;
+use geomrender::generate::Annotation;
 use geomrender::generate::Problem;
 use geomrender::pipeline::expand_line;
 use geomrender::render::RenderedImage;

@@ -25,6 +25,7 @@ pub enum Aids {
 
 /// Why a diagram gets no auxiliary line.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum AidsError {
     #[error(
         "the solution uses no line the diagram leaves out (no area from a height, no semicircle radius)"

@@ -22,6 +22,7 @@ use std::collections::HashMap;
 
 /// Why a problem has no backward version.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BackwardError {
     #[error("it is already a backward question")]
     AlreadyBackward,

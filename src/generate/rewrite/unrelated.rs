@@ -19,6 +19,7 @@ use crate::generate::text::{self, TextError};
 
 /// Why a problem cannot get its unrelated shapes.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum UnrelatedError {
     #[error(
         "no free side has room for a shape that overlaps nothing ({placed} of {wanted} placed)"

@@ -36,7 +36,7 @@ pub(super) struct Tasks {
 }
 
 impl Tasks {
-    pub fn new(dir: &Dir) -> Result<Tasks, DatasetError> {
+    pub(super) fn new(dir: &Dir) -> Result<Tasks, DatasetError> {
         let abs = std::fs::canonicalize(dir.path()).map_err(io(dir.path()))?;
         let data = abs.join("data").join("");
         let data_files = glob_literal(&data.display().to_string())

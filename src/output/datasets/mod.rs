@@ -163,6 +163,7 @@ impl Default for DatasetOptions {
 
 /// Why a dataset could not be written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum DatasetError {
     #[error("{path}: {source}")]
     Io {

@@ -176,7 +176,7 @@ pub(super) fn is_shard(name: &str) -> bool {
 }
 
 impl Shards {
-    pub fn new(dir: &Dir) -> Result<Shards, DatasetError> {
+    pub(super) fn new(dir: &Dir) -> Result<Shards, DatasetError> {
         Ok(Shards {
             dir: dir.clone(),
             files: ShardFiles::new(dir, "data", shard_name, is_shard)?,

@@ -27,7 +27,7 @@ pub(super) struct ShardCut {
 }
 
 impl ShardCut {
-    pub fn new(max_rows: usize, max_bytes: u64) -> ShardCut {
+    pub(super) fn new(max_rows: usize, max_bytes: u64) -> ShardCut {
         ShardCut {
             max_rows: max_rows.max(1),
             max_bytes,
@@ -38,7 +38,7 @@ impl ShardCut {
 
     /// Counts a row of `size` image bytes; true when it starts a new shard (the
     /// current one must be closed first).
-    pub fn starts_new(&mut self, size: u64) -> bool {
+    pub(super) fn starts_new(&mut self, size: u64) -> bool {
         let cut =
             self.rows > 0 && (self.rows >= self.max_rows || self.bytes + size > self.max_bytes);
         if cut {
@@ -71,7 +71,7 @@ fn pending_name(k: usize) -> String {
 impl ShardFiles {
     /// Makes the folder and removes what a killed run left there (pending shards and
     /// temp files). The caller holds the output directory's lock.
-    pub fn new(
+    pub(super) fn new(
         dir: &Dir,
         sub: &'static str,
         name: fn(usize, usize) -> String,
@@ -95,18 +95,18 @@ impl ShardFiles {
     }
 
     /// The sink's folder (for messages).
-    pub fn folder(&self) -> &Path {
+    pub(super) fn folder(&self) -> &Path {
         self.folder.path()
     }
 
     /// Starts the next shard's file.
-    pub fn create(&self) -> Result<AtomicFile, DatasetError> {
+    pub(super) fn create(&self) -> Result<AtomicFile, DatasetError> {
         let name = pending_name(self.pending.len());
         AtomicFile::create_in(&self.folder, &name).map_err(io(&self.folder.join(&name)))
     }
 
     /// Completes a shard started with [`Self::create`].
-    pub fn commit(&mut self, file: AtomicFile) -> Result<(), DatasetError> {
+    pub(super) fn commit(&mut self, file: AtomicFile) -> Result<(), DatasetError> {
         let path = file.path();
         file.commit(false).map_err(io(&path))?;
         self.pending.push(pending_name(self.pending.len()));
@@ -115,7 +115,7 @@ impl ShardFiles {
 
     /// Renames every shard to its final name, removes other datasets' shards from
     /// the folder, and returns the final names relative to the output directory.
-    pub fn publish(self) -> Result<Vec<PathBuf>, DatasetError> {
+    pub(super) fn publish(self) -> Result<Vec<PathBuf>, DatasetError> {
         let folder = &self.folder;
         let n = self.pending.len();
         let finals: Vec<String> = (0..n).map(|k| (self.name)(k, n)).collect();

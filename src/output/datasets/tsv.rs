@@ -41,7 +41,7 @@ fn csv_io(e: csv::Error) -> std::io::Error {
 }
 
 impl Tsv {
-    pub fn new(dir: &Dir) -> Result<Tsv, DatasetError> {
+    pub(super) fn new(dir: &Dir) -> Result<Tsv, DatasetError> {
         let sub = dir.sub("vlmevalkit").map_err(io(&dir.join("vlmevalkit")))?;
         let name = format!("{NAME}.tsv");
         let path = sub.join(&name);

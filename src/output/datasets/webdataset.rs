@@ -14,7 +14,7 @@ use crate::output::dir::Dir;
 use std::path::PathBuf;
 
 /// The sample key of an id (see the module docs).
-pub fn key(id: &str) -> String {
+pub(super) fn key(id: &str) -> String {
     let mut k = String::with_capacity(id.len());
     for c in id.chars() {
         match c {
@@ -43,7 +43,7 @@ pub(super) fn is_shard(name: &str) -> bool {
 }
 
 impl Shards {
-    pub fn new(dir: &Dir) -> Result<Shards, DatasetError> {
+    pub(super) fn new(dir: &Dir) -> Result<Shards, DatasetError> {
         Ok(Shards {
             files: ShardFiles::new(dir, "wds", shard_name, is_shard)?,
             tar: None,

@@ -6,7 +6,7 @@
 /// `out = cur − prev` on the RGB samples of the RGBA rows `cur` and `prev`
 /// (`out` holds 3 bytes a pixel). `false` when a pixel of `cur` is not opaque;
 /// `out` is then unspecified.
-pub fn rgb(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
+pub(super) fn rgb(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
     assert!(
         cur.len().is_multiple_of(4) && prev.len() == cur.len() && out.len() == cur.len() / 4 * 3
     );
@@ -19,7 +19,7 @@ pub fn rgb(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
 }
 
 /// `out = cur − prev` on whole RGBA rows (the compiler vectorises it).
-pub fn rgba(cur: &[u8], prev: &[u8], out: &mut [u8]) {
+pub(super) fn rgba(cur: &[u8], prev: &[u8], out: &mut [u8]) {
     for ((o, c), p) in out.iter_mut().zip(cur).zip(prev) {
         *o = c.wrapping_sub(*p);
     }

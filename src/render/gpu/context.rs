@@ -156,7 +156,7 @@ fn choose(adapters: &[AdapterSummary]) -> Result<(usize, String), GpuError> {
 }
 
 /// A device and queue on the chosen adapter, plus the errors wgpu reported since the last check.
-pub struct GpuContext {
+pub(super) struct GpuContext {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub adapter: AdapterSummary,
@@ -166,7 +166,7 @@ pub struct GpuContext {
 
 impl GpuContext {
     /// Opens the adapter that [`survey`] would choose.
-    pub fn new() -> Result<Self, GpuError> {
+    pub(super) fn new() -> Result<Self, GpuError> {
         let instance = instance();
         let (adapters, summaries) = adapters(&instance);
         let (index, _) = choose(&summaries)?;
@@ -202,7 +202,7 @@ impl GpuContext {
     }
 
     /// Fails with the first error wgpu reported since the last call.
-    pub fn check(&self) -> Result<(), GpuError> {
+    pub(super) fn check(&self) -> Result<(), GpuError> {
         let mut errors = self.errors.lock().unwrap_or_else(|p| p.into_inner());
         match errors.drain(..).next() {
             Some(e) => Err(GpuError::Wgpu(e)),

@@ -85,7 +85,7 @@ pub(super) struct TextState {
 impl TextState {
     /// Prepares every text run of `frame`, in paint order, into `renderers`
     /// (one glyphon renderer per run, created as needed and reused by later frames).
-    pub fn prepare(
+    pub(super) fn prepare(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -161,7 +161,7 @@ pub(super) struct PassInputs<'a> {
 impl PassInputs<'_> {
     /// One render pass drawing every tile of `frame` into `target`, each in its
     /// own viewport and scissor.
-    pub fn encode_pass(
+    pub(super) fn encode_pass(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         target: &Target,

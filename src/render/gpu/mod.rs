@@ -32,6 +32,7 @@ pub use ring::{ImageSink, RingPhase};
 
 /// Why the GPU backend failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum GpuError {
     /// No adapter at all: neither a GPU driver nor a software one is installed.
     #[error(

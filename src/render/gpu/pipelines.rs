@@ -35,15 +35,15 @@ impl BlendSpace {
     }
 }
 /// Depth is unused; Depth24PlusStencil8 is the stencil format every adapter supports with MSAA.
-pub const STENCIL_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
+pub(super) const STENCIL_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
 /// Samples per pixel.
-pub const SAMPLE_COUNT: u32 = 4;
+pub(super) const SAMPLE_COUNT: u32 = 4;
 
 /// WGSL source of the path pipelines.
 pub const PATH_SHADER: &str = include_str!("../../../shaders/path.wgsl");
 
 /// The three path pipelines.
-pub struct PathPipelines {
+pub(super) struct PathPipelines {
     /// Opaque paint: no stencil test.
     pub opaque: wgpu::RenderPipeline,
     /// Translucent paint: each sample at most once per stencil reference.
@@ -55,9 +55,9 @@ pub struct PathPipelines {
 }
 
 /// Colour blending for sources with non-premultiplied alpha onto a premultiplied target.
-pub const BLEND: wgpu::BlendState = wgpu::BlendState::ALPHA_BLENDING;
+pub(super) const BLEND: wgpu::BlendState = wgpu::BlendState::ALPHA_BLENDING;
 
-pub fn multisample() -> wgpu::MultisampleState {
+pub(super) fn multisample() -> wgpu::MultisampleState {
     wgpu::MultisampleState {
         count: SAMPLE_COUNT,
         mask: !0,
@@ -66,7 +66,7 @@ pub fn multisample() -> wgpu::MultisampleState {
 }
 
 /// Depth-stencil state with the same test on both faces (triangles are not culled).
-pub fn stencil_state(
+pub(super) fn stencil_state(
     compare: wgpu::CompareFunction,
     pass_op: wgpu::StencilOperation,
     write: bool,
@@ -92,7 +92,7 @@ pub fn stencil_state(
 }
 
 /// The state for pipelines that neither test nor write the stencil (text).
-pub fn stencil_ignored() -> wgpu::DepthStencilState {
+pub(super) fn stencil_ignored() -> wgpu::DepthStencilState {
     stencil_state(
         wgpu::CompareFunction::Always,
         wgpu::StencilOperation::Keep,
@@ -101,7 +101,7 @@ pub fn stencil_ignored() -> wgpu::DepthStencilState {
 }
 
 impl PathPipelines {
-    pub fn new(device: &wgpu::Device, blend: BlendSpace) -> Self {
+    pub(super) fn new(device: &wgpu::Device, blend: BlendSpace) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("path.wgsl"),
             source: wgpu::ShaderSource::Wgsl(PATH_SHADER.into()),

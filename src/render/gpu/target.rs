@@ -126,14 +126,14 @@ pub(super) struct GrowBuffer {
 }
 
 impl GrowBuffer {
-    pub fn new(usage: wgpu::BufferUsages) -> Self {
+    pub(super) fn new(usage: wgpu::BufferUsages) -> Self {
         GrowBuffer {
             usage: usage | wgpu::BufferUsages::COPY_DST,
             buffer: None,
         }
     }
 
-    pub fn upload(
+    pub(super) fn upload(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,

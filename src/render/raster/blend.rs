@@ -1,21 +1,21 @@
 //! Source-over of a solid colour onto premultiplied RGBA8, with exact rounding.
 
 /// `(a · b + 127) / 255` rounded to nearest, exact for 8-bit products.
-pub fn mul255(a: u32, b: u32) -> u32 {
+pub(super) fn mul255(a: u32, b: u32) -> u32 {
     let t = a * b + 128;
     (t + (t >> 8)) >> 8
 }
 
 /// A colour at an alpha, premultiplied once for many pixels.
 #[derive(Clone, Copy)]
-pub struct Source {
+pub(super) struct Source {
     premul: [u32; 4],
     inv: u32,
 }
 
 impl Source {
     /// Straight `rgb` at `alpha` (0..=255).
-    pub fn new(rgb: [u32; 3], alpha: u32) -> Source {
+    pub(super) fn new(rgb: [u32; 3], alpha: u32) -> Source {
         Source {
             premul: [
                 mul255(rgb[0], alpha),
@@ -29,7 +29,7 @@ impl Source {
 
     /// `px = src + px · (1 − α)`.
     #[inline]
-    pub fn over(&self, px: &mut [u8]) {
+    pub(super) fn over(&self, px: &mut [u8]) {
         for (d, s) in px.iter_mut().zip(self.premul) {
             *d = (s + mul255(*d as u32, self.inv)) as u8;
         }
@@ -40,7 +40,7 @@ impl Source {
     /// AVX2 (checked at run time) the same integer arithmetic in wider lanes, so
     /// the bytes are the same on every machine.
     #[inline]
-    pub fn over_run(&self, run: &mut [u8]) {
+    pub(super) fn over_run(&self, run: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: this CPU has AVX2, checked just above.

@@ -44,14 +44,14 @@ static FONT: LazyLock<Font> = LazyLock::new(|| {
 
 /// A glyph placed on the canvas: its id and origin in px.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Placed {
+pub struct PlacedGlyph {
     pub glyph: u16,
     pub x: f32,
     pub y: f32,
 }
 
 /// Shapes and places `t`'s glyphs (origin on the baseline, y down).
-pub fn layout(t: &TextItem) -> Vec<Placed> {
+pub fn layout(t: &TextItem) -> Vec<PlacedGlyph> {
     let font = &*FONT;
     let hr = harfrust::FontRef::from_index(FONT_DATA, 0).expect("the embedded font parses");
     let shaper = font.shaper.shaper(&hr).build();
@@ -77,7 +77,7 @@ pub fn layout(t: &TextItem) -> Vec<Placed> {
         };
     let mut placed = Vec::with_capacity(output.len());
     for (info, pos) in output.glyph_infos().iter().zip(output.glyph_positions()) {
-        placed.push(Placed {
+        placed.push(PlacedGlyph {
             glyph: info.glyph_id as u16,
             x: x + pos.x_offset as f32 * scale,
             y: y - pos.y_offset as f32 * scale,
@@ -107,7 +107,7 @@ struct Key {
 
 /// Glyph masks by (glyph, size, phase), shared by every thread that renders.
 #[derive(Default)]
-pub struct GlyphCache {
+pub(super) struct GlyphCache {
     masks: RwLock<HashMap<Key, Option<Arc<GlyphMask>>>>,
 }
 
@@ -174,7 +174,7 @@ impl GlyphCache {
     }
 
     /// Draws `t` onto `pixmap` (premultiplied RGBA).
-    pub fn draw(&self, pixmap: &mut Pixmap, t: &TextItem) {
+    pub(super) fn draw(&self, pixmap: &mut Pixmap, t: &TextItem) {
         let color = t.color;
         let alpha = (color.a as f32 / 255.0 * t.opacity).clamp(0.0, 1.0);
         let alpha = (alpha * 255.0).round() as u32;

@@ -17,7 +17,7 @@ mod blend;
 mod glyphs;
 mod paths;
 
-pub use glyphs::{Placed, layout};
+pub use glyphs::{PlacedGlyph, layout as layout_glyphs};
 
 use crate::render::RenderedImage;
 use crate::render::alpha::straight_image;
@@ -26,7 +26,7 @@ use resvg::tiny_skia::{Color, IntSize, Pixmap};
 
 /// Why the direct rasteriser could not draw a scene.
 #[derive(Debug, thiserror::Error)]
-pub enum RasterError {
+pub(super) enum RasterError {
     #[error(transparent)]
     Scene(#[from] SceneError),
     #[error("scene {id:?}: cannot allocate a {width}x{height} canvas")]
@@ -35,13 +35,13 @@ pub enum RasterError {
 
 /// Draws validated Scenes; shared by all rayon workers (`&self`, glyph cache inside).
 #[derive(Default)]
-pub struct Rasterizer {
+pub(super) struct Rasterizer {
     glyphs: glyphs::GlyphCache,
 }
 
 impl Rasterizer {
     /// Renders a scene that passed [`crate::scene::validate`] into straight-alpha RGBA8.
-    pub fn render(&self, scene: &Scene) -> Result<RenderedImage, RasterError> {
+    pub(super) fn render(&self, scene: &Scene) -> Result<RenderedImage, RasterError> {
         let canvas = || RasterError::Canvas {
             id: scene.id.clone(),
             width: scene.width,

@@ -10,7 +10,7 @@ use lyon::path::Event;
 use resvg::tiny_skia::{self, Mask, Paint, PathBuilder, Pixmap, Stroke, StrokeDash, Transform};
 
 /// The scene path as a tiny-skia path (`None` when it draws nothing).
-pub fn to_path(d: &str) -> Result<Option<tiny_skia::Path>, Reason> {
+pub(super) fn to_path(d: &str) -> Result<Option<tiny_skia::Path>, Reason> {
     let lyon = path_data::parse(d)?;
     let mut b = PathBuilder::new();
     for event in lyon.iter() {
@@ -29,7 +29,7 @@ pub fn to_path(d: &str) -> Result<Option<tiny_skia::Path>, Reason> {
 }
 
 /// A solid anti-aliased paint of `color` at `opacity`, as resvg makes it.
-pub fn paint(color: Color, opacity: f32) -> Paint<'static> {
+pub(super) fn paint(color: Color, opacity: f32) -> Paint<'static> {
     let alpha = (color.a as f32 / 255.0 * opacity).clamp(0.0, 1.0);
     let mut paint = Paint::default();
     paint.set_color_rgba8(color.r, color.g, color.b, (alpha * 255.0).round() as u8);
@@ -151,7 +151,7 @@ fn run_end(cov: &[u8], from: usize, byte: u8) -> usize {
 }
 
 /// Draws one path item onto `pixmap` (premultiplied).
-pub fn draw(pixmap: &mut Pixmap, p: &PathItem) -> Result<(), Reason> {
+pub(super) fn draw(pixmap: &mut Pixmap, p: &PathItem) -> Result<(), Reason> {
     let Some(path) = to_path(&p.d)? else {
         return Ok(());
     };

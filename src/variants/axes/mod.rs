@@ -116,7 +116,7 @@ pub struct AxisDef {
 }
 
 /// An axis's rewrite of the Problem.
-pub type Rewrite = fn(Setting, Problem) -> Result<Problem, VariantError>;
+pub(super) type Rewrite = fn(Setting, Problem) -> Result<Problem, VariantError>;
 
 /// The values an axis accepts.
 pub enum Values {
