@@ -6,7 +6,7 @@ use super::frame::{Fit, Px};
 use super::labels::Placed;
 use super::marks::{Arc, Marks};
 use crate::decimal::fmt_decimal;
-use crate::generate::{Problem, Segment, SideKind};
+use crate::generate::{Contour, Problem, Segment, SideKind};
 use crate::scene::{
     Anchor, Baseline, Color, FillRule, Item, LineCap, LineJoin, PathItem, TextItem,
 };
@@ -32,46 +32,13 @@ fn stroke(d: String, style: &Style) -> Item {
     })
 }
 
-/// Fills first (so that opacity changes only fill pixels), then every stroke on top.
+/// Fills first (so that opacity changes only fill pixels), then every stroke on top,
+/// then the auxiliary lines dashed.
 pub(crate) fn shapes(p: &Problem, fit: &Fit, marks: &Marks, style: &Style) -> Vec<Item> {
     let mut fills = Vec::new();
     let mut strokes = Vec::new();
     for s in &p.diagram.shapes {
-        let mut d = String::new();
-        for c in &s.outline {
-            let st = fit.px(c.start);
-            let _ = write!(d, "M {} {}", f(st[0]), f(st[1]));
-            for seg in &c.segments {
-                match *seg {
-                    Segment::Line { to } => {
-                        let t = fit.px(to);
-                        let _ = write!(d, " L {} {}", f(t[0]), f(t[1]));
-                    }
-                    Segment::Arc {
-                        to,
-                        radius,
-                        large_arc,
-                        sweep,
-                        ..
-                    } => {
-                        let t = fit.px(to);
-                        let r = (radius * fit.scale) as f32;
-                        let _ = write!(
-                            d,
-                            " A {} {} 0 {} {} {} {}",
-                            f(r),
-                            f(r),
-                            large_arc as u8,
-                            sweep as u8,
-                            f(t[0]),
-                            f(t[1])
-                        );
-                    }
-                }
-            }
-            d.push_str(" Z ");
-        }
-        let d = d.trim_end().to_string();
+        let d = outline_path(&s.outline, fit);
         fills.push(Item::Path(PathItem {
             fill: Some(fill_colour(&s.colour, style.palette)),
             fill_opacity: style.fill_opacity,
@@ -84,15 +51,69 @@ pub(crate) fn shapes(p: &Problem, fit: &Fit, marks: &Marks, style: &Style) -> Ve
         }));
         strokes.push(d);
     }
-    let line = |a: Px, b: Px| format!("M {} {} L {} {}", f(a[0]), f(a[1]), f(b[0]), f(b[1]));
     for s in p.diagram.sides.iter().filter(|s| s.kind != SideKind::Edge) {
         strokes.push(line(fit.point(p, s.points[0]), fit.point(p, s.points[1])));
     }
     for r in &p.diagram.rays {
         strokes.push(line(fit.point(p, r.points[0]), fit.point(p, r.points[1])));
     }
-    for c in &marks.corners {
-        let d = format!(
+    strokes.extend(mark_paths(marks));
+    fills.push(stroke(strokes.join(" "), style));
+    // Only `aux` variants have auxiliary lines, so every other image keeps its items.
+    if !p.diagram.aux.is_empty() {
+        fills.push(aux_lines(p, fit, style));
+    }
+    fills
+}
+
+/// A segment's path data.
+fn line(a: Px, b: Px) -> String {
+    format!("M {} {} L {} {}", f(a[0]), f(a[1]), f(b[0]), f(b[1]))
+}
+
+/// A shape's outline (one closed subpath per contour) in px.
+fn outline_path(outline: &[Contour], fit: &Fit) -> String {
+    let mut d = String::new();
+    for c in outline {
+        let st = fit.px(c.start);
+        let _ = write!(d, "M {} {}", f(st[0]), f(st[1]));
+        for seg in &c.segments {
+            match *seg {
+                Segment::Line { to } => {
+                    let t = fit.px(to);
+                    let _ = write!(d, " L {} {}", f(t[0]), f(t[1]));
+                }
+                Segment::Arc {
+                    to,
+                    radius,
+                    large_arc,
+                    sweep,
+                    ..
+                } => {
+                    let t = fit.px(to);
+                    let r = (radius * fit.scale) as f32;
+                    let _ = write!(
+                        d,
+                        " A {} {} 0 {} {} {} {}",
+                        f(r),
+                        f(r),
+                        large_arc as u8,
+                        sweep as u8,
+                        f(t[0]),
+                        f(t[1])
+                    );
+                }
+            }
+        }
+        d.push_str(" Z ");
+    }
+    d.trim_end().to_string()
+}
+
+/// Right-angle corners and angle arcs, one path each.
+fn mark_paths(marks: &Marks) -> impl Iterator<Item = String> + '_ {
+    let corners = marks.corners.iter().map(|c| {
+        format!(
             "M {} {} L {} {} L {} {}",
             f(c[0][0]),
             f(c[0][1]),
@@ -100,48 +121,46 @@ pub(crate) fn shapes(p: &Problem, fit: &Fit, marks: &Marks, style: &Style) -> Ve
             f(c[1][1]),
             f(c[2][0]),
             f(c[2][1])
-        );
-        strokes.push(d);
-    }
-    for &Arc {
-        from,
-        to,
-        radius: r,
-        sweep,
-        ..
-    } in &marks.arcs
-    {
-        let d = format!(
-            "M {} {} A {} {} 0 0 {} {} {}",
-            f(from[0]),
-            f(from[1]),
-            f(r),
-            f(r),
-            sweep as u8,
-            f(to[0]),
-            f(to[1])
-        );
-        strokes.push(d);
-    }
-    fills.push(stroke(strokes.join(" "), style));
-    // Auxiliary lines, dashed, over the outlines (only `aux` variants have any, so
-    // every other image keeps its items).
-    if !p.diagram.aux.is_empty() {
-        let d: Vec<String> = p
-            .diagram
-            .aux
-            .iter()
-            .map(|a| line(fit.px(a.from), fit.px(a.to)))
-            .collect();
-        let k = style.canvas as f32 / 512.0;
-        fills.push(Item::Path(PathItem {
-            stroke: Some(Color::BLACK),
-            stroke_width: style.line_width,
-            dash: vec![6.0 * k, 4.0 * k],
-            ..PathItem::new(d.join(" "))
-        }));
-    }
-    fills
+        )
+    });
+    let arcs = marks.arcs.iter().map(
+        |&Arc {
+             from,
+             to,
+             radius: r,
+             sweep,
+             ..
+         }| {
+            format!(
+                "M {} {} A {} {} 0 0 {} {} {}",
+                f(from[0]),
+                f(from[1]),
+                f(r),
+                f(r),
+                sweep as u8,
+                f(to[0]),
+                f(to[1])
+            )
+        },
+    );
+    corners.chain(arcs)
+}
+
+/// The auxiliary lines, dashed, over the outlines.
+fn aux_lines(p: &Problem, fit: &Fit, style: &Style) -> Item {
+    let d: Vec<String> = p
+        .diagram
+        .aux
+        .iter()
+        .map(|a| line(fit.px(a.from), fit.px(a.to)))
+        .collect();
+    let k = style.canvas as f32 / 512.0;
+    Item::Path(PathItem {
+        stroke: Some(Color::BLACK),
+        stroke_width: style.line_width,
+        dash: vec![6.0 * k, 4.0 * k],
+        ..PathItem::new(d.join(" "))
+    })
 }
 
 /// Thin lines from an element to its label where the label was pushed away; 1 px

@@ -462,6 +462,9 @@ struct Candidate {
 /// element; failing that, the attached (then any) one with the most stroke clearance;
 /// failing that, the first candidate clamped to the canvas. A label that does not
 /// fit on the canvas at all is an error.
+///
+/// Kept whole: one greedy pass whose fallbacks share the loop's state (placed
+/// boxes, the stroke index); split, each helper would take all of it.
 fn place_all(
     reqs: &[Request],
     segs: &[(Px, Px)],

@@ -235,6 +235,9 @@ impl Problem {
     /// Checks every count, text length and number against the limits of this module;
     /// the error names the first offending field by its JSON path. Cheap: it stops at
     /// the first count past its limit before looking at the items.
+    ///
+    /// Kept whole: a flat list of independent checks, one per field in the order of
+    /// the Problem's JSON, so that a field and its limit are read side by side.
     pub fn check_limits(&self) -> Result<(), LimitError> {
         let d = &self.diagram;
         count("diagram.points", &d.points, MAX_POINTS)?;

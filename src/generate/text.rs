@@ -502,103 +502,19 @@ impl Words for W<'_> {
 /// Question and solution in one style.
 fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
     let d = &p.diagram;
-    let info = p.params.info;
-    let mut facts: Vec<String> = Vec::new();
-    let mut stated: Vec<ElementRef> = Vec::new();
-    let mut introduced: Vec<usize> = Vec::new();
-    let mut mentioned: Vec<usize> = Vec::new();
-    let root = p.steps.last();
-    // Facts from the root down (steps are stored children first).
-    for step in p.steps.iter().rev() {
-        let w = W::new(d, a, step);
-        if let Some(s) = step.shape {
-            if !step.kind.is_standard() && !introduced.contains(&s) {
-                introduced.push(s);
-                mentioned.push(s);
-                let name = match a {
-                    Annotation::Coordinate => &d.shapes[s].name.coordinate,
-                    Annotation::Individual => &d.shapes[s].name.individual,
-                };
-                facts.push(format!("the {name} shape is {}", step.kind.description()));
-            }
-        }
-        if step.kind.is_connector() && info == Info::Text {
-            facts.push(format!(
-                "{} and {} are {}",
-                w.name(Role::Angle(0)),
-                w.name(Role::Angle(1)),
-                connector_word(step.kind)
-            ));
-        }
-        let mut bindings: Vec<&super::problem::Binding> = step.inputs.iter().collect();
-        bindings.push(&step.output);
-        for b in bindings {
-            if stated.contains(&b.element) {
-                continue;
-            }
-            let (status, shown, expr) = element_state(d, b.element);
-            let given = status == Status::Given || expr.is_some();
-            if !given || shown {
-                continue;
-            }
-            stated.push(b.element);
-            let value = expr.unwrap_or_else(|| fmt_num(b.value));
-            facts.push(w.clause(b.role, &value, info == Info::Text));
-            if let (Some(s), ElementRef::Measure(_) | ElementRef::Side(_)) = (step.shape, b.element)
-            {
-                mentioned.push(s);
-            }
-        }
-    }
-    // Given values that no step uses (unrelated shapes, `generate::rewrite::unrelated`): stated
-    // like the others when they are not on the image. Base problems have none.
-    let bound: Vec<ElementRef> = p
-        .steps
-        .iter()
-        .flat_map(|s| s.inputs.iter().chain([&s.output]))
-        .map(|b| b.element)
-        .collect();
-    for (i, side) in d.sides.iter().enumerate() {
-        let free = side.status == Status::Given
-            && !side.shown
-            && side.expr.is_none()
-            && !bound.contains(&ElementRef::Side(i));
-        if !free {
-            continue;
-        }
-        let value = fmt_num(side.value);
-        let shape = side.shapes.last().copied().unwrap_or(0);
-        facts.push(match a {
-            Annotation::Coordinate => format!(
-                "the length of the {} side of {} is {value}",
-                side.name.coordinate,
-                shape_phrase(d, shape, a)
-            ),
-            Annotation::Individual => format!(
-                "the length of the side marked with {} is {value}",
-                side.name.individual
-            ),
-        });
-        mentioned.push(shape);
-    }
-    let root_step = root.ok_or_else(|| bad("no steps".into()))?;
+    let mut facts = Facts::default();
+    facts.of_steps(p, a);
+    facts.of_unused_givens(p, a);
+    let root_step = p.steps.last().ok_or_else(|| bad("no steps".into()))?;
     // The asked phrase names the root shape, except for angles ("the BCA angle").
     if let (Some(s), false) = (
         root_step.shape,
         matches!(root_step.output.element, ElementRef::Angle(_)),
     ) {
-        mentioned.push(s);
+        facts.mentioned.push(s);
     }
-    if info == Info::Text {
-        for (s, shape) in d.shapes.iter().enumerate() {
-            if !mentioned.contains(&s) {
-                let name = match a {
-                    Annotation::Coordinate => &shape.name.coordinate,
-                    Annotation::Individual => &shape.name.individual,
-                };
-                facts.push(format!("the {name} shape is {}", shape.kind.description()));
-            }
-        }
+    if p.params.info == Info::Text {
+        facts.of_unmentioned_shapes(p, a);
     }
     let asked = asked_phrase(d, a, root_step);
     let cot = solution(p, a)?;
@@ -608,12 +524,128 @@ fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
         .any(|s| formulas::by_id(&s.formula).is_some_and(Formula::uses_pi));
     let question = super::rewrite::phrasing::question(
         p.params.phrasing,
-        &join(&facts),
+        &join(&facts.facts),
         &asked,
         uses_pi,
         has_decimals(&cot),
     );
     Ok((question, cot))
+}
+
+/// The question's facts as they are gathered, and what they have named so far.
+#[derive(Default)]
+struct Facts {
+    facts: Vec<String>,
+    /// Elements whose given value is stated.
+    stated: Vec<ElementRef>,
+    /// Shapes whose kind is stated.
+    introduced: Vec<usize>,
+    /// Shapes a fact names.
+    mentioned: Vec<usize>,
+}
+
+impl Facts {
+    /// From the root down (steps are stored children first): each non-standard
+    /// shape's kind, connectors when givens are in the text, and every given value
+    /// not on the image.
+    fn of_steps(&mut self, p: &Problem, a: Annotation) {
+        let d = &p.diagram;
+        let info = p.params.info;
+        for step in p.steps.iter().rev() {
+            let w = W::new(d, a, step);
+            if let Some(s) = step.shape {
+                if !step.kind.is_standard() && !self.introduced.contains(&s) {
+                    self.introduced.push(s);
+                    self.mentioned.push(s);
+                    let name = match a {
+                        Annotation::Coordinate => &d.shapes[s].name.coordinate,
+                        Annotation::Individual => &d.shapes[s].name.individual,
+                    };
+                    self.facts
+                        .push(format!("the {name} shape is {}", step.kind.description()));
+                }
+            }
+            if step.kind.is_connector() && info == Info::Text {
+                self.facts.push(format!(
+                    "{} and {} are {}",
+                    w.name(Role::Angle(0)),
+                    w.name(Role::Angle(1)),
+                    connector_word(step.kind)
+                ));
+            }
+            let mut bindings: Vec<&super::problem::Binding> = step.inputs.iter().collect();
+            bindings.push(&step.output);
+            for b in bindings {
+                if self.stated.contains(&b.element) {
+                    continue;
+                }
+                let (status, shown, expr) = element_state(d, b.element);
+                let given = status == Status::Given || expr.is_some();
+                if !given || shown {
+                    continue;
+                }
+                self.stated.push(b.element);
+                let value = expr.unwrap_or_else(|| fmt_num(b.value));
+                self.facts
+                    .push(w.clause(b.role, &value, info == Info::Text));
+                if let (Some(s), ElementRef::Measure(_) | ElementRef::Side(_)) =
+                    (step.shape, b.element)
+                {
+                    self.mentioned.push(s);
+                }
+            }
+        }
+    }
+
+    /// Given values that no step uses (unrelated shapes,
+    /// `generate::rewrite::unrelated`): stated like the others when they are not on
+    /// the image. Base problems have none.
+    fn of_unused_givens(&mut self, p: &Problem, a: Annotation) {
+        let d = &p.diagram;
+        let bound: Vec<ElementRef> = p
+            .steps
+            .iter()
+            .flat_map(|s| s.inputs.iter().chain([&s.output]))
+            .map(|b| b.element)
+            .collect();
+        for (i, side) in d.sides.iter().enumerate() {
+            let free = side.status == Status::Given
+                && !side.shown
+                && side.expr.is_none()
+                && !bound.contains(&ElementRef::Side(i));
+            if !free {
+                continue;
+            }
+            let value = fmt_num(side.value);
+            let shape = side.shapes.last().copied().unwrap_or(0);
+            self.facts.push(match a {
+                Annotation::Coordinate => format!(
+                    "the length of the {} side of {} is {value}",
+                    side.name.coordinate,
+                    shape_phrase(d, shape, a)
+                ),
+                Annotation::Individual => format!(
+                    "the length of the side marked with {} is {value}",
+                    side.name.individual
+                ),
+            });
+            self.mentioned.push(shape);
+        }
+    }
+
+    /// With the givens in the text, every shape no fact names yet, by its kind.
+    fn of_unmentioned_shapes(&mut self, p: &Problem, a: Annotation) {
+        for (s, shape) in p.diagram.shapes.iter().enumerate() {
+            if !self.mentioned.contains(&s) {
+                let name = match a {
+                    Annotation::Coordinate => &shape.name.coordinate,
+                    Annotation::Individual => &shape.name.individual,
+                };
+                self.facts
+                    .push(format!("the {name} shape is {}", shape.kind.description()));
+            }
+        }
+    }
 }
 
 fn connector_word(kind: ShapeKind) -> &'static str {

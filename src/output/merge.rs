@@ -272,6 +272,20 @@ struct Finished {
 /// The finished shards of the run in `out`, checked and locked, in shard order.
 /// Only what exists is walked: nothing is allocated by a count read from a name.
 fn finished_shards(out: &Dir) -> Result<Vec<Finished>, MergeError> {
+    let (root, found, count) = shard_folders(out)?;
+    let mut shards: Vec<Finished> = Vec::new();
+    for (i, name) in found {
+        let shard = open_finished(&root, &name, i, count)?;
+        if let Some(first) = shards.first() {
+            same_run(first, &shard)?;
+        }
+        shards.push(shard);
+    }
+    Ok(shards)
+}
+
+/// `out/shards/` and its `I-of-N` folders by index, all of one N, none missing.
+fn shard_folders(out: &Dir) -> Result<(Dir, BTreeMap<u64, String>, u64), MergeError> {
     let root_path = out.join("shards");
     let root = match out.existing_sub("shards") {
         Ok(Some(root)) => root,
@@ -343,97 +357,92 @@ fn finished_shards(out: &Dir) -> Result<Vec<Finished>, MergeError> {
             count,
         });
     }
-    let mut shards: Vec<Finished> = Vec::new();
-    for (i, name) in found {
-        let path = root.join(&name);
-        let dir = root
-            .existing_sub(&name)
-            .map_err(|e| MergeError::NotAFolder {
-                dir: path.clone(),
-                why: e.to_string(),
-            })?;
-        let Some(dir) = dir else {
-            return Err(MergeError::Unfinished(path));
-        };
-        let lock = match OutputLock::acquire(dir.clone()) {
-            Ok(lock) => lock,
-            Err(LockError::InUse { dir, pid }) => {
-                return Err(MergeError::ShardBusy {
-                    dir,
-                    who: pid.map_or("another process".into(), |p| format!("process {p}")),
-                });
-            }
-            Err(LockError::Io { path, source }) => return Err(MergeError::Io { path, source }),
-        };
-        let done = ShardDone::read(&dir)?;
-        if (done.index, done.count) != (i, count) {
-            return Err(MergeError::BadDone {
-                path: dir.join(DONE),
-                why: format!("it says shard {}-of-{}", done.index, done.count),
+    Ok((root, found, count))
+}
+
+/// Shard `i` of `count` in `root/name`: locked, its `done.json` read and naming
+/// it, and every file it records unchanged since.
+fn open_finished(root: &Dir, name: &str, i: u64, count: u64) -> Result<Finished, MergeError> {
+    let path = root.join(name);
+    let dir = root
+        .existing_sub(name)
+        .map_err(|e| MergeError::NotAFolder {
+            dir: path.clone(),
+            why: e.to_string(),
+        })?;
+    let Some(dir) = dir else {
+        return Err(MergeError::Unfinished(path));
+    };
+    let lock = match OutputLock::acquire(dir.clone()) {
+        Ok(lock) => lock,
+        Err(LockError::InUse { dir, pid }) => {
+            return Err(MergeError::ShardBusy {
+                dir,
+                who: pid.map_or("another process".into(), |p| format!("process {p}")),
             });
         }
-        if let Some(first) = shards.first() {
-            let mut differ = Vec::new();
-            if first.done.geomrender != done.geomrender {
-                differ.push(format!(
-                    "geomrender {} vs {}",
-                    first.done.geomrender, done.geomrender
-                ));
-            }
-            if first.done.options != done.options {
-                differ.push(describe_difference(&first.done.options, &done.options));
-            }
-            if (
-                &first.done.sinks,
-                first.done.shard_rows,
-                first.done.shard_bytes,
-            ) != (&done.sinks, done.shard_rows, done.shard_bytes)
-            {
-                differ.push(format!(
-                    "datasets {:?} vs {:?}",
-                    first.done.sinks, done.sinks
-                ));
-            }
-            if !differ.is_empty() {
-                return Err(MergeError::Options {
-                    dir: dir.path().to_path_buf(),
-                    first: first.dir.path().to_path_buf(),
-                    detail: differ.join("; "),
-                });
-            }
-        }
-        for (name, sum) in &done.files {
-            let path = dir.join(name);
-            if !CONCATENATED.contains(&name.as_str()) {
-                return Err(MergeError::BadDone {
-                    path: dir.join(DONE),
-                    why: format!("it records {name:?}, which is not a file shards write"),
-                });
-            }
-            let now = file_sum(&dir, name).map_err(io(&path))?;
-            if &now != sum {
-                return Err(MergeError::Tampered {
-                    path,
-                    why: format!(
-                        "SHA-256 {} ({} bytes), done.json recorded {} ({} bytes)",
-                        now.sha256, now.bytes, sum.sha256, sum.bytes
-                    ),
-                });
-            }
-        }
-        if !done.files.contains_key("manifest.jsonl") {
-            return Err(MergeError::BadDone {
-                path: dir.join(DONE),
-                why: "it records no manifest.jsonl".into(),
-            });
-        }
-        shards.push(Finished {
-            dir,
-            done,
-            _lock: lock,
+        Err(LockError::Io { path, source }) => return Err(MergeError::Io { path, source }),
+    };
+    let done = ShardDone::read(&dir)?;
+    if (done.index, done.count) != (i, count) {
+        return Err(MergeError::BadDone {
+            path: dir.join(DONE),
+            why: format!("it says shard {}-of-{}", done.index, done.count),
         });
     }
-    Ok(shards)
+    for (name, sum) in &done.files {
+        let path = dir.join(name);
+        if !CONCATENATED.contains(&name.as_str()) {
+            return Err(MergeError::BadDone {
+                path: dir.join(DONE),
+                why: format!("it records {name:?}, which is not a file shards write"),
+            });
+        }
+        let now = file_sum(&dir, name).map_err(io(&path))?;
+        if &now != sum {
+            return Err(MergeError::Tampered {
+                path,
+                why: format!(
+                    "SHA-256 {} ({} bytes), done.json recorded {} ({} bytes)",
+                    now.sha256, now.bytes, sum.sha256, sum.bytes
+                ),
+            });
+        }
+    }
+    if !done.files.contains_key("manifest.jsonl") {
+        return Err(MergeError::BadDone {
+            path: dir.join(DONE),
+            why: "it records no manifest.jsonl".into(),
+        });
+    }
+    Ok(Finished {
+        dir,
+        done,
+        _lock: lock,
+    })
+}
+
+/// Two shards of one run: the same version, options and datasets.
+fn same_run(first: &Finished, shard: &Finished) -> Result<(), MergeError> {
+    let (a, b) = (&first.done, &shard.done);
+    let mut differ = Vec::new();
+    if a.geomrender != b.geomrender {
+        differ.push(format!("geomrender {} vs {}", a.geomrender, b.geomrender));
+    }
+    if a.options != b.options {
+        differ.push(describe_difference(&a.options, &b.options));
+    }
+    if (&a.sinks, a.shard_rows, a.shard_bytes) != (&b.sinks, b.shard_rows, b.shard_bytes) {
+        differ.push(format!("datasets {:?} vs {:?}", a.sinks, b.sinks));
+    }
+    if differ.is_empty() {
+        return Ok(());
+    }
+    Err(MergeError::Options {
+        dir: shard.dir.path().to_path_buf(),
+        first: first.dir.path().to_path_buf(),
+        detail: differ.join("; "),
+    })
 }
 
 /// The top-level keys of two option objects that differ, as `key: a vs b`.

@@ -40,6 +40,7 @@ pub use resume::ResumeError;
 pub use stats::{StageTimes, Timer};
 
 use crate::output::datasets::{DatasetError, DatasetOptions, DatasetWriter, Exported};
+use crate::output::dir::Dir;
 use crate::output::lock::OutputLock;
 use crate::output::manifest::{ManifestWriter, ProblemFields, Source};
 use crate::render::CpuRenderer;
@@ -332,39 +333,10 @@ pub fn run_locked(
     let renderer = Renderer::open(options)?;
     let backend = renderer.label();
     let (fingerprint, described) = fingerprint(options, &backend);
-    // Resume or refuse, before anything on disk changes.
-    let plan = match options.resume {
-        true => resume::plan(
-            out,
-            &backend,
-            options.outputs,
-            (&fingerprint, &described),
-            options.input_path.as_deref(),
-        )?,
-        false => None,
-    };
-    let staged = match &plan {
-        Some(plan) => Some(resume::stage(out, plan)?),
-        None => None,
-    };
     // Rows go to the partial file until the run ends: errors name that one.
     let partial = ManifestWriter::partial_path(out, "manifest.jsonl");
-    let mut manifest = ManifestWriter::create(out, "manifest.jsonl").map_err(io(&partial))?;
-    resume::write_state(out, &fingerprint, &described)?;
-    let mut datasets = DatasetWriter::create(out, &options.datasets)?;
-    let kept = match (plan, staged) {
-        (Some(plan), Some(name)) => {
-            resume::keep(
-                out,
-                name,
-                plan.kept.ids.len(),
-                &mut manifest,
-                datasets.as_mut(),
-            )?;
-            plan.kept
-        }
-        _ => resume::Kept::default(),
-    };
+    let (mut manifest, datasets, kept) =
+        open_outputs(out, options, &backend, (&fingerprint, &described), &partial)?;
     for id in &kept.ids {
         progress.image_written(id);
     }
@@ -430,6 +402,53 @@ pub fn run_locked(
         elapsed: start.elapsed(),
         stages: stats,
     })
+}
+
+/// The run's manifest and datasets, opened, with the rows a resumed run keeps
+/// already written: the resume is planned (or refused) before anything on disk
+/// changes.
+fn open_outputs(
+    out: &Dir,
+    options: &RunOptions,
+    backend: &str,
+    (fingerprint, described): (&str, &serde_json::Value),
+    partial: &Path,
+) -> Result<(ManifestWriter, Option<DatasetWriter>, resume::Kept), RunError> {
+    let io = |source| RunError::Io {
+        path: partial.to_path_buf(),
+        source,
+    };
+    let plan = match options.resume {
+        true => resume::plan(
+            out,
+            backend,
+            options.outputs,
+            (fingerprint, described),
+            options.input_path.as_deref(),
+        )?,
+        false => None,
+    };
+    let staged = match &plan {
+        Some(plan) => Some(resume::stage(out, plan)?),
+        None => None,
+    };
+    let mut manifest = ManifestWriter::create(out, "manifest.jsonl").map_err(io)?;
+    resume::write_state(out, fingerprint, described)?;
+    let mut datasets = DatasetWriter::create(out, &options.datasets)?;
+    let kept = match (plan, staged) {
+        (Some(plan), Some(name)) => {
+            resume::keep(
+                out,
+                name,
+                plan.kept.ids.len(),
+                &mut manifest,
+                datasets.as_mut(),
+            )?;
+            plan.kept
+        }
+        _ => resume::Kept::default(),
+    };
+    Ok((manifest, datasets, kept))
 }
 
 /// What decides a run's output bytes, as readable JSON, and its SHA-256: what

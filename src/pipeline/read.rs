@@ -126,58 +126,10 @@ impl Reader<'_> {
             step = (budget * worked.len() / jobs.max(1)).clamp(1, budget);
             let mut ready = Vec::new();
             for (number, result) in worked {
-                let fail = |e: JobError| LineError {
-                    file: self.file.to_string(),
-                    line: number,
-                    id: e.id,
-                    fault: e.fault,
-                };
-                let Line { works, failed } = match result {
-                    Ok(l) => l,
-                    Err(e) => {
-                        self.reject(fail(e), false)?;
-                        continue;
-                    }
-                };
-                // A duplicate id rejects the whole line, before any of its images is written.
-                let mut ids = HashSet::new();
-                if let Some(dup) = works
-                    .iter()
-                    .map(Work::id)
-                    .find(|id| seen.contains(*id) || !ids.insert(*id))
-                {
-                    let id = dup.to_string();
-                    self.reject(
-                        fail(JobError::of(&id, LineFault::DuplicateId { id: id.clone() })),
-                        false,
-                    )?;
-                    continue;
-                }
-                for w in works {
-                    seen.insert(w.id().into());
-                    match &w {
-                        Work::Kept(id, input) => cursor.skipped(self.kept, id, input)?,
-                        other => cursor.rendered(self.kept, other.id())?,
-                    }
-                    match (w, &next) {
-                        (Work::Kept(..), _) => {}
-                        #[cfg(feature = "gpu")]
-                        (Work::Gpu(p, meta), Next::Gpu(tx)) => {
-                            if tx.send((p, meta)).is_err() {
-                                return Ok(()); // the GPU stage failed; the caller reports why
-                            }
-                        }
-                        (Work::Done(d), _) => ready.push(d),
-                        #[cfg(feature = "gpu")]
-                        (Work::Gpu(..), Next::Sink(_)) => {
-                            unreachable!("GPU work only exists with a GPU stage")
-                        }
-                    }
-                }
-                // Like a variant the problem has none of, a failed one has no row, so
-                // a resumed run meets it again (and reports it again) where it was.
-                for e in failed {
-                    self.reject(fail(e), true)?;
+                let passed = self.pass_line(number, result, &mut seen, &mut cursor, &next)?;
+                match passed {
+                    Some(done) => ready.extend(done),
+                    None => return Ok(()), // the GPU stage failed; the caller reports why
                 }
             }
             #[cfg_attr(not(feature = "gpu"), allow(irrefutable_let_patterns))]
@@ -187,6 +139,75 @@ impl Reader<'_> {
                 }
             }
         }
+    }
+
+    /// Hands one worked line on: its failure reported, or its jobs checked for
+    /// duplicate ids, recorded for `--resume`, and sent to the GPU stage or returned
+    /// for the sink (in order); its failed variants reported. `None` when the GPU
+    /// stage hung up.
+    fn pass_line(
+        &mut self,
+        number: u64,
+        result: Result<Line, JobError>,
+        seen: &mut HashSet<Box<str>>,
+        cursor: &mut Cursor,
+        next: &Next<'_>,
+    ) -> Result<Option<Vec<Done>>, RunError> {
+        let fail = |e: JobError| LineError {
+            file: self.file.to_string(),
+            line: number,
+            id: e.id,
+            fault: e.fault,
+        };
+        let Line { works, failed } = match result {
+            Ok(l) => l,
+            Err(e) => {
+                self.reject(fail(e), false)?;
+                return Ok(Some(Vec::new()));
+            }
+        };
+        // A duplicate id rejects the whole line, before any of its images is written.
+        let mut ids = HashSet::new();
+        if let Some(dup) = works
+            .iter()
+            .map(Work::id)
+            .find(|id| seen.contains(*id) || !ids.insert(*id))
+        {
+            let id = dup.to_string();
+            self.reject(
+                fail(JobError::of(&id, LineFault::DuplicateId { id: id.clone() })),
+                false,
+            )?;
+            return Ok(Some(Vec::new()));
+        }
+        let mut ready = Vec::new();
+        for w in works {
+            seen.insert(w.id().into());
+            match &w {
+                Work::Kept(id, input) => cursor.skipped(self.kept, id, input)?,
+                other => cursor.rendered(self.kept, other.id())?,
+            }
+            match (w, next) {
+                (Work::Kept(..), _) => {}
+                #[cfg(feature = "gpu")]
+                (Work::Gpu(p, meta), Next::Gpu(tx)) => {
+                    if tx.send((p, meta)).is_err() {
+                        return Ok(None);
+                    }
+                }
+                (Work::Done(d), _) => ready.push(d),
+                #[cfg(feature = "gpu")]
+                (Work::Gpu(..), Next::Sink(_)) => {
+                    unreachable!("GPU work only exists with a GPU stage")
+                }
+            }
+        }
+        // Like a variant the problem has none of, a failed one has no row, so a
+        // resumed run meets it again (and reports it again) where it was.
+        for e in failed {
+            self.reject(fail(e), true)?;
+        }
+        Ok(Some(ready))
     }
 
     /// Reports a failure: of the whole line, or of one image that failed `alone`.

@@ -207,6 +207,9 @@ fn inverse_of(
 }
 
 /// `p` asked backward along `path` (root first) to the input `leaf` of its last step.
+///
+/// Kept whole: the steps along the path are rewritten in one pass that carries the
+/// newly known value down to the leaf; each step's rewrite needs the one before.
 fn invert(
     p: &Problem,
     exact: &HashMap<ElementRef, f64>,
