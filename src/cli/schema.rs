@@ -31,6 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Which::Report => geomrender::score::REPORT_SCHEMA,
         Which::ScoreItems => geomrender::score::ITEMS_SCHEMA,
     };
-    println!("{text}");
+    // The file's own bytes (it ends with its newline).
+    print!("{text}");
     Ok(ExitCode::SUCCESS)
 }

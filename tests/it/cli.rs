@@ -339,6 +339,19 @@ fn doctor_names_the_adapter_it_would_use() {
     }
 }
 
+/// `geomrender schema NAME` prints `schemas/NAME.schema.json` byte for byte.
+#[test]
+fn schema_prints_the_published_files() {
+    for name in ["scene", "problem", "manifest", "report", "score-items"] {
+        let out = run(bin().args(["schema", name]));
+        assert!(out.status.success());
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("schemas")
+            .join(format!("{name}.schema.json"));
+        assert_eq!(out.stdout, std::fs::read(file).unwrap(), "{name}");
+    }
+}
+
 #[test]
 fn schema_describes_the_bundled_examples() {
     let out = run(bin().args(["schema", "scene"]));

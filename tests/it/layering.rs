@@ -129,3 +129,68 @@ fn the_checker_sees_grouped_and_inline_paths() {
     let names: Vec<&str> = refs.iter().map(|(_, n)| n.as_str()).collect();
     assert_eq!(names, ["scene", "font", "vec2", "jsonl", "output"]);
 }
+
+/// The optional dependencies stay behind their cargo features: wgpu, glyphon and
+/// pollster only in the modules that `#[cfg(feature = "gpu")]` declares, clap,
+/// indicatif and anyhow only in the binary. They are dev-dependencies too (so that
+/// the library-only test build reuses the default one), so no test build would
+/// catch a stray use; this check does.
+#[test]
+fn optional_dependencies_stay_behind_their_features() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // (declaring file, module line) of every gpu-gated module, and its files.
+    let gated = [
+        ("render/mod.rs", "pub mod gpu;", "render/gpu/"),
+        ("render/mod.rs", "mod prepare;", "render/prepare.rs"),
+        ("render/mod.rs", "mod text;", "render/text.rs"),
+        ("pipeline/mod.rs", "mod gpu_stage;", "pipeline/gpu_stage.rs"),
+    ];
+    for (parent, decl, _) in gated {
+        let text = std::fs::read_to_string(src.join(parent)).unwrap();
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let at = lines.iter().position(|l| *l == decl);
+        assert!(
+            at.is_some_and(|i| i > 0 && lines[i - 1] == "#[cfg(feature = \"gpu\")]"),
+            "{parent}: `{decl}` is not behind #[cfg(feature = \"gpu\")]"
+        );
+    }
+    let mut stack = vec![src.clone()];
+    let mut strays = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let rel = path
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or_default();
+                for (krate, allowed) in [
+                    ("wgpu", gated.iter().any(|g| rel.starts_with(g.2))),
+                    ("glyphon", gated.iter().any(|g| rel.starts_with(g.2))),
+                    ("pollster", gated.iter().any(|g| rel.starts_with(g.2))),
+                    ("clap", rel.starts_with("cli/") || rel == "main.rs"),
+                    ("indicatif", rel.starts_with("cli/") || rel == "main.rs"),
+                    ("anyhow", rel.starts_with("cli/") || rel == "main.rs"),
+                ] {
+                    let uses = code.match_indices(krate).any(|(i, _)| {
+                        let before = code[..i].chars().next_back();
+                        let after = &code[i + krate.len()..];
+                        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+                            && (after.starts_with("::") || after.starts_with(';'))
+                    });
+                    if uses && !allowed {
+                        strays.push(format!("src/{rel}:{}: uses {krate}", n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(strays.is_empty(), "{}", strays.join("\n"));
+}
