@@ -18,9 +18,32 @@ pub fn fmt_decimal(v: f64, max_decimals: usize) -> String {
     if s == "-0" { "0".into() } else { s.to_string() }
 }
 
+/// The shortest decimal text that reads back as the same `f32`, without a trailing
+/// `.0`: `0.1f32` is `0.1` (not `0.10000000149…`), `24.0` is `24`. Variant values are
+/// named so in ids and manifests.
+pub fn fmt_shortest_f32(v: f32) -> String {
+    let s = format!("{v}");
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+/// An `f32` as the `f64` its shortest decimal text reads as: `0.1f32` gives `0.1`,
+/// so JSON and range checks see the number as it was written.
+pub fn shortest_f32_as_f64(v: f32) -> f64 {
+    fmt_shortest_f32(v).parse().unwrap_or(f64::from(v))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shortest_f32_forms() {
+        assert_eq!(fmt_shortest_f32(0.1), "0.1");
+        assert_eq!(fmt_shortest_f32(24.0), "24");
+        assert_eq!(fmt_shortest_f32(0.85), "0.85");
+        assert_eq!(shortest_f32_as_f64(0.1), 0.1);
+        assert_ne!(f64::from(0.1f32), 0.1);
+    }
 
     #[test]
     fn trims_zeros_and_negative_zero() {

@@ -320,10 +320,6 @@ pub fn run_locked(
     if !options.datasets.sinks.is_empty() && !options.outputs.raster() {
         return Err(DatasetError::SvgOnly.into());
     }
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| RunError::Io { path, source }
-    };
     let out = lock.dir();
     let images = out.sub("images").map_err(io(&out.join("images")))?;
     // Temp files of a run that was killed (we hold the lock: nobody else writes here).
@@ -404,6 +400,12 @@ pub fn run_locked(
     })
 }
 
+/// An I/O error at `path`, as the run reports it.
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> RunError + use<> {
+    let path = path.to_path_buf();
+    move |source| RunError::Io { path, source }
+}
+
 /// The run's manifest and datasets, opened, with the rows a resumed run keeps
 /// already written: the resume is planned (or refused) before anything on disk
 /// changes.
@@ -414,10 +416,6 @@ fn open_outputs(
     (fingerprint, described): (&str, &serde_json::Value),
     partial: &Path,
 ) -> Result<(ManifestWriter, Option<DatasetWriter>, resume::Kept), RunError> {
-    let io = |source| RunError::Io {
-        path: partial.to_path_buf(),
-        source,
-    };
     let plan = match options.resume {
         true => resume::plan(
             out,
@@ -432,7 +430,7 @@ fn open_outputs(
         Some(plan) => Some(resume::stage(out, plan)?),
         None => None,
     };
-    let mut manifest = ManifestWriter::create(out, "manifest.jsonl").map_err(io)?;
+    let mut manifest = ManifestWriter::create(out, "manifest.jsonl").map_err(io(partial))?;
     resume::write_state(out, fingerprint, described)?;
     let mut datasets = DatasetWriter::create(out, &options.datasets)?;
     let kept = match (plan, staged) {

@@ -126,10 +126,8 @@ impl Reader<'_> {
             step = (budget * worked.len() / jobs.max(1)).clamp(1, budget);
             let mut ready = Vec::new();
             for (number, result) in worked {
-                let passed = self.pass_line(number, result, &mut seen, &mut cursor, &next)?;
-                match passed {
-                    Some(done) => ready.extend(done),
-                    None => return Ok(()), // the GPU stage failed; the caller reports why
+                if !self.pass_line(number, result, &mut seen, &mut cursor, &next, &mut ready)? {
+                    return Ok(()); // the GPU stage failed; the caller reports why
                 }
             }
             #[cfg_attr(not(feature = "gpu"), allow(irrefutable_let_patterns))]
@@ -142,9 +140,9 @@ impl Reader<'_> {
     }
 
     /// Hands one worked line on: its failure reported, or its jobs checked for
-    /// duplicate ids, recorded for `--resume`, and sent to the GPU stage or returned
-    /// for the sink (in order); its failed variants reported. `None` when the GPU
-    /// stage hung up.
+    /// duplicate ids, recorded for `--resume`, and sent to the GPU stage or added to
+    /// `ready` for the sink (in order); its failed variants reported. `false` when
+    /// the GPU stage hung up.
     fn pass_line(
         &mut self,
         number: u64,
@@ -152,7 +150,8 @@ impl Reader<'_> {
         seen: &mut HashSet<Box<str>>,
         cursor: &mut Cursor,
         next: &Next<'_>,
-    ) -> Result<Option<Vec<Done>>, RunError> {
+        ready: &mut Vec<Done>,
+    ) -> Result<bool, RunError> {
         let fail = |e: JobError| LineError {
             file: self.file.to_string(),
             line: number,
@@ -163,7 +162,7 @@ impl Reader<'_> {
             Ok(l) => l,
             Err(e) => {
                 self.reject(fail(e), false)?;
-                return Ok(Some(Vec::new()));
+                return Ok(true);
             }
         };
         // A duplicate id rejects the whole line, before any of its images is written.
@@ -178,9 +177,8 @@ impl Reader<'_> {
                 fail(JobError::of(&id, LineFault::DuplicateId { id: id.clone() })),
                 false,
             )?;
-            return Ok(Some(Vec::new()));
+            return Ok(true);
         }
-        let mut ready = Vec::new();
         for w in works {
             seen.insert(w.id().into());
             match &w {
@@ -192,7 +190,7 @@ impl Reader<'_> {
                 #[cfg(feature = "gpu")]
                 (Work::Gpu(p, meta), Next::Gpu(tx)) => {
                     if tx.send((p, meta)).is_err() {
-                        return Ok(None);
+                        return Ok(false);
                     }
                 }
                 (Work::Done(d), _) => ready.push(d),
@@ -207,7 +205,7 @@ impl Reader<'_> {
         for e in failed {
             self.reject(fail(e), true)?;
         }
-        Ok(Some(ready))
+        Ok(true)
     }
 
     /// Reports a failure: of the whole line, or of one image that failed `alone`.

@@ -39,6 +39,7 @@ mod scale;
 mod unrelated;
 
 use super::VariantError;
+use crate::decimal::{fmt_shortest_f32 as decimal, shortest_f32_as_f64};
 use crate::generate::{Annotation, Problem};
 use crate::scene::Scene;
 use crate::style::{Encoding, Style};
@@ -289,7 +290,7 @@ impl Axis {
             Values::Number { lo, hi } => {
                 let v: f64 = text.parse().map_err(|_| bad())?;
                 // The bounds as written (0.1, not 0.1f32's 0.100000001…).
-                let (lo, hi) = (decimal_f64(lo), decimal_f64(hi));
+                let (lo, hi) = (shortest_f32_as_f64(lo), shortest_f32_as_f64(hi));
                 if !(v.is_finite() && (lo..=hi).contains(&v)) {
                     return Err(bad());
                 }
@@ -367,20 +368,9 @@ impl AxisValue {
     }
 }
 
-/// Shortest decimal text of an f32-sized value: 0.25, 24, 0.1.
-fn decimal(v: f32) -> String {
-    let s = format!("{v}");
-    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
-}
-
-/// The number through its shortest decimal form: 0.1, not 0.10000000149.
-fn decimal_f64(v: f32) -> f64 {
-    decimal(v).parse().unwrap_or(f64::from(v))
-}
-
-/// [`decimal_f64`] as JSON, so 0.1 is written 0.1.
+/// The number as JSON through its shortest decimal form, so 0.1 is written 0.1.
 fn decimal_json(v: f32) -> Value {
-    Value::from(decimal_f64(v))
+    Value::from(shortest_f32_as_f64(v))
 }
 
 /// A bound in a schema: whole numbers as integers (`1`, not `1.0`).
