@@ -29,6 +29,7 @@
 //! output    PNG/JPEG encoding, atomic files, output-directory lock, manifest rows, contact sheets
 //! pipeline  the streaming run that ties the stages together; sharding a run (`pipeline::shard`)
 //! score     model predictions → answer extraction, relaxed accuracy, sensitivity report
+//! audit     a finished run's variants against their bases: what changed, what is undeclared
 //! ```
 //!
 //! ## The library in two examples
@@ -133,6 +134,7 @@
 //!           shard (Shard, from_env, begin, finish)
 //! score     score, ScoreOptions, Source, Report and its rows, write_report,
 //!           write_items, extract, Tolerance, the statistics
+//! audit     audit, AuditOptions, Audit and its rows and groups, write_audit, read_svg
 //! ```
 //!
 //! Error enums are `#[non_exhaustive]`. Names are unique across the crate where two
@@ -182,3 +184,5 @@ pub mod output;
 pub mod pipeline;
 
 pub mod score;
+
+pub mod audit;

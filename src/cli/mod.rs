@@ -7,12 +7,13 @@
 //! score      predictions → report            schema    the published JSON Schemas
 //! doctor     adapters and a test render      bench     images/s of a whole run, stage shares
 //! shard      --shard/--shards flags          progress  progress bar or periodic log lines
-//! interrupt  SIGINT/SIGTERM: temp files removed, a resumable run
+//! audit      variants against their bases      interrupt SIGINT/SIGTERM: a resumable run
 //! ```
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod audit;
 mod bench;
 mod doctor;
 mod export;
@@ -55,6 +56,9 @@ enum Command {
     Schema(schema::Args),
     /// Score model predictions against a rendered manifest, per variant.
     Score(score::Args),
+    /// Compare every variant of a finished run with its base: what changed, and
+    /// whether its axis declares it; flags undeclared changes and identical variants.
+    Audit(audit::Args),
     /// Write a finished output directory as datasets for evaluation harnesses
     /// (HF Parquet, WebDataset, VLMEvalKit, lmms-eval) without rendering again.
     Export(export::Args),
@@ -79,6 +83,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Score(args) => score::run(args),
+        Command::Audit(args) => audit::run(args),
         Command::Export(args) => export::run(args),
         Command::Merge(args) => merge::run(args),
     };

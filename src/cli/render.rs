@@ -6,17 +6,18 @@ use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::shard;
-use geomrender::pipeline::{self, Backend, Job, LineKind, Outputs, RunOptions, RunSummary};
+use geomrender::pipeline::{
+    self, Backend, Job, LineKind, Outputs, RunOptions, RunSummary, SkipCount, SkipReason,
+};
 use geomrender::render::CpuRenderer;
 use geomrender::render::gpu::{GpuOptions, TargetSize};
 use geomrender::render::{BackendKind, Requested, decide};
 use geomrender::render::{DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, TessellateOptions};
-use geomrender::variants::{Axis, Plan};
-use std::collections::BTreeMap;
+use geomrender::variants::Plan;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -310,48 +311,50 @@ pub fn execute(
     lock: Option<&OutputLock>,
 ) -> anyhow::Result<RunSummary> {
     let reporter = Reporter::new(total, quiet);
-    // Variants a line's plan asked for but its problem cannot have (`backward=1`
-    // where no given value inverts within the rules, `aux` where the diagram has
-    // no such line), by axis; not errors. (A variant that cannot be made is: the
-    // pipeline reports each of `expanded.failed` in errors.jsonl.)
-    let not_made: Mutex<BTreeMap<Axis, (u64, &'static str)>> = Mutex::default();
-    let expand = |line: &str| {
-        let expanded = Job::expand(line, plan)?;
-        if !expanded.skipped.is_empty() {
-            let mut counts = not_made.lock().unwrap_or_else(|p| p.into_inner());
-            for (axis, when) in expanded.skipped.iter().filter_map(|s| s.not_made()) {
-                counts.entry(axis).or_insert((0, when)).0 += 1;
-            }
-        }
-        Ok(expanded)
-    };
+    let expand = |line: &str| Job::expand(line, plan);
     let result = match lock {
         Some(lock) => pipeline::run_locked(lock, reader, file, &expand, options, &reporter),
         None => pipeline::run(reader, file, &expand, options, &reporter),
     };
     reporter.finish();
-    let not_made = not_made.into_inner().unwrap_or_else(|p| p.into_inner());
-    if let Some(line) = not_made_line(&not_made) {
+    let summary = result.map_err(explain)?;
+    for line in skipped_lines(&summary.skipped) {
         eprintln!("{line}");
     }
-    result.map_err(explain)
+    Ok(summary)
 }
 
-/// "N variants not made: …" with the reasons of the axes that had some (only asked
-/// axes can), or `None` when every variant asked for was made.
-fn not_made_line(counts: &BTreeMap<Axis, (u64, &'static str)>) -> Option<String> {
-    let total: u64 = counts.values().map(|(n, _)| n).sum();
-    if total == 0 {
-        return None;
+/// "N variants not made: …" and "N variants skipped as identical to their base: …",
+/// per variant value (each listed in `skipped.jsonl`); nothing when every variant
+/// asked for was drawn.
+fn skipped_lines(counts: &[SkipCount]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (reason, what) in [
+        (SkipReason::NotMade, "not made"),
+        (SkipReason::Identical, "skipped as identical to their base"),
+    ] {
+        let these: Vec<&SkipCount> = counts.iter().filter(|c| c.reason == reason).collect();
+        let total: u64 = these.iter().map(|c| c.count).sum();
+        if total == 0 {
+            continue;
+        }
+        let parts: Vec<String> = these
+            .iter()
+            .map(|c| format!("{} {}", c.variant, c.count))
+            .collect();
+        let mut line = format!("{total} variants {what}: {}", parts.join(", "));
+        if reason == SkipReason::NotMade {
+            let mut whens: Vec<&str> = these.iter().map(|c| c.when).collect();
+            whens.sort_unstable();
+            whens.dedup();
+            line.push_str(&format!(
+                " ({}; see `geomrender variants --list`)",
+                whens.join("; ")
+            ));
+        }
+        lines.push(line + "; each is a row of skipped.jsonl");
     }
-    let reasons: Vec<String> = counts
-        .values()
-        .map(|(n, when)| format!("{when} ({n})"))
-        .collect();
-    Some(format!(
-        "{total} variants not made: {} (see `geomrender variants --list`)",
-        reasons.join("; ")
-    ))
+    lines
 }
 
 /// A run stopped by a full disk can be carried on: say how.

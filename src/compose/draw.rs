@@ -40,7 +40,7 @@ pub(crate) fn shapes(p: &Problem, fit: &Fit, marks: &Marks, style: &Style) -> Ve
     for s in &p.diagram.shapes {
         let d = outline_path(&s.outline, fit);
         fills.push(Item::Path(PathItem {
-            fill: Some(fill_colour(&s.colour, style.palette)),
+            fill: Some(fill_colour(&s.colour, style.palette, style.fill_opacity)),
             fill_opacity: style.fill_opacity,
             fill_rule: if s.outline.len() > 1 {
                 FillRule::Evenodd

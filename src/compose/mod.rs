@@ -117,9 +117,10 @@ pub enum ComposeError {
 }
 
 // `Style` is a plain value (`crate::style`); its limits are compose's, as the error is.
-/// The colour a palette gives a named shape colour (unknown names are gray; under
-/// `grayscale`, a grey-ladder name is its own level).
-pub fn fill_colour(name: &str, palette: Palette) -> Color {
+/// The colour a palette gives a named shape colour drawn at fill `opacity` (unknown
+/// names are gray; under `grayscale`, a grey name is the fill that shows as its
+/// shade over white at that opacity, see [`crate::generate::colours::gray_fill`]).
+pub fn fill_colour(name: &str, palette: Palette, opacity: f32) -> Color {
     let ([r, g, b], [vr, vg, vb]) =
         crate::generate::colours::rgb(name).unwrap_or(([0x9e, 0x9e, 0x9e], [0x80, 0x80, 0x80]));
     let (c, vivid) = (Color::rgb(r, g, b), Color::rgb(vr, vg, vb));
@@ -127,8 +128,8 @@ pub fn fill_colour(name: &str, palette: Palette) -> Color {
         Palette::Color => c,
         Palette::HighContrast => vivid,
         Palette::Grayscale => {
-            // Shapes of a grayscale drawing carry grey-ladder names (`variants`).
-            if let Some(v) = crate::generate::colours::gray_level(name) {
+            // Shapes of a grayscale drawing carry grey names (`variants`).
+            if let Some(v) = crate::generate::colours::gray_fill(name, opacity) {
                 return Color::rgb(v, v, v);
             }
             let l = 0.2126 * c.r as f32 + 0.7152 * c.g as f32 + 0.0722 * c.b as f32;

@@ -43,54 +43,85 @@ pub const SYNONYMS: [(&str, &str); 6] = [
     ("orange", "brown"),
 ];
 
-/// The grey ladder of the `grayscale` palette, dark to light: a diagram's shapes are
-/// renamed to these (darkest original colour first) so that its texts name the greys
-/// the image shows and tell its shapes apart; `gray` keeps its colour-palette level.
-/// Levels are spread so that, at the default 50 % fill over white, neighbours differ
-/// by at least 28 levels (0x80, 0xa8, 0xd0, 0xec).
-pub const GRAYS: [(&str, u8); 4] = [
+/// The grey names of the `grayscale` palette, dark to light, each with the shade it
+/// names: the grey a reader sees, i.e. the fill composited over the white background
+/// at the drawn fill opacity (not the fill colour itself, which at 50 % opacity shows
+/// one step lighter). Shades are 64 levels apart, the last 40; a shade is named by
+/// the nearest entry ([`gray_name_of`]). `black` is never given to a shape (its
+/// outline, angle marks and labels are black), but names the darkest band.
+pub const GRAYS: [(&str, u8); 5] = [
     ("black", 0x00),
-    ("dark gray", 0x50),
-    ("gray", 0xa0),
-    ("light gray", 0xd8),
+    ("dark gray", 0x40),
+    ("gray", 0x80),
+    ("light gray", 0xc0),
+    ("very light gray", 0xe8),
 ];
 
-/// Which ladder steps `n` shapes get, spread over the ladder (indices into [`GRAYS`]);
-/// `None` when the ladder has too few steps to tell them apart.
-fn gray_steps(n: usize) -> Option<&'static [usize]> {
-    Some(match n {
-        0 => &[],
-        1 => &[2],
-        2 => &[1, 3],
-        3 => &[0, 1, 3],
-        4 => &[0, 1, 2, 3],
-        _ => return None,
-    })
+/// The grey names a shape may be given (all but `black`).
+const SHAPE_GRAYS: std::ops::RangeInclusive<usize> = 1..=4;
+
+/// The name of the grey nearest to `shade` (ties to the darker).
+pub fn gray_name_of(shade: u8) -> &'static str {
+    GRAYS
+        .iter()
+        .min_by_key(|(_, v)| v.abs_diff(shade))
+        .map_or("gray", |g| g.0)
 }
 
-/// The grey names for a diagram's colour names (distinct, in shape order): darker
-/// colours (Rec. 709 luma) get darker greys. `None` when there are more shapes than
-/// the ladder tells apart.
-pub fn gray_names(colours: &[&str]) -> Option<Vec<&'static str>> {
-    let steps = gray_steps(colours.len())?;
+/// The fill level that shows as `name`'s shade over white at fill `opacity`, or
+/// `None` when that opacity cannot show it (a translucent fill is never darker than
+/// `255 · (1 − opacity)`) or the name is no grey of [`GRAYS`].
+pub fn gray_fill(name: &str, opacity: f32) -> Option<u8> {
+    let shade = f64::from(gray_level(name)?);
+    let alpha = f64::from(opacity);
+    if alpha <= 0.0 {
+        return None;
+    }
+    // shade = 255 − alpha · (255 − fill), solved for the fill; a fill below 0 is
+    // drawn as 0, which shows as some lighter grey, perhaps another name's.
+    let fill = (255.0 - (255.0 - shade) / alpha).round().clamp(0.0, 255.0);
+    let shown = over_white([fill as u8; 3], alpha)[0];
+    (gray_name_of(shown) == name).then_some(fill as u8)
+}
+
+/// The grey names for a diagram's colour names (distinct, in shape order), for
+/// fills drawn at `opacity`: darker colours (Rec. 709 luma) get darker greys, spread
+/// over the greys that opacity can show. `None` when it shows fewer greys than there
+/// are shapes (at 50 %: gray, light gray and very light gray; at 10 % only one).
+pub fn gray_names(colours: &[&str], opacity: f32) -> Option<Vec<&'static str>> {
+    let shown: Vec<&'static str> = GRAYS[SHAPE_GRAYS]
+        .iter()
+        .map(|g| g.0)
+        .filter(|name| gray_fill(name, opacity).is_some())
+        .collect();
+    let (n, m) = (colours.len(), shown.len());
+    if n > m {
+        return None;
+    }
+    // One shape takes the darkest grey shown (most contrast with the white
+    // ground); more spread from the darkest to the lightest.
+    let step = |rank: usize| match n {
+        1 => 0,
+        _ => (rank * (m - 1) + (n - 1) / 2) / (n - 1),
+    };
     let luma = |name: &str| {
         let [r, g, b] = rgb(name).map_or([0xa0; 3], |c| c.0);
         0.2126 * r as f64 + 0.7152 * g as f64 + 0.0722 * b as f64
     };
-    let mut order: Vec<usize> = (0..colours.len()).collect();
+    let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
         luma(colours[a])
             .total_cmp(&luma(colours[b]))
             .then(a.cmp(&b))
     });
-    let mut names = vec![""; colours.len()];
+    let mut names = vec![""; n];
     for (rank, &k) in order.iter().enumerate() {
-        names[k] = GRAYS[steps[rank]].0;
+        names[k] = shown[step(rank)];
     }
     Some(names)
 }
 
-/// The level of a grey-ladder name.
+/// The shade a grey name stands for.
 pub fn gray_level(name: &str) -> Option<u8> {
     GRAYS.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
 }
@@ -266,18 +297,53 @@ mod gray_tests {
     use super::*;
 
     #[test]
-    fn darker_colours_get_darker_distinct_greys() {
+    fn darker_colours_get_darker_distinct_greys_that_the_opacity_shows() {
         assert_eq!(
-            gray_names(&["yellow", "brown"]),
-            Some(vec!["light gray", "dark gray"])
+            gray_names(&["yellow", "brown"], 0.5),
+            Some(vec!["very light gray", "gray"])
         );
-        let names = gray_names(&["blue", "green", "orange", "yellow"]).unwrap();
-        let mut sorted = names.clone();
-        sorted.sort();
-        sorted.dedup();
-        assert_eq!(sorted.len(), 4);
-        assert_eq!(gray_names(&["a", "b", "c", "d", "e"]), None);
-        assert_eq!(gray_level("dark gray"), Some(0x50));
+        assert_eq!(gray_names(&["yellow"], 0.5), Some(vec!["gray"]));
+        assert_eq!(
+            gray_names(&["blue", "green", "yellow"], 0.5),
+            Some(vec!["gray", "light gray", "very light gray"])
+        );
+        // At 50 % no fill shows darker than 0x80: three greys, not four.
+        assert_eq!(
+            gray_names(&["blue", "green", "orange", "yellow"], 0.5),
+            None
+        );
+        assert_eq!(
+            gray_names(&["blue", "green", "orange", "yellow"], 1.0),
+            Some(vec!["dark gray", "gray", "light gray", "very light gray"])
+        );
+        assert_eq!(gray_names(&["red", "blue"], 0.1), None);
+        assert_eq!(gray_names(&["red"], 0.1), Some(vec!["very light gray"]));
+        assert_eq!(gray_names(&["red"], 0.0), None);
+    }
+
+    /// Worked by hand: the fill that shows as each shade, and back again.
+    #[test]
+    fn fills_show_the_shade_they_are_named_by() {
+        assert_eq!(gray_fill("gray", 0.5), Some(1)); // 255 − 127 / 0.5
+        assert_eq!(gray_fill("dark gray", 0.5), None);
+        assert_eq!(gray_fill("dark gray", 0.75), Some(0)); // shows 0x40
+        assert_eq!(gray_fill("very light gray", 0.1), Some(25)); // 255 − 23 / 0.1
+        assert_eq!(gray_fill("light gray", 1.0), Some(0xc0));
+        assert_eq!(gray_fill("red", 1.0), None);
+        for opacity in [0.1f32, 0.25, 0.5, 0.75, 1.0] {
+            for (name, shade) in GRAYS {
+                if let Some(fill) = gray_fill(name, opacity) {
+                    let shown = over_white([fill; 3], f64::from(opacity))[0];
+                    assert!(shown.abs_diff(shade) <= 1, "{name} at {opacity}: {shown}");
+                    assert_eq!(gray_name_of(shown), name);
+                }
+            }
+        }
+        assert_eq!(gray_name_of(0x80), "gray");
+        assert_eq!(gray_name_of(0xa8), "light gray");
+        assert_eq!(gray_name_of(0x60), "dark gray"); // a tie goes to the darker
+        assert_eq!(gray_name_of(0xd0), "light gray");
+        assert_eq!(gray_name_of(0xec), "very light gray");
     }
 }
 

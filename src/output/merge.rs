@@ -31,7 +31,12 @@ pub const DONE: &str = "done.json";
 pub const MAX_SHARDS: u64 = 100_000;
 
 /// The files of a run that are concatenated in shard order when merging.
-const CONCATENATED: [&str; 3] = ["problems.jsonl", "manifest.jsonl", "errors.jsonl"];
+const CONCATENATED: [&str; 4] = [
+    "problems.jsonl",
+    "manifest.jsonl",
+    "errors.jsonl",
+    "skipped.jsonl",
+];
 
 /// A file's size and SHA-256.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -48,6 +53,9 @@ pub struct ShardCounts {
     pub images: u64,
     /// Lines or images that failed (rows of `errors.jsonl`).
     pub failed: u64,
+    /// Variants not drawn (rows of `skipped.jsonl`): none such, or equal to the base.
+    #[serde(default)]
+    pub skipped: u64,
 }
 
 /// `done.json`: a finished shard.
@@ -598,6 +606,7 @@ pub fn merge(out: &Dir) -> Result<Merged, MergeError> {
         counts.lines += s.done.counts.lines;
         counts.images += s.done.counts.images;
         counts.failed += s.done.counts.failed;
+        counts.skipped += s.done.counts.skipped;
     }
     Ok(Merged {
         shards: shards.len() as u64,

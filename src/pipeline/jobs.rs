@@ -39,12 +39,31 @@ pub fn expand_line(line: &str, plan: &Plan) -> Result<Vec<Job>, JobError> {
     }
 }
 
-/// A variant the line's problem has none of (`backward`, `aux`, `unrelated`): not a
-/// fault of the input, so the line's other images are made.
+/// A variant of the plan that is not drawn, and not a fault of the input: the
+/// problem has none ([`VariantError::not_made`]), or it would be its base image
+/// again ([`VariantError::SameAsBase`]). The line's other images are made, and the
+/// run lists each in `skipped.jsonl`.
 #[derive(Debug)]
 pub struct Skipped {
     /// Why, with the variant's id (`<base>__<axis>-<value>…`).
     pub error: JobError,
+    /// The variant's values as SPEC writes them (`info=image`, `opacity=0.1;palette=grayscale`).
+    pub variant: String,
+    /// The variant's values as the manifest writes them.
+    pub values: serde_json::Map<String, Value>,
+    /// The base image's id.
+    pub base_id: String,
+}
+
+/// Why a variant was not drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// The problem has no such variant (`backward`, `aux`, `unrelated`, a
+    /// grayscale diagram with more shapes than greys).
+    NotMade,
+    /// Its image and texts would equal its base's: not a condition of its own.
+    Identical,
 }
 
 impl Skipped {
@@ -53,6 +72,14 @@ impl Skipped {
         match &*self.error.fault {
             LineFault::Variant(e) => e.not_made(),
             _ => None,
+        }
+    }
+
+    /// Why it was not drawn.
+    pub fn reason(&self) -> SkipReason {
+        match &*self.error.fault {
+            LineFault::Variant(VariantError::SameAsBase) => SkipReason::Identical,
+            _ => SkipReason::NotMade,
         }
     }
 }
@@ -92,28 +119,60 @@ impl Job {
     }
 }
 
-/// Each of `plan`'s variants made by `job`: one the problem has none of is skipped,
-/// one that cannot be made fails alone; a failure of the base image, or an axis a
-/// Scene line cannot have, is the line's.
+/// Each of `plan`'s variants made by `job`: one the problem has none of, or one
+/// whose image and texts equal the base's, is skipped; one that cannot be made
+/// fails alone; a failure of the base image, or an axis a Scene line cannot have, is
+/// the line's.
 fn each_variant(
     plan: &Plan,
+    base_id: &str,
     mut job: impl FnMut(&Variant) -> Result<Job, JobError>,
 ) -> Result<Expanded, JobError> {
     let mut out = Expanded::default();
     for variant in plan.variants() {
-        match job(&variant) {
+        let made = job(&variant).and_then(|j| match out.jobs.first() {
+            Some(base) if !variant.is_base() && j.same_as(base) => {
+                Err(JobError::of(&j.scene.id, VariantError::SameAsBase))
+            }
+            _ => Ok(j),
+        });
+        match made {
             Ok(j) => out.jobs.push(j),
             Err(error) if variant.is_base() || needs_problem(&error) => return Err(error),
             Err(error) => {
-                let skipped = Skipped { error };
-                match skipped.not_made() {
-                    Some(_) => out.skipped.push(skipped),
-                    None => out.failed.push(skipped.error),
+                let skipped = Skipped {
+                    error,
+                    variant: variant.label(),
+                    values: variant.json(),
+                    base_id: base_id.to_string(),
+                };
+                match (skipped.not_made(), skipped.reason()) {
+                    (None, SkipReason::NotMade) => out.failed.push(skipped.error),
+                    _ => out.skipped.push(skipped),
                 }
             }
         }
     }
     Ok(out)
+}
+
+impl Job {
+    /// Whether this job draws and says exactly what `base` does: the same Scene
+    /// (but its id), stored the same way, with the same question, CoT and answer.
+    pub fn same_as(&self, base: &Job) -> bool {
+        let (a, b) = (&self.scene, &base.scene);
+        fn texts(j: &Job) -> Option<(&str, &str, u64)> {
+            j.problem
+                .as_ref()
+                .map(|p| (p.question.as_str(), p.cot.as_str(), p.answer.to_bits()))
+        }
+        a.width == b.width
+            && a.height == b.height
+            && a.background == b.background
+            && a.items == b.items
+            && self.encoding == base.encoding
+            && texts(self) == texts(base)
+    }
 }
 
 /// A semantic axis on a Scene line: the whole input is of the wrong kind for the
@@ -154,7 +213,7 @@ fn problem_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
         id,
         fault: Box::new(e.into()),
     })?;
-    each_variant(plan, |variant| problem_job(&problem, variant))
+    each_variant(plan, &problem.id, |variant| problem_job(&problem, variant))
 }
 
 /// One image of a Problem.
@@ -216,7 +275,7 @@ fn scene_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
             problem: None,
         })
     };
-    each_variant(plan, job)
+    each_variant(plan, &base.id, job)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 //! sink       stage 3: encode, write, manifest rows, dataset sinks, in input order
 //! error      typed line errors (`LineError`, `LineFault`)
 //! errors     errors.jsonl: one row per failed line or image
+//! skipped    skipped.jsonl: one row per variant not drawn (none such, or its base again)
 //! resume     `--resume`: which rows of an earlier run are kept
 //! stats      stage times (prepare, render, encode, write)
 //! shard      `--shard I/N|auto`: a run's slice, and the begin/finish protocol
@@ -32,11 +33,13 @@ mod read;
 mod resume;
 pub mod shard;
 mod sink;
+mod skipped;
 mod stats;
 
 pub use error::{JobError, LineError, LineFault};
-pub use jobs::{Expanded, LineKind, Skipped, expand_line, line_kind};
+pub use jobs::{Expanded, LineKind, SkipReason, Skipped, expand_line, line_kind};
 pub use resume::ResumeError;
+pub use skipped::{SKIPPED, SkipCount};
 pub use stats::{StageTimes, Timer};
 
 use crate::output::datasets::{DatasetError, DatasetOptions, DatasetWriter, Exported};
@@ -208,6 +211,9 @@ pub struct RunSummary {
     pub failed_lines: u64,
     /// The first of them in line order, as the terminal shows it.
     pub first_failure: Option<String>,
+    /// Variants of the plan not drawn (each a row of `skipped.jsonl`), counted by
+    /// reason, then variant value.
+    pub skipped: Vec<SkipCount>,
     /// What rendered, as in the manifest's `backend` column.
     pub backend: String,
     /// What decides the output bytes (version, backend, formats, recipe), as JSON:
@@ -341,6 +347,7 @@ pub fn run_locked(
     let kept_mark = manifest.position().map_err(io(&partial))?;
     let stats = StageTimes::default();
     let mut failed = errors::ErrorLog::new(out);
+    let mut skips = skipped::SkipLog::new(out);
     let mut lines_read = 0;
     let reader = read::Reader {
         file,
@@ -350,6 +357,7 @@ pub fn run_locked(
         stats: &stats,
         cpu: renderer.cpu(),
         failed: &mut failed,
+        skips: &mut skips,
         lines_read: &mut lines_read,
         kept: &kept,
     };
@@ -383,6 +391,7 @@ pub fn run_locked(
     };
     let errors_path = out.join("errors.jsonl");
     let failed = failed.finish(gpu_failed).map_err(io(&errors_path))?;
+    let skipped = skips.finish().map_err(io(&out.join(SKIPPED)))?;
     Ok(RunSummary {
         lines: lines_read,
         images,
@@ -390,6 +399,7 @@ pub fn run_locked(
         failed: failed.count,
         failed_lines: failed.lines,
         first_failure: failed.first,
+        skipped,
         backend,
         described,
         manifest,

@@ -2,7 +2,9 @@
 //! report bad lines and duplicate ids in input order; pass the rest on.
 
 use super::errors::ErrorLog;
+use super::jobs::Skipped;
 use super::resume::{Cursor, Kept};
+use super::skipped::SkipLog;
 use super::{
     Done, Expand, JobError, LineError, LineFault, Meta, Progress, Raster, RunError, RunOptions,
     StageTimes, Timer,
@@ -43,6 +45,8 @@ enum Work {
 struct Line {
     works: Vec<Work>,
     failed: Vec<JobError>,
+    /// Variants not drawn, and not faults (`skipped.jsonl`).
+    skipped: Vec<Skipped>,
 }
 
 impl Work {
@@ -65,6 +69,7 @@ pub(super) struct Reader<'a> {
     /// Renders on the worker threads when set (CPU backend).
     pub cpu: Option<std::sync::Arc<CpuRenderer>>,
     pub failed: &'a mut ErrorLog,
+    pub skips: &'a mut SkipLog,
     pub lines_read: &'a mut u64,
     /// Ids a resumed run already has (empty otherwise).
     pub kept: &'a Kept,
@@ -158,7 +163,11 @@ impl Reader<'_> {
             id: e.id,
             fault: e.fault,
         };
-        let Line { works, failed } = match result {
+        let Line {
+            works,
+            failed,
+            skipped,
+        } = match result {
             Ok(l) => l,
             Err(e) => {
                 self.reject(fail(e), false)?;
@@ -205,6 +214,12 @@ impl Reader<'_> {
         for e in failed {
             self.reject(fail(e), true)?;
         }
+        self.skips
+            .push(number, &skipped)
+            .map_err(|source| RunError::Io {
+                path: self.options.out_dir.join(super::SKIPPED),
+                source,
+            })?;
         Ok(true)
     }
 
@@ -235,7 +250,11 @@ impl Reader<'_> {
                 Err(e) => failed.push(e),
             }
         }
-        Ok(Line { works, failed })
+        Ok(Line {
+            works,
+            failed,
+            skipped: expanded.skipped,
+        })
     }
 
     /// One job's CPU work: prepared for the GPU, or rendered and encoded here.

@@ -337,6 +337,7 @@ pub fn finish(
         lines: summary.lines,
         images: summary.images,
         failed: summary.failed,
+        skipped: summary.skipped.iter().map(|c| c.count).sum(),
     };
     ShardDone::new(dir, shard.index, shard.count, recorded, datasets, counts)
         .and_then(|done| done.write(dir))

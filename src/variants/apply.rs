@@ -33,29 +33,34 @@ fn in_order(variant: &Variant) -> Vec<AxisValue> {
 /// final line width and font size). Needs no Problem, so a plan can be checked
 /// against [`crate::style::limits`] before any work.
 pub fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
+    let look = drawing_look(variant);
+    (look.style, look.annotation, look.encoding)
+}
+
+fn drawing_look(variant: &Variant) -> Look {
     let mut look = Look::default();
     for v in in_order(variant) {
         if let Some(set) = v.axis().look {
             set(v.setting(), &mut look);
         }
     }
-    (look.style, look.annotation, look.encoding)
+    look
 }
 
 /// The base drawing (default style, coordinate annotation, PNG) with `variant` applied.
 pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, VariantError> {
-    let (style, annotation, encoding) = drawing_style(variant);
+    let look = drawing_look(variant);
     let mut problem = base.clone();
     for v in in_order(variant) {
         if let Some(rewrite) = v.axis().rewrite {
-            problem = rewrite(v.setting(), problem)?;
+            problem = rewrite(v.setting(), problem, &look)?;
         }
     }
     Ok(Drawing {
         problem,
-        style,
-        annotation,
-        encoding,
+        style: look.style,
+        annotation: look.annotation,
+        encoding: look.encoding,
     })
 }
 

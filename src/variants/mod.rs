@@ -6,14 +6,17 @@
 //! axes    one file per axis (its definition: docs, values, hooks) and the AXES table
 //! spec    `--variants SPEC` → the list of variants to draw
 //! apply   one variant applied to a Problem (all axes) or to a bare Scene (style axes)
+//! change  the kinds of difference from the base an axis may make (audit's terms)
 //! ```
 
 mod apply;
 mod axes;
+mod change;
 mod spec;
 
 pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, drawing_style, vary_scene};
 pub use axes::{AXES, Axis, AxisDef, AxisValue, Look, OnScene, Setting, Values};
+pub use change::Change;
 pub use spec::{Plan, Variant};
 
 impl VariantError {
@@ -30,6 +33,11 @@ impl VariantError {
             VariantError::NoUnrelated(_) => {
                 Some((Axis::UNRELATED, "unrelated where no free side has room"))
             }
+            VariantError::TooManyGrays { .. } => Some((
+                Axis::PALETTE,
+                "palette=grayscale where the fill opacity shows fewer nameable greys than \
+                 the diagram has shapes (3 at 50 %)",
+            )),
             _ => None,
         }
     }
@@ -92,16 +100,21 @@ pub enum VariantError {
         max: usize,
     },
     #[error(
-        "palette=grayscale: this diagram has {shapes} shapes, more than the {max} greys its \
-         texts can tell apart by name; drop palette=grayscale for it"
+        "palette=grayscale: this diagram has {shapes} shapes, more than the greys fills at \
+         opacity {opacity} show and its texts can tell apart by name"
     )]
-    TooManyGrays { shapes: usize, max: usize },
+    TooManyGrays { shapes: usize, opacity: f32 },
     #[error("no backward question: {0}")]
     NoBackward(crate::generate::BackwardError),
     #[error("no auxiliary line: {0}")]
     NoAux(crate::generate::rewrite::aux::AidsError),
     #[error("no unrelated shape: {0}")]
     NoUnrelated(crate::generate::rewrite::unrelated::UnrelatedError),
+    /// Its image and texts equal its base's (`info=image` for a problem whose
+    /// givens are on the image already, `palette=high-contrast` of a lone teal
+    /// shape): not drawn, since a condition equal to the base measures nothing.
+    #[error("the variant draws and says exactly what its base does")]
+    SameAsBase,
     #[error("the scene cannot be transformed: {0}")]
     Scene(crate::scene::SceneError),
 }

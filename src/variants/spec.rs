@@ -37,6 +37,19 @@ impl Variant {
         id
     }
 
+    /// `axis=value[;axis=value…]` as SPEC writes it (`base` for the base image).
+    pub fn label(&self) -> String {
+        if self.is_base() {
+            return "base".to_string();
+        }
+        let parts: Vec<String> = self
+            .settings
+            .iter()
+            .map(|v| format!("{}={}", v.axis().name(), v.label()))
+            .collect();
+        parts.join(";")
+    }
+
     /// `{axis: value, …}` as written into manifest rows.
     pub fn json(&self) -> serde_json::Map<String, serde_json::Value> {
         self.settings

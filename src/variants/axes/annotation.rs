@@ -1,7 +1,7 @@
 //! `annotation`: coordinate or individual labels, in the image and the texts
 //! together (GeomVerse's annotation study).
 
-use super::{AxisDef, OnScene, Values, chosen, words};
+use super::{AxisDef, Change, OnScene, Values, chosen, words};
 use crate::generate::Annotation;
 
 const CHOICES: [(&str, Annotation); 2] = [
@@ -27,5 +27,14 @@ pub(super) static DEF: AxisDef = AxisDef {
     }),
     rewrite: None,
     on_scene: OnScene::NeedsProblem,
+    may_change: &[
+        Change::LabelText,
+        Change::LabelsAdded,
+        Change::LabelsRemoved,
+        Change::LabelsMoved,
+        Change::Question,
+        Change::Cot,
+        Change::Leaders,
+    ],
     order: 4,
 };

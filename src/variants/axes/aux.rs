@@ -1,6 +1,6 @@
 //! `aux`: auxiliary lines drawn dashed (VisAidMath's visual aids).
 
-use super::{AxisDef, OnScene, Values, chosen, words};
+use super::{AxisDef, Change, OnScene, Values, chosen, words};
 use crate::generate::rewrite::aux::{Aids, aux_lines};
 use crate::variants::VariantError;
 
@@ -18,12 +18,13 @@ pub(super) static DEF: AxisDef = AxisDef {
     numeric: false,
     plot_title: "auxiliary lines drawn",
     look: None,
-    rewrite: Some(|s, mut p| {
+    rewrite: Some(|s, mut p, _| {
         if let Some(aids) = chosen(&CHOICES, s) {
             p.diagram.aux = aux_lines(&p, aids).map_err(VariantError::NoAux)?;
         }
         Ok(p)
     }),
     on_scene: OnScene::NeedsProblem,
+    may_change: &[Change::PathsAdded, Change::LabelsMoved, Change::Cot],
     order: 2,
 };

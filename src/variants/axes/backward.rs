@@ -1,7 +1,7 @@
 //! `backward`: the backward question (GeoEval's backward reasoning): the forward
 //! answer becomes a given and a given is asked.
 
-use super::{AxisDef, OnScene, Values};
+use super::{AxisDef, Change, OnScene, Values};
 use crate::generate::backward_question;
 use crate::variants::VariantError;
 
@@ -20,8 +20,18 @@ pub(super) static DEF: AxisDef = AxisDef {
     numeric: false,
     plot_title: "backward question",
     look: None,
-    rewrite: Some(|_, p| backward_question(&p).map_err(VariantError::NoBackward)),
+    rewrite: Some(|_, p, _| backward_question(&p).map_err(VariantError::NoBackward)),
     on_scene: OnScene::NeedsProblem,
+    may_change: &[
+        Change::LabelsAdded,
+        Change::LabelsRemoved,
+        Change::LabelText,
+        Change::LabelsMoved,
+        Change::Question,
+        Change::Cot,
+        Change::Answer,
+        Change::Leaders,
+    ],
     // First: the rewrites after it keep the question it asks.
     order: 0,
 };

@@ -1,6 +1,6 @@
 //! `fontsize`: the label size (GeomVerse's visual variations).
 
-use super::{AxisDef, OnScene, Values, number};
+use super::{AxisDef, Change, OnScene, Values, number};
 use crate::scene::Item;
 use crate::style::Style;
 
@@ -34,5 +34,6 @@ pub(super) static DEF: AxisDef = AxisDef {
             Ok(())
         },
     },
+    may_change: &[Change::LabelSize, Change::LabelsMoved, Change::Leaders],
     order: 4,
 };

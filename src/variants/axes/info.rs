@@ -1,7 +1,7 @@
 //! `info`: the given values on the diagram or in the question (GeomVerse's
 //! information placement).
 
-use super::{AxisDef, OnScene, Values, chosen, rewrite_error, words};
+use super::{AxisDef, Change, OnScene, Values, chosen, rewrite_error, words};
 use crate::generate::{Info, with_info};
 
 const CHOICES: [(&str, Info); 2] = [("text", Info::Text), ("image", Info::Image)];
@@ -18,10 +18,18 @@ pub(super) static DEF: AxisDef = AxisDef {
     numeric: false,
     plot_title: "where the given values are shown",
     look: None,
-    rewrite: Some(|s, p| match chosen(&CHOICES, s) {
+    rewrite: Some(|s, p, _| match chosen(&CHOICES, s) {
         Some(info) => with_info(&p, info).map_err(rewrite_error("info")),
         None => Ok(p),
     }),
     on_scene: OnScene::NeedsProblem,
+    may_change: &[
+        Change::LabelsAdded,
+        Change::LabelsRemoved,
+        Change::LabelsMoved,
+        Change::Question,
+        Change::Cot,
+        Change::Leaders,
+    ],
     order: 4,
 };

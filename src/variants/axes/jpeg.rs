@@ -1,6 +1,6 @@
 //! `jpeg`: the image stored as JPEG at a quality (compression artefacts).
 
-use super::{AxisDef, OnScene, Values, integer};
+use super::{AxisDef, Change, OnScene, Values, integer};
 use crate::style::Encoding;
 
 fn encoding(s: super::Setting) -> Option<Encoding> {
@@ -37,5 +37,6 @@ pub(super) static DEF: AxisDef = AxisDef {
             Ok(())
         },
     },
+    may_change: &[Change::Encoding],
     order: 4,
 };

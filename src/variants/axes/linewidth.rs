@@ -1,6 +1,6 @@
 //! `linewidth`: the outline width (GeomVerse's visual variations).
 
-use super::{AxisDef, OnScene, Values, each_path, number};
+use super::{AxisDef, Change, OnScene, Values, each_path, number};
 use crate::style::Style;
 
 pub(super) static DEF: AxisDef = AxisDef {
@@ -29,5 +29,6 @@ pub(super) static DEF: AxisDef = AxisDef {
             Ok(())
         },
     },
+    may_change: &[Change::Strokes],
     order: 4,
 };

@@ -39,6 +39,7 @@ mod scale;
 mod unrelated;
 
 use super::VariantError;
+pub(super) use super::change::Change;
 use crate::decimal::{fmt_shortest_f32 as decimal, shortest_f32_as_f64};
 use crate::generate::{Annotation, Problem};
 use crate::scene::Scene;
@@ -70,6 +71,7 @@ impl Axis {
     pub const BACKWARD: Axis = Axis(&backward::DEF);
     pub const AUX: Axis = Axis(&aux::DEF);
     pub const UNRELATED: Axis = Axis(&unrelated::DEF);
+    pub const PALETTE: Axis = Axis(&palette::DEF);
 }
 
 /// The definition of one axis.
@@ -100,14 +102,18 @@ pub struct AxisDef {
     pub rewrite: Option<Rewrite>,
     /// How it applies to a bare Scene.
     pub on_scene: OnScene,
+    /// What a value of it may change about the base, as `geomrender audit` sees the
+    /// files; anything else the audit finds is an undeclared change.
+    pub may_change: &'static [Change],
     /// When its hooks run among the other axes' (lower first; equal ones in SPEC
     /// order): the backward question before the rewrites that keep it, the wording
     /// before the texts are regenerated in it, the canvas size last.
     pub order: u8,
 }
 
-/// An axis's rewrite of the Problem.
-pub(super) type Rewrite = fn(Setting, Problem) -> Result<Problem, VariantError>;
+/// An axis's rewrite of the Problem, knowing how the image is drawn (the look of
+/// every axis of the variant, e.g. the fill opacity grey names depend on).
+pub(super) type Rewrite = fn(Setting, Problem, &Look) -> Result<Problem, VariantError>;
 
 /// The values an axis accepts.
 pub enum Values {

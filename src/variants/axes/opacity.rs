@@ -1,6 +1,6 @@
 //! `opacity`: the fill opacity of the shapes (GeomVerse's visual variations).
 
-use super::{AxisDef, OnScene, Values, each_path, number};
+use super::{AxisDef, Change, OnScene, Values, each_path, number};
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "opacity",
@@ -31,5 +31,6 @@ pub(super) static DEF: AxisDef = AxisDef {
             Ok(())
         },
     },
+    may_change: &[Change::Fills],
     order: 4,
 };

@@ -2,9 +2,9 @@
 //! A grayscale image renames its shapes to the greys drawn, so that no text names
 //! a colour the image does not show.
 
-use super::{AxisDef, OnScene, Setting, Values, chosen, each_path, rewrite_error, words};
+use super::{AxisDef, Change, OnScene, Setting, Values, chosen, each_path, rewrite_error, words};
 use crate::generate::Problem;
-use crate::generate::colours::{GRAYS, gray_names};
+use crate::generate::colours::gray_names;
 use crate::scene::{Color, Item, Scene};
 use crate::style::Palette;
 use crate::variants::VariantError;
@@ -18,7 +18,7 @@ static WORDS: [&str; 3] = words(&CHOICES);
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "palette",
-    changes: "shape fill colours; grayscale renames shapes to the greys drawn (black, dark gray, gray, light gray; darker colours darker; up to 4 shapes) and rewrites the texts to match; high-contrast fills keep their names' hues",
+    changes: "shape fill colours; grayscale names each shape by the grey it shows over white at the drawn opacity (dark gray #404040, gray #808080, light gray #c0c0c0, very light gray #e8e8e8; darker colours darker) and rewrites the texts to match — at 50 % opacity up to 3 shapes; high-contrast fills keep their names' hues",
     from: "VisAidMath (drawing style)",
     base: "color",
     base_number: None,
@@ -31,8 +31,8 @@ pub(super) static DEF: AxisDef = AxisDef {
             look.style.palette = p;
         }
     }),
-    rewrite: Some(|s, p| match chosen(&CHOICES, s) {
-        Some(Palette::Grayscale) => grayscale_names(&p),
+    rewrite: Some(|s, p, look| match chosen(&CHOICES, s) {
+        Some(Palette::Grayscale) => grayscale_names(&p, look.style.fill_opacity),
         _ => Ok(p),
     }),
     on_scene: OnScene::Apply {
@@ -42,18 +42,19 @@ pub(super) static DEF: AxisDef = AxisDef {
             Ok(())
         },
     },
+    may_change: &[Change::Fills, Change::Question, Change::Cot],
     // After the rewrites that regenerate the texts (info, relabel), which would
     // otherwise bring the colour names back.
     order: 5,
 };
 
-/// The problem with its shapes renamed to the grey each is drawn in (darker colours
-/// get darker greys) and its texts rewritten.
-fn grayscale_names(p: &Problem) -> Result<Problem, VariantError> {
+/// The problem with its shapes renamed to the grey each shows at fill `opacity`
+/// (darker colours get darker greys) and its texts rewritten.
+fn grayscale_names(p: &Problem, opacity: f32) -> Result<Problem, VariantError> {
     let colours: Vec<&str> = p.diagram.shapes.iter().map(|s| s.colour.as_str()).collect();
-    let names = gray_names(&colours).ok_or(VariantError::TooManyGrays {
+    let names = gray_names(&colours, opacity).ok_or(VariantError::TooManyGrays {
         shapes: colours.len(),
-        max: GRAYS.len(),
+        opacity,
     })?;
     let mut q = p.clone();
     for (shape, name) in q.diagram.shapes.iter_mut().zip(names) {

@@ -1,7 +1,7 @@
 //! `phrasing`: the question's framing in another hand-written wording (GeoEval's
 //! rephrased questions, without a language model).
 
-use super::{AxisDef, OnScene, Values, integer, rewrite_error};
+use super::{AxisDef, Change, OnScene, Values, integer, rewrite_error};
 use crate::generate::rewrite::phrasing::MAX;
 
 pub(super) static DEF: AxisDef = AxisDef {
@@ -19,7 +19,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     numeric: false,
     plot_title: "wording of the question",
     look: None,
-    rewrite: Some(|s, mut p| {
+    rewrite: Some(|s, mut p, _| {
         if let Some(k) = integer(s).and_then(|k| u8::try_from(k).ok()) {
             p.params.phrasing = k;
             crate::generate::refresh_texts(&mut p).map_err(rewrite_error("phrasing"))?;
@@ -27,6 +27,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Ok(p)
     }),
     on_scene: OnScene::NeedsProblem,
+    may_change: &[Change::Question],
     // Before the rewrites that regenerate the texts, which then keep the wording.
     order: 3,
 };

@@ -1,6 +1,6 @@
 //! `relabel`: the vertex letters permuted (GeomRel's relabelling).
 
-use super::{AxisDef, OnScene, Values, integer, rewrite_error};
+use super::{AxisDef, Change, OnScene, Values, integer, rewrite_error};
 use crate::generate::relabel;
 
 pub(super) static DEF: AxisDef = AxisDef {
@@ -18,10 +18,17 @@ pub(super) static DEF: AxisDef = AxisDef {
     numeric: false,
     plot_title: "relabelling seed",
     look: None,
-    rewrite: Some(|s, p| match integer(s) {
+    rewrite: Some(|s, p, _| match integer(s) {
         Some(seed) => relabel(&p, seed).map_err(rewrite_error("relabel")),
         None => Ok(p),
     }),
     on_scene: OnScene::NeedsProblem,
+    may_change: &[
+        Change::LabelText,
+        Change::Question,
+        Change::Cot,
+        Change::LabelsMoved,
+        Change::Leaders,
+    ],
     order: 4,
 };

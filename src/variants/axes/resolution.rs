@@ -1,6 +1,6 @@
 //! `resolution`: the canvas side, with line widths and font sizes scaled along.
 
-use super::{AxisDef, OnScene, Values, integer};
+use super::{AxisDef, Change, OnScene, Values, integer};
 use crate::scene::transform::scale_scene;
 use crate::variants::{REFERENCE_CANVAS, VariantError};
 
@@ -38,5 +38,13 @@ pub(super) static DEF: AxisDef = AxisDef {
             Ok(())
         },
     },
+    may_change: &[
+        Change::Canvas,
+        Change::PathsMoved,
+        Change::Strokes,
+        Change::LabelsMoved,
+        Change::LabelSize,
+        Change::Leaders,
+    ],
     order: 9,
 };

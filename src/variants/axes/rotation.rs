@@ -1,7 +1,7 @@
 //! `rotation`: the diagram turned by quarter turns, labels upright (VisAidMath's
 //! viewing angle).
 
-use super::{AxisDef, OnScene, Values, integer};
+use super::{AxisDef, Change, OnScene, Values, integer};
 use crate::scene::transform::rotate_scene;
 use crate::style::Rotation;
 use crate::variants::VariantError;
@@ -39,5 +39,6 @@ pub(super) static DEF: AxisDef = AxisDef {
             Ok(())
         },
     },
+    may_change: &[Change::PathsMoved, Change::LabelsMoved, Change::Leaders],
     order: 4,
 };

@@ -1,7 +1,7 @@
 //! `scale`: the diagram drawn smaller, about the canvas centre (VisAidMath's
 //! relative size); labels, lines and canvas keep their sizes.
 
-use super::{AxisDef, OnScene, Values, number};
+use super::{AxisDef, Change, OnScene, Values, number};
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "scale",
@@ -20,5 +20,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     }),
     rewrite: None,
     on_scene: OnScene::NeedsProblem,
+    may_change: &[Change::PathsMoved, Change::LabelsMoved, Change::Leaders],
     order: 4,
 };

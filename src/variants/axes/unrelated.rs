@@ -1,7 +1,7 @@
 //! `unrelated`: rectangles that the question does not need, attached to free sides
 //! (GeomRel's unrelated information).
 
-use super::{AxisDef, OnScene, Values, integer};
+use super::{AxisDef, Change, OnScene, Values, integer};
 use crate::generate::rewrite::unrelated::with_unrelated;
 use crate::variants::VariantError;
 
@@ -20,11 +20,14 @@ pub(super) static DEF: AxisDef = AxisDef {
     numeric: true,
     plot_title: "unrelated shapes added",
     look: None,
-    rewrite: Some(|s, p| match integer(s).and_then(|k| u8::try_from(k).ok()) {
-        Some(k) => with_unrelated(&p, k).map_err(VariantError::NoUnrelated),
-        None => Ok(p),
-    }),
+    rewrite: Some(
+        |s, p, _| match integer(s).and_then(|k| u8::try_from(k).ok()) {
+            Some(k) => with_unrelated(&p, k).map_err(VariantError::NoUnrelated),
+            None => Ok(p),
+        },
+    ),
     on_scene: OnScene::NeedsProblem,
+    may_change: &[Change::PathsAdded, Change::LabelsAdded, Change::Question],
     // After the backward question, before the auxiliary lines (which may use the
     // shapes it adds) and the wording.
     order: 1,

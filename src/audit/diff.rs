@@ -1,0 +1,244 @@
+//! A variant against its base: which kinds of [`Change`], and how many items of each.
+
+use super::items::{Drawn, Label, Piece};
+use crate::variants::Change;
+use std::collections::BTreeMap;
+
+/// How many items of each kind changed (texts and the canvas count 1).
+pub type Changes = BTreeMap<Change, u32>;
+
+/// Labels this close (px) stand in the same place.
+const SAME_PLACE: f64 = 0.01;
+/// A label of another text pairs with a base label at most this far (px): two
+/// label heights at the default size.
+const NEAR: f64 = 32.0;
+/// What pairing two different texts costs, in px: a label of the same text up to
+/// this much farther away is preferred.
+const RENAMED: f64 = 16.0;
+
+/// The differences between two drawings, paths and labels.
+pub(super) fn drawn(base: &Drawn, variant: &Drawn, leader_stroke: &str) -> Changes {
+    let mut out = Changes::new();
+    if (&base.width, &base.height) != (&variant.width, &variant.height) {
+        add(&mut out, Change::Canvas, 1);
+    }
+    let is_leader = |p: &Piece| p.fill == "fill=none" && p.stroke.starts_with(leader_stroke);
+    let (base_leaders, base_paths): (Vec<&Piece>, Vec<&Piece>) =
+        base.paths.iter().partition(|p| is_leader(p));
+    let (var_leaders, var_paths): (Vec<&Piece>, Vec<&Piece>) =
+        variant.paths.iter().partition(|p| is_leader(p));
+    let kept = paths(&mut out, base_paths, var_paths);
+    let (mut bl, mut vl) = (base_leaders, var_leaders);
+    take_equal(&mut bl, &mut vl, |a, b| a == b);
+    add(&mut out, Change::Leaders, bl.len().max(vl.len()) as u32);
+    labels(&mut out, &base.labels, &variant.labels, kept);
+    out
+}
+
+/// Adds `n` to `kind`'s count (nothing for 0).
+pub(super) fn add(out: &mut Changes, kind: Change, n: u32) {
+    if n > 0 {
+        *out.entry(kind).or_insert(0) += n;
+    }
+}
+
+/// Removes the pairs `same` finds from both lists (each item pairs once, in order).
+fn take_equal<T>(a: &mut Vec<T>, b: &mut Vec<T>, same: impl Fn(&T, &T) -> bool) {
+    a.retain(|x| match b.iter().position(|y| same(x, y)) {
+        Some(i) => {
+            b.remove(i);
+            false
+        }
+        None => true,
+    });
+}
+
+/// Subpaths kept, repainted, moved (as many left on each side), added or removed;
+/// whether every base subpath is kept (perhaps repainted).
+fn paths<'a>(out: &mut Changes, mut base: Vec<&'a Piece>, mut variant: Vec<&'a Piece>) -> bool {
+    take_equal(&mut base, &mut variant, |a, b| a == b);
+    // The same geometry painted differently.
+    let mut repainted = Vec::new();
+    base.retain(|a| match variant.iter().position(|b| b.d == a.d) {
+        Some(i) => {
+            repainted.push((*a, variant.remove(i)));
+            false
+        }
+        None => true,
+    });
+    for (a, b) in repainted {
+        add(out, Change::Fills, u32::from(a.fill != b.fill));
+        add(out, Change::Strokes, u32::from(a.stroke != b.stroke));
+    }
+    // Redrawn elsewhere: left on both sides; a changed stroke width (resolution)
+    // counts too.
+    let moved = base.len().min(variant.len());
+    add(out, Change::PathsMoved, moved as u32);
+    if moved > 0 {
+        fn paint<'p>(v: &[&'p Piece]) -> Vec<(&'p str, &'p str)> {
+            let mut p: Vec<(&str, &str)> = v
+                .iter()
+                .map(|p| (p.fill.as_str(), p.stroke.as_str()))
+                .collect();
+            p.sort_unstable();
+            p
+        }
+        let (a, b) = (paint(&base), paint(&variant));
+        if base.len() == variant.len() {
+            let fills = a.iter().zip(&b).filter(|(x, y)| x.0 != y.0).count();
+            let strokes = a.iter().zip(&b).filter(|(x, y)| x.1 != y.1).count();
+            add(out, Change::Fills, fills as u32);
+            add(out, Change::Strokes, strokes as u32);
+        }
+    }
+    add(out, Change::PathsAdded, (variant.len() - moved) as u32);
+    add(out, Change::PathsRemoved, (base.len() - moved) as u32);
+    base.is_empty()
+}
+
+/// Labels paired base to variant, cheapest pair first: the same text nearest
+/// first; a label of another text only where the diagram kept its paths
+/// (`geometry_kept`: a letter renamed, a value restated) and within [`NEAR`] px.
+/// A pair counts as moved, renamed and restyled as it differs; the rest are added
+/// or removed.
+fn labels(out: &mut Changes, base: &[Label], variant: &[Label], geometry_kept: bool) {
+    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+    for (i, b) in base.iter().enumerate() {
+        for (j, v) in variant.iter().enumerate() {
+            let d = (b.x - v.x).hypot(b.y - v.y);
+            if b.text == v.text {
+                pairs.push((d, i, j));
+            } else if geometry_kept && d <= NEAR {
+                pairs.push((d + RENAMED, i, j));
+            }
+        }
+    }
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let (mut b_used, mut v_used) = (vec![false; base.len()], vec![false; variant.len()]);
+    for (_, i, j) in pairs {
+        if b_used[i] || v_used[j] {
+            continue;
+        }
+        (b_used[i], v_used[j]) = (true, true);
+        let (x, y) = (&base[i], &variant[j]);
+        let moved = (x.x - y.x).abs() > SAME_PLACE || (x.y - y.y).abs() > SAME_PLACE;
+        add(out, Change::LabelsMoved, u32::from(moved));
+        add(out, Change::LabelText, u32::from(x.text != y.text));
+        add(
+            out,
+            Change::LabelSize,
+            u32::from(x.size != y.size || x.paint != y.paint),
+        );
+    }
+    add(
+        out,
+        Change::LabelsAdded,
+        v_used.iter().filter(|u| !**u).count() as u32,
+    );
+    add(
+        out,
+        Change::LabelsRemoved,
+        b_used.iter().filter(|u| !**u).count() as u32,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(d: &str, fill: &str) -> Piece {
+        Piece {
+            d: d.into(),
+            fill: fill.into(),
+            stroke: String::new(),
+        }
+    }
+
+    fn label(x: f64, text: &str) -> Label {
+        Label {
+            x,
+            y: 0.0,
+            text: text.into(),
+            size: "16".into(),
+            paint: String::new(),
+        }
+    }
+
+    fn drawing(paths: Vec<Piece>, labels: Vec<Label>) -> Drawn {
+        Drawn {
+            width: "512".into(),
+            height: "512".into(),
+            paths,
+            labels,
+        }
+    }
+
+    #[test]
+    fn each_kind_of_difference_is_counted_once() {
+        let leader = || Piece {
+            d: "M 9 9 L 8 8".into(),
+            fill: "fill=none".into(),
+            stroke: "stroke=#555555 stroke-width=1".into(),
+        };
+        let base = drawing(
+            vec![piece("M 1", "a"), piece("M 2", "a"), piece("M 3", "a")],
+            vec![label(1.0, "A"), label(2.0, "B"), label(3.0, "7")],
+        );
+        assert!(drawn(&base, &base, "stroke=#555555").is_empty());
+        let variant = drawing(
+            // M 1 and M 3 kept, M 2 repainted, a leader added.
+            vec![
+                piece("M 1", "a"),
+                piece("M 2", "b"),
+                piece("M 3", "a"),
+                leader(),
+            ],
+            // A kept, B renamed C in place, 7 moved, 9 added.
+            vec![
+                label(1.0, "A"),
+                label(2.0, "C"),
+                label(5.0, "7"),
+                label(90.0, "9"),
+            ],
+        );
+        let got = drawn(&base, &variant, "stroke=#555555");
+        let want: Changes = [
+            (Change::Fills, 1),
+            (Change::Leaders, 1),
+            (Change::LabelText, 1),
+            (Change::LabelsMoved, 1),
+            (Change::LabelsAdded, 1),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(got, want);
+        // A diagram redrawn elsewhere (M 3 → M 4): labels pair by text only, so the
+        // renamed one is one removed and one added.
+        let mut turned = variant.clone();
+        turned.paths[2] = piece("M 4", "a");
+        turned.paths.pop();
+        let got = drawn(&base, &turned, "stroke=#555555");
+        let want: Changes = [
+            (Change::PathsMoved, 1),
+            (Change::Fills, 1),
+            (Change::LabelsMoved, 1),
+            (Change::LabelsAdded, 2),
+            (Change::LabelsRemoved, 1),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(got, want);
+        // Only additions: nothing moved.
+        let more = drawing(
+            vec![
+                piece("M 1", "a"),
+                piece("M 2", "a"),
+                piece("M 3", "a"),
+                piece("M 5", "x"),
+            ],
+            base.labels.clone(),
+        );
+        let got = drawn(&base, &more, "stroke=#555555");
+        assert_eq!(got, [(Change::PathsAdded, 1)].into_iter().collect());
+    }
+}

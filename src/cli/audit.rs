@@ -1,0 +1,97 @@
+//! `geomrender audit DIR`: every variant against its base, per variant value.
+
+use anyhow::Context;
+use geomrender::audit::{self, AuditOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Compare every variant of a finished run with its base image, from the files.
+///
+/// For each variant row of DIR/manifest.jsonl, reads what it and its base draw (their
+/// SVG files when the run wrote SVGs, else their Scenes composed again from the run's
+/// Problems) and their texts, and counts what changed: paths moved, added or removed,
+/// leader lines, fills, strokes, labels moved, added, removed, renamed or resized, the
+/// canvas, the encoding, the question, the CoT, the answer, the pixels. A row is
+/// flagged when it changes something none of its axes declares (`variants --list`),
+/// or nothing at all.
+///
+/// Prints a table per variant value and writes OUT/audit.jsonl (one row per variant,
+/// schema: `geomrender schema audit`) and OUT/audit.md. Exit status: 0 nothing
+/// flagged; 1 some rows flagged or some lines could not be audited; 2 the audit could
+/// not run. Works on any finished run directory: render, sweep, merged shards.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The run's output directory (with manifest.jsonl and its images).
+    dir: PathBuf,
+
+    /// The run's Problems (the JSONL given to `render`), to compose each Scene again
+    /// when the run wrote no SVG files. Default: DIR/problems.jsonl, which `sweep`
+    /// writes. Without either, drawings are compared by image bytes only.
+    #[arg(long, value_name = "PROBLEMS.jsonl")]
+    problems: Option<PathBuf>,
+
+    /// Where audit.jsonl and audit.md go (default: DIR).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let options = AuditOptions {
+        problems: args.problems,
+    };
+    let report = audit::audit(&args.dir, &options)?;
+    let out = args.out.unwrap_or_else(|| args.dir.clone());
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    audit::write_audit(&report, &out)
+        .with_context(|| format!("writing the audit into {}", out.display()))?;
+    print_table(&report);
+    for e in report.errors.iter().take(20) {
+        eprintln!("not audited: {e}");
+    }
+    let flagged = report.flagged();
+    eprintln!(
+        "audited {} variant rows of {} bases: {flagged} flagged, {} lines not audited; \
+         {} and {}",
+        report.rows.len(),
+        report.bases,
+        report.errors.len(),
+        out.join(audit::AUDIT_MD).display(),
+        out.join(audit::AUDIT_JSONL).display()
+    );
+    Ok(if flagged == 0 && report.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The per-value table: rows, flagged counts, then rows per kind of change.
+fn print_table(report: &audit::Audit) {
+    let cols = audit::columns(report);
+    let width = report
+        .groups
+        .iter()
+        .map(|g| g.label.len())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    let mut head = format!(
+        "{:<width$}  {:>5}  {:>10}  {:>9}",
+        "variant", "rows", "undeclared", "identical"
+    );
+    for c in &cols {
+        head.push_str(&format!("  {}", c.name()));
+    }
+    println!("{head}");
+    for g in &report.groups {
+        let mut line = format!(
+            "{:<width$}  {:>5}  {:>10}  {:>9}",
+            g.label, g.rows, g.undeclared, g.identical
+        );
+        for c in &cols {
+            let n = g.changes.get(c).copied().unwrap_or(0);
+            line.push_str(&format!("  {:>w$}", n, w = c.name().len()));
+        }
+        println!("{line}");
+    }
+}
