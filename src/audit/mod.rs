@@ -27,12 +27,16 @@ pub use write::{AUDIT_JSONL, AUDIT_MD, columns, markdown, write_audit};
 
 use crate::generate::Problem;
 use crate::output::dir::Dir;
-use crate::variants::{AXES, Axis, Change, Plan, Variant, draw_problem};
+use crate::pipeline::draw_variant;
+use crate::variants::{AXES, Axis, Change, Plan, Variant};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
+
+/// The JSON Schema of an `audit.jsonl` row (`geomrender schema audit`).
+pub const SCHEMA: &str = include_str!("../../schemas/audit.schema.json");
 
 /// Largest SVG file the audit reads (one with the font embedded is about 1 MB).
 const MAX_SVG_BYTES: u64 = 64 << 20;
@@ -339,6 +343,9 @@ fn leader_stroke() -> String {
 
 /// A manifest `variant` object as a [`Variant`] and its axes.
 fn parse_variant(values: &Map<String, Value>) -> Result<(Variant, Vec<Axis>), String> {
+    if values.is_empty() {
+        return Ok((Variant::default(), Vec::new()));
+    }
     let mut spec = Vec::new();
     let mut axes = Vec::new();
     for (name, value) in values {
@@ -389,9 +396,16 @@ fn drawing(
         .get(base_id)
         .ok_or_else(|| format!("its problem {base_id:?} is not in the problems file"))?;
     let (variant, _) = parse_variant(&row.variant)?;
-    let d = draw_problem(problem, &variant).map_err(|e| e.to_string())?;
-    let composed =
-        crate::compose::compose(&d.problem, &d.style, d.annotation).map_err(|e| e.to_string())?;
+    // As the run drew it: the base first, the variant against it.
+    let (_, base) = draw_variant(problem, &Variant::default(), None).map_err(|e| e.to_string())?;
+    let composed = match variant.is_base() {
+        true => base,
+        false => {
+            draw_variant(problem, &variant, Some(&base))
+                .map_err(|e| e.to_string())?
+                .1
+        }
+    };
     let svg = crate::scene::svg::to_svg(&composed.scene);
     let drawn = read_svg(&svg).map_err(|e| e.to_string())?;
     Ok(Some((drawn, Source::Recomposed)))

@@ -1,4 +1,5 @@
-//! `geomrender schema scene|problem|manifest|report|score-items`: print a published JSON Schema.
+//! `geomrender schema scene|problem|manifest|skipped|report|score-items|audit`: print a
+//! published JSON Schema.
 
 use std::process::ExitCode;
 
@@ -17,10 +18,14 @@ enum Which {
     Problem,
     /// A row of DIR/manifest.jsonl, written by `render` and `sweep`.
     Manifest,
+    /// A row of DIR/skipped.jsonl (a variant not drawn), written by `render` and `sweep`.
+    Skipped,
     /// REPORT_DIR/report.json, written by `score`.
     Report,
     /// A row of REPORT_DIR/items.jsonl (per-image verdicts), written by `score`.
     ScoreItems,
+    /// A row of DIR/audit.jsonl (a variant against its base), written by `audit`.
+    Audit,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -28,8 +33,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Which::Scene => geomrender::scene::SCHEMA,
         Which::Problem => geomrender::generate::SCHEMA,
         Which::Manifest => geomrender::output::manifest::SCHEMA,
+        Which::Skipped => geomrender::pipeline::SKIPPED_SCHEMA,
         Which::Report => geomrender::score::REPORT_SCHEMA,
         Which::ScoreItems => geomrender::score::ITEMS_SCHEMA,
+        Which::Audit => geomrender::audit::SCHEMA,
     };
     // The file's own bytes (it ends with its newline).
     print!("{text}");

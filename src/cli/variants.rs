@@ -22,6 +22,10 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
     println!(
         "Line widths and font sizes are px on the 512 px reference canvas (scaled with `resolution`)."
     );
+    println!(
+        "A variant whose image and texts would equal its base's is not drawn (a row of skipped.jsonl); \
+         `geomrender audit DIR` checks each row changes only what its axes may change."
+    );
     println!();
     for a in AXES {
         println!("{}", a.name);
@@ -31,6 +35,8 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
         println!("  sweep:    {}", a.sweep.join(", "));
         println!("  accepts:  {}", a.accepts());
         println!("  scenes:   {}", a.on_scenes());
+        let may: Vec<&str> = a.may_change.iter().map(|c| c.name()).collect();
+        println!("  may change (audit): {}", may.join(", "));
         println!();
     }
     println!("The GeomVerse study's four: opacity, linewidth, fontsize, annotation.");

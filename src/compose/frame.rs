@@ -20,8 +20,9 @@ pub(crate) fn outline_polylines(p: &Problem) -> Vec<(usize, Vec<[f64; 2]>)> {
         .collect()
 }
 
-/// Points a full turn of an outline arc is sampled with.
-pub(crate) const ARC_PER_TURN: usize = 72;
+/// Points a full turn of an outline arc is sampled with (as `Diagram::bounds` is
+/// asked for by a variant that keeps its base's frame).
+pub(crate) const ARC_PER_TURN: usize = crate::generate::ARC_SAMPLES_PER_TURN;
 
 /// Why a diagram cannot be drawn.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -33,6 +34,8 @@ pub enum DiagramError {
     NotFinite([f64; 2]),
     #[error("an element refers to a point that does not exist")]
     MissingPoint,
+    #[error("its frame {0:?} is not a box of finite [min, max] corners")]
+    BadFrame([[f64; 2]; 2]),
 }
 
 impl Geometry {
@@ -75,6 +78,15 @@ impl Geometry {
                 .all(|r| r.iter().all(|&v| v < n));
         if !refs_ok {
             return Err(DiagramError::MissingPoint);
+        }
+        // A set frame replaces the diagram's bounds: its corners are what is
+        // fitted (the bounds' extremes are exactly the frame's when it is a base's).
+        if let Some(f @ [lo, hi]) = p.diagram.frame {
+            let finite = lo.iter().chain(&hi).all(|v| v.is_finite());
+            if !finite || lo[0] > hi[0] || lo[1] > hi[1] {
+                return Err(DiagramError::BadFrame(f));
+            }
+            samples = vec![lo, [lo[0], hi[1]], hi, [hi[0], lo[1]]];
         }
         Ok(Geometry { samples })
     }

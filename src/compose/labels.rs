@@ -58,6 +58,8 @@ const UP: Px = [0.0, -1.0];
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Placed {
     pub text: String,
+    /// The point of its element it was placed around (its request's anchor).
+    pub anchor: Px,
     pub center: Px,
     pub half: [f32; 2],
     /// A leader line from the element to the label's box, when the label was pushed
@@ -150,6 +152,19 @@ pub(crate) struct Layout {
     pub marks: Marks,
     pub placed: Vec<Placed>,
     pub stats: LayoutStats,
+    /// What later layouts of a variant keep from this one.
+    pub keep: Keep,
+}
+
+/// A base image's labels and strokes, for a variant that adds to its drawing (an
+/// auxiliary line, unrelated shapes, a stated or removed value): each base label
+/// whose text, element and size the variant still has stays where it was, unless
+/// the variant's new strokes come nearer to it than the stroke clearance or it no
+/// longer holds to its element; only those are placed again, with the new labels.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Keep {
+    placed: Vec<Placed>,
+    segs: Vec<(Px, Px)>,
 }
 
 /// What to place.
@@ -193,6 +208,7 @@ pub(crate) fn layout(
     geo: &Geometry,
     style: &Style,
     a: Annotation,
+    keep: Option<&Keep>,
 ) -> Result<Layout, TooLarge> {
     let canvas = style.canvas as f32;
     let fit = Fit::new(
@@ -205,14 +221,70 @@ pub(crate) fn layout(
     let marks = marks::marks(p, &fit, style.canvas);
     let segs = marks::stroke_segments(p, &fit, &marks);
     let requests = requests(p, &fit, a, style);
-    let placed = place_all(&requests, &segs, canvas, style.font_size)?;
+    let kept = keep.map(|k| kept(k, &requests, &segs, canvas, style.font_size));
+    let placed = place_all(
+        &requests,
+        &segs,
+        canvas,
+        style.font_size,
+        kept.as_deref().unwrap_or_default(),
+    )?;
     let stats = measure(&placed, &segs, canvas, fit.scale);
+    let keep = Keep {
+        placed: placed.clone(),
+        segs,
+    };
     Ok(Layout {
         fit,
         marks,
         placed,
         stats,
+        keep,
     })
+}
+
+/// For each request, the base's placement of the same text around the same anchor at
+/// the same size when it may stay: on the canvas, clear of the strokes the base did
+/// not have, off the other kept labels, and as attached to its element as it was.
+fn kept(
+    keep: &Keep,
+    reqs: &[Request],
+    segs: &[(Px, Px)],
+    canvas: f32,
+    size: f32,
+) -> Vec<Option<Placed>> {
+    let new_segs: Vec<(Px, Px)> = segs
+        .iter()
+        .copied()
+        .filter(|s| !keep.segs.contains(s))
+        .collect();
+    let mut out: Vec<Option<Placed>> = Vec::with_capacity(reqs.len());
+    let mut taken = vec![false; keep.placed.len()];
+    for r in reqs {
+        let (w, h) = text_box(&r.text, size);
+        let half = [w / 2.0, h / 2.0];
+        let found = keep.placed.iter().enumerate().find(|(i, k)| {
+            !taken[*i] && k.text == r.text && k.anchor == r.anchor && k.half == half
+        });
+        let stays = found.filter(|(_, k)| {
+            on_canvas(k.center, k.half, canvas)
+                && new_segs
+                    .iter()
+                    .all(|&(a, b)| box_seg_dist(k.center, k.half, a, b) >= STROKE_CLEARANCE)
+                && (k.ratio < ATTACH_RATIO || r.attach.holds(k.center))
+                && out.iter().flatten().all(|q: &Placed| {
+                    !boxes_intersect(k.center, k.half, q.center, q.half, LABEL_GAP)
+                })
+        });
+        out.push(stays.map(|(i, k)| {
+            taken[i] = true;
+            Placed {
+                ratio: r.attach.ratio(k.center),
+                ..k.clone()
+            }
+        }));
+    }
+    out
 }
 
 /// The labels of one annotation style, with their anchors and preferred directions:
@@ -470,9 +542,14 @@ fn place_all(
     segs: &[(Px, Px)],
     canvas: f32,
     size: f32,
+    kept: &[Option<Placed>],
 ) -> Result<Vec<Placed>, TooLarge> {
     let mut placed: Vec<Placed> = Vec::with_capacity(reqs.len());
-    for r in reqs {
+    for (i, r) in reqs.iter().enumerate() {
+        if let Some(Some(k)) = kept.get(i) {
+            placed.push(k.clone());
+            continue;
+        }
         let (w, h) = text_box(&r.text, size);
         // The box must fit inside the canvas less 1 px on each side (`on_canvas`);
         // written so that a NaN size fails too.
@@ -494,8 +571,10 @@ fn place_all(
         let near = |x0: f32, x1: f32, y0: f32, y1: f32, m: f32| {
             !(x0 > hi[0] + m || x1 < lo[0] - m || y0 > hi[1] + m || y1 < lo[1] - m)
         };
+        // The labels placed so far, and the kept ones still to come.
         let near_labels: Vec<&Placed> = placed
             .iter()
+            .chain(kept.iter().skip(i + 1).flatten())
             .filter(|q| {
                 let (c, h) = (q.center, q.half);
                 near(
@@ -576,6 +655,7 @@ fn place_all(
             .flatten();
         placed.push(Placed {
             text: r.text.clone(),
+            anchor: r.anchor,
             center,
             half,
             leader,

@@ -79,6 +79,8 @@ pub struct LayoutStats {
 pub struct Composed {
     pub scene: Scene,
     pub layout: LayoutStats,
+    /// Its labels and strokes, for a variant composed against it ([`compose_variant`]).
+    keep: labels::Keep,
 }
 
 /// Why a problem could not be composed.
@@ -145,12 +147,35 @@ pub fn compose(
     style: &Style,
     annotation: Annotation,
 ) -> Result<Composed, ComposeError> {
+    compose_keeping(problem, style, annotation, None)
+}
+
+/// Draws a variant of the problem `base` draws, keeping every label of `base` that
+/// the variant still has (same text, element and size) where it was, unless a stroke
+/// the variant adds comes too near it or it no longer holds to its element: an
+/// auxiliary line or unrelated shapes re-place only the labels they crowd. With
+/// another fit or font size nothing matches, and this is [`compose`].
+pub fn compose_variant(
+    problem: &Problem,
+    style: &Style,
+    annotation: Annotation,
+    base: &Composed,
+) -> Result<Composed, ComposeError> {
+    compose_keeping(problem, style, annotation, Some(&base.keep))
+}
+
+fn compose_keeping(
+    problem: &Problem,
+    style: &Style,
+    annotation: Annotation,
+    keep: Option<&labels::Keep>,
+) -> Result<Composed, ComposeError> {
     style.validate()?;
     let geo = frame::Geometry::of(problem).map_err(|reason| ComposeError::BadDiagram {
         id: problem.id.clone(),
         reason,
     })?;
-    let layout = labels::layout(problem, &geo, style, annotation).map_err(|e| {
+    let layout = labels::layout(problem, &geo, style, annotation, keep).map_err(|e| {
         ComposeError::LabelTooLarge {
             id: problem.id.clone(),
             label: e.text.chars().take(40).collect(),
@@ -174,5 +199,6 @@ pub fn compose(
     Ok(Composed {
         scene,
         layout: layout.stats,
+        keep: layout.keep,
     })
 }

@@ -309,6 +309,10 @@ pub struct Ray {
     pub points: [usize; 2],
 }
 
+/// Points a full turn of an outline arc is sampled with when a drawing is fitted to
+/// its canvas ([`Diagram::bounds`], and compose's fit).
+pub const ARC_SAMPLES_PER_TURN: usize = 72;
+
 /// The semantic diagram `compose` draws.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -325,9 +329,36 @@ pub struct Diagram {
     pub aux: Vec<AuxLine>,
     /// Corners (a, vertex, b) that get a right-angle mark.
     pub right_angles: Vec<[usize; 3]>,
+    /// The box (diagram units, `[min, max]` corners) the drawing is fitted to the
+    /// canvas by, when it is not the diagram's own bounds: a variant that adds
+    /// shapes (`unrelated`) keeps its base's, so the base is drawn at the same
+    /// scale and place. Absent from a Problem's JSON when not set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<[[f64; 2]; 2]>,
 }
 
 impl Diagram {
+    /// The box the diagram's drawing spans (diagram units, `[min, max]`): every
+    /// point, and every outline with its arcs sampled `per_turn` a full turn; `None`
+    /// for a diagram with nothing to draw.
+    pub fn bounds(&self, per_turn: usize) -> Option<[[f64; 2]; 2]> {
+        let mut lo = [f64::INFINITY; 2];
+        let mut hi = [f64::NEG_INFINITY; 2];
+        let outlines = self.shapes.iter().flat_map(|s| &s.outline);
+        let samples = self
+            .points
+            .iter()
+            .map(|q| [q.x, q.y])
+            .chain(outlines.flat_map(|c| c.polyline(per_turn)));
+        for q in samples {
+            for i in 0..2 {
+                lo[i] = lo[i].min(q[i]);
+                hi[i] = hi[i].max(q[i]);
+            }
+        }
+        (lo[0] <= hi[0] && lo[1] <= hi[1]).then_some([lo, hi])
+    }
+
     /// Point `i`'s coordinates (diagram units, y down).
     pub fn xy(&self, i: usize) -> [f64; 2] {
         [self.points[i].x, self.points[i].y]

@@ -181,8 +181,8 @@ pub enum ContactError {
 }
 
 /// Writes `out/contact/<axis>.png` for every axis of `plan`: `problem`'s base image,
-/// then its image at each value of the axis (in value order, the base where its
-/// value falls on numeric axes), read from `out/images/`. `render` draws the sheet's
+/// then its image at each value of the axis the run drew (in value order, the base
+/// where its value falls on numeric axes), read from `out/images/`. `render` draws the sheet's
 /// frame (a Scene) with the run's backend.
 pub fn write_axis_sheets<E>(
     out: &Dir,
@@ -218,10 +218,21 @@ where
         if cells.iter().all(|c| c.0.is_some()) {
             cells.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("finite values"));
         }
-        let images: Vec<RenderedImage> = cells
-            .iter()
-            .map(|(_, _, v)| load_image(&images_dir, &v.id(&problem.id)))
-            .collect::<Result<_, _>>()?;
+        // A value the run did not draw for this problem (none such, or equal to the
+        // base: `skipped.jsonl`) has no cell; the base always has one.
+        let mut images: Vec<RenderedImage> = Vec::with_capacity(cells.len());
+        let mut kept = Vec::with_capacity(cells.len());
+        for cell in cells {
+            match load_image(&images_dir, &cell.2.id(&problem.id)) {
+                Ok(img) => {
+                    images.push(img);
+                    kept.push(cell);
+                }
+                Err(ContactError::Missing { .. }) if !cell.2.is_base() => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let cells = kept;
         // Each variant's question, shown when the axis changes it (the texts are what
         // differs between the cells of `phrasing` or `backward`, say).
         let questions: Vec<Option<String>> = cells

@@ -2,11 +2,11 @@
 //! gives its base image and one job per variant of the plan.
 
 use super::{Job, JobError, LineFault};
-use crate::compose::compose;
+use crate::compose::{Composed, compose, compose_variant};
 use crate::generate::{Params, Problem};
 use crate::output::manifest::{ProblemFields, Source};
 use crate::scene::{check_id, limits, parse_scene_value};
-use crate::variants::{Axis, Plan, Variant, VariantError, draw_problem, vary_scene};
+use crate::variants::{Axis, Drawing, Plan, Variant, VariantError, draw_problem, vary_scene};
 use serde_json::Value;
 
 /// What a line holds.
@@ -213,15 +213,43 @@ fn problem_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
         id,
         fault: Box::new(e.into()),
     })?;
-    each_variant(plan, &problem.id, |variant| problem_job(&problem, variant))
+    // The base's composition: variants keep its labels where they still may stand.
+    let mut base: Option<Composed> = None;
+    each_variant(plan, &problem.id, |variant| {
+        let vid = variant_id(&problem.id, variant)?;
+        let (drawing, composed) =
+            draw_variant(&problem, variant, base.as_ref()).map_err(|e| JobError::of(&vid, e))?;
+        if variant.is_base() {
+            base = Some(composed.clone());
+        }
+        problem_job(&problem, variant, vid, drawing, composed)
+    })
 }
 
-/// One image of a Problem.
-fn problem_job(problem: &Problem, variant: &Variant) -> Result<Job, JobError> {
-    let vid = variant_id(&problem.id, variant)?;
-    let drawing = draw_problem(problem, variant).map_err(|e| JobError::of(&vid, e))?;
-    let composed = compose(&drawing.problem, &drawing.style, drawing.annotation)
-        .map_err(|e| JobError::of(&vid, e))?;
+/// How `variant` of `problem` is drawn and composed: against `base`, the base
+/// image's composition, when given (its labels kept where they may stay, see
+/// [`compose_variant`]). What a run draws, and `audit` composes again.
+pub fn draw_variant(
+    problem: &Problem,
+    variant: &Variant,
+    base: Option<&Composed>,
+) -> Result<(Drawing, Composed), LineFault> {
+    let drawing = draw_problem(problem, variant)?;
+    let composed = match base {
+        Some(b) => compose_variant(&drawing.problem, &drawing.style, drawing.annotation, b),
+        None => compose(&drawing.problem, &drawing.style, drawing.annotation),
+    }?;
+    Ok((drawing, composed))
+}
+
+/// One image of a Problem, drawn and composed.
+fn problem_job(
+    problem: &Problem,
+    variant: &Variant,
+    vid: String,
+    drawing: Drawing,
+    composed: Composed,
+) -> Result<Job, JobError> {
     let mut scene = composed.scene;
     scene.id = vid.clone();
     check_id(&scene.id).map_err(|e| JobError::of(&vid, e))?;

@@ -37,9 +37,9 @@ mod skipped;
 mod stats;
 
 pub use error::{JobError, LineError, LineFault};
-pub use jobs::{Expanded, LineKind, SkipReason, Skipped, expand_line, line_kind};
+pub use jobs::{Expanded, LineKind, SkipReason, Skipped, draw_variant, expand_line, line_kind};
 pub use resume::ResumeError;
-pub use skipped::{SKIPPED, SkipCount};
+pub use skipped::{SKIPPED, SKIPPED_SCHEMA, SkipCount};
 pub use stats::{StageTimes, Timer};
 
 use crate::output::datasets::{DatasetError, DatasetOptions, DatasetWriter, Exported};

@@ -53,6 +53,19 @@ fn backward_questions_re_evaluate_and_invert_the_forward_problem() {
             }
         };
         let e = asked(&q);
+        // No shortcut (issue 25): no given states the asked value.
+        let d = &q.diagram;
+        let givens = (d.sides.iter().map(|s| (s.status, s.value)))
+            .chain(d.angles.iter().map(|a| (a.status, a.value)))
+            .chain(d.measures.iter().map(|m| (m.status, m.value)));
+        for (status, v) in givens {
+            assert!(
+                !(status == Status::Given && (v - q.answer).abs() < 1e-9),
+                "{}: a given states the asked value {}",
+                q.id,
+                q.answer
+            );
+        }
         // It asks for something the forward problem gave, and gives what it asked.
         let status = |p: &Problem, e: ElementRef| match e {
             ElementRef::Side(i) => p.diagram.sides[i].status,

@@ -109,7 +109,7 @@ fn shards_concatenate_to_the_whole_run() {
             "--backend",
             "cpu",
         ])
-        .args(["--variants", "opacity=0.5", "--out"])
+        .args(["--variants", "opacity=0.25", "--out"])
         .arg(&out);
         if let Some(s) = shard {
             cmd.args(["--shard", s]);

@@ -7,6 +7,8 @@
 //!
 //! Where a test belongs:
 //!
+//! - `audit`: `geomrender audit` passes a clean run of every axis and finds planted
+//!   defects (a variant equal to its base, one re-fitted, one of the wrong kind).
 //! - `aux_lines`: `aux` lines are the heights, radii and diagonals they claim, dashed,
 //!   and keep the texts and answer.
 //! - `backends`: GPU output against resvg on the 300-scene corpus and feature scenes,
@@ -71,6 +73,7 @@
 //! - `support`: shared helpers only, no tests (`cli`, `cpu`, `gpu`, `images`,
 //!   `oracle`, `process`, `scenes`, `skip`).
 
+mod audit;
 mod aux_lines;
 mod backends;
 mod backward;

@@ -18,7 +18,8 @@ use geomrender::output::manifest::ManifestRow;
 /// renaming shapes to the greys drawn changed the SVG run's grayscale texts). A deliberate change to what a row says
 /// (or to the pixels, through `sha256`) changes these.
 const SWEEP_MANIFEST: &str = "9dcac067b794ed1e38a029bc36c2d578146c5bc1fac7b987ed93c6b77d11c1e9";
-const SVG_MANIFEST: &str = "1748e0217a73bb3a205278f6618db6d0460f566d1929b60c8aa445595540e675";
+// Changed by issue 25: grayscale fills are the greys their names show at 50 %.
+const SVG_MANIFEST: &str = "64c48f5d547415ee0b3f5a0a6245b621aced82e8644cde14a0613629e03cc4ab";
 
 #[test]
 fn manifests_keep_their_bytes_read_back_typed_and_match_the_schema() {

@@ -337,7 +337,8 @@ fn a_large_grid_runs_in_bounded_memory() {
     );
     assert_eq!(code, Some(0));
     let rows = line_count(&out.join("manifest.jsonl"));
-    assert!(rows > 500, "{rows} rows");
+    // 4 × (1 + 4 · 4 · 4 · 2 grid cells), less the greys too few at low opacity.
+    assert!(rows > 400, "{rows} rows");
     assert!(
         peak < BOUNDED_RSS_KIB,
         "peak RSS {peak} KiB for {rows} images"

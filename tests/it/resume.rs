@@ -158,10 +158,11 @@ fn a_run_with_a_failing_variant_resumes_to_the_same_bytes() {
     let manifest = String::from_utf8(read(&whole.join("manifest.jsonl"))).unwrap();
     let errors = read(&whole.join("errors.jsonl"));
     let rows: Vec<&str> = manifest.lines().collect();
-    // Line 1: base, info-text, info-image, opacity; line 2: base, opacity (its info
-    // variants, between the two, failed).
-    assert_eq!(rows.len(), 6);
-    for cut in [0, 4, 5, 6] {
+    // Line 1: base, info-text, opacity (info-image, its base again, is skipped);
+    // line 2: base, opacity (its info variants, between the two, failed).
+    assert_eq!(rows.len(), 5);
+    let skipped = read(&whole.join("skipped.jsonl"));
+    for cut in [0, 3, 4, 5] {
         let dir = tmp.path().join(format!("cut-{cut}"));
         copy_images(&whole, &dir);
         let partial: String = rows[..cut].iter().map(|r| format!("{r}\n")).collect();
@@ -178,6 +179,7 @@ fn a_run_with_a_failing_variant_resumes_to_the_same_bytes() {
             "cut {cut}"
         );
         assert_eq!(read(&dir.join("errors.jsonl")), errors, "cut {cut}");
+        assert_eq!(read(&dir.join("skipped.jsonl")), skipped, "cut {cut}");
         assert_eq!(images(&dir), images(&whole), "cut {cut}");
     }
 }

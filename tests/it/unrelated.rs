@@ -110,6 +110,48 @@ fn unrelated_shapes_change_nothing_the_answer_needs() {
             assert_eq!(added, k as usize, "{id}");
             let job = jobs.iter().find(|j| j.scene.id == id).unwrap();
             let fields = job.problem.as_ref().unwrap();
+            // One change (issue 25): every path of the drawing without the shapes is
+            // drawn again, byte for byte and in order, at the same scale and place.
+            let base_job = jobs
+                .iter()
+                .find(|j| j.scene.id == base_v.id(&p.id))
+                .or_else(|| jobs.iter().find(|j| j.scene.id == p.id))
+                .unwrap();
+            let paths = |s: &geomrender::scene::Scene| -> Vec<geomrender::scene::PathItem> {
+                s.items
+                    .iter()
+                    .filter_map(|i| match i {
+                        geomrender::scene::Item::Path(p) => Some(p.clone()),
+                        _ => None,
+                    })
+                    .collect()
+            };
+            // Each path cut into its subpaths (the outline path holds every shape),
+            // with its paint.
+            let pieces = |s: &geomrender::scene::Scene| -> Vec<(String, String)> {
+                paths(s)
+                    .into_iter()
+                    .filter(|p| {
+                        // Leader lines may go or move with the labels the shapes crowd.
+                        !(p.stroke == Some(geomrender::compose::LEADER_COLOR) && p.fill.is_none())
+                    })
+                    .flat_map(|p| {
+                        let paint = format!("{:?} {:?} {}", p.fill, p.stroke, p.stroke_width);
+                        p.d.split('M')
+                            .filter(|x| !x.trim().is_empty())
+                            .map(|x| (x.trim().to_string(), paint.clone()))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect()
+            };
+            let now = pieces(&job.scene);
+            for b in pieces(&base_job.scene) {
+                assert!(now.contains(&b), "{id}: base subpath {b:?} not drawn again");
+            }
+            assert_eq!(
+                fields.layout.scale,
+                base_job.problem.as_ref().unwrap().layout.scale
+            );
             let drawn = crate::support::drawn::texts(&job.scene);
             let bound: Vec<ElementRef> = q
                 .steps
@@ -170,11 +212,13 @@ fn unrelated_shapes_change_nothing_the_answer_needs() {
         }
     }
     eprintln!("{made} unrelated variants ({values} added values), {skipped} without room");
-    assert!(made >= 1500, "{made} made, {skipped} skipped");
+    // Only where the shapes fit in the base's own frame (issue 25): 748 of 2,400
+    // when this was written.
+    assert!(made >= 600, "{made} made, {skipped} skipped");
 }
 
 #[test]
 fn unrelated_variants_keep_the_layout_guarantees_at_every_font_size() {
     let checked = crate::support::drawn::assert_layout_guarantees("unrelated;fontsize", 52, 150);
-    assert!(checked > 1000, "{checked}");
+    assert!(checked > 400, "{checked}");
 }

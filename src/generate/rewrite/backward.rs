@@ -35,8 +35,11 @@ pub enum BackwardError {
 /// Relative agreement an inverse must reach with the forward problem's exact value.
 const SAME: f64 = 1e-6;
 
-/// The backward version of `p`, or why it has none. The deepest leaf whose chain
-/// inverts within the rules is asked (ties: the first in solution order).
+/// The backward version of `p`, or why it has none. Leaves are tried deepest first
+/// (ties: the first in solution order); the first whose chain inverts within the
+/// rules, and whose value no other given states (a shortcut: the asked side equal
+/// to a side the image labels), is asked — often not the deepest, whose longer
+/// chain more often breaks the 3 % rule.
 pub fn backward_question(p: &Problem) -> Result<Problem, BackwardError> {
     if p.params.backward {
         return Err(BackwardError::AlreadyBackward);
@@ -321,11 +324,29 @@ fn invert(
         }
     }
     set(&mut q, asked, Status::Asked, value);
+    // No shortcut: a given that states the asked value (AB = BC = 13 with BC's 13 on
+    // the image) would answer the question without the reasoning.
+    if given_values(&q).any(|v| (v - value).abs() <= 1e-9 * value.abs().max(1.0)) {
+        return Err(Refused("another given states the asked value"));
+    }
     q.answer = value;
     q.params.backward = true;
     q.params.question_type = question_type(&q, asked);
     text::refresh(&mut q).map_err(|_| Refused("the backward texts cannot be written"))?;
     Ok(q)
+}
+
+/// The values of every given element (what the image or the question states).
+fn given_values(p: &Problem) -> impl Iterator<Item = f64> + '_ {
+    let d = &p.diagram;
+    let sides = d.sides.iter().map(|s| (s.status, s.value));
+    let angles = d.angles.iter().map(|a| (a.status, a.value));
+    let measures = d.measures.iter().map(|m| (m.status, m.value));
+    sides
+        .chain(angles)
+        .chain(measures)
+        .filter(|(status, _)| *status == Status::Given)
+        .map(|(_, v)| v)
 }
 
 fn set(p: &mut Problem, e: ElementRef, status: Status, value: f64) {

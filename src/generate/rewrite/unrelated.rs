@@ -8,6 +8,10 @@
 //! A rectangle is placed only where it overlaps nothing: no drawn point inside it,
 //! none of its new edges crossing or coming near (a fifth of the edge it stands on)
 //! another outline, side or ray, and its colour told apart from every other fill.
+//! And only inside the square the base diagram is fitted to the canvas by: the
+//! variant keeps its base's frame ([`crate::generate::Diagram::frame`]), so every
+//! base path is drawn at the same scale and place, byte for byte, and one thing
+//! changes — shapes are added. A problem with no such room gets no variant.
 
 use crate::generate::colours::{COLOURS, compatible};
 use crate::generate::problem::{
@@ -37,6 +41,18 @@ type Seg = ([f64; 2], [f64; 2]);
 /// `p` with `count` unrelated rectangles added (placement seeded by `p.seed`).
 pub fn with_unrelated(p: &Problem, count: u8) -> Result<Problem, UnrelatedError> {
     let mut q = p.clone();
+    // The base's frame, and the square it is fitted to the canvas by (the larger
+    // side of the frame, centred): the room the new shapes may take.
+    let frame = p
+        .diagram
+        .frame
+        .or_else(|| p.diagram.bounds(crate::generate::ARC_SAMPLES_PER_TURN))
+        .ok_or(UnrelatedError::NoRoom {
+            placed: 0,
+            wanted: count,
+        })?;
+    q.diagram.frame = Some(frame);
+    let square = fitted_square(frame);
     let mut rng = Rng::from_u64(p.seed, 0x756e_7265_6c61_7465);
     // Values already in the texts are avoided, so the new ones can be told apart.
     let used_text = format!(
@@ -52,10 +68,11 @@ pub fn with_unrelated(p: &Problem, count: u8) -> Result<Problem, UnrelatedError>
             .collect();
         rng.shuffle(&mut free);
         let colour = colour(&q).ok_or(UnrelatedError::NoColour)?;
+        // Each side's lengths in random order, the first that fits.
         let fits = free.into_iter().find_map(|i| {
-            let value = pick_value(&q, i, &mut rng, &used_text)?;
-            let corners = rectangle(&q, i, value)?;
-            Some((i, value, corners))
+            pick_values(&q, i, &mut rng, &used_text)
+                .into_iter()
+                .find_map(|value| Some((i, value, rectangle(&q, i, value, square)?)))
         });
         let Some((side, value, [z, w])) = fits else {
             return Err(UnrelatedError::NoRoom {
@@ -86,9 +103,19 @@ fn colour(p: &Problem) -> Option<&'static str> {
         .find(|c| p.diagram.shapes.iter().all(|s| compatible(c, &s.colour)))
 }
 
-/// A whole-number length for the new side: 40–90 % of the edge it stands on, not a
-/// number the texts already use.
-fn pick_value(p: &Problem, side: usize, rng: &mut Rng, used: &str) -> Option<f64> {
+/// The square a frame is fitted to the canvas by: its larger side, centred on it.
+fn fitted_square([lo, hi]: [[f64; 2]; 2]) -> [[f64; 2]; 2] {
+    let half = (hi[0] - lo[0]).max(hi[1] - lo[1]) / 2.0;
+    let mid = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
+    [
+        [mid[0] - half, mid[1] - half],
+        [mid[0] + half, mid[1] + half],
+    ]
+}
+
+/// Whole-number lengths for the new side, in random order: 40–90 % of the edge it
+/// stands on, none a number the texts already use.
+fn pick_values(p: &Problem, side: usize, rng: &mut Rng, used: &str) -> Vec<f64> {
     let l = p.diagram.sides[side].value;
     let (lo, hi) = (
         (0.4 * l).round().max(2.0) as i64,
@@ -100,7 +127,7 @@ fn pick_value(p: &Problem, side: usize, rng: &mut Rng, used: &str) -> Option<f64
     };
     let mut options: Vec<i64> = (lo..=hi).filter(|&v| !taken(v)).collect();
     rng.shuffle(&mut options);
-    options.first().map(|&v| v as f64)
+    options.into_iter().map(|v| v as f64).collect()
 }
 
 /// Every drawn segment: outlines (arcs as chords), inner sides and rays.
@@ -131,8 +158,8 @@ fn dist_seg_seg(s: Seg, t: Seg) -> f64 {
 }
 
 /// The two new corners of a rectangle of depth `depth` on `side`, outward from its
-/// shape, if it overlaps and crowds nothing.
-fn rectangle(p: &Problem, side: usize, depth: f64) -> Option<[[f64; 2]; 2]> {
+/// shape, if it overlaps and crowds nothing and stays inside `square`.
+fn rectangle(p: &Problem, side: usize, depth: f64, square: [[f64; 2]; 2]) -> Option<[[f64; 2]; 2]> {
     let s = &p.diagram.sides[side];
     let (x, y) = (p.diagram.xy(s.points[0]), p.diagram.xy(s.points[1]));
     let (dx, dy) = (y[0] - x[0], y[1] - x[1]);
@@ -152,6 +179,11 @@ fn rectangle(p: &Problem, side: usize, depth: f64) -> Option<[[f64; 2]; 2]> {
     };
     let z = [y[0] + n[0] * k, y[1] + n[1] * k];
     let w = [x[0] + n[0] * k, x[1] + n[1] * k];
+    let [lo, hi] = square;
+    let within = |q: [f64; 2]| (0..2).all(|i| lo[i] <= q[i] && q[i] <= hi[i]);
+    if !(within(z) && within(w)) {
+        return None;
+    }
     let rect = [x, y, z, w];
     let room = 0.2 * l.min(depth);
     // No drawn point inside it or near its new edges.

@@ -25,6 +25,11 @@ pub(super) static DEF: AxisDef = AxisDef {
         Ok(p)
     }),
     on_scene: OnScene::NeedsProblem,
-    may_change: &[Change::PathsAdded, Change::LabelsMoved, Change::Cot],
+    may_change: &[
+        Change::PathsAdded,
+        Change::LabelsMoved,
+        Change::Cot,
+        Change::Leaders,
+    ],
     order: 2,
 };

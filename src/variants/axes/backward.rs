@@ -7,7 +7,7 @@ use crate::variants::VariantError;
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "backward",
-    changes: "the backward question (GeoEval §3.1.2): the forward answer becomes a given and a given value of the reasoning's deepest leaf is asked, with a complete solution and a new answer (params.backward marks it); a problem with no given value that inverts within the rounding and 3 % rules gets no such variant, and the run says how many",
+    changes: "the backward question (GeoEval §3.1.2): the forward answer becomes a given and one of the givens is asked — the deepest leaf of the reasoning whose chain inverts within the rounding and 3 % rules and whose value no other given states — with a complete solution and a new answer (params.backward marks it); the image changes with it: the forward answer is drawn as a given label (when givens are on the image) and the asked given's label is removed; a problem with no such given gets no such variant, and the run says how many",
     from: "GeoEval §3.1.2 (backward reasoning)",
     base: "0 (the forward question)",
     base_number: None,

@@ -7,7 +7,7 @@ use crate::variants::VariantError;
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "unrelated",
-    changes: "that many rectangles attached to free sides (GeomRel's unrelated information, §2.5): each with one given value, its new side's length, on the image or in the question as the problem states its givens; solution and answer unchanged, no overlaps; a problem with no room gets no such variant",
+    changes: "that many rectangles attached to free sides (GeomRel's unrelated information, §2.5): each with one given value, its new side's length, on the image or in the question as the problem states its givens; solution and answer unchanged, no overlaps; the base drawn at its own scale and place (paths byte for byte), only the labels the new shapes crowd re-placed; a problem with no room inside the base's frame gets no such variant",
     from: "GeomRel §2.5 (unrelated information)",
     base: "0",
     base_number: Some(0.0),
@@ -27,7 +27,13 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     ),
     on_scene: OnScene::NeedsProblem,
-    may_change: &[Change::PathsAdded, Change::LabelsAdded, Change::Question],
+    may_change: &[
+        Change::PathsAdded,
+        Change::LabelsAdded,
+        Change::LabelsMoved,
+        Change::Leaders,
+        Change::Question,
+    ],
     // After the backward question, before the auxiliary lines (which may use the
     // shapes it adds) and the wording.
     order: 1,

@@ -1,0 +1,271 @@
+//! `geomrender audit` (issue 25): a clean run of every axis passes it, and defects
+//! planted in a run's files — a variant equal to its base, a variant redrawn at
+//! another scale, a change of the wrong kind — are each found, with the row named.
+
+use crate::support::cli::{bin, run};
+use serde_json::Value;
+use std::path::Path;
+
+const EVERY_AXIS: &str = "opacity;linewidth;fontsize;annotation;info;resolution;palette;\
+                          relabel;rotation;jpeg;phrasing;backward;aux;unrelated;scale";
+
+fn rows(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `count` problems of seed 11, every axis, PNG and SVG, into `out`.
+fn every_axis_run(out: &Path, count: u32) {
+    let problems = out.with_extension("jsonl");
+    let g = run(bin()
+        .args([
+            "generate",
+            "--seed",
+            "11",
+            "--count",
+            &count.to_string(),
+            "--out",
+        ])
+        .arg(&problems));
+    assert!(g.status.success(), "{}", String::from_utf8_lossy(&g.stderr));
+    let r = run(bin()
+        .arg("render")
+        .arg(&problems)
+        .arg("--out")
+        .arg(out)
+        .args(["--backend", "cpu", "--format", "png,svg", "--quiet"])
+        .args(["--variants", EVERY_AXIS]));
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        stderr.contains("variants skipped as identical to their base: info=image"),
+        "{stderr}"
+    );
+}
+
+fn audit(dir: &Path) -> (std::process::Output, Vec<Value>) {
+    let out = run(bin().arg("audit").arg(dir));
+    let rows = rows(&dir.join("audit.jsonl"));
+    (out, rows)
+}
+
+#[test]
+fn a_clean_run_of_every_axis_passes_and_planted_defects_are_found() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("run");
+    every_axis_run(&dir, 24);
+
+    // No variant equal to its base is emitted; each is listed in skipped.jsonl.
+    let manifest = rows(&dir.join("manifest.jsonl"));
+    let skipped = rows(&dir.join("skipped.jsonl"));
+    let identical: Vec<&Value> = skipped
+        .iter()
+        .filter(|r| r["reason"] == "identical")
+        .collect();
+    assert!(identical.len() >= 24, "{}", identical.len()); // info=image, at least
+    for s in &identical {
+        assert!(manifest.iter().all(|r| r["id"] != s["id"]), "{s}");
+    }
+
+    // Rows as their published schema says.
+    let schema: Value = serde_json::from_str(geomrender::pipeline::SKIPPED_SCHEMA).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    for r in &skipped {
+        assert!(v.is_valid(r), "{r}");
+    }
+
+    let (out, audited) = audit(&dir);
+    let audit_schema: Value = serde_json::from_str(geomrender::audit::SCHEMA).unwrap();
+    let v = jsonschema::validator_for(&audit_schema).unwrap();
+    for r in &audited {
+        assert!(v.is_valid(r), "{r}");
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let variants = manifest
+        .iter()
+        .filter(|r| r["variant"] != serde_json::json!({}));
+    assert_eq!(audited.len(), variants.count());
+    for r in &audited {
+        assert_eq!(r["undeclared"], serde_json::json!([]), "{r}");
+        assert_eq!(r["identical"], false, "{r}");
+        assert_eq!(r["source"], "svg");
+    }
+    // What each axis changes, as counted from the files.
+    let changed = |label: &str, kind: &str| {
+        audited
+            .iter()
+            .filter(|r| r["label"] == label && r["changes"].get(kind).is_some())
+            .count()
+    };
+    let made = |label: &str| audited.iter().filter(|r| r["label"] == label).count();
+    assert_eq!(changed("opacity=0.25", "fills"), 24);
+    assert_eq!(changed("rotation=90", "paths_moved"), 24);
+    assert_eq!(changed("jpeg=50", "encoding"), 24);
+    assert_eq!(changed("phrasing=1", "question"), 24);
+    assert!(made("unrelated=1") > 0);
+    assert_eq!(changed("unrelated=1", "paths_added"), made("unrelated=1"));
+    assert_eq!(changed("unrelated=1", "paths_moved"), 0);
+    // Only the axes that scale the drawing change its scale.
+    for r in &audited {
+        let scaled = ["resolution", "scale"]
+            .iter()
+            .any(|a| r["variant"].get(a).is_some());
+        assert_eq!(r["scale_ratio"].is_null(), !scaled, "{r}");
+    }
+
+    // Plant defects in a copy of the run's manifest and files.
+    let find = |id: &str| manifest.iter().find(|r| r["id"] == id).unwrap().clone();
+    let mut planted = manifest.clone();
+    // 1. A variant equal to its base: the base's files under a variant's row.
+    let base = find("s11-000000");
+    let mut dup = base.clone();
+    dup["id"] = "s11-000000__info-image".into();
+    dup["variant"] = serde_json::json!({"info": "image"});
+    planted.push(dup);
+    // 2. An unrelated variant re-fitted smaller, as main at 3ba8814 drew it: its
+    //    SVG's coordinates scaled by 0.8 about the centre.
+    let unrelated = audited
+        .iter()
+        .find(|r| r["label"] == "unrelated=1")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let row = find(&unrelated);
+    let svg_path = dir.join(row["svg"].as_str().unwrap());
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    std::fs::write(&svg_path, shrink_paths(&svg, 0.8)).unwrap();
+    // 3. A fill change under a font-size row: opacity's SVG in fontsize's row.
+    let opacity_svg = find("s11-000001__opacity-0.25")["svg"].clone();
+    for r in planted.iter_mut() {
+        if r["id"] == "s11-000001__fontsize-24" {
+            r["svg"] = opacity_svg.clone();
+        }
+    }
+    let text: String = planted.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(dir.join("manifest.jsonl"), text).unwrap();
+
+    let (out, audited) = audit(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    let flagged: Vec<(&str, &Value)> = audited
+        .iter()
+        .filter(|r| r["identical"] == true || r["undeclared"] != serde_json::json!([]))
+        .map(|r| (r["id"].as_str().unwrap(), &r["undeclared"]))
+        .collect();
+    let undeclared = |id: &str| {
+        audited.iter().find(|r| r["id"] == id).unwrap()["undeclared"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(flagged.len(), 3, "{flagged:?}");
+    let dup = audited
+        .iter()
+        .find(|r| r["id"] == "s11-000000__info-image")
+        .unwrap();
+    assert_eq!(dup["identical"], true);
+    assert!(undeclared(&unrelated).contains(&"paths_moved".to_string()));
+    assert!(undeclared("s11-000001__fontsize-24").contains(&"fills".to_string()));
+    let md = std::fs::read_to_string(dir.join("audit.md")).unwrap();
+    assert!(
+        md.contains("s11-000000__info-image`: identical to its base"),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!("{unrelated}`: undeclared: paths_moved")),
+        "{md}"
+    );
+}
+
+/// `svg` with every number of every path's `d` scaled by `k` about (256, 256).
+fn shrink_paths(svg: &str, k: f64) -> String {
+    let re = regex::Regex::new(r#"d="([^"]*)""#).unwrap();
+    re.replace_all(svg, |c: &regex::Captures| {
+        let d: Vec<String> = c[1]
+            .split(' ')
+            .map(|t| match t.parse::<f64>() {
+                Ok(v) => format!("{:.2}", 256.0 + (v - 256.0) * k),
+                Err(_) => t.to_string(),
+            })
+            .collect();
+        format!("d=\"{}\"", d.join(" "))
+    })
+    .into_owned()
+}
+
+#[test]
+fn without_svg_files_the_scenes_are_composed_again_from_the_problems() {
+    let tmp = tempfile::tempdir().unwrap();
+    let problems = tmp.path().join("p.jsonl");
+    let g = run(bin()
+        .args(["generate", "--seed", "5", "--count", "6", "--out"])
+        .arg(&problems));
+    assert!(g.status.success());
+    let dir = tmp.path().join("run");
+    let r = run(bin()
+        .arg("render")
+        .arg(&problems)
+        .arg("--out")
+        .arg(&dir)
+        .args([
+            "--backend",
+            "cpu",
+            "--quiet",
+            "--variants",
+            "fontsize=24;unrelated=1;aux",
+        ]));
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    // Without the problems: bytes only, and it says so per row.
+    let out = run(bin().arg("audit").arg(&dir));
+    assert!(out.status.success());
+    assert!(
+        rows(&dir.join("audit.jsonl"))
+            .iter()
+            .all(|r| r["source"] == "bytes")
+    );
+    let out = run(bin()
+        .arg("audit")
+        .arg(&dir)
+        .arg("--problems")
+        .arg(&problems));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let audited = rows(&dir.join("audit.jsonl"));
+    assert!(audited.iter().all(|r| r["source"] == "recomposed"));
+    assert!(
+        audited
+            .iter()
+            .filter(|r| r["label"] == "fontsize=24")
+            .all(|r| r["changes"]["label_size"].as_u64() > Some(0))
+    );
+    // A problem file that is not the run's: rows it lacks are reported, not guessed.
+    let other = tmp.path().join("other.jsonl");
+    std::fs::write(&other, "{\"id\": 1}\n").unwrap();
+    let out = run(bin().arg("audit").arg(&dir).arg("--problems").arg(&other));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("other.jsonl:1"), "{stderr}");
+    assert!(stderr.contains("is not in the problems file"), "{stderr}");
+}
+
+#[test]
+fn audit_of_a_directory_without_a_run_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(bin().arg("audit").arg(tmp.path()));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no manifest.jsonl"), "{stderr}");
+}
