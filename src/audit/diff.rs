@@ -16,8 +16,11 @@ const NEAR: f64 = 32.0;
 /// this much farther away is preferred.
 const RENAMED: f64 = 16.0;
 
-/// The differences between two drawings, paths and labels.
-pub(super) fn drawn(base: &Drawn, variant: &Drawn, leader_stroke: &str) -> Changes {
+/// The differences between two drawings, paths and labels. A label of another
+/// text is paired with a base label in its place only when `renames` (the axes
+/// declare renamed labels): otherwise it is an added label, so a change of text
+/// cannot hide behind a move.
+pub(super) fn drawn(base: &Drawn, variant: &Drawn, leader_stroke: &str, renames: bool) -> Changes {
     let mut out = Changes::new();
     if (&base.width, &base.height) != (&variant.width, &variant.height) {
         add(&mut out, Change::Canvas, 1);
@@ -31,7 +34,7 @@ pub(super) fn drawn(base: &Drawn, variant: &Drawn, leader_stroke: &str) -> Chang
     let (mut bl, mut vl) = (base_leaders, var_leaders);
     take_equal(&mut bl, &mut vl, |a, b| a == b);
     add(&mut out, Change::Leaders, bl.len().max(vl.len()) as u32);
-    labels(&mut out, &base.labels, &variant.labels, kept);
+    labels(&mut out, &base.labels, &variant.labels, kept && renames);
     out
 }
 
@@ -97,18 +100,19 @@ fn paths<'a>(out: &mut Changes, mut base: Vec<&'a Piece>, mut variant: Vec<&'a P
 }
 
 /// Labels paired base to variant, cheapest pair first: the same text nearest
-/// first; a label of another text only where the diagram kept its paths
-/// (`geometry_kept`: a letter renamed, a value restated) and within [`NEAR`] px.
+/// first; a label of another text only when `renamed` may be paired (the diagram
+/// kept its paths and the axes rename labels: a letter renamed, a value restated)
+/// and within [`NEAR`] px.
 /// A pair counts as moved, renamed and restyled as it differs; the rest are added
 /// or removed.
-fn labels(out: &mut Changes, base: &[Label], variant: &[Label], geometry_kept: bool) {
+fn labels(out: &mut Changes, base: &[Label], variant: &[Label], renamed: bool) {
     let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
     for (i, b) in base.iter().enumerate() {
         for (j, v) in variant.iter().enumerate() {
             let d = (b.x - v.x).hypot(b.y - v.y);
             if b.text == v.text {
                 pairs.push((d, i, j));
-            } else if geometry_kept && d <= NEAR {
+            } else if renamed && d <= NEAR {
                 pairs.push((d + RENAMED, i, j));
             }
         }
@@ -184,7 +188,7 @@ mod tests {
             vec![piece("M 1", "a"), piece("M 2", "a"), piece("M 3", "a")],
             vec![label(1.0, "A"), label(2.0, "B"), label(3.0, "7")],
         );
-        assert!(drawn(&base, &base, "stroke=#555555").is_empty());
+        assert!(drawn(&base, &base, "stroke=#555555", true).is_empty());
         let variant = drawing(
             // M 1 and M 3 kept, M 2 repainted, a leader added.
             vec![
@@ -201,7 +205,7 @@ mod tests {
                 label(90.0, "9"),
             ],
         );
-        let got = drawn(&base, &variant, "stroke=#555555");
+        let got = drawn(&base, &variant, "stroke=#555555", true);
         let want: Changes = [
             (Change::Fills, 1),
             (Change::Leaders, 1),
@@ -212,12 +216,19 @@ mod tests {
         .into_iter()
         .collect();
         assert_eq!(got, want);
+        // Axes that rename nothing: the other text is a label removed and one added.
+        let got = drawn(&base, &variant, "stroke=#555555", false);
+        assert_eq!(got.get(&Change::LabelText), None);
+        assert_eq!(
+            (got[&Change::LabelsAdded], got[&Change::LabelsRemoved]),
+            (2, 1)
+        );
         // A diagram redrawn elsewhere (M 3 → M 4): labels pair by text only, so the
         // renamed one is one removed and one added.
         let mut turned = variant.clone();
         turned.paths[2] = piece("M 4", "a");
         turned.paths.pop();
-        let got = drawn(&base, &turned, "stroke=#555555");
+        let got = drawn(&base, &turned, "stroke=#555555", true);
         let want: Changes = [
             (Change::PathsMoved, 1),
             (Change::Fills, 1),
@@ -238,7 +249,7 @@ mod tests {
             ],
             base.labels.clone(),
         );
-        let got = drawn(&base, &more, "stroke=#555555");
+        let got = drawn(&base, &more, "stroke=#555555", true);
         assert_eq!(got, [(Change::PathsAdded, 1)].into_iter().collect());
     }
 }

@@ -261,10 +261,15 @@ pub fn audit(dir: &Path, options: &AuditOptions) -> Result<Audit, AuditError> {
             }
         };
         let base = &rows[b].1;
+        let declared: Vec<Change> = axes
+            .iter()
+            .flat_map(|a| a.may_change.iter().copied())
+            .collect();
         let mut changes = Changes::new();
         let source = match (&base_drawn, &var_drawn) {
             (Some((bd, bs)), Some((vd, _))) => {
-                changes = diff::drawn(bd, vd, &leader_stroke());
+                let renames = declared.contains(&Change::LabelText);
+                changes = diff::drawn(bd, vd, &leader_stroke(), renames);
                 *bs
             }
             _ => Source::Bytes,
@@ -301,10 +306,6 @@ pub fn audit(dir: &Path, options: &AuditOptions) -> Result<Audit, AuditError> {
             // declared for any axis that draws something else.
             diff::add(&mut changes, Change::Pixels, 1);
         }
-        let declared: Vec<Change> = axes
-            .iter()
-            .flat_map(|a| a.may_change.iter().copied())
-            .collect();
         let drawing_axes = declared
             .iter()
             .any(|c| !matches!(c, Change::Question | Change::Cot | Change::Answer));

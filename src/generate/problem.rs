@@ -285,8 +285,12 @@ pub enum AidKind {
     Height,
     /// From the centre of the diameter `on` out to the arc.
     Radius,
-    /// Between the opposite vertices `on`.
+    /// Between the non-adjacent vertices `on`, inside the shape.
     Diagonal,
+    /// From a triangle's vertex to the middle of the opposite side `on`.
+    Median,
+    /// Between the two ends `on` of a sector's arc.
+    Chord,
 }
 
 /// A dashed auxiliary line of one shape, in diagram units.
@@ -297,8 +301,8 @@ pub struct AuxLine {
     pub kind: AidKind,
     pub from: [f64; 2],
     pub to: [f64; 2],
-    /// The points of the edge (height), diameter (radius) or corners (diagonal) it
-    /// belongs to.
+    /// The points of the edge (height, median), diameter (radius), corners
+    /// (diagonal) or arc ends (chord) it belongs to.
     pub on: [usize; 2],
 }
 

@@ -7,7 +7,14 @@
 //! height (trapezoid) uses a height; a semicircle whose area or arc the solution
 //! computes from its diameter uses a radius (half of it). Square and rectangle
 //! diagonals the solution uses are already drawn, so they only ever appear as
-//! unused lines. Composite shapes get none.
+//! unused lines.
+//!
+//! Unused lines (VisAidMath's aids include joining two drawn points): each shape
+//! gets the first of a height it is not computed with (any triangle, parallelogram
+//! or trapezoid), a radius of a semicircle the solution does not touch, a diagonal
+//! between two of its vertices inside the polygon they make (any shape of four or
+//! more vertices, composite ones too) when none is drawn, a median of a triangle that is
+//! not also a height, or the chord of a sector's arc.
 
 use crate::generate::problem::{AidKind, AuxLine, Problem, Segment, SideKind};
 use crate::generate::shapes::ShapeKind;
@@ -64,21 +71,31 @@ pub fn aux_lines(p: &Problem, aids: Aids) -> Result<Vec<AuxLine>, AidsError> {
     };
     let mut out = Vec::new();
     for (s, shape) in p.diagram.shapes.iter().enumerate() {
-        let line = match (shape.kind, aids) {
-            (
-                ShapeKind::Parallelogram | ShapeKind::Triangle | ShapeKind::Trapezoid,
-                Aids::Solution,
-            ) if uses_height(s) => height(p, s),
-            (
-                ShapeKind::Parallelogram | ShapeKind::Triangle | ShapeKind::Trapezoid,
-                Aids::Unrelated,
-            ) if !uses_height(s) => height(p, s),
-            (ShapeKind::Semicircle, Aids::Solution) if in_solution(s) => radius(p, s),
-            (ShapeKind::Semicircle, Aids::Unrelated) if !in_solution(s) => radius(p, s),
-            (ShapeKind::Square | ShapeKind::Rectangle, Aids::Unrelated) if !has_diagonal(s) => {
-                diagonal(p, s)
+        use ShapeKind as K;
+        let triangle = matches!(
+            shape.kind,
+            K::Triangle | K::RightTriangle | K::EquilateralTriangle
+        );
+        let line = match aids {
+            Aids::Solution => match shape.kind {
+                K::Parallelogram | K::Triangle | K::Trapezoid if uses_height(s) => height(p, s),
+                K::Semicircle if in_solution(s) => radius(p, s),
+                _ => None,
+            },
+            Aids::Unrelated => {
+                let heights = triangle || matches!(shape.kind, K::Parallelogram | K::Trapezoid);
+                (heights && !uses_height(s))
+                    .then(|| height(p, s))
+                    .flatten()
+                    .or_else(|| {
+                        (shape.kind == K::Semicircle && !in_solution(s))
+                            .then(|| radius(p, s))
+                            .flatten()
+                    })
+                    .or_else(|| (!has_diagonal(s)).then(|| diagonal(p, s)).flatten())
+                    .or_else(|| triangle.then(|| median(p, s)).flatten())
+                    .or_else(|| (shape.kind == K::Sector).then(|| chord(p, s)).flatten())
             }
-            _ => None,
         };
         out.extend(line);
     }
@@ -213,14 +230,99 @@ fn diameter_points(p: &Problem, s: usize) -> Option<[usize; 2]> {
     }
 }
 
-/// A square's or rectangle's diagonal from its first vertex to the opposite one.
+/// A diagonal: the first pair of non-adjacent vertices (in vertex order) whose
+/// segment lies inside the polygon of the shape's vertices and on no drawn line;
+/// none for a shape of fewer than four vertices.
 fn diagonal(p: &Problem, s: usize) -> Option<AuxLine> {
     let v = &p.diagram.shapes[s].vertices;
-    (v.len() == 4).then(|| AuxLine {
-        shape: s,
-        kind: AidKind::Diagonal,
-        from: p.diagram.xy(v[0]),
-        to: p.diagram.xy(v[2]),
-        on: [v[0], v[2]],
+    let n = v.len();
+    if n < 4 {
+        return None;
+    }
+    // Inside the polygon of its vertices: a square with a circle cut out still has
+    // its diagonal (across the hole), a rectangle with a bulge its own.
+    let poly: Vec<[f64; 2]> = v.iter().map(|&k| p.diagram.xy(k)).collect();
+    let drawn = p.diagram.drawn_segments(72);
+    for i in 0..n {
+        for j in i + 2..n {
+            if i == 0 && j == n - 1 {
+                continue; // adjacent around the shape
+            }
+            let (a, b) = (p.diagram.xy(v[i]), p.diagram.xy(v[j]));
+            if inside_shape(&poly, a, b) && !on_drawn(&drawn, a, b) {
+                return Some(AuxLine {
+                    shape: s,
+                    kind: AidKind::Diagonal,
+                    from: a,
+                    to: b,
+                    on: [v[i], v[j]],
+                });
+            }
+        }
+    }
+    None
+}
+
+/// A triangle's median that is not also a height: from the vertex opposite its
+/// shortest side (then the others) to that side's middle.
+fn median(p: &Problem, s: usize) -> Option<AuxLine> {
+    let v = &p.diagram.shapes[s].vertices;
+    if v.len() != 3 {
+        return None;
+    }
+    let mut sides: Vec<(usize, [usize; 2])> = (0..3)
+        .map(|k| (v[k], [v[(k + 1) % 3], v[(k + 2) % 3]]))
+        .collect();
+    let len = |e: [usize; 2]| {
+        let (a, b) = (p.diagram.xy(e[0]), p.diagram.xy(e[1]));
+        (a[0] - b[0]).hypot(a[1] - b[1])
+    };
+    sides.sort_by(|x, y| len(x.1).total_cmp(&len(y.1)));
+    sides.into_iter().find_map(|(apex, e)| {
+        let (q, a, b) = (p.diagram.xy(apex), p.diagram.xy(e[0]), p.diagram.xy(e[1]));
+        let m = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+        let (u, w) = ([m[0] - q[0], m[1] - q[1]], [b[0] - a[0], b[1] - a[1]]);
+        let cos = (u[0] * w[0] + u[1] * w[1]) / (u[0].hypot(u[1]) * w[0].hypot(w[1])).max(1e-12);
+        // Perpendicular: it is a height of the shape, which the solution may use.
+        (cos.abs() > 0.05).then_some(AuxLine {
+            shape: s,
+            kind: AidKind::Median,
+            from: q,
+            to: m,
+            on: e,
+        })
     })
+}
+
+/// The chord of a sector's arc: between its two arc ends (the vertices other than
+/// the centre, which is the first).
+fn chord(p: &Problem, s: usize) -> Option<AuxLine> {
+    match p.diagram.shapes[s].vertices.as_slice() {
+        [_, a, b] => Some(AuxLine {
+            shape: s,
+            kind: AidKind::Chord,
+            from: p.diagram.xy(*a),
+            to: p.diagram.xy(*b),
+            on: [*a, *b],
+        }),
+        _ => None,
+    }
+}
+
+/// Whether the open segment a–b lies inside `poly`: points along it, short of its
+/// ends, all inside.
+fn inside_shape(poly: &[[f64; 2]], a: [f64; 2], b: [f64; 2]) -> bool {
+    (1..20).all(|k| {
+        let t = f64::from(k) / 20.0;
+        crate::vec2::inside(poly, [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])])
+    })
+}
+
+/// Whether a–b runs along a drawn segment (both ends on its line, within it).
+fn on_drawn(drawn: &[([f64; 2], [f64; 2])], a: [f64; 2], b: [f64; 2]) -> bool {
+    let near = |q: [f64; 2], (s, e): ([f64; 2], [f64; 2])| {
+        let (f, t) = foot(q, s, e);
+        (-1e-9..=1.0 + 1e-9).contains(&t) && (f[0] - q[0]).hypot(f[1] - q[1]) < 1e-6
+    };
+    drawn.iter().any(|&seg| near(a, seg) && near(b, seg))
 }

@@ -9,7 +9,7 @@ static WORDS: [&str; 2] = words(&CHOICES);
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "aux",
-    changes: "auxiliary lines drawn dashed (VisAidMath's visual aids): solution = the heights and semicircle radii the solution uses but the diagram does not show; unrelated = heights, radii and diagonals it does not use; texts and answer unchanged; a problem with no such line gets no such variant",
+    changes: "auxiliary lines drawn dashed (VisAidMath's visual aids): solution = the heights and semicircle radii the solution uses but the diagram does not show; unrelated = per shape a height, radius, diagonal (composite shapes too), median or sector chord it does not use; texts and answer unchanged; base labels stay unless a new line crowds them; a problem with no such line gets no such variant",
     from: "VisAidMath (visual aids)",
     base: "none",
     base_number: None,
