@@ -10,6 +10,7 @@
 //!
 //! ```text
 //! manifest     the manifest's items: id, base, variant, gold answer
+//! inputs       `--predictions` files, directories and globs, expanded
 //! predictions  prediction files (JSONL, CSV, and the harnesses' via `harness`, `xlsx`)
 //! harness      lmms-eval and VLMEvalKit result files
 //! xlsx         VLMEvalKit .xlsx results, bounded
@@ -41,6 +42,7 @@ mod accuracy;
 mod error;
 mod extract;
 mod harness;
+mod inputs;
 mod items;
 mod join;
 mod manifest;
@@ -58,6 +60,7 @@ pub use accuracy::{Tolerance, is_correct};
 pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};
 pub use harness::{PredictionFormat, parse_lmms_eval, parse_vlmevalkit};
+pub use inputs::{PREDICTION_EXTENSIONS, expand_predictions};
 pub use items::{ITEMS_SCHEMA, ItemRow, Scalar, item_rows};
 pub use join::{Scored, Verdict, score_predictions};
 pub use manifest::{BASE_AXIS, Label, ManifestItem, VariantValue, parse_manifest};

@@ -59,6 +59,8 @@
 //! - `score_end_to_end`: `geomrender score` reports checked against an independent
 //!   tally, on a hand-written and a real sweep; bad inputs; the report schema.
 //! - `score_extraction`: answer extraction on the fixture of model outputs.
+//! - `score_inputs`: `--predictions` directories and globs; `null` predictions are
+//!   missing ones.
 //! - `score_stats`: Wilson intervals and McNemar p-values against hand-computed values.
 //! - `sharding`: shards merged give the single machine's bytes (Slurm, Ray, K8s).
 //! - `shaders`: every WGSL file validates with naga and is the one the renderer uses.
@@ -104,6 +106,7 @@ mod resume;
 mod score_bounds;
 mod score_end_to_end;
 mod score_extraction;
+mod score_inputs;
 mod score_stats;
 mod shaders;
 mod sharding;
