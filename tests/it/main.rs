@@ -66,6 +66,8 @@
 //! - `shaders`: every WGSL file validates with naga and is the one the renderer uses.
 //! - `svg_export`: SVG files are well-formed and resvg reads back the same picture.
 //! - `unrelated`: unrelated shapes keep steps and answer, and overlap nothing.
+//! - `value_spelling`: a variant value is spelled the same in ids, manifest rows,
+//!   every dataset sink and every score output.
 //! - `variants`: each variant axis changes exactly what it names; CLI rows pair
 //!   variants with their base.
 //! - `work_bounds`: scenes asking for unbounded work (huge strokes, fine dashes) are
@@ -113,5 +115,6 @@ mod sharding;
 mod support;
 mod svg_export;
 mod unrelated;
+mod value_spelling;
 mod variants;
 mod work_bounds;
