@@ -30,8 +30,11 @@ fn header(s: &mut String, r: &Report) {
          flips compare each variant with the base image of the same problem, tested \
          with the exact McNemar test. Every value of an axis is paired with the same \
          base images, so their comparisons share the base's sampling noise and are not \
-         independent; p-values are per comparison, not corrected for multiple tests. \
-         Missing predictions are {}.\n",
+         independent. Each table gives both p-values: \"McNemar p\" for the one \
+         comparison, uncorrected, and \"Holm p\" adjusted (Holm–Bonferroni) across \
+         the values of that axis for that model, which keeps the chance of any false \
+         positive on the axis at or below the level chosen; the stars of flips.png \
+         mark Holm p < 0.05. Missing predictions are {}.\n",
         t.relative,
         pct(t.relative),
         t.absolute_at_zero,

@@ -59,6 +59,8 @@
 //! - `score_end_to_end`: `geomrender score` reports checked against an independent
 //!   tally, on a hand-written and a real sweep; bad inputs; the report schema.
 //! - `score_extraction`: answer extraction on the fixture of model outputs.
+//! - `score_plots`: flips.png stars follow Holm p as report.md says; categorical
+//!   axes are points, numeric ones lines through their base value.
 //! - `score_inputs`: `--predictions` directories and globs; `null` predictions are
 //!   missing ones.
 //! - `score_stats`: Wilson intervals and McNemar p-values against hand-computed values.
@@ -109,6 +111,7 @@ mod score_bounds;
 mod score_end_to_end;
 mod score_extraction;
 mod score_inputs;
+mod score_plots;
 mod score_stats;
 mod shaders;
 mod sharding;
