@@ -20,6 +20,7 @@
 //! join         predictions matched to items, answers extracted and marked
 //! stats        Wilson intervals, exact McNemar, Holm
 //! report       the report: per (model, axis, value) accuracy and paired flips
+//! consistency  per (model, axis): base problems answered the same way on every variant
 //! items        per-image verdicts (`items.jsonl`)
 //! markdown     `report.md`
 //! plot         accuracy plots (PNG and SVG)
@@ -39,6 +40,7 @@
 //! ```
 
 mod accuracy;
+mod consistency;
 mod error;
 mod extract;
 mod harness;
@@ -57,6 +59,7 @@ mod write;
 mod xlsx;
 
 pub use accuracy::{Tolerance, is_correct};
+pub use consistency::Consistency;
 pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};
 pub use harness::{PredictionFormat, parse_lmms_eval, parse_vlmevalkit};
