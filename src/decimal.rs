@@ -32,6 +32,25 @@ pub fn shortest_f32_as_f64(v: f32) -> f64 {
     fmt_shortest_f32(v).parse().unwrap_or(f64::from(v))
 }
 
+/// A variant value's number as text: the shortest decimal that reads back as the
+/// same `f64`, whole numbers without a fraction (`12`, `0.25`, `-15`). The manifest's
+/// JSON ([`json_number`]), the dataset sinks' `value` columns and task names, and the
+/// score report all spell a value so.
+pub fn fmt_shortest_f64(v: f64) -> String {
+    format!("{v}")
+}
+
+/// The number as JSON in the same spelling as [`fmt_shortest_f64`]: a whole number
+/// as a JSON integer (`12`, never `12.0`), others shortest round-trip (`0.25`).
+pub fn json_number(v: f64) -> serde_json::Value {
+    // Below 2^53 every whole f64 is an exact i64 with the same digits.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    match v.fract() == 0.0 && v.abs() < EXACT {
+        true => serde_json::Value::from(v as i64),
+        false => serde_json::Value::from(v),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,6 +62,22 @@ mod tests {
         assert_eq!(fmt_shortest_f32(0.85), "0.85");
         assert_eq!(shortest_f32_as_f64(0.1), 0.1);
         assert_ne!(f64::from(0.1f32), 0.1);
+    }
+
+    #[test]
+    fn f64_values_read_the_same_as_text_and_json() {
+        for (v, text) in [
+            (12.0, "12"),
+            (0.25, "0.25"),
+            (-15.0, "-15"),
+            (0.1, "0.1"),
+            (512.0, "512"),
+        ] {
+            assert_eq!(fmt_shortest_f64(v), text);
+            assert_eq!(json_number(v).to_string(), text);
+        }
+        assert_eq!(serde_json::Value::from(12.0).to_string(), "12.0");
+        assert_eq!(json_number(1e300), serde_json::Value::from(1e300));
     }
 
     #[test]

@@ -30,15 +30,16 @@ pub struct Args {
 
     /// A predictions file, one JSON object per line: {"id": ..., "prediction": "<raw
     /// model output>", "model": "<name>"}; model defaults to the file name without its
-    /// extension. lmms-eval --log_samples files and VLMEvalKit result tables are read
-    /// too (see --predictions-format). Repeat the flag to compare several models. Each
-    /// file is read up to 1 GiB, a line up to 16 MiB, a model output up to 1 MiB; a
-    /// longer line or output is a line error and the rest is scored.
-    #[arg(
-        long = "predictions",
-        value_name = "PREDICTIONS.jsonl",
-        required = true
-    )]
+    /// extension. "prediction": null means no output for that image: it counts as
+    /// missing (see --missing), as does null in an lmms-eval sample. lmms-eval
+    /// --log_samples files and VLMEvalKit result tables are read too (see
+    /// --predictions-format). Also a directory (its .jsonl, .xlsx, .tsv and .csv
+    /// files) or a glob such as 'logs/*/*_samples_*.jsonl' (quoted; `*`, `?`, `[…]`
+    /// per path component); one that gives no file is an error. Repeat the flag to
+    /// compare several models. Each file is read up to 1 GiB, a line up to 16 MiB, a
+    /// model output up to 1 MiB; a longer line or output is a line error and the rest
+    /// is scored.
+    #[arg(long = "predictions", value_name = "FILE|DIR|GLOB", required = true)]
     predictions: Vec<PathBuf>,
 
     /// Relative tolerance of relaxed accuracy: correct when
@@ -52,8 +53,9 @@ pub struct Args {
     #[arg(long, value_name = "ABS", default_value_t = Tolerance::DEFAULT_ABSOLUTE_AT_ZERO, allow_negative_numbers = true)]
     zero_tolerance: f64,
 
-    /// How an image without a prediction counts: `exclude` leaves it out of n (it is
-    /// still counted and listed as missing), `wrong` scores it as a wrong answer.
+    /// How an image without a prediction (no line, or "prediction": null) counts:
+    /// `exclude` leaves it out of n (it is still counted and listed as missing),
+    /// `wrong` scores it as a wrong answer.
     #[arg(long, value_enum, default_value_t = Missing::Exclude)]
     missing: Missing,
 
@@ -114,8 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Missing::Wrong => MissingPolicy::Wrong,
     };
     let manifest = Source::read(&args.manifest)?;
-    let predictions = args
-        .predictions
+    let predictions = score::expand_predictions(&args.predictions)?
         .iter()
         .map(|p| Source::read(p))
         .collect::<Result<Vec<_>, _>>()?;

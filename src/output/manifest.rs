@@ -69,8 +69,30 @@ pub struct SvgFile {
 pub struct Source {
     /// Id of the base image (its own id for a base image).
     pub base_id: String,
-    /// `{axis: value}` as `variants::Variant::json` writes it; empty for the base image.
+    /// `{axis: value}` as `variants::Variant::json` gives it, written [`spelled`]
+    /// (`{"fontsize": 12}`); empty for the base image.
+    #[serde(serialize_with = "spelled_variant")]
     pub variant: Map<String, Value>,
+}
+
+/// A variant's values spelled as ids, dataset columns, task names and the score
+/// report spell them: numbers through [`crate::decimal::json_number`], so a whole
+/// number is written `12`, never `12.0`.
+pub fn spelled(variant: &Map<String, Value>) -> Map<String, Value> {
+    variant
+        .iter()
+        .map(|(axis, v)| {
+            let v = match v.as_f64() {
+                Some(n) if v.is_number() => crate::decimal::json_number(n),
+                _ => v.clone(),
+            };
+            (axis.clone(), v)
+        })
+        .collect()
+}
+
+fn spelled_variant<S: Serializer>(variant: &Map<String, Value>, s: S) -> Result<S::Ok, S::Error> {
+    spelled(variant).serialize(s)
 }
 
 /// What a Problem line adds to each of its rows.

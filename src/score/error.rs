@@ -107,6 +107,9 @@ pub enum ScoreError {
     /// Drawing a plot failed.
     #[error("plot {name}: {message}")]
     Plot { name: String, message: String },
+    /// A `--predictions` directory or pattern that gives no file.
+    #[error("--predictions {arg}: {why}")]
+    NoPredictions { arg: String, why: String },
     /// `--explain` named an id that is not in the manifest or has no prediction.
     #[error("{0}")]
     Explain(String),

@@ -80,8 +80,9 @@ impl PredictionFormat {
 }
 
 /// The text of a sample's answer: `filtered_resps[0]`, else `resps[0][0]`, unwrapping
-/// nested lists; numbers as their JSON text.
-fn response(sample: &Value) -> Option<String> {
+/// nested lists; numbers as their JSON text; `Some(None)` for a JSON `null` (no
+/// output: the image counts as missing); `None` when there is no answer field.
+fn response(sample: &Value) -> Option<Option<String>> {
     let mut v = sample
         .get("filtered_resps")
         .filter(|v| !v.is_null())
@@ -90,9 +91,9 @@ fn response(sample: &Value) -> Option<String> {
         v = a.first()?;
     }
     match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Null => Some(String::new()),
+        Value::String(s) => Some(Some(s.clone())),
+        Value::Number(n) => Some(Some(n.to_string())),
+        Value::Null => Some(None),
         _ => None,
     }
 }
@@ -139,7 +140,7 @@ pub fn parse_lmms_eval(
             }));
             continue;
         };
-        if let Err(reason) = check_length(id, &text) {
+        if let Some(Err(reason)) = text.as_deref().map(|t| check_length(id, t)) {
             errors.push(fail(reason));
             continue;
         }
@@ -326,7 +327,7 @@ pub fn parse_vlmevalkit(
         out.push(Prediction {
             id,
             model: model.to_string(),
-            text,
+            text: Some(text),
             file: file.to_string(),
             line: r.row,
         });

@@ -14,12 +14,22 @@ use std::collections::BTreeMap;
 /// The JSON Schema of an `items.jsonl` row.
 pub const ITEMS_SCHEMA: &str = include_str!("../../schemas/score-items.schema.json");
 
-/// A number, or a text (an option letter, a palette name).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
+/// A number, or a text (an option letter, a palette name). A number is written as
+/// the manifest writes variant values ([`crate::decimal::json_number`]: `12`, not
+/// `12.0`).
+#[derive(Clone, Debug, PartialEq)]
 pub enum Scalar {
     Number(f64),
     Text(String),
+}
+
+impl Serialize for Scalar {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Scalar::Number(n) => crate::decimal::json_number(*n).serialize(s),
+            Scalar::Text(t) => t.serialize(s),
+        }
+    }
 }
 
 impl From<&VariantValue> for Scalar {

@@ -1,6 +1,7 @@
 //! Matching predictions to manifest items, extracting answers and marking each one
 //! right or wrong. Unknown ids and duplicate (model, id) pairs are line errors; the
-//! first prediction of a duplicate pair is the one scored.
+//! first prediction of a duplicate pair is the one scored. A `null` prediction gives
+//! no verdict: the item counts as missing for that model.
 
 use super::accuracy::{Tolerance, is_correct};
 use super::error::{LineReason, RejectedLine};
@@ -80,16 +81,16 @@ pub fn score_predictions(
 
     let judged: Vec<(usize, usize, Verdict)> = accepted
         .par_iter()
-        .map(|&(model, item, p)| {
+        .filter_map(|&(model, item, p)| {
             let label = &items[item].label;
-            let e = extract(&p.text, items[item].choice_count());
+            let e = extract(p.text.as_deref()?, items[item].choice_count());
             let correct = e.answer.is_some_and(|a| is_correct(a, label, tol));
             let verdict = Verdict {
                 answer: e.answer,
                 rule: e.rule,
                 correct,
             };
-            (model, item, verdict)
+            Some((model, item, verdict))
         })
         .collect();
     let mut verdicts = vec![vec![None; items.len()]; models.len()];

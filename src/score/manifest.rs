@@ -32,13 +32,11 @@ impl VariantValue {
 }
 
 impl fmt::Display for VariantValue {
-    /// Integral numbers without a fraction (`24`, not `24.0`), others shortest round-trip.
+    /// Numbers as the manifest and the datasets spell them
+    /// ([`crate::decimal::fmt_shortest_f64`]: `24`, not `24.0`), text as it is.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            VariantValue::Number(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
-                write!(f, "{}", *v as i64)
-            }
-            VariantValue::Number(v) => write!(f, "{v}"),
+            VariantValue::Number(v) => f.write_str(&crate::decimal::fmt_shortest_f64(*v)),
             VariantValue::Text(s) => f.write_str(s),
         }
     }

@@ -14,6 +14,7 @@ pub(super) fn render(r: &Report) -> String {
     header(&mut s, r);
     models(&mut s, r);
     axes(&mut s, r);
+    consistency(&mut s, r);
     breakdown(&mut s, "depth", &r.breakdowns.depth);
     breakdown(&mut s, "question type", &r.breakdowns.question_type);
     problems(&mut s, r);
@@ -30,8 +31,11 @@ fn header(s: &mut String, r: &Report) {
          flips compare each variant with the base image of the same problem, tested \
          with the exact McNemar test. Every value of an axis is paired with the same \
          base images, so their comparisons share the base's sampling noise and are not \
-         independent; p-values are per comparison, not corrected for multiple tests. \
-         Missing predictions are {}.\n",
+         independent. Each table gives both p-values: \"McNemar p\" for the one \
+         comparison, uncorrected, and \"Holm p\" adjusted (Holm–Bonferroni) across \
+         the values of that axis for that model, which keeps the chance of any false \
+         positive on the axis at or below the level chosen; the stars of flips.png \
+         mark Holm p < 0.05. Missing predictions are {}.\n",
         t.relative,
         pct(t.relative),
         t.absolute_at_zero,
@@ -165,6 +169,36 @@ fn axes(s: &mut String, r: &Report) {
         }
         s.push('\n');
     }
+}
+
+fn consistency(s: &mut String, r: &Report) {
+    let _ = writeln!(
+        s,
+        "## Consistency per axis\n\nBase problems answered the same way — right on the base \
+         image and on every variant of the axis, or wrong on all of them — among those whose \
+         images on the axis were all scored. The same way means the same verdict, not the \
+         same number: a backward question changes the answer itself, and readings within \
+         the tolerance are one answer.\n\n\
+         | model | axis | problems | consistent | 95 % CI | all right | all wrong |\n\
+         |---|---|---:|---:|---|---:|---:|"
+    );
+    for c in &r.consistency {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            cell(&c.model),
+            cell(&c.axis),
+            c.n,
+            match c.share {
+                Some(share) => format!("{} ({})", pct(share), c.consistent),
+                None => "–".into(),
+            },
+            ci(c.ci_low, c.ci_high),
+            c.all_right,
+            c.consistent - c.all_right
+        );
+    }
+    s.push('\n');
 }
 
 /// (model, axis, value) of a breakdown table row.

@@ -10,6 +10,7 @@
 //!
 //! ```text
 //! manifest     the manifest's items: id, base, variant, gold answer
+//! inputs       `--predictions` files, directories and globs, expanded
 //! predictions  prediction files (JSONL, CSV, and the harnesses' via `harness`, `xlsx`)
 //! harness      lmms-eval and VLMEvalKit result files
 //! xlsx         VLMEvalKit .xlsx results, bounded
@@ -19,6 +20,7 @@
 //! join         predictions matched to items, answers extracted and marked
 //! stats        Wilson intervals, exact McNemar, Holm
 //! report       the report: per (model, axis, value) accuracy and paired flips
+//! consistency  per (model, axis): base problems answered the same way on every variant
 //! items        per-image verdicts (`items.jsonl`)
 //! markdown     `report.md`
 //! plot         accuracy plots (PNG and SVG)
@@ -38,9 +40,11 @@
 //! ```
 
 mod accuracy;
+mod consistency;
 mod error;
 mod extract;
 mod harness;
+mod inputs;
 mod items;
 mod join;
 mod manifest;
@@ -55,9 +59,11 @@ mod write;
 mod xlsx;
 
 pub use accuracy::{Tolerance, is_correct};
+pub use consistency::Consistency;
 pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};
 pub use harness::{PredictionFormat, parse_lmms_eval, parse_vlmevalkit};
+pub use inputs::{PREDICTION_EXTENSIONS, expand_predictions};
 pub use items::{ITEMS_SCHEMA, ItemRow, Scalar, item_rows};
 pub use join::{Scored, Verdict, score_predictions};
 pub use manifest::{BASE_AXIS, Label, ManifestItem, VariantValue, parse_manifest};

@@ -5,12 +5,16 @@
 //!   axis's values, one line per model with its 95 % Wilson band, and the model's
 //!   accuracy on the base images as a dashed line.
 //! - `flips`: one panel per axis, per value and model the share of paired problems
-//!   that flipped right→wrong (bar up) and wrong→right (pale bar down); `*` marks
-//!   McNemar p < 0.05. All panels share one scale.
+//!   that flipped right→wrong (bar up) and wrong→right (pale bar down); `*` marks a
+//!   Holm-adjusted McNemar p < 0.05 (adjusted across the axis's values, as report.md
+//!   says). All panels share one scale.
 //!
-//! Numeric axes (opacity, linewidth, fontsize, resolution, rotation, jpeg) put their
-//! values at their numbers on a linear x axis; the others (annotation, palette, grid
-//! cells…) sit evenly spaced in report order. Every panel's x axis is titled with
+//! Axes the axis table marks `numeric` put their values at their numbers on a linear
+//! x axis, joined by a line through the base images' accuracy at the axis's
+//! `base_number` (`unrelated`: 0, `opacity`: 0.5); the others (annotation, palette,
+//! grid cells…) are categories, evenly spaced in report order and drawn as points with
+//! their interval as a whisker, never joined: a line between categories would claim
+//! an order and an in-between that do not exist. Every panel's x axis is titled with
 //! the quantity and its unit. The SVG is drawn at 1×, the PNG at 2× the SVG's size
 //! (sharp in a paper); a single panel is widened so the header is never clipped.
 
@@ -286,11 +290,11 @@ fn draw<DB: DrawingBackend>(
     let (header, body) = root.split_vertically(px(HEADER_H, scale));
     let title = match kind {
         Kind::Accuracy => format!(
-            "Relaxed accuracy (±{} %) per variant value, 95 % Wilson bands; dashed: base images (on numeric axes also plotted at the base value)",
+            "Relaxed accuracy (±{} %) per variant value, 95 % Wilson bands (whiskers on categories); dashed: base images (on numeric axes also at the base value)",
             d.tolerance * 100.0
         ),
         Kind::Flips => {
-            "Paired flips vs base image: ↑ right→wrong, ↓ wrong→right (pale); * McNemar p < 0.05"
+            "Paired flips vs base image: ↑ right→wrong, ↓ wrong→right (pale); * Holm-adjusted McNemar p < 0.05"
                 .to_string()
         }
     };
@@ -440,39 +444,17 @@ fn accuracy_panel<DB: DrawingBackend>(
         format: &|y| format!("{:.0} %", y * 100.0),
     };
     draw_mesh(&mut chart, axis, values, x, y, scale)?;
-    let line_w = px(2, scale);
     for (m, model) in d.models.iter().enumerate() {
         let c = d.color(m);
         let base_point = x.base_at.zip(d.base.get(model).copied());
-        let pts: Vec<(f64, &Row)> = values
+        let mut ordered: Vec<(f64, &Row)> = values
             .iter()
             .zip(&x.at)
             .filter_map(|(v, &at)| Some((at, *d.rows.get(&(*model, axis, v.as_str()))?)))
             .chain(base_point)
             .filter(|(_, r)| r.accuracy.is_some())
             .collect();
-        let mut ordered = pts.clone();
         ordered.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let band: Vec<(f64, f64)> = ordered
-            .iter()
-            .filter_map(|(x, r)| Some((*x, r.ci_high?)))
-            .chain(
-                ordered
-                    .iter()
-                    .rev()
-                    .filter_map(|(x, r)| Some((*x, r.ci_low?))),
-            )
-            .collect();
-        if ordered.len() > 1 {
-            chart.draw_series(std::iter::once(Polygon::new(band, c.mix(0.16).filled())))?;
-        } else if let Some((at, r)) = ordered.first() {
-            let (lo, hi) = (r.ci_low.unwrap_or(0.0), r.ci_high.unwrap_or(1.0));
-            let half = 0.08 * x.step;
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(at - half, lo), (at + half, hi)],
-                c.mix(0.16).filled(),
-            )))?;
-        }
         if let Some(base) = d.base.get(model).and_then(|r| r.accuracy) {
             let dash = [(x.range.start, base), (x.range.end, base)];
             chart.draw_series(DashedLineSeries::new(
@@ -482,13 +464,78 @@ fn accuracy_panel<DB: DrawingBackend>(
                 c.stroke_width(px(1, scale)),
             ))?;
         }
-        let line: Vec<(f64, f64)> = ordered
-            .iter()
-            .filter_map(|(x, r)| Some((*x, r.accuracy?)))
-            .collect();
-        chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(line_w)))?;
-        let radius = px(3, scale) as i32;
-        chart.draw_series(line.into_iter().map(|p| Circle::new(p, radius, c.filled())))?;
+        match x.numeric {
+            true => numeric_series(&mut chart, &ordered, c, x, scale)?,
+            false => {
+                // Side by side within a category, so models do not hide each other.
+                let models = d.models.len() as f64;
+                let shift = (m as f64 - (models - 1.0) / 2.0) * (0.5 / models).min(0.12);
+                category_points(&mut chart, &ordered, shift, c, scale)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A numeric axis: the model's accuracies joined by a line over their Wilson band.
+fn numeric_series<DB: DrawingBackend>(
+    chart: &mut Panel<'_, DB>,
+    ordered: &[(f64, &Row)],
+    c: RGBColor,
+    x: &XAxis,
+    scale: f64,
+) -> DrawResult<DB> {
+    let band: Vec<(f64, f64)> = ordered
+        .iter()
+        .filter_map(|(x, r)| Some((*x, r.ci_high?)))
+        .chain(
+            ordered
+                .iter()
+                .rev()
+                .filter_map(|(x, r)| Some((*x, r.ci_low?))),
+        )
+        .collect();
+    if ordered.len() > 1 {
+        chart.draw_series(std::iter::once(Polygon::new(band, c.mix(0.16).filled())))?;
+    } else if let Some((at, r)) = ordered.first() {
+        let (lo, hi) = (r.ci_low.unwrap_or(0.0), r.ci_high.unwrap_or(1.0));
+        let half = 0.08 * x.step;
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(at - half, lo), (at + half, hi)],
+            c.mix(0.16).filled(),
+        )))?;
+    }
+    let line: Vec<(f64, f64)> = ordered
+        .iter()
+        .filter_map(|(x, r)| Some((*x, r.accuracy?)))
+        .collect();
+    chart.draw_series(LineSeries::new(line.clone(), c.stroke_width(px(2, scale))))?;
+    let radius = px(3, scale) as i32;
+    chart.draw_series(line.into_iter().map(|p| Circle::new(p, radius, c.filled())))?;
+    Ok(())
+}
+
+/// A categorical axis: one point per value with its Wilson interval as a whisker,
+/// moved `shift` sideways; no line joins categories.
+fn category_points<DB: DrawingBackend>(
+    chart: &mut Panel<'_, DB>,
+    points: &[(f64, &Row)],
+    shift: f64,
+    c: RGBColor,
+    scale: f64,
+) -> DrawResult<DB> {
+    let radius = px(3, scale) as i32;
+    for (at, r) in points {
+        let (Some(acc), at) = (r.accuracy, at + shift) else {
+            continue;
+        };
+        if let (Some(lo), Some(hi)) = (r.ci_low, r.ci_high) {
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(at, lo), (at, hi)],
+                c.mix(0.6).stroke_width(px(2, scale)),
+            )))?;
+        }
+        chart.draw_series(std::iter::once(Circle::new((at, acc), radius, c.filled())))?;
     }
     Ok(())
 }
@@ -539,7 +586,7 @@ fn flips_panel<DB: DrawingBackend>(
                 Rectangle::new([(x0, 0.0), (x1, up)], c.filled()),
                 Rectangle::new([(x0, -down), (x1, 0.0)], c.mix(0.4).filled()),
             ])?;
-            if r.paired_n > 0 && r.mcnemar_p < 0.05 {
+            if r.paired_n > 0 && r.mcnemar_p_holm < 0.05 {
                 let style = (FONT, 16.0 * scale)
                     .into_font()
                     .color(&BLACK)
@@ -550,4 +597,40 @@ fn flips_panel<DB: DrawingBackend>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Numeric or not, and where the base sits, come from the axis table
+    /// (`numeric`, `base_number`), never from the values or the axis name.
+    #[test]
+    fn the_axis_table_places_values_and_the_base() {
+        let x = XAxis::of("unrelated", &values(&["1", "2"]));
+        assert!(x.numeric);
+        assert_eq!((x.at.clone(), x.base_at), (vec![1.0, 2.0], Some(0.0)));
+        assert!(x.range.contains(&0.0) && x.range.contains(&2.0));
+        let x = XAxis::of("opacity", &values(&["0.1", "1"]));
+        assert_eq!((x.numeric, x.base_at), (true, Some(0.5)));
+        // Numbers on a numeric axis without a base value on its scale (PNG vs JPEG).
+        let x = XAxis::of("jpeg", &values(&["50", "90"]));
+        assert_eq!((x.numeric, x.base_at), (true, None));
+        // Categories, even when their values read as numbers.
+        for (axis, v) in [
+            ("annotation", vec!["individual"]),
+            ("relabel", vec!["1", "2"]),
+            ("backward", vec!["1"]),
+            ("fontsize+opacity", vec!["8+0.25"]),
+            ("not-an-axis", vec!["1", "2"]),
+        ] {
+            let x = XAxis::of(axis, &values(&v));
+            assert_eq!((x.numeric, x.base_at), (false, None), "{axis}");
+            assert_eq!(x.at, (0..v.len()).map(|i| i as f64).collect::<Vec<_>>());
+        }
+    }
 }

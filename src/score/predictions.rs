@@ -2,8 +2,10 @@
 //!
 //! `prediction` is the raw model output: a string, or a number (a harness that has
 //! already extracted the answer; read as its JSON text, so `44` and `"44"` score the
-//! same); `null` means the model produced nothing and scores as no answer. `model` defaults to the file's stem, so one file
-//! per model needs no `model` field and one file may also hold several models.
+//! same); `null` means there is no output for the image: it counts as missing (left
+//! out of n, or wrong with `--missing wrong`), like an image with no line at all.
+//! `model` defaults to the file's stem, so one file per model needs no `model` field
+//! and one file may also hold several models.
 //! Unknown fields are ignored.
 
 use super::error::{LineReason, RejectedLine};
@@ -15,8 +17,8 @@ use serde_json::Value;
 pub struct Prediction {
     pub id: String,
     pub model: String,
-    /// Raw model output; empty when the line had `null`.
-    pub text: String,
+    /// Raw model output; `None` when the line had `null`: the image counts as missing.
+    pub text: Option<String>,
     /// The file as named on the command line, and the 1-based line.
     pub file: String,
     pub line: usize,
@@ -53,7 +55,10 @@ pub fn parse_predictions(
     (out, errors)
 }
 
-fn parse_line(line: &str, default_model: &str) -> Result<(String, String, String), LineReason> {
+fn parse_line(
+    line: &str,
+    default_model: &str,
+) -> Result<(String, String, Option<String>), LineReason> {
     let map = parse_object(line)?;
     let id = required_string(&map, "id")?;
     let text = match map.get("prediction") {
@@ -62,9 +67,9 @@ fn parse_line(line: &str, default_model: &str) -> Result<(String, String, String
                 field: "prediction".into(),
             });
         }
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(Value::Null) => None,
         Some(_) => return Err(bad("prediction", "must be a string, a number or null")),
     };
     let model = match map.get("model") {
@@ -72,7 +77,9 @@ fn parse_line(line: &str, default_model: &str) -> Result<(String, String, String
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         Some(_) => return Err(bad("model", "must be a non-empty string")),
     };
-    check_length(&id, &text)?;
+    if let Some(text) = &text {
+        check_length(&id, text)?;
+    }
     Ok((id, model, text))
 }
 
@@ -101,12 +108,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn model_defaults_to_stem_and_null_is_empty() {
+    fn model_defaults_to_stem_and_null_is_no_output() {
         let text = b"{\"id\":\"a\",\"prediction\":\"44\"}\n{\"id\":\"b\",\"prediction\":null,\"model\":\"m2\",\"latency\":3}\n";
         let (p, e) = parse_predictions(text, "runs/gpt.jsonl", "gpt");
         assert!(e.is_empty());
         assert_eq!((p[0].model.as_str(), p[0].line), ("gpt", 1));
-        assert_eq!((p[1].model.as_str(), p[1].text.as_str()), ("m2", ""));
+        assert_eq!((p[1].model.as_str(), p[1].text.as_deref()), ("m2", None));
         assert_eq!(
             default_model_name("runs/gpt-4o.preds.jsonl".as_ref()),
             "gpt-4o.preds"
@@ -130,7 +137,10 @@ mod tests {
         let (p, e) = parse_predictions(text.as_bytes(), "p.jsonl", "p");
         let ids: Vec<&str> = p.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["a", "b"]);
-        assert_eq!((p[1].line, p[1].text.len()), (4, MAX_PREDICTION_BYTES));
+        assert_eq!(
+            (p[1].line, p[1].text.as_ref().map(String::len)),
+            (4, Some(MAX_PREDICTION_BYTES))
+        );
         assert_eq!(e.len(), 2);
         assert_eq!(
             (e[0].line, &e[0].reason),

@@ -11,6 +11,7 @@
 //! `.0` (24, 0.5).
 
 use super::accuracy::Tolerance;
+use super::consistency::{Consistency, per_axis};
 use super::error::RejectedLine;
 use super::join::{Scored, Verdict};
 use super::manifest::{BASE_AXIS, ManifestItem, VariantValue};
@@ -36,6 +37,9 @@ pub struct Report {
     pub models: Vec<ModelSummary>,
     pub axes: Vec<AxisValues>,
     pub rows: Vec<Row>,
+    /// Per model and axis: base problems answered the same way on the base image
+    /// and every variant of the axis ([`Consistency`]).
+    pub consistency: Vec<Consistency>,
     pub breakdowns: Breakdowns,
     /// Every rejected input line, sorted by file and line.
     pub errors: Vec<RejectedLine>,
@@ -227,7 +231,7 @@ struct Tally {
 }
 
 /// How an item counts for a model: `None` = left out (missing, policy exclude).
-fn counted(v: Option<&Verdict>, policy: MissingPolicy) -> Option<bool> {
+pub(super) fn counted(v: Option<&Verdict>, policy: MissingPolicy) -> Option<bool> {
     match (v, policy) {
         (Some(v), _) => Some(v.correct),
         (None, MissingPolicy::Wrong) => Some(false),
@@ -346,7 +350,9 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
     let mut depth = Vec::new();
     let mut question_type = Vec::new();
     let mut models = Vec::new();
+    let mut consistency = Vec::new();
     for (model, verdicts) in scored.models.iter().zip(&scored.verdicts) {
+        consistency.extend(per_axis(model, items, verdicts, opts.missing));
         let t = tally_model(&layout, items, verdicts, opts.missing);
         let first = rows.len();
         for (key, tally) in layout.keys.iter().zip(&t.rows) {
@@ -377,6 +383,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
         models,
         axes: axes(&layout.keys),
         rows,
+        consistency,
         breakdowns: Breakdowns {
             depth,
             question_type,

@@ -35,7 +35,12 @@ pub fn explain_id(
         }
         shown += 1;
         let _ = writeln!(out, "id {id}  model {}  ({}:{})", p.model, p.file, p.line);
-        write_one(&mut out, item, &p.text, opts);
+        match &p.text {
+            Some(text) => write_one(&mut out, item, text, opts),
+            None => {
+                let _ = writeln!(out, "raw         null: no output, counted as missing");
+            }
+        }
     }
     if shown == 0 {
         let who = model.map_or(String::new(), |m| format!(" from model {m:?}"));

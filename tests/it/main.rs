@@ -61,11 +61,17 @@
 //! - `score_end_to_end`: `geomrender score` reports checked against an independent
 //!   tally, on a hand-written and a real sweep; bad inputs; the report schema.
 //! - `score_extraction`: answer extraction on the fixture of model outputs.
+//! - `score_plots`: flips.png stars follow Holm p as report.md says; categorical
+//!   axes are points, numeric ones lines through their base value.
+//! - `score_inputs`: `--predictions` directories and globs; `null` predictions are
+//!   missing ones.
 //! - `score_stats`: Wilson intervals and McNemar p-values against hand-computed values.
 //! - `sharding`: shards merged give the single machine's bytes (Slurm, Ray, K8s).
 //! - `shaders`: every WGSL file validates with naga and is the one the renderer uses.
 //! - `svg_export`: SVG files are well-formed and resvg reads back the same picture.
 //! - `unrelated`: unrelated shapes keep steps and answer, and overlap nothing.
+//! - `value_spelling`: a variant value is spelled the same in ids, manifest rows,
+//!   every dataset sink and every score output.
 //! - `variants`: each variant axis changes exactly what it names; CLI rows pair
 //!   variants with their base.
 //! - `work_bounds`: scenes asking for unbounded work (huge strokes, fine dashes) are
@@ -107,11 +113,14 @@ mod resume;
 mod score_bounds;
 mod score_end_to_end;
 mod score_extraction;
+mod score_inputs;
+mod score_plots;
 mod score_stats;
 mod shaders;
 mod sharding;
 mod support;
 mod svg_export;
 mod unrelated;
+mod value_spelling;
 mod variants;
 mod work_bounds;

@@ -15,10 +15,12 @@ use geomrender::output::manifest::ManifestRow;
 /// fills; `style.rotation` became an integer), and for issue 14 (the sweep's
 /// `--backend cpu` is now the direct rasteriser, and PNGs use the `Up` filter: new
 /// pixels and bytes, so new `sha256` and `backend` in both; then `palette=grayscale`
-/// renaming shapes to the greys drawn changed the SVG run's grayscale texts). A deliberate change to what a row says
+/// renaming shapes to the greys drawn changed the SVG run's grayscale texts), and for
+/// issue 25 (a whole variant value is written as ids spell it, `"fontsize":24`, not
+/// `24.0`, which changes the sweep's; grayscale fills became the greys their names
+/// show at 50 %, which changes the SVG run's). A deliberate change to what a row says
 /// (or to the pixels, through `sha256`) changes these.
-const SWEEP_MANIFEST: &str = "9dcac067b794ed1e38a029bc36c2d578146c5bc1fac7b987ed93c6b77d11c1e9";
-// Changed by issue 25: grayscale fills are the greys their names show at 50 %.
+const SWEEP_MANIFEST: &str = "65e02fa3fe5843591163c2638c361d9032b929df47619278263e57eeaf211545";
 const SVG_MANIFEST: &str = "64c48f5d547415ee0b3f5a0a6245b621aced82e8644cde14a0613629e03cc4ab";
 
 #[test]

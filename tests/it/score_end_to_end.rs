@@ -310,6 +310,65 @@ fn check_items(out: &Path, items: &[Expected], models: &[&str]) {
 }
 
 /// Scores synthetic predictions for `manifest` and checks every number in the report.
+/// Issue 25: per-base consistency against a tally made here. A problem counts on an
+/// axis when its base and every variant there have a prediction (`--missing
+/// exclude`), and is consistent when all have the base's verdict.
+fn check_consistency(report: &Value, items: &[Expected], models: &[&str]) {
+    let base_of: HashMap<&str, &Expected> = items
+        .iter()
+        .filter(|i| i.axis == "base")
+        .map(|i| (i.base_id.as_str(), i))
+        .collect();
+    // (model, axis) → (problems, consistent, all right)
+    let mut want: BTreeMap<(String, String), (u64, u64, u64)> = BTreeMap::new();
+    for model in models {
+        // (axis, base id) → (all scored, all the same, base right)
+        let mut problems: BTreeMap<(&str, &str), (bool, bool, bool)> = BTreeMap::new();
+        for item in items.iter().filter(|i| i.axis != "base") {
+            let Some(b) = base_of.get(item.base_id.as_str()) else {
+                continue;
+            };
+            let base_ok = truth(model, b);
+            let p = problems.entry((&item.axis, &item.base_id)).or_insert((
+                !skipped(model, b),
+                true,
+                base_ok,
+            ));
+            match skipped(model, item) {
+                true => p.0 = false,
+                false => p.1 &= truth(model, item) == base_ok,
+            }
+        }
+        for ((axis, _), (known, same, right)) in problems {
+            let w = want
+                .entry((model.to_string(), axis.to_string()))
+                .or_default();
+            if known {
+                w.0 += 1;
+                w.1 += u64::from(same);
+                w.2 += u64::from(same && right);
+            }
+        }
+    }
+    let mut got = BTreeMap::new();
+    for c in report["consistency"].as_array().expect("consistency") {
+        let u = |f: &str| c[f].as_u64().unwrap();
+        let key = (
+            c["model"].as_str().unwrap().to_string(),
+            c["axis"].as_str().unwrap().to_string(),
+        );
+        if u("n") > 0 {
+            assert_eq!(
+                c["share"].as_f64(),
+                Some(u("consistent") as f64 / u("n") as f64)
+            );
+        }
+        got.insert(key, (u("n"), u("consistent"), u("all_right")));
+    }
+    assert_eq!(got, want);
+    assert!(want.values().any(|w| w.0 > w.1 && w.1 > 0), "{want:?}");
+}
+
 fn check_sweep(manifest: &Path) {
     let work = tempfile::tempdir().expect("tempdir");
     let items = read_items(manifest);
@@ -327,6 +386,7 @@ fn check_sweep(manifest: &Path) {
             .expect("report is JSON");
 
     check_items(&out, &items, &models);
+    check_consistency(&report, &items, &models);
 
     // Expected rows, computed here.
     let base_of: HashMap<&str, &Expected> = items

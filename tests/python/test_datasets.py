@@ -70,6 +70,44 @@ def test_parquet_loads_with_datasets_and_matches_the_manifest(run):
     assert card["id"] == ds["id"]
 
 
+def test_dataset_card_loads_without_warnings_and_declares_what_datasets_records(run, tmp_path):
+    """The card's dataset_info: a `splits` entry without num_bytes was dropped with
+    "The `splits` field in YAML is malformed"; now every size is the one datasets
+    records itself (pinned pyarrow) and no warning of any kind is raised."""
+    import logging
+    import warnings
+
+    import datasets
+
+    out, rows = run
+    card = yaml.safe_load((out / "README.md").read_text().split("---\n")[1])
+    info = card["dataset_info"]
+    assert info["splits"] == [{"name": "test", "num_bytes": info["dataset_size"],
+                               "num_examples": len(rows)}]
+    assert info["download_size"] == sum(p.stat().st_size for p in (out / "data").glob("*.parquet"))
+
+    seen = []
+
+    class Record(logging.Handler):
+        def emit(self, record):
+            seen.append(record.getMessage())
+
+    logger = logging.getLogger("datasets")
+    handler = Record(level=logging.WARNING)
+    logger.addHandler(handler)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            ds = datasets.load_dataset(str(out), split="test", cache_dir=str(tmp_path / "cache"))
+    finally:
+        logger.removeHandler(handler)
+    assert seen == []
+    assert len(ds) == len(rows)
+    recorded = ds.info.splits["test"]
+    assert (recorded.num_examples, recorded.num_bytes) == (len(rows), info["dataset_size"])
+    assert (ds.info.download_size, ds.info.dataset_size) == (info["download_size"], info["dataset_size"])
+
+
 def test_webdataset_shards_iterate_with_webdataset(run):
     import webdataset as wds
 

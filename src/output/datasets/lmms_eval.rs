@@ -12,8 +12,11 @@
 //!   `geomrender_fontsize__8`, `geomrender_fontsize__8__linewidth__5_p5` (a grid cell),
 //!   choosing its rows with `process_docs`; see [`cell_name`] for the encoding.
 //! - `geomrender.yaml`: the group of all of them.
-//! - `utils.py`: the image, the prompt (the question and GeomVerse's answer format,
-//!   "Therefore the final answer is N."), and relaxed accuracy (3 %, as `score`).
+//! - `utils.py` (`lmms_eval_utils.py` here): the image, the prompt (the question and
+//!   GeomVerse's answer format, "Therefore the final answer is N."), the answer read
+//!   by `geomrender score`'s rules (a port of `score::extract`, the reference) and
+//!   relaxed accuracy (3 %, as `score`); each task's rows are picked from the `axis`
+//!   and `value` columns alone, so choosing them decodes no image.
 
 use super::{DatasetError, DatasetRow, Writer, io};
 use crate::output::dir::Dir;
@@ -169,63 +172,11 @@ fn py(s: &str) -> String {
     serde_json::to_string(s).expect("strings serialise")
 }
 
-const UTILS_HEAD: &str = r#""""lmms-eval helpers for a geomrender dataset (written by `geomrender export`).
-
-doc_to_visual / doc_to_text / process_results follow lmms-eval's task guide; the
-process_docs_* functions pick one (axis, value) of the dataset per task.
-"""
-
-import re
-
-# GeomVerse's solutions end with this sentence; asking for it makes answers extractable.
-INSTRUCTION = (
-    "Solve the problem step by step. End your answer with the sentence "
-    "'Therefore the final answer is N.' where N is a number."
-)
-# Relaxed accuracy: correct within 3 % of the label (GeomVerse), 0.005 for a label of 0.
-TOLERANCE = 0.03
-ZERO_TOLERANCE = 0.005
-
-_FINAL = re.compile(r"final answer is\s*[:=]?\s*\$?(-?\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-
-
-def doc_to_visual(doc):
-    return [doc["image"].convert("RGB")]
-
-
-def doc_to_text(doc, lmms_eval_specific_kwargs=None):
-    return f"{doc['question']}\n{INSTRUCTION}"
-
-
-def extract(text):
-    """The number after "final answer is", else the last number; None if there is none."""
-    text = text or ""
-    found = _FINAL.findall(text) or _NUMBER.findall(text)
-    if not found:
-        return None
-    try:
-        return float(found[-1].replace(",", ""))
-    except ValueError:
-        return None
-
-
-def relaxed_correct(prediction, answer):
-    if prediction is None:
-        return False
-    if answer == 0:
-        return abs(prediction) <= ZERO_TOLERANCE
-    return abs(prediction - answer) <= TOLERANCE * abs(answer)
-
-
-def process_results(doc, results):
-    prediction = extract(results[0] if results else "")
-    return {"relaxed_accuracy": 1.0 if relaxed_correct(prediction, doc["answer"]) else 0.0}
-
-
-def _select(dataset, axis, value):
-    return dataset.filter(lambda doc: doc["axis"] == axis and doc["value"] == value)
-"#;
+/// `utils.py` before the `process_docs_*` selectors: the prompt, `geomrender score`'s
+/// answer extraction ported line by line (tests/python/test_lmms_eval.py holds the
+/// two to the same results), relaxed accuracy, and `_select`, which reads only the
+/// `axis` and `value` columns.
+const UTILS_HEAD: &str = include_str!("lmms_eval_utils.py");
 
 impl Writer for Tasks {
     fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError> {

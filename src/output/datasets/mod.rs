@@ -14,12 +14,14 @@
 //! ```text
 //! row         the typed dataset row (image bytes, texts, variant) from a manifest row
 //! shards      shard naming, cutting and the final `-of-000NN` renames
-//! parquet     Hugging Face Parquet (`data/test-*.parquet`, README with the config)
+//! parquet     Hugging Face Parquet (`data/test-*.parquet`)
+//! card        its dataset card (README.md: the config, features and split sizes)
 //! webdataset  WebDataset tar shards (`wds/*.tar`: png/json per sample)
 //! tsv         VLMEvalKit's TSV (base64 images, A–D-free numeric answers)
 //! lmms_eval   an lmms-eval task folder (YAML per condition + utils.py)
 //! ```
 
+mod card;
 mod lmms_eval;
 mod parquet;
 mod row;
@@ -123,7 +125,7 @@ const CARD: &str = "README.md";
 /// (Missing, a link, a directory or an oversized file: not ours.)
 fn is_card(dir: &Dir) -> bool {
     dir.read(CARD, 1 << 20)
-        .is_ok_and(|bytes| parquet::is_card(&bytes))
+        .is_ok_and(|bytes| card::is_card(&bytes))
 }
 
 /// Which datasets are written, and how they are cut into shards.

@@ -8,6 +8,7 @@
 //! to a PIL image; the card's YAML declares the same features and a `configs` entry so
 //! that `datasets.load_dataset(DIR)` works too.
 
+use super::card::{ArrowSize, Sizes, card};
 use super::shards::ShardFiles;
 use super::{DatasetError, DatasetRow, Writer, io};
 use crate::output::atomic::AtomicFile;
@@ -33,6 +34,10 @@ const ROW_GROUP: usize = 100;
 /// Rows handed to the Arrow writer at a time; it cuts row groups at [`ROW_GROUP`]
 /// whatever the batches, so this only bounds what waits here (10 images, not 100).
 const BATCH: usize = 10;
+
+// Batches never straddle a row group, so the card's sizes can count row groups batch
+// by batch (`card::ArrowSize`).
+const _: () = assert!(ROW_GROUP.is_multiple_of(BATCH));
 
 /// (column, HF feature type) in order; `image` is the `Image` feature.
 const COLUMNS: [(&str, &str); 16] = [
@@ -156,14 +161,36 @@ impl Batch {
     }
 }
 
+/// A shard file that counts the bytes written to it (the card's `download_size`).
+struct Counted {
+    file: AtomicFile,
+    bytes: u64,
+}
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
 /// The Parquet shards being written.
 pub(super) struct Shards {
     dir: Dir,
     files: ShardFiles,
     schema: Arc<Schema>,
-    writer: Option<ArrowWriter<AtomicFile>>,
+    writer: Option<ArrowWriter<Counted>>,
     batch: Batch,
     rows: u64,
+    /// The rows' Arrow size, as `datasets` will count it.
+    arrow: ArrowSize,
+    /// Bytes of the shards completed.
+    file_bytes: u64,
 }
 
 /// `data/test-00000-of-00003.parquet`.
@@ -184,6 +211,8 @@ impl Shards {
             writer: None,
             batch: Batch::default(),
             rows: 0,
+            arrow: ArrowSize::default(),
+            file_bytes: 0,
         })
     }
 
@@ -203,8 +232,11 @@ impl Shards {
         }
     }
 
-    fn open(&mut self) -> Result<ArrowWriter<AtomicFile>, DatasetError> {
-        let file = self.files.create()?;
+    fn open(&mut self) -> Result<ArrowWriter<Counted>, DatasetError> {
+        let file = Counted {
+            file: self.files.create()?,
+            bytes: 0,
+        };
         let props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
             .set_max_row_group_row_count(Some(ROW_GROUP))
@@ -246,6 +278,10 @@ impl Shards {
             return Ok(());
         }
         let batch = self.batch.take(&self.schema)?;
+        self.arrow.add(&batch);
+        if self.arrow.open_rows() == ROW_GROUP as u64 {
+            self.arrow.close_group();
+        }
         let writer = match &mut self.writer {
             Some(w) => w,
             None => {
@@ -255,33 +291,6 @@ impl Shards {
         };
         writer.write(&batch).map_err(|e| self.error(e))
     }
-
-    fn card(&self) -> String {
-        // `is_card` recognises what this writes: keep the two together.
-        let mut features = String::new();
-        for (name, ty) in COLUMNS {
-            let dtype = if ty == "image" { "image" } else { ty };
-            features.push_str(&format!("  - name: {name}\n    dtype: {dtype}\n"));
-        }
-        format!(
-            "---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n    path: data/test-*.parquet\n\
-             dataset_info:\n  features:\n{features}  splits:\n  - name: test\n    num_examples: {rows}\n---\n\n\
-             # geomrender dataset\n\nGeomVerse-style geometry problems rendered by geomrender, one row per image \
-             (base images and their robustness variants).\n\n\
-             - `axis` / `value`: the variant (`base` / `base` for base images); `variant` is the same as JSON.\n\
-             - `image`: the PNG (or JPEG, for `jpeg` variants) as written, decoded by `datasets` to a PIL image.\n\
-             - `question`, `answer`, `cot`, `annotation`, `depth`, `question_type`: the problem, as in `manifest.jsonl`.\n\n\
-             ```python\nimport datasets\nds = datasets.load_dataset(\"parquet\", data_files=\"data/test-*.parquet\", split=\"train\")\n\
-             ds = datasets.load_dataset(\".\", split=\"test\")  # from this directory, through this card\n```\n",
-            rows = self.rows
-        )
-    }
-}
-
-/// Whether `bytes` are a dataset card this sink wrote (its front matter and heading).
-pub(super) fn is_card(bytes: &[u8]) -> bool {
-    let heading = b"\n---\n\n# geomrender dataset\n";
-    bytes.starts_with(b"---\nconfigs:\n") && bytes.windows(heading.len()).any(|w| w == heading)
 }
 
 impl Writer for Shards {
@@ -297,16 +306,25 @@ impl Writer for Shards {
     /// Writes the rows not yet written and completes the shard.
     fn cut(&mut self) -> Result<(), DatasetError> {
         self.flush()?;
+        self.arrow.close_group();
         if let Some(w) = self.writer.take() {
             let file = w.into_inner().map_err(|e| self.error(e))?;
-            self.files.commit(file)?;
+            self.file_bytes += file.bytes;
+            self.files.commit(file.file)?;
         }
         Ok(())
     }
 
     fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError> {
         self.cut()?;
-        let card = self.card();
+        let card = card(
+            &COLUMNS,
+            &Sizes {
+                rows: self.rows,
+                num_bytes: self.arrow.total(),
+                download_size: self.file_bytes,
+            },
+        );
         let Shards { dir, files, .. } = *self;
         let mut files = files.publish()?;
         dir.write_atomic("README.md", card.as_bytes())

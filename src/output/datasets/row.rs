@@ -1,6 +1,6 @@
 //! One dataset row: what every sink writes for one image.
 
-use crate::output::manifest::ManifestRow;
+use crate::output::manifest::{ManifestRow, spelled};
 use serde_json::Value;
 
 /// An image and what a harness needs about it.
@@ -32,14 +32,13 @@ pub struct DatasetRow {
     pub manifest_json: String,
 }
 
-/// A variant value as text: integral numbers without a fraction (`24`), others in
-/// their shortest form, strings as they are.
+/// A variant value as text: numbers as [`crate::decimal::fmt_shortest_f64`] spells
+/// them (`24`, `0.25`), strings as they are.
 fn value_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Number(n) => match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
-            Some(f) => format!("{f}"),
+            Some(f) => crate::decimal::fmt_shortest_f64(f),
             None => n.to_string(),
         },
         other => other.to_string(),
@@ -91,7 +90,7 @@ impl DatasetRow {
             value,
             variant: row.source.as_ref().map_or_else(
                 || "{}".to_string(),
-                |s| Value::Object(s.variant.clone()).to_string(),
+                |s| Value::Object(spelled(&s.variant)).to_string(),
             ),
             file_name,
             image,

@@ -1,0 +1,203 @@
+//! The Parquet sink's dataset card (`README.md`) and the sizes its `dataset_info`
+//! declares.
+//!
+//! HF `datasets` reads the card's YAML `dataset_info` (`DatasetInfo._from_yaml_dict`
+//! in `datasets/info.py`): a `splits` entry without all of `name`, `num_bytes` and
+//! `num_examples` is dropped with the warning "The `splits` field in YAML is malformed"
+//! (`SplitDict._from_yaml_list`, `datasets/splits.py`). `num_examples` is checked
+//! against the rows it reads (`verify_splits`); `num_bytes`, `download_size` and
+//! `dataset_size` size the disk-space check before the split is prepared. They are
+//! what `datasets` itself records: `download_size` the Parquet files' bytes, a split's
+//! `num_bytes` (and `dataset_size`, their sum) the Arrow size of the table it
+//! prepares, `pa.Table.nbytes` of each row group as read ([`ArrowSize`]).
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
+
+/// The Arrow size of the rows written, as `datasets` counts it when it prepares the
+/// split (`pa.Table.nbytes`, pyarrow 26, of each row group as read): per row group of
+/// k rows, every string or binary column its bytes and 4 bytes a row of offsets (plus
+/// a validity bitmap of ⌈k/8⌉ bytes when the group holds a null); every int64 or
+/// float64 column 8 bytes a row and, as pyarrow reads nullable numbers, a validity
+/// bitmap always.
+#[derive(Debug, Default)]
+pub(super) struct ArrowSize {
+    /// Bytes of the row groups closed so far.
+    total: u64,
+    /// Rows of the open row group.
+    rows: u64,
+    /// Variable-length bytes (strings, binaries) of the open row group.
+    bytes: u64,
+    /// Per leaf column of the open row group: its kind and whether it holds a null.
+    leaves: Vec<(Leaf, bool)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Leaf {
+    /// Strings and binaries: offsets and bytes.
+    Variable,
+    /// int64 / float64.
+    Fixed,
+}
+
+impl ArrowSize {
+    /// Counts a batch of the open row group.
+    pub(super) fn add(&mut self, batch: &RecordBatch) {
+        let mut leaves = Vec::new();
+        for column in batch.columns() {
+            collect(column.as_ref(), &mut leaves, &mut self.bytes);
+        }
+        if self.leaves.is_empty() {
+            self.leaves = leaves;
+        } else {
+            for (mine, (_, null)) in self.leaves.iter_mut().zip(leaves) {
+                mine.1 |= null;
+            }
+        }
+        self.rows += batch.num_rows() as u64;
+    }
+
+    /// Closes the open row group (the writer cut one, or the shard ended).
+    pub(super) fn close_group(&mut self) {
+        let k = self.rows;
+        if k == 0 {
+            return;
+        }
+        let bitmap = k.div_ceil(8);
+        let fixed: u64 = self
+            .leaves
+            .iter()
+            .map(|&(leaf, null)| match leaf {
+                Leaf::Variable => 4 * k + if null { bitmap } else { 0 },
+                Leaf::Fixed => 8 * k + bitmap,
+            })
+            .sum();
+        self.total += fixed + self.bytes;
+        (self.rows, self.bytes) = (0, 0);
+        self.leaves.clear();
+    }
+
+    /// Rows in the open row group.
+    pub(super) fn open_rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Bytes of every row group closed.
+    pub(super) fn total(&self) -> u64 {
+        self.total
+    }
+}
+
+/// The leaf columns of `a` (a struct's children in order), adding their
+/// variable-length bytes to `bytes`.
+fn collect(a: &dyn Array, leaves: &mut Vec<(Leaf, bool)>, bytes: &mut u64) {
+    let null = a.null_count() > 0;
+    match a.data_type() {
+        DataType::Struct(_) => {
+            for child in a.as_struct().columns() {
+                collect(child.as_ref(), leaves, bytes);
+            }
+        }
+        DataType::Utf8 => {
+            *bytes += a.as_string::<i32>().values().len() as u64;
+            leaves.push((Leaf::Variable, null));
+        }
+        DataType::Binary => {
+            *bytes += a.as_binary::<i32>().values().len() as u64;
+            leaves.push((Leaf::Variable, null));
+        }
+        _ => leaves.push((Leaf::Fixed, null)),
+    }
+}
+
+/// What the card declares about the split.
+pub(super) struct Sizes {
+    pub(super) rows: u64,
+    /// The split's Arrow size ([`ArrowSize`]).
+    pub(super) num_bytes: u64,
+    /// The Parquet files' bytes.
+    pub(super) download_size: u64,
+}
+
+/// The card: YAML front matter (the config, the features, `dataset_info`) and a short
+/// description. [`is_card`] recognises it: keep the two together.
+pub(super) fn card(features: &[(&str, &str)], sizes: &Sizes) -> String {
+    let mut list = String::new();
+    for (name, ty) in features {
+        list.push_str(&format!("  - name: {name}\n    dtype: {ty}\n"));
+    }
+    let Sizes {
+        rows,
+        num_bytes,
+        download_size,
+    } = sizes;
+    format!(
+        "---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n    path: data/test-*.parquet\n\
+         dataset_info:\n  features:\n{list}  splits:\n  - name: test\n    num_bytes: {num_bytes}\n    num_examples: {rows}\n\
+         \x20 download_size: {download_size}\n  dataset_size: {num_bytes}\n---\n\n\
+         # geomrender dataset\n\nGeomVerse-style geometry problems rendered by geomrender, one row per image \
+         (base images and their robustness variants).\n\n\
+         - `axis` / `value`: the variant (`base` / `base` for base images); `variant` is the same as JSON.\n\
+         - `image`: the PNG (or JPEG, for `jpeg` variants) as written, decoded by `datasets` to a PIL image.\n\
+         - `question`, `answer`, `cot`, `annotation`, `depth`, `question_type`: the problem, as in `manifest.jsonl`.\n\n\
+         ```python\nimport datasets\nds = datasets.load_dataset(\"parquet\", data_files=\"data/test-*.parquet\", split=\"train\")\n\
+         ds = datasets.load_dataset(\".\", split=\"test\")  # from this directory, through this card\n```\n"
+    )
+}
+
+/// Whether `bytes` are a dataset card this sink wrote (its front matter and heading).
+pub(super) fn is_card(bytes: &[u8]) -> bool {
+    let heading = b"\n---\n\n# geomrender dataset\n";
+    bytes.starts_with(b"---\nconfigs:\n") && bytes.windows(heading.len()).any(|w| w == heading)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::{ArrayRef, Float64Array, StringArray};
+    use std::sync::Arc;
+
+    fn batch(texts: &[Option<&str>]) -> RecordBatch {
+        let numbers: Vec<f64> = (0..texts.len()).map(|i| i as f64).collect();
+        RecordBatch::try_from_iter([
+            ("t", Arc::new(StringArray::from(texts.to_vec())) as ArrayRef),
+            ("n", Arc::new(Float64Array::from(numbers)) as ArrayRef),
+        ])
+        .unwrap()
+    }
+
+    #[test]
+    fn groups_count_offsets_bytes_and_bitmaps() {
+        let mut size = ArrowSize::default();
+        // One group of 3 rows in two batches, no nulls: 4·3 + 6 bytes, 8·3 + 1.
+        size.add(&batch(&[Some("ab"), Some("cd")]));
+        size.add(&batch(&[Some("ef")]));
+        assert_eq!(size.open_rows(), 3);
+        size.close_group();
+        assert_eq!(size.total(), (12 + 6) + (24 + 1));
+        // A group with a null string: its bitmap counts too.
+        size.add(&batch(&[None, Some("xyz")]));
+        size.close_group();
+        size.close_group();
+        assert_eq!(size.total(), 43 + (8 + 3 + 1) + (16 + 1));
+    }
+
+    #[test]
+    fn the_card_declares_full_splits_and_is_recognised() {
+        let text = card(
+            &[("id", "string"), ("image", "image")],
+            &Sizes {
+                rows: 7,
+                num_bytes: 1234,
+                download_size: 99,
+            },
+        );
+        assert!(text.contains(
+            "  splits:\n  - name: test\n    num_bytes: 1234\n    num_examples: 7\n  \
+             download_size: 99\n  dataset_size: 1234\n---\n"
+        ));
+        assert!(is_card(text.as_bytes()));
+        assert!(!is_card(b"---\nconfigs:\n---\n# my dataset\n"));
+    }
+}

@@ -1,0 +1,356 @@
+"""lmms-eval helpers for a geomrender dataset (written by `geomrender export`).
+
+doc_to_visual / doc_to_text / process_results follow lmms-eval's task guide; the
+process_docs_* functions pick one (axis, value) of the dataset per task.
+
+Answers are read by the rules of `geomrender score` (src/score/normalize.rs and
+src/score/extract.rs, the reference): this is a line-by-line port of its cascade for
+numeric items, held to it by tests/python/test_lmms_eval.py, which feeds the same
+outputs to both and compares value, rule and verdict. Where Python and Rust class a
+non-ASCII character differently (a superscript digit or a combining mark next to a
+word), a rare text may still read differently; ASCII, LaTeX and the Unicode signs the
+rules name read the same.
+"""
+
+import math
+import re
+import sys
+
+# GeomVerse's solutions end with this sentence; asking for it makes answers extractable.
+INSTRUCTION = (
+    "Solve the problem step by step. End your answer with the sentence "
+    "'Therefore the final answer is N.' where N is a number."
+)
+# Relaxed accuracy: correct within 3 % of the label (GeomVerse), 0.005 for a label of 0.
+TOLERANCE = 0.03
+ZERO_TOLERANCE = 0.005
+
+
+def doc_to_visual(doc):
+    return [doc["image"].convert("RGB")]
+
+
+def doc_to_text(doc, lmms_eval_specific_kwargs=None):
+    return f"{doc['question']}\n{INSTRUCTION}"
+
+
+# --- normalize.rs -------------------------------------------------------------------
+
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+"
+_VALUE = re.compile(
+    r"""(?x)
+    (?P<sign>-\s?)?
+    (?:
+        \\frac\s*\{\s*(?P<fnum>NUM)?\s*(?P<fpi>π)?\s*\}\s*\{\s*(?P<fden>NUM)\s*\}
+      | \\frac\s*(?P<fsn>\d)(?P<fsd>\d)
+      | (?P<coef>NUM)?\s*√\s*(?:\{\s*(?P<r1>NUM)\s*\}|\(\s*(?P<r2>NUM)\s*\)|(?P<r3>NUM))
+      | (?P<a>NUM)
+        (?:\s*/\s*(?P<b>NUM))?
+        (?:[eE](?P<e1>[-+]?\d+)|\s*(?:×|\*|·|x)\s*10\s*\^\s*\{?\s*(?P<e2>[-+]?\d+)\s*\}?)?
+        (?:\s*(?P<pi>π))?
+      | (?P<lonepi>π)
+    )""".replace("NUM", _NUM)
+)
+_MAX_PASSES = 8
+_DIGIT_GROUP = re.compile(r"(\d)(?:\\,|\{,\}|[\u00A0\u2009\u202F])(\d{3})")
+_TEXT_CMD = re.compile(
+    r"\\(?:text|mathrm|textbf|mathbf|textit|mathit|mbox|operatorname)\s*\{([^{}]*)\}"
+)
+_DEGREE = re.compile(
+    r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\\circ|\\degree|[◦º˚]|\^\s*\{\s*°\s*\}|\^°"
+)
+_SUPERSCRIPT_EXP = re.compile(r"10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+_FRAC_VARIANT = re.compile(r"\\[dt]frac\b")
+_SPACING = re.compile(r"\\[,;:! ]|\\quad|\\qquad|\\left\b|\\right\b|\\displaystyle")
+_MATH_DELIM = re.compile(r"\\[()\[\]]|\$")
+_PRECISION = re.compile(
+    r"^\s*(?i:decimal\s+(?:places?|digits?)|decimals\b|significant\s+(?:figures?|digits?)"
+    r"|sig\.?\s*figs?\b|d\.p\.|dp\b|s\.f\.)"
+)
+_CHARS = str.maketrans({
+    "\u2212": "-", "\u2012": "-", "\uFE63": "-", "\uFF0D": "-",
+    "\u2019": "'", "\u2018": "'", "\u22C5": "·", "\u2219": "·", "\u2217": "*",
+    "\r": " ", "\t": " ",
+    # Python's str.isspace (and so re's \s and str.strip) counts U+001C–U+001F as
+    # spaces, Rust's char::is_whitespace does not: make them a plain control character.
+    "\x1c": "\x01", "\x1d": "\x01", "\x1e": "\x01", "\x1f": "\x01",
+})
+_SUPERSCRIPTS = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
+
+
+def _until_stable(pattern, replacement, s):
+    for _ in range(_MAX_PASSES):
+        following = pattern.sub(replacement, s)
+        if following == s:
+            break
+        s = following
+    return s
+
+
+def normalize_text(raw):
+    """Markdown / LaTeX / Unicode notations rewritten into plain text (normalize_text)."""
+    s = raw.translate(_CHARS)
+    s = _until_stable(_DIGIT_GROUP, r"\1,\2", s)
+    s = _until_stable(_TEXT_CMD, r" \1", s)
+    s = _DEGREE.sub("°", s)
+    s = _SUPERSCRIPT_EXP.sub(lambda m: "10^{" + m.group(1).translate(_SUPERSCRIPTS) + "}", s)
+    s = _FRAC_VARIANT.sub(r"\\frac", s)
+    for latex, plain in [("\\pi", "π"), ("\\times", "×"), ("\\cdot", "·"), ("\\approx", "≈"),
+                         ("\\sqrt", "√"), ("\\%", "%"), ("\\{", "{"), ("\\}", "}")]:
+        s = s.replace(latex, plain)
+    s = _SPACING.sub(" ", s)
+    s = _MATH_DELIM.sub(" ", s)
+    s = s.replace("**", "").replace("__", "").replace("`", "")
+    return s.replace("\u00A0", " ").replace("\u2009", " ").replace("\u202F", " ")
+
+
+def _sign_allowed(before):
+    """A `-` is a sign at the start, after spaces, brackets, operators or punctuation."""
+    return not before or not (before[-1].isalnum() or before[-1] in ").}")
+
+
+def _number_allowed(before):
+    """A number may not continue a word or sit in an exponent or subscript."""
+    trimmed = before.rstrip(" {")
+    exponent = trimmed.endswith("^") or trimmed.endswith("_")
+    glued = bool(before) and (before[-1].isalpha() or before[-1] in "^_\\")
+    return not exponent and not glued
+
+
+def _num(m, name):
+    """A group as a float, None when absent or not ASCII digits (as Rust's parser)."""
+    text = m.group(name)
+    if text is None:
+        return None
+    text = text.replace(",", "")
+    return float(text) if text.isascii() else None
+
+
+def _exponent(text):
+    """The exponent as Rust's i32 parser reads it: None past i32 or on non-ASCII digits."""
+    text = text.lstrip("+")
+    if not text.isascii():
+        return None
+    e = int(text)
+    return e if -(2**31) <= e < 2**31 else None
+
+
+def _powi(a, b):
+    """f64::powi: repeated squaring, then one reciprocal (bit for bit the same)."""
+    recip, b, r = b < 0, abs(b), 1.0
+    while True:
+        if b & 1:
+            r *= a
+        b >>= 1
+        if b == 0:
+            break
+        a *= a
+    return 1.0 / r if recip else r
+
+
+def _divide(n, d):
+    return n / d if d != 0 else None
+
+
+def _magnitude(m):
+    if m.group("fden") is not None:
+        n, pi = _num(m, "fnum"), m.group("fpi") is not None
+        if n is None and not pi:
+            return None
+        numerator = math.pi if n is None else n * math.pi if pi else n
+        d = _num(m, "fden")
+        return None if d is None else _divide(numerator, d)
+    if m.group("fsn") is not None:
+        n, d = _num(m, "fsn"), _num(m, "fsd")
+        return None if n is None or d is None else _divide(n, d)
+    radicand = next((r for r in (_num(m, g) for g in ("r1", "r2", "r3")) if r is not None), None)
+    if radicand is not None:
+        coef = _num(m, "coef")
+        return (1.0 if coef is None else coef) * math.sqrt(radicand)
+    if m.group("lonepi") is not None:
+        return math.pi
+    v = _num(m, "a")
+    if v is None:
+        return None
+    if m.group("b") is not None:
+        b = _num(m, "b")
+        v = None if b is None else _divide(v, b)
+        if v is None:
+            return None
+    e = m.group("e1") if m.group("e1") is not None else m.group("e2")
+    if e is not None:
+        e = _exponent(e)
+        if e is None:
+            return None
+        v *= _powi(10.0, max(-400, min(400, e)))
+    if m.group("pi") is not None:
+        v *= math.pi
+    return v
+
+
+def _read(text, m):
+    """One number match as (value, start, end), or None (read_captures)."""
+    start = m.start()
+    negative = m.group("sign") is not None
+    if negative and not _sign_allowed(text[:start]):
+        negative = False
+        start = m.end("sign")
+        start += len(text[start:]) - len(text[start:].lstrip())
+    if not _number_allowed(text[:start]):
+        return None
+    magnitude = _magnitude(m)
+    if magnitude is None:
+        return None
+    value = -magnitude if negative else magnitude
+    return (value, start, m.end()) if math.isfinite(value) else None
+
+
+def find_values(text):
+    """Every number of `text` as (value, start, end), in order (find_values)."""
+    found = (_read(text, m) for m in _VALUE.finditer(text))
+    return [v for v in found if v is not None and not _PRECISION.match(text[v[2]:])]
+
+
+# --- extract.rs (items without choices) -----------------------------------------------
+
+_CLAUSE_MAX = 300
+_TRIGGERS = [
+    ("final_answer", r"(?i)\bfinal[\s_]+answer\"?\s*(?:is\b|:|=)\s*:?"),
+    ("boxed", None),
+    ("answer_is", r"(?i)\banswers?\"?\s*(?:is\b|:|=)\s*:?"),
+    ("geoeval_value_of", r"(?i)\bvalue of\s+\w+\s+is\b"),
+    ("geoeval_answer_should_be", r"(?i)\banswer should be\b"),
+    ("geoeval_answer_to_degrees", r"(?i)\banswer to\s+[^\n]{1,80}?\s+is\b"),
+    ("geoeval_answer_to_problem", r"(?i)\banswer to (?:the |this )?(?:problem|question)\s+is\b"),
+    ("geoeval_closest", r"(?i)\bthe closest\s+\w+(?:\s+\w+)?\s+is\b"),
+    ("geoeval_equal_to", r"(?i)\bthe\s+[^\n.]{1,120}?\s+is\s+equal\s+to\b"),
+    ("geoeval_approximately",
+     r"(?i)\b(?:is|are|equals|of)\s+(?:approximately|approx\.|about|roughly|around)\s"),
+]
+_CASCADE = [(rule, re.compile(p) if p else None) for rule, p in _TRIGGERS]
+_SENTENCE_END = re.compile(r"\.(?:\s|\Z)|[\n;!?]")
+_BREAK = re.compile(
+    r"(?i)\s\((?:[a-z])|,\s|\s(?:since|because|as|where|which|so|and|but|given|if|when|while"
+    r"|from|rounded|or)\s"
+)
+_LEADING = re.compile(r"^(?:[\s:*=\x22'{]|\\boxed\s*\{|\\fbox\s*\{)+")
+_OPEN_BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_REFUSAL = re.compile(r"""(?ix)
+    \bcannot\s+be\s+(?:determined|computed|calculated|found|answered|solved)
+  | \bcan(?:not|'t|\s+not)\s+(?:determine|compute|calculate|find|answer|solve|tell|be\s+determined)
+  | \b(?:unable|impossible|not\s+possible)\s+to\s+(?:determine|compute|calculate|find|answer|solve|tell)
+  | \b(?:not\s+enough|insufficient)\s+(?:information|data)
+  | \bno\s+(?:answer|solution)\b
+  | \bi\s+(?:do\s+not|don't)\s+know\b
+  | \bN/A\b
+""")
+
+
+def _head(s):
+    """The first 300 UTF-8 bytes of `s` (fewer, to end on a character boundary)."""
+    size = 0
+    for i, c in enumerate(s):
+        code = ord(c)
+        size += 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+        if size > _CLAUSE_MAX:
+            return s[:i]
+    return s
+
+
+def _clause_after(tail):
+    line = _head(tail.lstrip()).split("\n", 1)[0]
+    end = _SENTENCE_END.search(line)
+    return line[: end.start()] if end else line
+
+
+def _read_answer(clause):
+    """The first number of the clause's head, after the last `=`/`≈`: (value, rest)."""
+    lead = _LEADING.match(clause)
+    stripped = clause[lead.end():] if lead else clause
+    cut = _BREAK.search(stripped)
+    head = stripped[: cut.start()] if cut else stripped
+    sign = max(head.rfind("="), head.rfind("≈"))
+    start = sign + 1 if sign >= 0 else 0
+    values = find_values(head[start:])
+    if not values:
+        return None
+    value, _, end = values[0]
+    return value, stripped[start + end:]
+
+
+def _phrase(rule, trigger, text):
+    for m in reversed(list(trigger.finditer(text))):
+        found = _read_answer(_clause_after(text[m.end():]))
+        if found is None:
+            continue
+        rest = found[1].lstrip().lower()
+        if rule != "geoeval_answer_to_degrees" or rest.startswith(("°", "degree")):
+            return True, found[0]
+    return False, None
+
+
+def _boxed(text):
+    closing, open_at = {}, []
+    for i, c in enumerate(text):
+        if c == "{":
+            open_at.append(i)
+        elif c == "}" and open_at:
+            closing[open_at.pop()] = i
+    for m in reversed(list(_OPEN_BOX.finditer(text))):
+        content = text[m.end(): closing.get(m.end() - 1, len(text))]
+        found = _read_answer(_head(content))
+        if found is not None:
+            return True, found[0]
+    return False, None
+
+
+def _refusal(text):
+    last = None
+    for last in _REFUSAL.finditer(text):
+        pass
+    return last is not None and not find_values(text[last.end():]), None
+
+
+def extract_with_rule(text):
+    """(the number read, the rule that read it) as `geomrender score` reads it for an
+    item without choices: (None, "refusal") for a refusal, (None, "none") for nothing."""
+    text = normalize_text(text or "")
+    for rule, trigger in _CASCADE:
+        fired, value = _boxed(text) if trigger is None else _phrase(rule, trigger, text)
+        if fired:
+            return value, rule
+    fired, _ = _refusal(text)
+    if fired:
+        return None, "refusal"
+    values = find_values(text)
+    return (values[-1][0], "last_number") if values else (None, "none")
+
+
+def extract(text):
+    """The number `geomrender score` reads from a model output; None if none."""
+    return extract_with_rule(text)[0]
+
+
+def relaxed_correct(prediction, answer):
+    """GeomVerse's relaxed accuracy, bounds inclusive with a few ulps of slack."""
+    if prediction is None:
+        return False
+    allowed = ZERO_TOLERANCE if answer == 0 else TOLERANCE * abs(answer)
+    slack = 4.0 * sys.float_info.epsilon * max(abs(answer), abs(prediction))
+    return abs(prediction - answer) <= allowed + slack
+
+
+def process_results(doc, results):
+    prediction = extract(results[0] if results else "")
+    return {"relaxed_accuracy": 1.0 if relaxed_correct(prediction, doc["answer"]) else 0.0}
+
+
+def _select(dataset, axis, value):
+    """The rows of one (axis, value). Only the two text columns are read
+    (input_columns), so no image is decoded."""
+    return dataset.filter(
+        lambda axes, values: [a == axis and v == value for a, v in zip(axes, values)],
+        input_columns=["axis", "value"],
+        batched=True,
+        batch_size=10_000,
+    )
