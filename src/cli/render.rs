@@ -82,6 +82,12 @@ pub struct EngineArgs {
     /// Embed the font in SVG files (self-contained, about 1 MB each) instead of naming "DejaVu Sans".
     #[arg(long)]
     embed_font: bool,
+    /// Write each row's own Problem into the manifest (`problem`): the one drawn and
+    /// asked, as its variant rewrote it (backward's asked given, unrelated's added
+    /// shapes, aux's lines, phrasing's wording), with `geomrender schema problem`.
+    /// Rows of Problem lines only; about 5 KB a row.
+    #[arg(long)]
+    emit_problems: bool,
     /// GPU: largest side of the square target scenes are tiled into per submission
     /// (clamped to the device limit). Default: 512 on software adapters such as
     /// lavapipe (one 512×512 diagram, or many smaller scenes), 4096 on hardware GPUs.
@@ -211,6 +217,7 @@ impl EngineArgs {
                 (false, false) => anyhow::bail!("--format names no format (png, svg)"),
             },
             svg_embed_font: self.embed_font,
+            emit_problems: self.emit_problems,
             tessellate: TessellateOptions {
                 tolerance: self.tolerance,
             },

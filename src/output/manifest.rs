@@ -115,6 +115,10 @@ pub struct ProblemFields {
     /// Label layout figures.
     #[serde(serialize_with = "widened")]
     pub layout: LayoutStats,
+    /// The Problem this image draws and asks, as its variant rewrote it (`render
+    /// --emit-problems`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<Box<crate::generate::Problem>>,
 }
 
 /// Serialises through `serde_json::Value`, which widens `f32` fields to `f64`

@@ -275,6 +275,7 @@ fn problem_job(
             },
             style: drawing.style,
             layout: composed.layout,
+            problem: Some(Box::new(drawing.problem)),
         }),
     })
 }

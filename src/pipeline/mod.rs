@@ -160,6 +160,9 @@ pub struct RunOptions {
     /// Datasets written row by row as images come out (none by default). Not part
     /// of the fingerprint: a resumed run rebuilds them from the kept rows.
     pub datasets: DatasetOptions,
+    /// Each Problem row carries the Problem it draws (`problem`, as its variant
+    /// rewrote it). Off by default: rows stay small.
+    pub emit_problems: bool,
 }
 
 impl RunOptions {
@@ -184,6 +187,7 @@ impl RunOptions {
             recipe: serde_json::Value::Null,
             lines: None,
             datasets: DatasetOptions::default(),
+            emit_problems: false,
         }
     }
 }
@@ -462,7 +466,7 @@ fn open_outputs(
 /// What decides a run's output bytes, as readable JSON, and its SHA-256: what
 /// `--resume` compares (batching and chunking do not change bytes and are left out).
 fn fingerprint(options: &RunOptions, backend: &str) -> (String, serde_json::Value) {
-    let described = serde_json::json!({
+    let mut described = serde_json::json!({
         "geomrender": env!("CARGO_PKG_VERSION"),
         "backend": backend,
         "outputs": format!("{:?}", options.outputs),
@@ -470,6 +474,10 @@ fn fingerprint(options: &RunOptions, backend: &str) -> (String, serde_json::Valu
         "tolerance": options.tessellate.tolerance,
         "recipe": options.recipe,
     });
+    // Only when set, so that runs without it keep the fingerprint they had.
+    if options.emit_problems {
+        described["emit_problems"] = true.into();
+    }
     (
         crate::digest::sha256_hex(described.to_string().as_bytes()),
         described,

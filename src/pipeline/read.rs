@@ -276,13 +276,19 @@ impl Reader<'_> {
                 crate::scene::svg::SvgOptions::default().embed_font(self.options.svg_embed_font),
             )
         });
+        let mut problem = job.problem;
+        if !self.options.emit_problems {
+            if let Some(fields) = &mut problem {
+                fields.problem = None;
+            }
+        }
         let meta = Meta {
             id: job.scene.id.clone(),
             line,
             width: job.scene.width,
             height: job.scene.height,
             source: job.source,
-            problem: job.problem,
+            problem,
             input_sha256: input_sha256.to_string(),
             encoding: job.encoding,
             svg,
