@@ -127,7 +127,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let out = args.out.context("--out is required")?;
-    let (report, items) = score::score_with_items(&manifest, &predictions, &opts)?;
+    let (mut report, items) = score::score_with_items(&manifest, &predictions, &opts)?;
+    let (not_drawn, bad) = score::read_not_drawn(&args.manifest)
+        .with_context(|| format!("reading skipped.jsonl beside {}", args.manifest.display()))?;
+    report.not_drawn = not_drawn;
+    report.errors.extend(bad);
+    report
+        .errors
+        .sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     let files = score::write_report(&report, &out)?;
     score::write_items(&items, &out)?;
 

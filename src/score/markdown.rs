@@ -15,6 +15,7 @@ pub(super) fn render(r: &Report) -> String {
     models(&mut s, r);
     axes(&mut s, r);
     consistency(&mut s, r);
+    not_drawn(&mut s, r);
     breakdown(&mut s, "depth", &r.breakdowns.depth);
     breakdown(&mut s, "question type", &r.breakdowns.question_type);
     problems(&mut s, r);
@@ -203,6 +204,25 @@ fn consistency(s: &mut String, r: &Report) {
 
 /// (model, axis, value) of a breakdown table row.
 type RowKey<'a> = (&'a str, &'a str, &'a str);
+
+/// The run's variants not drawn, per value and reason (`skipped.jsonl`).
+fn not_drawn(s: &mut String, r: &Report) {
+    if r.not_drawn.is_empty() {
+        return;
+    }
+    s.push_str(
+        "\n## Variants not drawn\n\nVariants the run did not draw, so their conditions have \
+         fewer images than the base: `not_made` where the problem has no such variant, \
+         `identical` where it would equal its base (from `skipped.jsonl`).\n\n\
+         | variant | reason | count |\n|---|---|---:|\n",
+    );
+    for n in &r.not_drawn {
+        s.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            n.variant, n.reason, n.count
+        ));
+    }
+}
 
 fn breakdown(s: &mut String, what: &str, rows: &[GroupRow]) {
     let mut groups: Vec<&str> = Vec::new();

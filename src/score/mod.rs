@@ -21,6 +21,7 @@
 //! stats        Wilson intervals, exact McNemar, Holm
 //! report       the report: per (model, axis, value) accuracy and paired flips
 //! consistency  per (model, axis): base problems answered the same way on every variant
+//! not_drawn    the run's variants not drawn (`skipped.jsonl`), per value and reason
 //! items        per-image verdicts (`items.jsonl`)
 //! markdown     `report.md`
 //! plot         accuracy plots (PNG and SVG)
@@ -50,6 +51,7 @@ mod join;
 mod manifest;
 mod markdown;
 mod normalize;
+mod not_drawn;
 mod plot;
 mod predictions;
 mod report;
@@ -68,6 +70,7 @@ pub use items::{ITEMS_SCHEMA, ItemRow, Scalar, item_rows};
 pub use join::{Scored, Verdict, score_predictions};
 pub use manifest::{BASE_AXIS, Label, ManifestItem, VariantValue, parse_manifest};
 pub use normalize::{ValueMatch, find_values, normalize_text, parse_value};
+pub use not_drawn::{NotDrawn, read_not_drawn};
 pub use predictions::{Prediction, default_model_name, parse_predictions};
 pub use report::{
     AxisValues, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT,

@@ -40,6 +40,10 @@ pub struct Report {
     /// Per model and axis: base problems answered the same way on the base image
     /// and every variant of the axis ([`Consistency`]).
     pub consistency: Vec<Consistency>,
+    /// The run's variants that were not drawn, per value and reason (from
+    /// `skipped.jsonl` beside the manifest; [`super::read_not_drawn`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_drawn: Vec<super::NotDrawn>,
     pub breakdowns: Breakdowns,
     /// Every rejected input line, sorted by file and line.
     pub errors: Vec<RejectedLine>,
@@ -384,6 +388,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
         axes: axes(&layout.keys),
         rows,
         consistency,
+        not_drawn: Vec::new(),
         breakdowns: Breakdowns {
             depth,
             question_type,

@@ -77,6 +77,36 @@ fn a_clean_run_of_every_axis_passes_and_planted_defects_are_found() {
         assert!(v.is_valid(r), "{r}");
     }
 
+    // score reports the values not drawn, per reason, from skipped.jsonl.
+    let predictions = tmp.path().join("model.jsonl");
+    let lines: String = manifest
+        .iter()
+        .map(|r| format!("{{\"id\":{},\"prediction\":\"1\"}}\n", r["id"]))
+        .collect();
+    std::fs::write(&predictions, lines).unwrap();
+    let report_dir = tmp.path().join("report");
+    let s =
+        crate::support::cli::run_score(&dir.join("manifest.jsonl"), &[&predictions], &report_dir);
+    assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(report_dir.join("report.json")).unwrap())
+            .unwrap();
+    let info_image = report["not_drawn"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["variant"] == "info=image" && n["reason"] == "identical")
+        .unwrap();
+    assert_eq!(
+        info_image["count"],
+        identical
+            .iter()
+            .filter(|r| r["variant"]["info"] == "image")
+            .count()
+    );
+    let md = std::fs::read_to_string(report_dir.join("report.md")).unwrap();
+    assert!(md.contains("## Variants not drawn"), "{md}");
+
     let (out, audited) = audit(&dir);
     let audit_schema: Value = serde_json::from_str(geomrender::audit::SCHEMA).unwrap();
     let v = jsonschema::validator_for(&audit_schema).unwrap();
