@@ -299,3 +299,56 @@ fn audit_of_a_directory_without_a_run_is_an_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no manifest.jsonl"), "{stderr}");
 }
+
+/// Hostile manifests: a row naming a file outside the run, a line that is not JSON,
+/// a variant of an unknown axis. Each is a line the audit names and skips; the
+/// others are audited; the exit status says so.
+#[test]
+fn bad_manifest_lines_are_named_and_the_rest_is_audited() {
+    let tmp = tempfile::tempdir().unwrap();
+    let problems = tmp.path().join("p.jsonl");
+    assert!(
+        run(bin()
+            .args(["generate", "--seed", "2", "--count", "2", "--out"])
+            .arg(&problems))
+        .status
+        .success()
+    );
+    let dir = tmp.path().join("run");
+    let r = run(bin()
+        .arg("render")
+        .arg(&problems)
+        .arg("--out")
+        .arg(&dir)
+        .args([
+            "--backend",
+            "cpu",
+            "--quiet",
+            "--format",
+            "png,svg",
+            "--variants",
+            "opacity=0.25",
+        ]));
+    assert!(r.status.success());
+    std::fs::write(tmp.path().join("secret.svg"), "<svg/>").unwrap();
+    let mut rows = rows(&dir.join("manifest.jsonl"));
+    rows[1]["svg"] = "../secret.svg".into();
+    let mut text: String = rows.iter().map(|r| format!("{r}\n")).collect();
+    text.push_str("{not json\n");
+    let mut unknown = rows[3].clone();
+    unknown["id"] = "s2-000001__tilt-3".into();
+    unknown["variant"] = serde_json::json!({"tilt": 3});
+    text.push_str(&format!("{unknown}\n"));
+    std::fs::write(dir.join("manifest.jsonl"), text).unwrap();
+    let out = run(bin().arg("audit").arg(&dir));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for needle in [
+        "manifest.jsonl:2 (s2-000000__opacity-0.25): its svg \"../secret.svg\"",
+        "manifest.jsonl:5: ",
+        "manifest.jsonl:6 (s2-000001__tilt-3): unknown axis \"tilt\"",
+        "audited 1 variant rows of 2 bases: 0 flagged, 3 lines not audited",
+    ] {
+        assert!(stderr.contains(needle), "{needle:?} not in\n{stderr}");
+    }
+}
