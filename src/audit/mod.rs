@@ -184,29 +184,7 @@ pub fn audit(dir: &Path, options: &AuditOptions) -> Result<Audit, AuditError> {
     };
     let mut audit = Audit::default();
     let file_name = manifest_path.display().to_string();
-    let mut rows: Vec<(u64, Row)> = Vec::new();
-    let mut lines = crate::jsonl::Lines::new(BufReader::new(file));
-    loop {
-        let chunk = lines.next_chunk(1024).map_err(io(manifest_path.clone()))?;
-        if chunk.is_empty() {
-            break;
-        }
-        for line in chunk {
-            let parsed = line
-                .text
-                .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str::<Row>(&t).map_err(|e| e.to_string()));
-            match parsed {
-                Ok(r) => rows.push((line.number, r)),
-                Err(reason) => audit.errors.push(AuditLineError {
-                    file: file_name.clone(),
-                    line: line.number,
-                    id: None,
-                    reason,
-                }),
-            }
-        }
-    }
+    let rows: Vec<(u64, Row)> = read_jsonl(file, &manifest_path, &mut audit.errors)?;
     let problems = load_problems(dir, &root, options, &mut audit)?;
     let bases: HashMap<&str, usize> = rows
         .iter()
@@ -439,27 +417,41 @@ fn load_problems(
             }
         },
     };
+    let problems: Vec<(u64, Problem)> = read_jsonl(file, &path, &mut audit.errors)?;
+    Ok(Some(
+        problems
+            .into_iter()
+            .map(|(_, p)| (p.id.clone(), p))
+            .collect(),
+    ))
+}
+
+/// Every line of a JSONL file read as a `T`, with its number; a line that is not
+/// one is an error of the audit, which goes on.
+fn read_jsonl<T: serde::de::DeserializeOwned>(
+    file: std::fs::File,
+    path: &Path,
+    errors: &mut Vec<AuditLineError>,
+) -> Result<Vec<(u64, T)>, AuditError> {
     let name = path.display().to_string();
-    let mut out = HashMap::new();
+    let mut out = Vec::new();
     let mut lines = crate::jsonl::Lines::new(BufReader::new(file));
     loop {
         let chunk = lines.next_chunk(1024).map_err(|source| AuditError::Io {
-            path: path.clone(),
+            path: path.to_path_buf(),
             source,
         })?;
         if chunk.is_empty() {
-            break;
+            return Ok(out);
         }
         for line in chunk {
             let parsed = line
                 .text
                 .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str::<Problem>(&t).map_err(|e| e.to_string()));
+                .and_then(|t| serde_json::from_str::<T>(&t).map_err(|e| e.to_string()));
             match parsed {
-                Ok(p) => {
-                    out.insert(p.id.clone(), p);
-                }
-                Err(reason) => audit.errors.push(AuditLineError {
+                Ok(v) => out.push((line.number, v)),
+                Err(reason) => errors.push(AuditLineError {
                     file: name.clone(),
                     line: line.number,
                     id: None,
@@ -468,7 +460,6 @@ fn load_problems(
             }
         }
     }
-    Ok(Some(out))
 }
 
 /// Rows summed per variant value: in table order of the first axis, then by the

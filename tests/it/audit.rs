@@ -4,7 +4,7 @@
 
 use crate::support::cli::{bin, run};
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const EVERY_AXIS: &str = "opacity;linewidth;fontsize;annotation;info;resolution;palette;\
                           relabel;rotation;jpeg;phrasing;backward;aux;unrelated;scale";
@@ -17,33 +17,32 @@ fn rows(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// `count` problems of seed 11, every axis, PNG and SVG, into `out`.
-fn every_axis_run(out: &Path, count: u32) {
-    let problems = out.with_extension("jsonl");
+/// `count` problems of `seed` (into `tmp/p.jsonl`) rendered on the CPU with
+/// `args` into `tmp/run`; the problems, the run and what render said.
+fn run_of(tmp: &Path, seed: u64, count: u32, args: &[&str]) -> (PathBuf, PathBuf, String) {
+    let problems = tmp.join("p.jsonl");
     let g = run(bin()
         .args([
             "generate",
             "--seed",
-            "11",
+            &seed.to_string(),
             "--count",
             &count.to_string(),
-            "--out",
         ])
+        .arg("--out")
         .arg(&problems));
     assert!(g.status.success(), "{}", String::from_utf8_lossy(&g.stderr));
+    let dir = tmp.join("run");
     let r = run(bin()
         .arg("render")
         .arg(&problems)
         .arg("--out")
-        .arg(out)
-        .args(["--backend", "cpu", "--format", "png,svg", "--quiet"])
-        .args(["--variants", EVERY_AXIS]));
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    let stderr = String::from_utf8_lossy(&r.stderr);
-    assert!(
-        stderr.contains("variants skipped as identical to their base: info=image"),
-        "{stderr}"
-    );
+        .arg(&dir)
+        .args(["--backend", "cpu", "--quiet"])
+        .args(args));
+    let stderr = String::from_utf8_lossy(&r.stderr).to_string();
+    assert!(r.status.success(), "{stderr}");
+    (problems, dir, stderr)
 }
 
 fn audit(dir: &Path) -> (std::process::Output, Vec<Value>) {
@@ -55,8 +54,16 @@ fn audit(dir: &Path) -> (std::process::Output, Vec<Value>) {
 #[test]
 fn a_clean_run_of_every_axis_passes_and_planted_defects_are_found() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("run");
-    every_axis_run(&dir, 24);
+    let (_, dir, stderr) = run_of(
+        tmp.path(),
+        11,
+        24,
+        &["--format", "png,svg", "--variants", EVERY_AXIS],
+    );
+    assert!(
+        stderr.contains("variants skipped as identical to their base: info=image"),
+        "{stderr}"
+    );
 
     // No variant equal to its base is emitted; each is listed in skipped.jsonl.
     let manifest = rows(&dir.join("manifest.jsonl"));
@@ -236,25 +243,12 @@ fn shrink_paths(svg: &str, k: f64) -> String {
 #[test]
 fn without_svg_files_the_scenes_are_composed_again_from_the_problems() {
     let tmp = tempfile::tempdir().unwrap();
-    let problems = tmp.path().join("p.jsonl");
-    let g = run(bin()
-        .args(["generate", "--seed", "5", "--count", "6", "--out"])
-        .arg(&problems));
-    assert!(g.status.success());
-    let dir = tmp.path().join("run");
-    let r = run(bin()
-        .arg("render")
-        .arg(&problems)
-        .arg("--out")
-        .arg(&dir)
-        .args([
-            "--backend",
-            "cpu",
-            "--quiet",
-            "--variants",
-            "fontsize=24;unrelated=1;aux",
-        ]));
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let (problems, dir, _) = run_of(
+        tmp.path(),
+        5,
+        6,
+        &["--variants", "fontsize=24;unrelated=1;aux"],
+    );
     // Without the problems: bytes only, and it says so per row.
     let out = run(bin().arg("audit").arg(&dir));
     assert!(out.status.success());
@@ -306,30 +300,12 @@ fn audit_of_a_directory_without_a_run_is_an_error() {
 #[test]
 fn bad_manifest_lines_are_named_and_the_rest_is_audited() {
     let tmp = tempfile::tempdir().unwrap();
-    let problems = tmp.path().join("p.jsonl");
-    assert!(
-        run(bin()
-            .args(["generate", "--seed", "2", "--count", "2", "--out"])
-            .arg(&problems))
-        .status
-        .success()
+    let (_, dir, _) = run_of(
+        tmp.path(),
+        2,
+        2,
+        &["--format", "png,svg", "--variants", "opacity=0.25"],
     );
-    let dir = tmp.path().join("run");
-    let r = run(bin()
-        .arg("render")
-        .arg(&problems)
-        .arg("--out")
-        .arg(&dir)
-        .args([
-            "--backend",
-            "cpu",
-            "--quiet",
-            "--format",
-            "png,svg",
-            "--variants",
-            "opacity=0.25",
-        ]));
-    assert!(r.status.success());
     std::fs::write(tmp.path().join("secret.svg"), "<svg/>").unwrap();
     let mut rows = rows(&dir.join("manifest.jsonl"));
     rows[1]["svg"] = "../secret.svg".into();
