@@ -18,6 +18,9 @@
 //! limits     what a Problem read back may hold (names, counts, values), checked
 //! ```
 //!
+//! GeomRel's relation pool (`relations/`): the relations an identification item
+//! asks about, in one table, each decided from coordinates.
+//!
 //! The rewrites (`rewrite/`): `aux` (auxiliary lines), `backward` (the backward
 //! question), `phrasing` (other wordings of the question), `unrelated` (unrelated
 //! shapes); and here [`with_info`], [`relabel`] and [`refresh_texts`].
@@ -42,6 +45,7 @@ mod geom;
 pub mod limits;
 mod place;
 mod problem;
+pub mod relations;
 pub mod rewrite;
 pub mod rng;
 pub mod shapes;
