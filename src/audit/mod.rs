@@ -159,7 +159,7 @@ struct Row {
     variant: Map<String, Value>,
     question: Option<String>,
     cot: Option<String>,
-    answer: Option<f64>,
+    answer: Option<crate::generate::Answer>,
     layout: Option<Layout>,
 }
 
@@ -273,11 +273,10 @@ pub fn audit(dir: &Path, options: &AuditOptions) -> Result<Audit, AuditError> {
             u32::from(base.question != row.question),
         );
         diff::add(&mut changes, Change::Cot, u32::from(base.cot != row.cot));
-        let answer_bits = |r: &Row| r.answer.map(f64::to_bits);
         diff::add(
             &mut changes,
             Change::Answer,
-            u32::from(answer_bits(base) != answer_bits(row)),
+            u32::from(base.answer != row.answer),
         );
         if source == Source::Bytes && bytes_differ {
             // Without the drawing only "the image differs" is known: it counts as

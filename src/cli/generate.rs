@@ -1,8 +1,10 @@
-//! `geomrender generate`: write GeomVerse-style problems as JSON lines.
+//! `geomrender generate`: write GeomVerse-style problems, or GeomRel relation
+//! items (`--task relations`), as JSON lines.
 
 use super::shard::ShardArgs;
 use anyhow::Context;
-use geomrender::generate::{self, GenerateOptions, Info, QuestionType};
+use geomrender::generate::relations::{self, Domain, RelationOptions, Subset};
+use geomrender::generate::{self, GenerateOptions, Info, Problem, QuestionType};
 use geomrender::output::atomic::AtomicFile;
 use geomrender::output::dir::Dir;
 use geomrender::pipeline::shard::Shard;
@@ -16,6 +18,15 @@ const BATCH: u64 = 2048;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// What to generate: GeomVerse problems (a numeric answer), or GeomRel's
+    /// relation identification items (multiple choice, "Cannot be inferred" among
+    /// the options). --depth, --branch-prob, --distractors, --variablized, --info,
+    /// --question and --standard-only shape GeomVerse problems; --subset, --domain
+    /// and --indeterminate shape relation items.
+    #[arg(long, value_enum, default_value = "geomverse")]
+    task: TaskArg,
+    #[command(flatten)]
+    relations: RelationArgs,
     /// Number of problems to write; exactly this many lines (failed draws are re-drawn).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=100_000_000))]
     count: u64,
@@ -60,6 +71,107 @@ pub struct Args {
     /// Shards: the N files concatenated in shard order equal one run's file.
     #[command(flatten)]
     shard: ShardArgs,
+}
+
+#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
+pub enum TaskArg {
+    /// GeomVerse's multi-step computation problems.
+    Geomverse,
+    /// GeomRel's relation identification: "What is the relationship between line AB
+    /// and line EF?", with lettered choices.
+    Relations,
+}
+
+/// The options of `--task relations`.
+#[derive(clap::Args)]
+pub struct RelationArgs {
+    /// Relation items: basic (a relation from its definition or a property that
+    /// implies it), advanced (two or three conditions chained across relations) or
+    /// all (the relation drawn first, then one of its constructions).
+    #[arg(long, value_enum, default_value = "all")]
+    subset: SubsetArg,
+    /// Relation items: only relations of this domain (line, angle or shape).
+    #[arg(long, value_enum, default_value = "all")]
+    domain: DomainArg,
+    /// Relation items: the share (0..=1) whose conditions do not settle the relation,
+    /// answered "Cannot be inferred" (a condition dropped or replaced, the picture
+    /// drawn so that it does not show the relation).
+    #[arg(long, default_value_t = relations::DEFAULT_INDETERMINATE, value_name = "RATIO")]
+    indeterminate: f64,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SubsetArg {
+    Basic,
+    Advanced,
+    All,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DomainArg {
+    Line,
+    Angle,
+    Shape,
+    All,
+}
+
+impl RelationArgs {
+    /// The relation options for run seed `seed`.
+    pub fn options(&self, seed: u64) -> RelationOptions {
+        RelationOptions {
+            seed,
+            subset: match self.subset {
+                SubsetArg::Basic => Some(Subset::Basic),
+                SubsetArg::Advanced => Some(Subset::Advanced),
+                SubsetArg::All => None,
+            },
+            domain: match self.domain {
+                DomainArg::Line => Some(Domain::Line),
+                DomainArg::Angle => Some(Domain::Angle),
+                DomainArg::Shape => Some(Domain::Shape),
+                DomainArg::All => None,
+            },
+            indeterminate: self.indeterminate,
+            ..RelationOptions::default()
+        }
+    }
+}
+
+/// What a run generates: GeomVerse problems or relation items.
+#[derive(Clone, Debug)]
+pub enum Generator {
+    GeomVerse(GenerateOptions),
+    Relations(RelationOptions),
+}
+
+impl Generator {
+    fn validate(&self) -> anyhow::Result<()> {
+        match self {
+            Generator::GeomVerse(o) => o.validate()?,
+            Generator::Relations(o) => o.validate()?,
+        }
+        Ok(())
+    }
+
+    /// Problems `start..start + n`, in index order.
+    fn batch(&self, start: u64, n: u64) -> anyhow::Result<Vec<Problem>> {
+        Ok(match self {
+            Generator::GeomVerse(o) => generate::generate_range(o, start, n)
+                .into_iter()
+                .collect::<Result<_, _>>()?,
+            Generator::Relations(o) => relations::generate_relations(o, start, n)
+                .into_iter()
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// What the problems are, for log lines.
+    pub fn noun(&self) -> &'static str {
+        match self {
+            Generator::GeomVerse(_) => "problems",
+            Generator::Relations(_) => "relation items",
+        }
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -113,6 +225,13 @@ fn parse_depth(s: &str) -> Result<RangeInclusive<u8>, String> {
 }
 
 impl Args {
+    fn generator(&self) -> Generator {
+        match self.task {
+            TaskArg::Geomverse => Generator::GeomVerse(self.options()),
+            TaskArg::Relations => Generator::Relations(self.relations.options(self.seed)),
+        }
+    }
+
     fn options(&self) -> GenerateOptions {
         GenerateOptions {
             seed: self.seed,
@@ -137,7 +256,7 @@ impl Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let opts = args.options();
+    let opts = args.generator();
     opts.validate()?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.map_or(0, usize::from))
@@ -150,11 +269,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     pool.install(|| write_problems(&args.out, &opts, range.clone()))?;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "wrote {n} problems (indices {}..{}) to {} in {secs:.2} s ({:.0} problems/s)",
+        "wrote {n} {noun} (indices {}..{}) to {} in {secs:.2} s ({:.0} {noun}/s)",
         range.start,
         range.end,
         args.out.display(),
-        n as f64 / secs.max(1e-9)
+        n as f64 / secs.max(1e-9),
+        noun = opts.noun(),
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -162,7 +282,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// Writes the problems with indices in `range` to `out` as JSON lines: through a
 /// hidden temporary file in the same directory that is renamed into place when
 /// complete, or straight to stdout (`-`) or a device/FIFO, which are never replaced.
-pub fn write_problems(out: &Path, opts: &GenerateOptions, range: Range<u64>) -> anyhow::Result<()> {
+pub fn write_problems(out: &Path, opts: &Generator, range: Range<u64>) -> anyhow::Result<()> {
     let shown = out.display();
     if out.as_os_str() == "-" {
         let stdout = std::io::stdout();
@@ -198,7 +318,7 @@ pub fn write_problems(out: &Path, opts: &GenerateOptions, range: Range<u64>) -> 
 pub fn write_problems_in(
     dir: &Dir,
     name: &str,
-    opts: &GenerateOptions,
+    opts: &Generator,
     range: Range<u64>,
 ) -> anyhow::Result<()> {
     let path = dir.join(name);
@@ -211,12 +331,11 @@ pub fn write_problems_in(
         .with_context(|| format!("writing {shown}"))
 }
 
-fn write_all(w: &mut impl Write, opts: &GenerateOptions, range: Range<u64>) -> anyhow::Result<()> {
+fn write_all(w: &mut impl Write, opts: &Generator, range: Range<u64>) -> anyhow::Result<()> {
     let mut start = range.start;
     while start < range.end {
         let n = BATCH.min(range.end - start);
-        for problem in generate::generate_range(opts, start, n) {
-            let problem = problem?;
+        for problem in opts.batch(start, n)? {
             serde_json::to_writer(&mut *w, &problem)?;
             w.write_all(b"\n")?;
         }

@@ -2,7 +2,7 @@
 //! problems (depths 1–3), renders each base image and the four GeomVerse axes, and
 //! writes one captioned contact sheet per axis.
 
-use super::generate::write_problems_in;
+use super::generate::{Generator, RelationArgs, TaskArg, write_problems_in};
 use super::render::{EngineArgs, ResumeArg, execute, report};
 use super::shard::ShardArgs;
 use anyhow::Context;
@@ -20,6 +20,10 @@ use std::process::ExitCode;
 /// The GeomVerse sensitivity axes, each with its default sweep.
 pub const GEOMVERSE_AXES: &str = "opacity;linewidth;fontsize;annotation";
 
+/// The axes a relation sweep varies by default: GeomVerse's style axes (the
+/// individual annotation does not apply to relation items).
+pub const RELATION_AXES: &str = "opacity;linewidth;fontsize";
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Output directory: problems.jsonl, images/, manifest.jsonl and contact/<axis>.png.
@@ -31,9 +35,16 @@ pub struct Args {
     /// Run seed (same seed, same bytes).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Variant axes (see `geomrender variants --list`).
-    #[arg(long, default_value = GEOMVERSE_AXES, value_name = "SPEC")]
-    variants: String,
+    /// What to generate: GeomVerse problems (depths 1–3), or GeomRel relation items.
+    #[arg(long, value_enum, default_value = "geomverse")]
+    task: TaskArg,
+    #[command(flatten)]
+    relations: RelationArgs,
+    /// Variant axes (see `geomrender variants --list`); default
+    /// "opacity;linewidth;fontsize;annotation", for relation items
+    /// "opacity;linewidth;fontsize".
+    #[arg(long, value_name = "SPEC")]
+    variants: Option<String>,
     /// Problem shown on the contact sheets (an id from problems.jsonl); default: the
     /// first depth-3 problem.
     #[arg(long, value_name = "ID")]
@@ -55,7 +66,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let plan = Plan::parse(&args.variants, false).context("--variants")?;
+    let variants = args.variants.clone().unwrap_or_else(|| {
+        match args.task {
+            TaskArg::Geomverse => GEOMVERSE_AXES,
+            TaskArg::Relations => RELATION_AXES,
+        }
+        .to_string()
+    });
+    let plan = Plan::parse(&variants, false).context("--variants")?;
     let shard = args.shard.resolve()?;
     let dir = match shard {
         Some(s) => s.dir(&args.out),
@@ -69,16 +87,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?,
     };
     let problems_path = dir.join("problems.jsonl");
-    let opts = GenerateOptions {
-        seed: args.seed,
-        depth: 1..=3,
-        ..GenerateOptions::default()
+    let opts = match args.task {
+        TaskArg::Geomverse => Generator::GeomVerse(GenerateOptions {
+            seed: args.seed,
+            depth: 1..=3,
+            ..GenerateOptions::default()
+        }),
+        TaskArg::Relations => Generator::Relations(args.relations.options(args.seed)),
     };
     let range = shard.unwrap_or(Shard::WHOLE).range(args.count);
     let count = range.end - range.start;
     write_problems_in(lock.dir(), "problems.jsonl", &opts, range.clone())?;
     eprintln!(
-        "generated {count} problems (depths 1–3, indices {}..{}) into {}",
+        "generated {count} {} (indices {}..{}) into {}",
+        opts.noun(),
         range.start,
         range.end,
         problems_path.display()
@@ -112,7 +134,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "command": "sweep",
             "count": args.count,
             "seed": args.seed,
-            "variants": args.variants,
+            "variants": variants,
+            "generator": format!("{opts:?}"),
             "sheet_problem": args.sheet_problem,
             "backend_arg": args.engine.backend.name(),
             "run": summary.described,

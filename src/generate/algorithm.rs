@@ -139,6 +139,7 @@ fn matches(f: &Formula, need: Need) -> bool {
                     QuestionType::Area => out == Quantity::Area,
                     QuestionType::Perimeter => out == Quantity::Perimeter,
                     QuestionType::Any => true,
+                    QuestionType::Relation => false,
                 }
         }
         Need::Side => !f.kind.is_connector() && out == Quantity::Side,

@@ -252,7 +252,29 @@ impl Problem {
 
         texts("question", &self.question, MAX_TEXT)?;
         texts("cot", &self.cot, MAX_TEXT)?;
-        value("answer", self.answer)?;
+        match (self.answer, &self.relation) {
+            (super::Answer::Number(v), None) => value("answer", v)?,
+            (super::Answer::Choice(c), Some(item)) => {
+                if item.answer_text(c).is_none() {
+                    return Err(err(
+                        "answer",
+                        format!(
+                            "{c:?} is not the letter of one of the {} choices",
+                            item.choices.len()
+                        ),
+                    ));
+                }
+            }
+            (super::Answer::Number(_), Some(_)) => {
+                return Err(err(
+                    "answer",
+                    "a relation item's answer is a choice's letter",
+                ));
+            }
+            (super::Answer::Choice(_), None) => {
+                return Err(err("answer", "a letter needs a relation item's choices"));
+            }
+        }
         number("params.branch_prob", self.params.branch_prob, 0.0, 1.0)?;
         number("params.variablized", self.params.variablized, 0.0, 1.0)?;
         if self.params.phrasing > super::rewrite::phrasing::MAX {
@@ -498,7 +520,7 @@ mod tests {
         );
 
         let mut p = problem();
-        p.answer = f64::NAN;
+        p.answer = crate::generate::Answer::Number(f64::NAN);
         assert_eq!(p.check_limits().unwrap_err().path, "answer");
 
         let mut p = problem();

@@ -115,6 +115,12 @@ pub enum GenerateError {
     /// The depth range is empty or outside 1..=6.
     #[error("depth must be a range within 1..={MAX_DEPTH}, got {0}..={1}")]
     BadDepth(u8, u8),
+    /// `QuestionType::Relation` asks for a relation item, which
+    /// [`relations::generate_relation`] makes.
+    #[error(
+        "a GeomVerse problem cannot ask for a relation; generate relation items with `--task relations`"
+    )]
+    RelationQuestion,
     /// A probability outside 0..=1 (or not a number).
     #[error("{name} must be within 0..=1, got {value}")]
     BadProbability { name: &'static str, value: f64 },
@@ -129,6 +135,9 @@ impl GenerateOptions {
         let (lo, hi) = (*self.depth.start(), *self.depth.end());
         if lo == 0 || hi > MAX_DEPTH || lo > hi {
             return Err(GenerateError::BadDepth(lo, hi));
+        }
+        if self.question == QuestionType::Relation {
+            return Err(GenerateError::RelationQuestion);
         }
         for (name, value) in [
             ("branch probability", self.branch_prob),
@@ -216,9 +225,10 @@ fn attempt_once(
         params: params.clone(),
         question: Texts::default(),
         cot: Texts::default(),
-        answer,
+        answer: Answer::Number(answer),
         diagram,
         steps,
+        relation: None,
     };
     text::refresh(&mut problem).ok()?;
     Some(problem)

@@ -51,6 +51,9 @@ pub enum QuestionType {
     /// Any of the four, drawn per problem.
     #[default]
     Any,
+    /// A relation between elements, chosen among lettered options (a relation item,
+    /// `generate --task relations`; never a GeomVerse problem's).
+    Relation,
 }
 
 /// The generation parameters of one problem (the resolved question type, never `any`).
@@ -453,9 +456,43 @@ pub struct Problem {
     pub question: Texts,
     /// The solution (chain of thought), ending "Therefore the final answer is N."
     pub cot: Texts,
-    pub answer: f64,
+    pub answer: Answer,
     pub diagram: Diagram,
     pub steps: Vec<Step>,
+    /// A relation-identification item's relation, conditions, asked elements and
+    /// choices (`generate --task relations`); absent on a GeomVerse problem.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relation: Option<Box<super::relations::RelationItem>>,
+}
+
+/// A problem's answer: a number (GeomVerse), or the letter of the correct choice
+/// of a relation item (`"B"`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Number(f64),
+    Choice(char),
+}
+
+impl Answer {
+    /// The number, on a GeomVerse problem.
+    pub fn number(self) -> Option<f64> {
+        match self {
+            Answer::Number(v) => Some(v),
+            Answer::Choice(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Answer {
+    /// The answer as texts and dataset columns write it: GeomVerse's number format,
+    /// or the letter.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Answer::Number(v) => f.write_str(&super::expr::fmt_num(*v)),
+            Answer::Choice(c) => write!(f, "{c}"),
+        }
+    }
 }
 
 impl Problem {
@@ -467,5 +504,10 @@ impl Problem {
     /// The solution in one annotation style.
     pub fn cot(&self, a: Annotation) -> &str {
         self.cot.get(a)
+    }
+
+    /// Whether it is a relation-identification item (`generate --task relations`).
+    pub fn is_relation(&self) -> bool {
+        self.relation.is_some()
     }
 }

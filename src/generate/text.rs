@@ -724,10 +724,7 @@ fn solution(p: &Problem, a: Annotation) -> Result<String, TextError> {
         };
         parts.push(text);
     }
-    parts.push(format!(
-        "Therefore the final answer is {}.",
-        fmt_num(p.answer)
-    ));
+    parts.push(format!("Therefore the final answer is {}.", p.answer));
     Ok(parts.join(" "))
 }
 

@@ -7,7 +7,8 @@
 
 use super::dir::Dir;
 use crate::compose::LayoutStats;
-use crate::generate::{Annotation, Params};
+use crate::generate::relations::{Domain, Mode, Subset};
+use crate::generate::{Annotation, Answer, Params};
 use crate::style::Style;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -104,9 +105,13 @@ pub struct ProblemFields {
     pub question: String,
     /// The chain-of-thought solution.
     pub cot: String,
-    /// The numeric answer: the same for every variant of a problem except a backward
-    /// question's (`params.backward`), which asks for another value.
-    pub answer: f64,
+    /// The answer: a number, the same for every variant of a problem except a
+    /// backward question's (`params.backward`), which asks for another value; or, on
+    /// a relation item, the correct choice's letter (`"B"`).
+    pub answer: Answer,
+    /// A relation item's choices, relation and subset (absent on GeomVerse rows).
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub relation: Option<RelationFields>,
     /// The problem's generation parameters.
     pub params: Params,
     /// How this image was drawn.
@@ -119,6 +124,49 @@ pub struct ProblemFields {
     /// --emit-problems`); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub problem: Option<Box<crate::generate::Problem>>,
+}
+
+/// The task a row's question belongs to, when it is not GeomVerse's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Task {
+    /// GeomRel's relation identification (`generate --task relations`).
+    Relations,
+}
+
+/// What a relation item's row adds: its multiple-choice columns (as VLMEvalKit and
+/// lmms-eval read them) and the keys `score` groups its accuracy by.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RelationFields {
+    pub task: Task,
+    /// The option texts in letter order ("Cannot be inferred" among them).
+    pub choices: Vec<String>,
+    /// The correct option's text.
+    pub answer_text: String,
+    /// The relation asked about (`generate::relations::RELATIONS`).
+    pub relation: String,
+    pub domain: Domain,
+    pub subset: Subset,
+    pub mode: Mode,
+}
+
+impl RelationFields {
+    /// The fields of a Problem's relation item, `None` for a GeomVerse problem.
+    pub fn of(p: &crate::generate::Problem) -> Option<RelationFields> {
+        let item = p.relation.as_deref()?;
+        let Answer::Choice(letter) = p.answer else {
+            return None;
+        };
+        Some(RelationFields {
+            task: Task::Relations,
+            choices: item.choices.clone(),
+            answer_text: item.answer_text(letter)?.to_string(),
+            relation: item.relation.clone(),
+            domain: item.domain,
+            subset: item.subset,
+            mode: item.mode,
+        })
+    }
 }
 
 /// Serialises through `serde_json::Value`, which widens `f32` fields to `f64`

@@ -3,8 +3,8 @@
 
 use super::{Job, JobError, LineFault};
 use crate::compose::{Composed, compose, compose_variant};
-use crate::generate::{Params, Problem};
-use crate::output::manifest::{ProblemFields, Source};
+use crate::generate::{Answer, Params, Problem};
+use crate::output::manifest::{ProblemFields, RelationFields, Source};
 use crate::scene::{check_id, limits, parse_scene_value};
 use crate::variants::{Axis, Drawing, Plan, Variant, VariantError, draw_problem, vary_scene};
 use serde_json::Value;
@@ -161,10 +161,10 @@ impl Job {
     /// (but its id), stored the same way, with the same question, CoT and answer.
     pub fn same_as(&self, base: &Job) -> bool {
         let (a, b) = (&self.scene, &base.scene);
-        fn texts(j: &Job) -> Option<(&str, &str, u64)> {
+        fn texts(j: &Job) -> Option<(&str, &str, Answer)> {
             j.problem
                 .as_ref()
-                .map(|p| (p.question.as_str(), p.cot.as_str(), p.answer.to_bits()))
+                .map(|p| (p.question.as_str(), p.cot.as_str(), p.answer))
         }
         a.width == b.width
             && a.height == b.height
@@ -265,6 +265,7 @@ fn problem_job(
             question: drawing.problem.question(drawing.annotation).to_string(),
             cot: drawing.problem.cot(drawing.annotation).to_string(),
             answer: drawing.problem.answer,
+            relation: RelationFields::of(&drawing.problem),
             // The generation parameters, with what the variant changed about
             // the question: its wording, and a backward question's type.
             params: Params {

@@ -49,6 +49,11 @@ fn drawing_look(variant: &Variant) -> Look {
 
 /// The base drawing (default style, coordinate annotation, PNG) with `variant` applied.
 pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, VariantError> {
+    if base.is_relation()
+        && let Some(v) = variant.settings.iter().find(|v| !v.axis().relations)
+    {
+        return Err(VariantError::NotForRelations(v.axis()));
+    }
     let look = drawing_look(variant);
     let mut problem = base.clone();
     for v in in_order(variant) {

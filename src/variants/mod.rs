@@ -38,6 +38,10 @@ impl VariantError {
                 "palette=grayscale where the fill opacity shows fewer nameable greys than \
                  the diagram has shapes (3 at 50 %)",
             )),
+            VariantError::NotForRelations(axis) => Some((
+                *axis,
+                "on relation items (only the style axes apply to them)",
+            )),
             _ => None,
         }
     }
@@ -117,4 +121,7 @@ pub enum VariantError {
     SameAsBase,
     #[error("the scene cannot be transformed: {0}")]
     Scene(crate::scene::SceneError),
+    /// The axis does not apply to a relation item ([`AxisDef::relations`]).
+    #[error("{} does not apply to a relation item", .0.name())]
+    NotForRelations(Axis),
 }

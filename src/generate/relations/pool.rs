@@ -35,8 +35,10 @@ pub enum Family {
     PointFigure,
     /// A line and a circle.
     LineCircle,
-    /// A segment and the figure it is drawn in.
-    SegmentRole,
+    /// A segment and the triangle it is drawn in.
+    TriangleSegment,
+    /// A segment and the circle it is drawn in.
+    CircleSegment,
 }
 
 /// The option every question has: the conditions do not settle the relation.
@@ -66,15 +68,8 @@ impl Family {
             Family::QuadrilateralAngles => &["Adjacent angles", "Opposite angles"],
             Family::PointFigure => &["Inside", "Outside", "On the boundary"],
             Family::LineCircle => &["Intersecting", "Tangent", "Disjoint"],
-            Family::SegmentRole => &[
-                "Median",
-                "Altitude",
-                "Angle bisector",
-                "Midline",
-                "Radius",
-                "Diameter",
-                "Chord",
-            ],
+            Family::TriangleSegment => &["Median", "Altitude", "Angle bisector", "Midline"],
+            Family::CircleSegment => &["Radius", "Diameter", "Chord"],
         }
     }
 }
@@ -106,7 +101,7 @@ pub static RELATIONS: &[Relation] = &[
     rel("perpendicular", Domain::Line, "two lines", Family::LineLine, &["Perpendicular"]),
     rel("intersecting", Domain::Line, "two lines", Family::LineLine, &["Intersecting but not perpendicular"]),
     // Angle-based (9).
-    rel("complementary", Domain::Angle, "two angles", Family::AngleMeasures, &["Complementary"]),
+    rel("complementary", Domain::Angle, "two angles", Family::AngleMeasures, &["Complementary", "Neither"]),
     rel("supplementary", Domain::Angle, "two angles", Family::AngleMeasures, &["Supplementary"]),
     rel("corresponding", Domain::Angle, "two angles at a transversal", Family::AnglePositions, &["Corresponding angles"]),
     rel("alternate_interior", Domain::Angle, "two angles at a transversal", Family::AnglePositions, &["Alternate interior angles"]),
@@ -122,13 +117,13 @@ pub static RELATIONS: &[Relation] = &[
     rel("line_circle_intersecting", Domain::Shape, "a line and a circle", Family::LineCircle, &["Intersecting"]),
     rel("line_circle_tangent", Domain::Shape, "a line and a circle", Family::LineCircle, &["Tangent"]),
     rel("line_circle_disjoint", Domain::Shape, "a line and a circle", Family::LineCircle, &["Disjoint"]),
-    rel("median", Domain::Shape, "a segment and a triangle", Family::SegmentRole, &["Median"]),
-    rel("altitude", Domain::Shape, "a segment and a triangle", Family::SegmentRole, &["Altitude"]),
-    rel("angle_bisector", Domain::Shape, "a segment and a triangle", Family::SegmentRole, &["Angle bisector"]),
-    rel("midline", Domain::Shape, "a segment and a triangle", Family::SegmentRole, &["Midline"]),
-    rel("radius", Domain::Shape, "a segment and a circle", Family::SegmentRole, &["Radius"]),
-    rel("diameter", Domain::Shape, "a segment and a circle", Family::SegmentRole, &["Diameter"]),
-    rel("chord", Domain::Shape, "a segment and a circle", Family::SegmentRole, &["Chord"]),
+    rel("median", Domain::Shape, "a segment and a triangle", Family::TriangleSegment, &["Median"]),
+    rel("altitude", Domain::Shape, "a segment and a triangle", Family::TriangleSegment, &["Altitude"]),
+    rel("angle_bisector", Domain::Shape, "a segment and a triangle", Family::TriangleSegment, &["Angle bisector"]),
+    rel("midline", Domain::Shape, "a segment and a triangle", Family::TriangleSegment, &["Midline"]),
+    rel("radius", Domain::Shape, "a segment and a circle", Family::CircleSegment, &["Radius"]),
+    rel("diameter", Domain::Shape, "a segment and a circle", Family::CircleSegment, &["Diameter"]),
+    rel("chord", Domain::Shape, "a segment and a circle", Family::CircleSegment, &["Chord"]),
 ];
 
 const fn rel(

@@ -220,11 +220,12 @@ fn invert(
     leaf: Role,
 ) -> Result<Problem, Refused> {
     let root = &p.steps[path[0]];
+    let answer = (p.answer.number()).ok_or(Refused("a relation item has no numeric answer"))?;
     // The forward answer, as stated to the reader, and exactly so.
-    let (mut value, mut value_exact) = (p.answer, p.answer);
+    let (mut value, mut value_exact) = (answer, answer);
     let mut chain = Vec::new();
     let mut values_now: HashMap<ElementRef, f64> = HashMap::new();
-    values_now.insert(root.output.element, p.answer);
+    values_now.insert(root.output.element, answer);
     for (j, &k) in path.iter().enumerate() {
         let step = &p.steps[k];
         // The input that leads on down the path (or the leaf itself).
@@ -317,7 +318,7 @@ fn invert(
         .chain(chain)
         .collect();
     let asked = q.steps.last().expect("a chain step").output.element;
-    set(&mut q, root.output.element, Status::Given, p.answer);
+    set(&mut q, root.output.element, Status::Given, answer);
     for (e, v) in &values_now {
         if *e != root.output.element {
             set(&mut q, *e, Status::Derived, *v);
@@ -329,7 +330,7 @@ fn invert(
     if given_values(&q).any(|v| (v - value).abs() <= 1e-9 * value.abs().max(1.0)) {
         return Err(Refused("another given states the asked value"));
     }
-    q.answer = value;
+    q.answer = crate::generate::Answer::Number(value);
     q.params.backward = true;
     q.params.question_type = question_type(&q, asked);
     text::refresh(&mut q).map_err(|_| Refused("the backward texts cannot be written"))?;

@@ -95,7 +95,7 @@ impl DatasetRow {
             file_name,
             image,
             question: p.map(|p| p.question.clone()),
-            answer: p.map(|p| p.answer),
+            answer: p.and_then(|p| p.answer.number()),
             annotation: p.map(|p| {
                 serde_json::to_value(p.annotation)
                     .ok()

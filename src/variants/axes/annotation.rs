@@ -36,5 +36,6 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Cot,
         Change::Leaders,
     ],
+    relations: false,
     order: 4,
 };

@@ -32,6 +32,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Answer,
         Change::Leaders,
     ],
+    relations: false,
     // First: the rewrites after it keep the question it asks.
     order: 0,
 };

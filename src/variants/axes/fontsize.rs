@@ -35,5 +35,6 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::LabelSize, Change::LabelsMoved, Change::Leaders],
+    relations: true,
     order: 4,
 };

@@ -38,5 +38,6 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::Encoding],
+    relations: true,
     order: 4,
 };

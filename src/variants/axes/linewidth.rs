@@ -30,5 +30,6 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::Strokes],
+    relations: true,
     order: 4,
 };

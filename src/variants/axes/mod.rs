@@ -105,6 +105,11 @@ pub struct AxisDef {
     /// What a value of it may change about the base, as `geomrender audit` sees the
     /// files; anything else the audit finds is an undeclared change.
     pub may_change: &'static [Change],
+    /// Whether it applies to a relation item (`generate --task relations`): the
+    /// style axes do; the axes that rewrite a GeomVerse problem's texts, givens or
+    /// names, and the individual annotation (whose image names no point the
+    /// item's texts name), do not.
+    pub relations: bool,
     /// When its hooks run among the other axes' (lower first; equal ones in SPEC
     /// order): the backward question before the rewrites that keep it, the wording
     /// before the texts are regenerated in it, the canvas size last.

@@ -32,5 +32,6 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::Fills],
+    relations: true,
     order: 4,
 };

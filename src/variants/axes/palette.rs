@@ -43,6 +43,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::Fills, Change::Question, Change::Cot],
+    relations: true,
     // After the rewrites that regenerate the texts (info, relabel), which would
     // otherwise bring the colour names back.
     order: 5,
@@ -51,6 +52,10 @@ pub(super) static DEF: AxisDef = AxisDef {
 /// The problem with its shapes renamed to the grey each shows at fill `opacity`
 /// (darker colours get darker greys) and its texts rewritten.
 fn grayscale_names(p: &Problem, opacity: f32) -> Result<Problem, VariantError> {
+    // A relation item's texts name points and lines, never a colour.
+    if p.is_relation() {
+        return Ok(p.clone());
+    }
     let colours: Vec<&str> = p.diagram.shapes.iter().map(|s| s.colour.as_str()).collect();
     let names = gray_names(&colours, opacity).ok_or(VariantError::TooManyGrays {
         shapes: colours.len(),

@@ -28,6 +28,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     }),
     on_scene: OnScene::NeedsProblem,
     may_change: &[Change::Question],
+    relations: false,
     // Before the rewrites that regenerate the texts, which then keep the wording.
     order: 3,
 };

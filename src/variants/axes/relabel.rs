@@ -30,5 +30,6 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::LabelsMoved,
         Change::Leaders,
     ],
+    relations: false,
     order: 4,
 };

@@ -46,5 +46,6 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::LabelSize,
         Change::Leaders,
     ],
+    relations: true,
     order: 9,
 };

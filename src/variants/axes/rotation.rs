@@ -40,5 +40,6 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::PathsMoved, Change::LabelsMoved, Change::Leaders],
+    relations: true,
     order: 4,
 };

@@ -21,5 +21,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     rewrite: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[Change::PathsMoved, Change::LabelsMoved, Change::Leaders],
+    relations: true,
     order: 4,
 };

@@ -34,6 +34,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Leaders,
         Change::Question,
     ],
+    relations: false,
     // After the backward question, before the auxiliary lines (which may use the
     // shapes it adds) and the wording.
     order: 1,

@@ -1,0 +1,133 @@
+//! The generator's own reading of a construction's answer from its coordinates
+//! (through [`super::check`]): a draw whose coordinates do not give the answer
+//! its construction claims is rejected, as is one whose relation is ambiguous
+//! (a segment that is both a median and an altitude) or too close to another
+//! answer to be drawn apart. `tests/it/relations_verify.rs` re-decides every
+//! item with code of its own.
+
+use super::check::{self, LineLine, PointFigure, SegmentRole};
+use super::item::{Asked, FigureRef};
+use super::sketch::{P, Sketch, angle_at};
+
+/// The choice the coordinates give for `asked`, `None` when they give none or more
+/// than one.
+pub(super) fn decide(s: &Sketch, asked: &Asked) -> Option<&'static str> {
+    let at = |n: &String| s.at(n);
+    let figure = |f: &FigureRef| match f {
+        FigureRef::Polygon { vertices } => {
+            check::Figure::Polygon(vertices.iter().map(at).collect())
+        }
+        FigureRef::Circle { center, radius } => check::Figure::Circle {
+            center: at(center),
+            radius: *radius,
+        },
+    };
+    Some(match asked {
+        Asked::Points { points } => {
+            if check::collinear(at(&points[0]), at(&points[1]), at(&points[2])) {
+                "Collinear"
+            } else {
+                "Not collinear"
+            }
+        }
+        Asked::PointLine { point, line } => {
+            if check::collinear(at(&line[0]), at(&line[1]), at(point)) {
+                "On the line"
+            } else {
+                "Not on the line"
+            }
+        }
+        Asked::Lines { a, b } => match check::line_line(at(&a[0]), at(&a[1]), at(&b[0]), at(&b[1]))
+        {
+            LineLine::Coincident => return None,
+            LineLine::Parallel => "Parallel",
+            LineLine::Perpendicular => "Perpendicular",
+            LineLine::Intersecting => "Intersecting but not perpendicular",
+        },
+        Asked::AngleMeasures { a, b } => {
+            let m = |x: &[String; 3]| angle_at(at(&x[0]), at(&x[1]), at(&x[2]));
+            match check::angle_measures(m(a), m(b)) {
+                check::AngleMeasures::Complementary => "Complementary",
+                check::AngleMeasures::Supplementary => "Supplementary",
+                check::AngleMeasures::Neither => "Neither",
+            }
+        }
+        Asked::AnglePositions { a, b } => {
+            let angle = |x: &[String; 3]| check::Angle {
+                vertex: at(&x[1]),
+                arms: [at(&x[0]), at(&x[2])],
+            };
+            let (x, y) = (angle(a), angle(b));
+            // The transversal joins the two vertices; at one vertex, any line does.
+            let (t0, t1) = if a[1] == b[1] {
+                (x.vertex, x.arms[0])
+            } else {
+                (x.vertex, y.vertex)
+            };
+            use check::AnglePositions as A;
+            match check::angle_positions(&x, &y, t0, t1) {
+                A::Corresponding => "Corresponding angles",
+                A::AlternateInterior => "Alternate interior angles",
+                A::ConsecutiveInterior => "Consecutive interior angles",
+                A::AlternateExterior => "Alternate exterior angles",
+                A::ConsecutiveExterior => "Consecutive exterior angles",
+                A::Vertical => "Vertical angles",
+                A::Other => return None,
+            }
+        }
+        Asked::QuadrilateralAngles { quad, a, b } => {
+            let i = quad.iter().position(|q| q == a)?;
+            let j = quad.iter().position(|q| q == b)?;
+            match check::quadrilateral_angles(i, j) {
+                check::QuadrilateralAngles::Adjacent => "Adjacent angles",
+                check::QuadrilateralAngles::Opposite => "Opposite angles",
+                check::QuadrilateralAngles::Same => return None,
+            }
+        }
+        Asked::PointFigure { point, figure: f } => match check::point_figure(at(point), &figure(f))
+        {
+            PointFigure::Inside => "Inside",
+            PointFigure::Outside => "Outside",
+            PointFigure::OnBoundary => "On the boundary",
+        },
+        Asked::LineCircle { line, circle } => {
+            let check::Figure::Circle { center, radius } = figure(circle) else {
+                return None;
+            };
+            match check::line_circle(at(&line[0]), at(&line[1]), center, radius) {
+                check::LineCircle::Intersecting => "Intersecting",
+                check::LineCircle::Tangent => "Tangent",
+                check::LineCircle::Disjoint => "Disjoint",
+            }
+        }
+        Asked::Segment { segment, figure: f } => {
+            let (p, q): (P, P) = (at(&segment[0]), at(&segment[1]));
+            let roles = match figure(f) {
+                check::Figure::Polygon(v) if v.len() == 3 => {
+                    check::triangle_roles(p, q, [v[0], v[1], v[2]])
+                }
+                check::Figure::Circle { center, radius } => {
+                    let mut r = check::circle_roles(p, q, center, radius);
+                    // A diameter is a chord too: the answer is the more specific.
+                    if r.contains(&SegmentRole::Diameter) {
+                        r.retain(|x| *x != SegmentRole::Chord);
+                    }
+                    r
+                }
+                check::Figure::Polygon(_) => return None,
+            };
+            let [role] = roles[..] else {
+                return None;
+            };
+            match role {
+                SegmentRole::Median => "Median",
+                SegmentRole::Altitude => "Altitude",
+                SegmentRole::AngleBisector => "Angle bisector",
+                SegmentRole::Midline => "Midline",
+                SegmentRole::Radius => "Radius",
+                SegmentRole::Diameter => "Diameter",
+                SegmentRole::Chord => "Chord",
+            }
+        }
+    })
+}

@@ -1,0 +1,183 @@
+//! What a relation item records in its Problem (`relation`): the relation it asks
+//! about, how it was made, the conditions it states and the elements it asks about,
+//! all by point name, so that a reader can re-decide the answer from the diagram's
+//! coordinates without the generator (`tests/it/relations_verify.rs` does).
+
+use super::pool::Domain;
+use serde::{Deserialize, Serialize};
+
+/// GeomRel's two subsets (§2.2, §2.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Subset {
+    /// From a relation's definition and the properties that imply it.
+    #[default]
+    Basic,
+    /// Two or three conditions chained, the output element of one the input of the next.
+    Advanced,
+}
+
+/// Where the item's conditions are given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// GeomRel's own setting: every condition stated in words, so the question is
+    /// answerable from the text alone; the diagram shows the configuration.
+    #[default]
+    Text,
+}
+
+/// A line (or segment) through two named points.
+pub type Line = [String; 2];
+
+/// An angle (arm point, vertex, arm point), "∠ABC".
+pub type AngleRef = [String; 3];
+
+/// A figure a point, line or segment is related to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FigureRef {
+    /// A polygon by its vertices in order (a triangle, a quadrilateral, …).
+    Polygon { vertices: Vec<String> },
+    /// The circle with this centre and radius (diagram units).
+    Circle { center: String, radius: f64 },
+}
+
+/// One stated condition, as the question states it; each is an equation or a strict
+/// inequality on the points' coordinates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Condition {
+    /// The two lines are parallel (distinct).
+    Parallel {
+        a: Line,
+        b: Line,
+    },
+    Perpendicular {
+        a: Line,
+        b: Line,
+    },
+    /// `point` lies on line `line`.
+    OnLine {
+        point: String,
+        line: Line,
+    },
+    /// `point` lies on segment `ends`, strictly between its ends.
+    Between {
+        point: String,
+        ends: Line,
+    },
+    /// `point` is the midpoint of segment `ends`.
+    Midpoint {
+        point: String,
+        ends: Line,
+    },
+    /// Both points are on the same side of line `line` (neither on it).
+    SameSide {
+        points: Line,
+        line: Line,
+    },
+    /// The points are on opposite sides of line `line` (neither on it).
+    OppositeSides {
+        points: Line,
+        line: Line,
+    },
+    /// The angle measures `degrees` (0 < degrees < 180).
+    AngleValue {
+        angle: AngleRef,
+        degrees: f64,
+    },
+    /// The two angles are equal.
+    EqualAngles {
+        a: AngleRef,
+        b: AngleRef,
+    },
+    /// The segment has this length.
+    Length {
+        segment: Line,
+        value: f64,
+    },
+    /// The two segments are equal.
+    EqualLengths {
+        a: Line,
+        b: Line,
+    },
+    /// `point` lies on the circle with centre `center` and radius `radius`.
+    OnCircle {
+        point: String,
+        center: String,
+        radius: f64,
+    },
+    /// Line `line` is tangent to the circle with centre `center` and radius `radius`.
+    Tangent {
+        line: Line,
+        center: String,
+        radius: f64,
+    },
+}
+
+/// The elements a question asks about.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Asked {
+    /// Three points: collinear or not.
+    Points { points: [String; 3] },
+    /// A point and a line.
+    PointLine { point: String, line: Line },
+    /// Two lines.
+    Lines { a: Line, b: Line },
+    /// Two angles, by their measures (complementary, supplementary, neither).
+    AngleMeasures { a: AngleRef, b: AngleRef },
+    /// Two angles, by their positions where lines meet.
+    AnglePositions { a: AngleRef, b: AngleRef },
+    /// Two angles of the quadrilateral `quad`, by their vertices.
+    QuadrilateralAngles {
+        quad: [String; 4],
+        a: String,
+        b: String,
+    },
+    /// A point and a figure.
+    PointFigure { point: String, figure: FigureRef },
+    /// A line and a circle.
+    LineCircle { line: Line, circle: FigureRef },
+    /// A segment and the figure it is drawn in.
+    Segment { segment: Line, figure: FigureRef },
+}
+
+/// The `relation` part of a relation item's Problem.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelationItem {
+    /// The relation the question is about ([`super::RELATIONS`]'s name): on an
+    /// indeterminate item, the one its conditions no longer settle.
+    pub relation: String,
+    pub domain: Domain,
+    pub subset: Subset,
+    pub mode: Mode,
+    /// The construction that made it: `relation/construction` for a basic item, the
+    /// chain's steps joined by `+` for an advanced one.
+    pub construction: String,
+    /// The relations an advanced item's chain passes through, in order (the asked one
+    /// last); one for a basic item.
+    pub chain: Vec<String>,
+    /// What the question states, in order.
+    pub conditions: Vec<Condition>,
+    /// What the question asks about.
+    pub asked: Asked,
+    /// The answer choices in letter order, "Cannot be inferred" among them.
+    pub choices: Vec<String>,
+}
+
+impl RelationItem {
+    /// Whether the conditions do not settle the relation (the answer is
+    /// [`super::CANNOT_BE_INFERRED`]).
+    pub fn indeterminate(&self, answer: char) -> bool {
+        self.answer_text(answer) == Some(super::CANNOT_BE_INFERRED)
+    }
+
+    /// The text of the choice `letter` ('A' is the first), if there is one.
+    pub fn answer_text(&self, letter: char) -> Option<&str> {
+        let i = (letter as u32).checked_sub('A' as u32)? as usize;
+        self.choices.get(i).map(String::as_str)
+    }
+}
