@@ -3,7 +3,7 @@
 
 use super::shard::ShardArgs;
 use anyhow::Context;
-use geomrender::generate::relations::{self, Domain, RelationOptions, Subset};
+use geomrender::generate::relations::{self, Domain, RelationOptions, Stats, Subset};
 use geomrender::generate::{self, GenerateOptions, Info, Problem, QuestionType};
 use geomrender::output::atomic::AtomicFile;
 use geomrender::output::dir::Dir;
@@ -266,7 +266,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let shard = args.shard.resolve()?.unwrap_or(Shard::WHOLE);
     let range = shard.range(args.count);
     let n = range.end - range.start;
-    pool.install(|| write_problems(&args.out, &opts, range.clone()))?;
+    let stats = pool.install(|| write_problems(&args.out, &opts, range.clone()))?;
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
         "wrote {n} {noun} (indices {}..{}) to {} in {secs:.2} s ({:.0} {noun}/s)",
@@ -276,19 +276,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         n as f64 / secs.max(1e-9),
         noun = opts.noun(),
     );
+    if stats.total() > 0 {
+        eprintln!("relation items per relation (GeomRel's Table 3):\n{}", stats.markdown());
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Writes the problems with indices in `range` to `out` as JSON lines: through a
 /// hidden temporary file in the same directory that is renamed into place when
 /// complete, or straight to stdout (`-`) or a device/FIFO, which are never replaced.
-pub fn write_problems(out: &Path, opts: &Generator, range: Range<u64>) -> anyhow::Result<()> {
+/// Returns the relation items' counts (empty for GeomVerse problems).
+pub fn write_problems(out: &Path, opts: &Generator, range: Range<u64>) -> anyhow::Result<Stats> {
     let shown = out.display();
     if out.as_os_str() == "-" {
         let stdout = std::io::stdout();
         let mut w = std::io::BufWriter::new(stdout.lock());
-        write_all(&mut w, opts, range).context("writing to stdout")?;
-        return w.flush().context("writing to stdout");
+        let stats = write_all(&mut w, opts, range).context("writing to stdout")?;
+        w.flush().context("writing to stdout")?;
+        return Ok(stats);
     }
     // metadata follows links: /dev/stdout is a link to a device or pipe.
     let special = std::fs::metadata(out).is_ok_and(|m| !m.is_file() && !m.is_dir());
@@ -298,8 +303,9 @@ pub fn write_problems(out: &Path, opts: &Generator, range: Range<u64>) -> anyhow
             .open(out)
             .with_context(|| format!("opening {shown}"))?;
         let mut w = std::io::BufWriter::new(f);
-        write_all(&mut w, opts, range).with_context(|| format!("writing {shown}"))?;
-        return w.flush().with_context(|| format!("writing {shown}"));
+        let stats = write_all(&mut w, opts, range).with_context(|| format!("writing {shown}"))?;
+        w.flush().with_context(|| format!("writing {shown}"))?;
+        return Ok(stats);
     }
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -320,26 +326,29 @@ pub fn write_problems_in(
     name: &str,
     opts: &Generator,
     range: Range<u64>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Stats> {
     let path = dir.join(name);
     let shown = path.display();
     // Temp files of an earlier generate into the same file that was killed.
     let _ = geomrender::output::atomic::remove_stale_temps(dir, Some(name));
     let mut file = AtomicFile::create_in(dir, name).with_context(|| format!("creating {shown}"))?;
-    write_all(&mut file, opts, range).with_context(|| format!("writing {shown}"))?;
+    let stats = write_all(&mut file, opts, range).with_context(|| format!("writing {shown}"))?;
     file.commit(true)
-        .with_context(|| format!("writing {shown}"))
+        .with_context(|| format!("writing {shown}"))?;
+    Ok(stats)
 }
 
-fn write_all(w: &mut impl Write, opts: &Generator, range: Range<u64>) -> anyhow::Result<()> {
+fn write_all(w: &mut impl Write, opts: &Generator, range: Range<u64>) -> anyhow::Result<Stats> {
+    let mut stats = Stats::default();
     let mut start = range.start;
     while start < range.end {
         let n = BATCH.min(range.end - start);
         for problem in opts.batch(start, n)? {
+            stats.add(&problem);
             serde_json::to_writer(&mut *w, &problem)?;
             w.write_all(b"\n")?;
         }
         start += n;
     }
-    Ok(())
+    Ok(stats)
 }

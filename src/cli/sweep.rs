@@ -97,7 +97,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let range = shard.unwrap_or(Shard::WHOLE).range(args.count);
     let count = range.end - range.start;
-    write_problems_in(lock.dir(), "problems.jsonl", &opts, range.clone())?;
+    let stats = write_problems_in(lock.dir(), "problems.jsonl", &opts, range.clone())?;
+    if stats.total() > 0 {
+        // GeomRel's Table 3 for this run's items, beside them.
+        let mut f = geomrender::output::atomic::AtomicFile::create_in(lock.dir(), "relations.md")
+            .context("writing relations.md")?;
+        std::io::Write::write_all(
+            &mut f,
+            format!("# Relation items per relation\n\n{}", stats.markdown()).as_bytes(),
+        )
+        .context("writing relations.md")?;
+        f.commit(true).context("writing relations.md")?;
+    }
     eprintln!(
         "generated {count} {} (indices {}..{}) into {}",
         opts.noun(),

@@ -12,6 +12,7 @@
 //! decide     the generator's own check of each draw against its answer
 //! text       the question, choices and solution as GeomRel words them
 //! build      relation items for (run seed, index): options, choices, Problem
+//! stats      a run's items counted as GeomRel's Table 3 counts its dataset
 //! ```
 //!
 //! ```
@@ -29,6 +30,7 @@ mod decide;
 mod item;
 mod pool;
 mod sketch;
+mod stats;
 mod text;
 
 pub use build::{
@@ -36,6 +38,7 @@ pub use build::{
     generate_relations,
 };
 pub use item::{AngleRef, Asked, Condition, FigureRef, Line, Mode, RelationItem, Subset};
+pub use stats::Stats;
 pub use pool::{CANNOT_BE_INFERRED, Domain, Family, RELATIONS, Relation, relation};
 
 /// Every construction as (relation, name, subset, chain, has an indeterminate
