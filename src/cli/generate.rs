@@ -277,7 +277,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         noun = opts.noun(),
     );
     if stats.total() > 0 {
-        eprintln!("relation items per relation (GeomRel's Table 3):\n{}", stats.markdown());
+        eprintln!(
+            "relation items per relation (GeomRel's Table 3):\n{}",
+            stats.markdown()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -33,7 +33,7 @@
 //! ```
 //! use geomrender::generate::{generate_one, GenerateOptions, Annotation};
 //! let p = generate_one(&GenerateOptions::default(), 0).unwrap();
-//! assert!(p.cot(Annotation::Coordinate).ends_with(&format!("is {}.", geomrender::generate::expr::fmt_num(p.answer))));
+//! assert!(p.cot(Annotation::Coordinate).ends_with(&format!("is {}.", geomrender::generate::expr::fmt_num(p.answer.number().unwrap()))));
 //! ```
 
 mod algorithm;

@@ -207,14 +207,14 @@ pub(crate) fn assert_solution_re_evaluates(p: &Problem) -> usize {
         }
         let last_value = cs.last().and_then(|c| c.last()).map(|x| x.1).unwrap();
         assert!(
-            (last_value - p.answer).abs() < 1e-9,
+            (last_value - p.answer.number().unwrap()).abs() < 1e-9,
             "{}: last value {last_value} vs answer {}",
             p.id,
             p.answer
         );
         let tail = format!(
             "Therefore the final answer is {}.",
-            geomrender::generate::expr::fmt_num(p.answer)
+            geomrender::generate::expr::fmt_num(p.answer.number().unwrap())
         );
         assert!(cot.ends_with(&tail), "{}: {cot}", p.id);
     }

@@ -53,6 +53,9 @@
 //!   Problems, through expand → render on the CPU backend never panic.
 //! - `raster`: the `cpu` rasteriser against resvg on the oracle corpus.
 //! - `reference`: one scene per feature against `tests/reference/{gpu,cpu,resvg}/` images (one folder per backend).
+//! - `relations`: GeomRel relation items: every relation has its constructions,
+//!   choices are distinct and their letters uniform, texts name only drawn points,
+//!   only the style axes apply, schemas, same bytes for any threads and shards.
 //! - `reliability`: hostile-but-realistic use: planted symlinks, device outputs,
 //!   concurrent runs, impossible flags and values, unbounded inputs.
 //! - `resume`: `render --resume` after an interruption, and what it refuses.
@@ -108,6 +111,7 @@ mod problem_limits;
 mod properties;
 mod raster;
 mod reference;
+mod relations;
 mod reliability;
 mod resume;
 mod score_bounds;

@@ -38,8 +38,8 @@ pub use build::{
     generate_relations,
 };
 pub use item::{AngleRef, Asked, Condition, FigureRef, Line, Mode, RelationItem, Subset};
-pub use stats::Stats;
 pub use pool::{CANNOT_BE_INFERRED, Domain, Family, RELATIONS, Relation, relation};
+pub use stats::Stats;
 
 /// Every construction as (relation, name, subset, chain, has an indeterminate
 /// version): what the tests and the statistics table count.

@@ -22,7 +22,8 @@ impl Stats {
 
     /// Counts `p` when it is a relation item of a known relation.
     pub fn add(&mut self, p: &Problem) {
-        let (Some(item), crate::generate::Answer::Choice(letter)) = (p.relation.as_deref(), p.answer)
+        let (Some(item), crate::generate::Answer::Choice(letter)) =
+            (p.relation.as_deref(), p.answer)
         else {
             return;
         };
@@ -69,7 +70,10 @@ impl Stats {
         for domain in [Domain::Line, Domain::Angle, Domain::Shape] {
             let word = format!("{domain:?}").to_lowercase();
             let mut sum = [0u64; 3];
-            for (r, c) in RELATIONS.iter().zip(self.counts.iter().chain(std::iter::repeat(&[0; 3]))) {
+            for (r, c) in RELATIONS
+                .iter()
+                .zip(self.counts.iter().chain(std::iter::repeat(&[0; 3])))
+            {
                 if r.domain == domain {
                     row(&mut out, &word, r.name, *c);
                     for k in 0..3 {

@@ -1,0 +1,331 @@
+//! GeomRel relation items (`generate --task relations`): the construction table
+//! covers every relation, choices are distinct with the correct letter spread
+//! evenly, texts name only drawn points, labels keep their guarantees, Problems
+//! and rows match their schemas, only the style axes apply, and the bytes do not
+//! depend on threads or shards. (Each item's answer is re-decided independently in
+//! `relations_verify`.)
+
+use super::support::cli::{bin, run, run_ok};
+use geomrender::generate::relations::{
+    CANNOT_BE_INFERRED, Domain, RELATIONS, RelationOptions, Subset, constructions,
+    generate_relations,
+};
+use geomrender::generate::{Answer, Problem};
+use geomrender::variants::Plan;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+fn items(opts: &RelationOptions, count: u64) -> Vec<Problem> {
+    generate_relations(opts, 0, count)
+        .into_iter()
+        .map(|p| p.expect("a relation item"))
+        .collect()
+}
+
+#[test]
+fn every_relation_has_three_basic_constructions_and_the_chains_ten_combinations() {
+    let mut basic: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut chains = BTreeSet::new();
+    for (relation, name, subset, chain, _) in constructions() {
+        assert!(
+            RELATIONS.iter().any(|r| r.name == relation),
+            "{relation}/{name}: not in the pool"
+        );
+        match subset {
+            Subset::Basic => *basic.entry(relation).or_default() += 1,
+            Subset::Advanced => {
+                assert!(chain.len() >= 2, "{name}: a chain of one");
+                assert_eq!(chain.last(), Some(&relation), "{name}: asks its last link");
+                for r in chain {
+                    assert!(RELATIONS.iter().any(|x| x.name == *r), "{name}: {r}");
+                }
+                assert!(chains.insert(chain.to_vec()), "{name}: a combination twice");
+            }
+        }
+    }
+    for r in RELATIONS {
+        let n = basic.get(r.name).copied().unwrap_or(0);
+        assert!(n >= 3, "{}: {n} basic constructions", r.name);
+    }
+    assert!(chains.len() >= 10, "{} chain combinations", chains.len());
+}
+
+/// 10,000 items: no choice list repeats an option or lacks "Cannot be inferred"
+/// or the answer; the correct letter falls on each position within 3 points of
+/// its uniform share (the expected share of position k is the mean over items of
+/// 1/n for items with n > k options).
+#[test]
+fn choices_are_distinct_and_the_correct_letter_is_uniform() {
+    let all = items(
+        &RelationOptions {
+            seed: 17,
+            ..Default::default()
+        },
+        10_000,
+    );
+    let mut seen = [0f64; 5];
+    let mut expected = [0f64; 5];
+    for p in &all {
+        let item = p.relation.as_deref().unwrap();
+        let set: HashSet<&String> = item.choices.iter().collect();
+        assert_eq!(
+            set.len(),
+            item.choices.len(),
+            "{}: {:?}",
+            p.id,
+            item.choices
+        );
+        assert!(
+            item.choices.len() <= 5 && item.choices.len() >= 3,
+            "{}",
+            p.id
+        );
+        assert!(item.choices.iter().any(|c| c == CANNOT_BE_INFERRED));
+        let Answer::Choice(letter) = p.answer else {
+            panic!("{}: answer {:?}", p.id, p.answer)
+        };
+        let k = (letter as u8 - b'A') as usize;
+        assert!(k < item.choices.len(), "{}", p.id);
+        seen[k] += 1.0;
+        for e in expected.iter_mut().take(item.choices.len()) {
+            *e += 1.0 / item.choices.len() as f64;
+        }
+        // The question lists the choices as the item stores them.
+        for (i, c) in item.choices.iter().enumerate() {
+            let l = char::from(b'A' + i as u8);
+            assert!(
+                p.question.coordinate.contains(&format!("{l}. {c}")),
+                "{}",
+                p.id
+            );
+        }
+    }
+    let n = all.len() as f64;
+    for k in 0..5 {
+        let (got, want) = (seen[k] / n, expected[k] / n);
+        assert!(
+            (got - want).abs() <= 0.03,
+            "position {k}: {got:.4} of items, uniform {want:.4}"
+        );
+    }
+}
+
+/// Every capital-letter name in a question (before its choices) and solution is a
+/// point the diagram has and the image labels; labels do not overlap and stay on
+/// the canvas. 1,500 items drawn, with the font-size and rotation variants.
+#[test]
+fn texts_name_only_drawn_points_and_labels_keep_their_guarantees() {
+    let plan = Plan::parse("fontsize=24;rotation=90", false).unwrap();
+    let all = items(
+        &RelationOptions {
+            seed: 23,
+            indeterminate: 0.3,
+            ..Default::default()
+        },
+        1_500,
+    );
+    for p in &all {
+        let line = serde_json::to_string(p).unwrap();
+        for job in geomrender::pipeline::expand_line(&line, &plan).unwrap() {
+            let fields = job.problem.as_ref().unwrap();
+            let l = &fields.layout;
+            assert_eq!(
+                (l.overlaps, l.off_canvas),
+                (0, 0),
+                "{}: {l:?}",
+                job.scene.id
+            );
+            let drawn = super::support::drawn::texts(&job.scene);
+            let question = fields.question.split("Answer choices:").next().unwrap();
+            let cot = fields.cot.split("So the answer is").next().unwrap();
+            for word in format!("{question} {cot}").split(|c: char| !c.is_ascii_alphabetic()) {
+                if word.is_empty() || !word.chars().all(|c| c.is_ascii_uppercase()) {
+                    continue;
+                }
+                for c in word.chars() {
+                    let name = c.to_string();
+                    assert!(
+                        drawn.contains(name.as_str()),
+                        "{}: names {c} ({word}), the image labels {drawn:?}\n{}",
+                        job.scene.id,
+                        fields.question
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The style axes draw relation items; the axes that rewrite a GeomVerse problem
+/// (and the individual annotation) are "not made" on them, each a skipped row.
+#[test]
+fn only_the_style_axes_apply_to_relation_items() {
+    // An item with a filled figure (on lines alone, opacity and palette change
+    // nothing, and are not drawn: identical to the base).
+    let all = items(&RelationOptions::default(), 20);
+    let p = all.iter().find(|p| !p.diagram.shapes.is_empty()).unwrap();
+    let line = serde_json::to_string(p).unwrap();
+    let plan = Plan::parse(
+        "opacity=0.25;palette=grayscale;annotation;relabel=1;info=image",
+        false,
+    )
+    .unwrap();
+    let out = geomrender::pipeline::Job::expand(&line, &plan).unwrap();
+    let made: Vec<&str> = out.jobs.iter().map(|j| j.scene.id.as_str()).collect();
+    assert_eq!(
+        made,
+        [
+            p.id.clone(),
+            format!("{}__opacity-0.25", p.id),
+            format!("{}__palette-grayscale", p.id)
+        ]
+    );
+    let skipped: Vec<String> = out.skipped.iter().map(|s| s.variant.clone()).collect();
+    assert_eq!(skipped.len(), 3, "{skipped:?}");
+    assert!(
+        out.skipped.iter().all(|s| s.not_made().is_some()),
+        "{skipped:?}"
+    );
+    // Grayscale keeps a relation item's texts: they name no colour.
+    let grey = &out.jobs[2].problem.as_ref().unwrap();
+    assert_eq!(grey.question, p.question.coordinate);
+}
+
+#[test]
+fn problems_and_rows_match_their_schemas() {
+    let problem_schema: serde_json::Value =
+        serde_json::from_str(geomrender::generate::SCHEMA).unwrap();
+    let problems = jsonschema::validator_for(&problem_schema).unwrap();
+    let rows = super::support::cli::manifest_validator();
+    let plan = Plan::parse("fontsize=24", false).unwrap();
+    for p in items(
+        &RelationOptions {
+            seed: 5,
+            indeterminate: 0.3,
+            ..Default::default()
+        },
+        400,
+    ) {
+        let v = serde_json::to_value(&p).unwrap();
+        if let Err(e) = problems.validate(&v) {
+            panic!("{}: {e}", p.id);
+        }
+        p.check_limits().unwrap();
+        let back: Problem = serde_json::from_value(v).unwrap();
+        assert_eq!(back, p);
+        let line = serde_json::to_string(&p).unwrap();
+        for job in geomrender::pipeline::expand_line(&line, &plan).unwrap() {
+            let row = geomrender::output::manifest::ManifestRow {
+                image: geomrender::output::manifest::ImageRecord {
+                    id: job.scene.id.clone(),
+                    image: format!("images/{}.png", job.scene.id),
+                    width: 512,
+                    height: 512,
+                    sha256: "0".repeat(64),
+                    backend: "test".into(),
+                },
+                svg: None,
+                source: job.source.clone(),
+                problem: job.problem.clone(),
+                input_sha256: None,
+            };
+            let v: serde_json::Value = serde_json::from_str(&row.to_json()).unwrap();
+            super::support::cli::assert_manifest_row(&rows, &v);
+            let item = p.relation.as_deref().unwrap();
+            assert_eq!(v["task"], "relations");
+            assert_eq!(v["choices"], serde_json::json!(item.choices));
+            let Answer::Choice(letter) = p.answer else {
+                unreachable!()
+            };
+            assert_eq!(v["answer"], letter.to_string());
+            assert_eq!(v["answer_text"], item.answer_text(letter).unwrap());
+        }
+    }
+}
+
+/// `--subset` and `--domain` keep to what they name; the share of "Cannot be
+/// inferred" follows `--indeterminate`.
+#[test]
+fn subset_domain_and_indeterminate_share() {
+    for (subset, domain) in [
+        (Subset::Advanced, Some(Domain::Shape)),
+        (Subset::Basic, Some(Domain::Angle)),
+        (Subset::Advanced, None),
+    ] {
+        let all = items(
+            &RelationOptions {
+                seed: 2,
+                subset: Some(subset),
+                domain,
+                indeterminate: 0.4,
+                ..Default::default()
+            },
+            1_000,
+        );
+        let mut cbi = 0;
+        for p in &all {
+            let item = p.relation.as_deref().unwrap();
+            assert_eq!(item.subset, subset);
+            if let Some(d) = domain {
+                assert_eq!(item.domain, d);
+            }
+            let Answer::Choice(l) = p.answer else {
+                unreachable!()
+            };
+            cbi += usize::from(item.indeterminate(l));
+        }
+        // Angle positions have no indeterminate version: basic angle items are
+        // indeterminate only for the measures' constructions.
+        if subset == Subset::Advanced {
+            let share = cbi as f64 / all.len() as f64;
+            assert!((share - 0.4).abs() < 0.05, "{subset:?} {domain:?}: {share}");
+        }
+    }
+}
+
+/// The file is the same bytes with 1 or 3 threads, and three shards concatenated
+/// are the whole run.
+#[test]
+fn same_bytes_for_any_threads_and_shards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gen_file = |extra: &[&str], name: &str| {
+        let path = tmp.path().join(name);
+        run_ok(
+            bin()
+                .args([
+                    "generate",
+                    "--task",
+                    "relations",
+                    "--count",
+                    "301",
+                    "--seed",
+                    "4",
+                ])
+                .args(["--indeterminate", "0.2"])
+                .args(extra)
+                .arg("--out")
+                .arg(&path),
+        );
+        std::fs::read(&path).unwrap()
+    };
+    let whole = gen_file(&["--threads", "1"], "one.jsonl");
+    assert_eq!(whole, gen_file(&["--threads", "3"], "three.jsonl"));
+    let mut joined = Vec::new();
+    for s in ["0/3", "1/3", "2/3"] {
+        joined.extend(gen_file(&["--shard", s], &format!("s{}.jsonl", &s[..1])));
+    }
+    assert_eq!(whole, joined);
+    assert_eq!(whole.iter().filter(|b| **b == b'\n').count(), 301);
+    // Bad options are errors that name the flag's value, not panics.
+    let out = run(bin()
+        .args([
+            "generate",
+            "--task",
+            "relations",
+            "--indeterminate",
+            "1.5",
+            "--out",
+        ])
+        .arg(tmp.path().join("bad.jsonl")));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1.5"));
+}
