@@ -162,6 +162,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.sheet_problem.as_deref(),
             options.backend.clone(),
         )?;
+        let mut sheets = sheets;
+        if args.task == TaskArg::Relations {
+            sheets.extend(write_relation_sheets(lock.dir(), options.backend.clone())?);
+        }
         if !args.quiet {
             for s in &sheets {
                 eprintln!("contact sheet: {}", s.display());
@@ -169,6 +173,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(code)
+}
+
+/// Relation items read to fill the domains' contact sheets (the first ones of the run).
+const SHEET_ITEMS_READ: usize = 2_000;
+
+/// Writes `contact/relations-<domain>.png` from the first relation items of
+/// `out/problems.jsonl`.
+fn write_relation_sheets(out: &Dir, backend: Backend) -> anyhow::Result<Vec<PathBuf>> {
+    let file = out
+        .open_file("problems.jsonl")
+        .with_context(|| format!("reading {}", out.join("problems.jsonl").display()))?;
+    let mut problems = Vec::new();
+    for line in BufReader::new(file).lines().take(SHEET_ITEMS_READ) {
+        problems.push(serde_json::from_str::<Problem>(&line?)?);
+    }
+    let mut renderer = SceneRenderer::new(backend);
+    let mut render = |scene: &_| renderer.render(scene);
+    Ok(contact::write_relation_sheets(out, &problems, &mut render)?)
 }
 
 /// Writes one contact sheet per axis of `plan` into `out/contact/`, for a problem

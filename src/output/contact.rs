@@ -266,22 +266,131 @@ where
             axis.changes,
             &specs,
         );
-        let mut canvas = render(&sheet.scene).map_err(|e| ContactError::Render(Box::new(e)))?;
-        for (img, &(x, y)) in images.iter().zip(&sheet.slots) {
-            paste(&mut canvas, img, x, y);
-        }
-        let name = format!("{}.png", axis.name());
-        let path = dir.join(&name);
-        let bytes = super::png::encode_png(&canvas).map_err(|source| ContactError::Image {
+        written.push(write_sheet(&dir, axis.name(), &sheet, &images, render)?);
+    }
+    Ok(written)
+}
+
+/// Renders `sheet`'s frame, pastes `images` into its slots and writes it as
+/// `dir/<name>.png`.
+fn write_sheet<E>(
+    dir: &Dir,
+    name: &str,
+    sheet: &SheetLayout,
+    images: &[RenderedImage],
+    render: &mut dyn FnMut(&Scene) -> Result<RenderedImage, E>,
+) -> Result<PathBuf, ContactError>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let mut canvas = render(&sheet.scene).map_err(|e| ContactError::Render(Box::new(e)))?;
+    for (img, &(x, y)) in images.iter().zip(&sheet.slots) {
+        paste(&mut canvas, img, x, y);
+    }
+    let name = format!("{name}.png");
+    let path = dir.join(&name);
+    let bytes = super::png::encode_png(&canvas).map_err(|source| ContactError::Image {
+        path: path.clone(),
+        source,
+    })?;
+    dir.write_atomic(&name, &bytes)
+        .map_err(|source| ContactError::Io {
             path: path.clone(),
             source,
         })?;
-        dir.write_atomic(&name, &bytes)
-            .map_err(|source| ContactError::Io {
-                path: path.clone(),
-                source,
-            })?;
-        written.push(path);
+    Ok(path)
+}
+
+/// Relation items per contact sheet of a domain.
+pub const ITEMS_PER_SHEET: usize = 5;
+
+/// Writes `out/contact/relations-<domain>.png` for each domain with relation items
+/// among `problems`: the base images of up to [`ITEMS_PER_SHEET`] of its items
+/// (distinct relations first), each captioned with its relation and noted with its
+/// question and answer.
+pub fn write_relation_sheets<E>(
+    out: &Dir,
+    problems: &[Problem],
+    render: &mut dyn FnMut(&Scene) -> Result<RenderedImage, E>,
+) -> Result<Vec<PathBuf>, ContactError>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    use crate::generate::relations::Domain;
+    let dir = out.sub("contact").map_err(|source| ContactError::Io {
+        path: out.join("contact"),
+        source,
+    })?;
+    let images_dir = out.sub("images").map_err(|source| ContactError::Io {
+        path: out.join("images"),
+        source,
+    })?;
+    let mut written = Vec::new();
+    for domain in [Domain::Line, Domain::Angle, Domain::Shape] {
+        let of_domain: Vec<&Problem> = (problems.iter())
+            .filter(|p| p.relation.as_deref().is_some_and(|r| r.domain == domain))
+            .collect();
+        // Distinct relations first, in run order; then the rest.
+        let mut picked: Vec<&Problem> = Vec::new();
+        for p in &of_domain {
+            let rel = &p.relation.as_deref().expect("a relation item").relation;
+            if !picked
+                .iter()
+                .any(|q| &q.relation.as_deref().expect("an item").relation == rel)
+            {
+                picked.push(p);
+            }
+        }
+        for p in &of_domain {
+            if !picked.iter().any(|q| q.id == p.id) {
+                picked.push(p);
+            }
+        }
+        picked.truncate(ITEMS_PER_SHEET);
+        let mut images = Vec::new();
+        let mut cells = Vec::new();
+        for p in picked {
+            let Ok(img) = load_image(&images_dir, &p.id) else {
+                continue;
+            };
+            let item = p.relation.as_deref().expect("a relation item");
+            let answer = match p.answer {
+                crate::generate::Answer::Choice(l) => {
+                    format!("{l}. {}", item.answer_text(l).unwrap_or_default())
+                }
+                crate::generate::Answer::Number(_) => String::new(),
+            };
+            let question = p
+                .question
+                .coordinate
+                .split(" Answer choices:")
+                .next()
+                .unwrap_or("");
+            cells.push(Cell {
+                caption: format!("{} ({:?})", item.relation, item.subset).to_lowercase(),
+                note: Some(format!("{question} — {answer}")),
+                width: img.width,
+                height: img.height,
+            });
+            images.push(img);
+        }
+        if cells.is_empty() {
+            continue;
+        }
+        let word = format!("{domain:?}").to_lowercase();
+        let sheet = layout(
+            &format!("contact-relations-{word}"),
+            &format!("GeomRel relation items — {word} domain"),
+            "Each item's base image; under it, its relation and subset, its conditions and question, and the correct choice.",
+            &cells,
+        );
+        written.push(write_sheet(
+            &dir,
+            &format!("relations-{word}"),
+            &sheet,
+            &images,
+            render,
+        )?);
     }
     Ok(written)
 }
