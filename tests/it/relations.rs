@@ -329,3 +329,41 @@ fn same_bytes_for_any_threads_and_shards() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("1.5"));
 }
+
+/// The README's example items are what `sweep --task relations --count 120 --seed
+/// 7` generates, and their pictures are its CPU images, byte for byte.
+#[test]
+fn the_readme_examples_are_what_the_command_generates() {
+    let readme = std::fs::read_to_string(super::support::repo().join("README.md")).unwrap();
+    let all = items(
+        &RelationOptions {
+            seed: 7,
+            ..Default::default()
+        },
+        120,
+    );
+    let plan = Plan::base_only();
+    let renderer = geomrender::render::CpuRenderer::raster();
+    for (index, domain) in [(24, "line"), (36, "angle"), (89, "shape")] {
+        let p = &all[index];
+        assert!(
+            readme.contains(&p.question.coordinate),
+            "{}: {}",
+            p.id,
+            p.question.coordinate
+        );
+        let line = serde_json::to_string(p).unwrap();
+        let job = geomrender::pipeline::expand_line(&line, &plan)
+            .unwrap()
+            .remove(0);
+        let image = renderer.render(&job.scene).unwrap();
+        let png = geomrender::output::encode(geomrender::style::Encoding::Png, &image).unwrap();
+        let path = super::support::repo().join(format!("docs/relations/example-{domain}.png"));
+        assert!(
+            std::fs::read(&path).unwrap() == png,
+            "{} is not {}'s image",
+            path.display(),
+            p.id
+        );
+    }
+}
