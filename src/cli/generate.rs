@@ -3,7 +3,7 @@
 
 use super::shard::ShardArgs;
 use anyhow::Context;
-use geomrender::generate::relations::{self, Domain, RelationOptions, Stats, Subset};
+use geomrender::generate::relations::{self, Domain, Mode, RelationOptions, Stats, Subset};
 use geomrender::generate::{self, GenerateOptions, Info, Problem, QuestionType};
 use geomrender::output::atomic::AtomicFile;
 use geomrender::output::dir::Dir;
@@ -98,6 +98,19 @@ pub struct RelationArgs {
     /// drawn so that it does not show the relation).
     #[arg(long, default_value_t = relations::DEFAULT_INDETERMINATE, value_name = "RATIO")]
     indeterminate: f64,
+    /// Relation items: `text` states every condition in words (GeomRel's setting;
+    /// the question is answerable from the text alone), `visual` draws them instead
+    /// (right-angle marks, arrowheads on parallels, ticks on equal segments, letters
+    /// on equal angles, given values on their elements) and asks only the question;
+    /// visual runs make no indeterminate items.
+    #[arg(long, value_enum, default_value = "text")]
+    mode: ModeArg,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ModeArg {
+    Text,
+    Visual,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -132,7 +145,10 @@ impl RelationArgs {
                 DomainArg::All => None,
             },
             indeterminate: self.indeterminate,
-            ..RelationOptions::default()
+            mode: match self.mode {
+                ModeArg::Text => Mode::Text,
+                ModeArg::Visual => Mode::Visual,
+            },
         }
     }
 }

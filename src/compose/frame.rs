@@ -75,7 +75,11 @@ impl Geometry {
             && p.diagram
                 .right_angles
                 .iter()
-                .all(|r| r.iter().all(|&v| v < n));
+                .all(|r| r.iter().all(|&v| v < n))
+            && p.diagram
+                .marks
+                .iter()
+                .all(|m| m.points.iter().all(|&v| v < n));
         if !refs_ok {
             return Err(DiagramError::MissingPoint);
         }

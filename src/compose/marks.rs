@@ -2,7 +2,7 @@
 //! every stroke of the diagram as pixel segments: the obstacles labels keep clear of.
 
 use super::frame::{ARC_PER_TURN, Fit, Px};
-use crate::generate::{Problem, Status};
+use crate::generate::{MarkKind, Problem, Status};
 use crate::vec2::{add, cross, len, scale, sub, unit_clamped};
 
 /// Below this length (px) an arm of an angle has no direction: its unit vector
@@ -65,6 +65,28 @@ pub(crate) fn marks(p: &Problem, fit: &Fit, canvas: u32) -> Marks {
             radius: r,
             sweep: cross(ua, ub) > 0.0,
         });
+    }
+    // Ticks and arrowheads, as three-point polylines across or along the segment.
+    let size = 0.012 * c;
+    for m in &d.marks {
+        let (a, b) = (fit.point(p, m.points[0]), fit.point(p, m.points[1]));
+        let u = unit_clamped(sub(b, a), MIN_ARM);
+        let n = [-u[1], u[0]];
+        let mid = scale(add(a, b), 0.5);
+        let gap = 0.9 * size;
+        for k in 0..m.count {
+            let at = add(
+                mid,
+                scale(u, (f32::from(k) - f32::from(m.count - 1) / 2.0) * gap),
+            );
+            corners.push(match m.kind {
+                MarkKind::Tick => [add(at, scale(n, size)), at, sub(at, scale(n, size))],
+                MarkKind::Arrow => {
+                    let back = sub(at, scale(u, size));
+                    [add(back, scale(n, size)), at, sub(back, scale(n, size))]
+                }
+            });
+        }
     }
     Marks { arcs, corners }
 }

@@ -60,6 +60,8 @@ pub const MAX_RAYS: usize = 32;
 pub const MAX_AUX: usize = 48;
 /// Right-angle marks.
 pub const MAX_RIGHT_ANGLES: usize = 48;
+/// Tick and arrow marks on segments.
+pub const MAX_MARKS: usize = 48;
 /// Reasoning steps.
 pub const MAX_STEPS: usize = 64;
 /// Vertices of one shape.
@@ -248,6 +250,7 @@ impl Problem {
         count("diagram.rays", &d.rays, MAX_RAYS)?;
         count("diagram.aux", &d.aux, MAX_AUX)?;
         count("diagram.right_angles", &d.right_angles, MAX_RIGHT_ANGLES)?;
+        count("diagram.marks", &d.marks, MAX_MARKS)?;
         count("steps", &self.steps, MAX_STEPS)?;
 
         texts("question", &self.question, MAX_TEXT)?;
@@ -367,6 +370,19 @@ impl Problem {
                     ),
                 ));
             }
+        }
+        for (i, m) in d.marks.iter().enumerate() {
+            indices(
+                &format!("diagram.marks[{i}].points"),
+                &m.points,
+                d.points.len(),
+            )?;
+            number(
+                &format!("diagram.marks[{i}].count"),
+                f64::from(m.count),
+                1.0,
+                3.0,
+            )?;
         }
         for (i, r) in d.right_angles.iter().enumerate() {
             indices(&format!("diagram.right_angles[{i}]"), r, d.points.len())?;

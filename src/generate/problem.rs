@@ -316,6 +316,26 @@ pub struct Ray {
     pub points: [usize; 2],
 }
 
+/// What a [`SegmentMark`] draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MarkKind {
+    /// Short strokes across the segment: segments with as many ticks are equal.
+    Tick,
+    /// Arrowheads along the segment: lines with as many arrowheads are parallel.
+    Arrow,
+}
+
+/// `count` marks of one kind at the middle of the segment between two points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SegmentMark {
+    pub kind: MarkKind,
+    pub points: [usize; 2],
+    /// 1 to 3.
+    pub count: u8,
+}
+
 /// Points a full turn of an outline arc is sampled with when a drawing is fitted to
 /// its canvas ([`Diagram::bounds`], and compose's fit).
 pub const ARC_SAMPLES_PER_TURN: usize = 72;
@@ -336,6 +356,11 @@ pub struct Diagram {
     pub aux: Vec<AuxLine>,
     /// Corners (a, vertex, b) that get a right-angle mark.
     pub right_angles: Vec<[usize; 3]>,
+    /// Tick marks (equal segments) and arrowheads (parallel lines) across segments:
+    /// a relation item's conditions drawn in its visual mode. Absent from a
+    /// Problem's JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<SegmentMark>,
     /// The box (diagram units, `[min, max]` corners) the drawing is fitted to the
     /// canvas by, when it is not the diagram's own bounds: a variant that adds
     /// shapes (`unrelated`) keeps its base's, so the base is drawn at the same

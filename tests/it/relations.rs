@@ -367,3 +367,150 @@ fn the_readme_examples_are_what_the_command_generates() {
         );
     }
 }
+
+/// Visual items (2,000): no "Cannot be inferred", no condition stated, and every
+/// mark true of the coordinates — arrowheads of one count on parallel segments,
+/// ticks of one count on equal segments, right-angle marks at right angles, one
+/// Greek letter on equal angles, values on angles and segments that measure them
+/// — and every condition drawn by one. Labels keep their guarantees.
+#[test]
+fn visual_items_draw_their_conditions_truly() {
+    use geomrender::generate::MarkKind;
+    use geomrender::generate::relations::{Condition, Mode};
+    let all = items(
+        &RelationOptions {
+            seed: 29,
+            mode: Mode::Visual,
+            ..Default::default()
+        },
+        2_000,
+    );
+    let plan = Plan::base_only();
+    let (mut arrows, mut ticks, mut rights) = (0, 0, 0);
+    for p in &all {
+        let item = p.relation.as_deref().unwrap();
+        let Answer::Choice(l) = p.answer else {
+            unreachable!()
+        };
+        assert!(!item.indeterminate(l), "{}", p.id);
+        assert_eq!(item.mode, Mode::Visual);
+        for word in [
+            " lies on ",
+            " is parallel ",
+            " is perpendicular ",
+            " = ",
+            " midpoint ",
+        ] {
+            assert!(
+                !p.question.coordinate.contains(word),
+                "{}: {}",
+                p.id,
+                p.question.coordinate
+            );
+        }
+        let d = &p.diagram;
+        let xy = |i: usize| [d.points[i].x, d.points[i].y];
+        let at = |n: &String| d.points.iter().position(|q| &q.name == n).unwrap();
+        let dir = |s: [usize; 2]| {
+            let (a, b) = (xy(s[0]), xy(s[1]));
+            let v = [b[0] - a[0], b[1] - a[1]];
+            let l = v[0].hypot(v[1]);
+            ([v[0] / l, v[1] / l], l)
+        };
+        let angle = |t: [usize; 3]| {
+            let (u, _) = dir([t[1], t[0]]);
+            let (w, _) = dir([t[1], t[2]]);
+            (u[0] * w[0] + u[1] * w[1])
+                .clamp(-1.0, 1.0)
+                .acos()
+                .to_degrees()
+        };
+        for a in &d.marks {
+            for b in &d.marks {
+                if a.kind != b.kind || a.count != b.count {
+                    continue;
+                }
+                let ((u, lu), (w, lw)) = (dir(a.points), dir(b.points));
+                match a.kind {
+                    MarkKind::Arrow => {
+                        assert!((u[0] * w[1] - u[1] * w[0]).abs() < 1e-6, "{}: arrows", p.id)
+                    }
+                    MarkKind::Tick => assert!((lu - lw).abs() < 1e-6 * lu, "{}: ticks", p.id),
+                }
+            }
+        }
+        for r in &d.right_angles {
+            assert!(
+                (angle(*r) - 90.0).abs() < 1e-6,
+                "{}: right-angle mark",
+                p.id
+            );
+            rights += 1;
+        }
+        for a in &d.angles {
+            let Some(label) = a.label.coordinate.as_deref() else {
+                continue;
+            };
+            match label.strip_suffix('°') {
+                Some(v) => assert!((angle(a.points) - v.parse::<f64>().unwrap()).abs() < 1e-6),
+                None => {
+                    for b in d
+                        .angles
+                        .iter()
+                        .filter(|b| b.label.coordinate.as_deref() == Some(label))
+                    {
+                        assert!((angle(a.points) - angle(b.points)).abs() < 1e-6, "{}", p.id);
+                    }
+                }
+            }
+        }
+        for s in &d.sides {
+            let v: f64 = s.label.coordinate.as_deref().unwrap().parse().unwrap();
+            assert!((dir(s.points).1 - v).abs() < 1e-6, "{}: length label", p.id);
+        }
+        // Every condition that needs a mark has one.
+        let marked = |kind: MarkKind, x: [usize; 2]| {
+            d.marks
+                .iter()
+                .any(|m| m.kind == kind && (m.points == x || m.points == [x[1], x[0]]))
+        };
+        for c in &item.conditions {
+            match c {
+                Condition::Parallel { a, b } => {
+                    for l in [a, b] {
+                        assert!(marked(MarkKind::Arrow, [at(&l[0]), at(&l[1])]), "{}", p.id);
+                        arrows += 1;
+                    }
+                }
+                Condition::EqualLengths { a, b } => {
+                    for l in [a, b] {
+                        assert!(marked(MarkKind::Tick, [at(&l[0]), at(&l[1])]), "{}", p.id);
+                        ticks += 1;
+                    }
+                }
+                Condition::Midpoint { point, ends } => {
+                    for e in ends {
+                        assert!(marked(MarkKind::Tick, [at(e), at(point)]), "{}", p.id);
+                        ticks += 1;
+                    }
+                }
+                Condition::Perpendicular { .. } => assert!(!d.right_angles.is_empty(), "{}", p.id),
+                _ => {}
+            }
+        }
+        let line = serde_json::to_string(p).unwrap();
+        for job in geomrender::pipeline::expand_line(&line, &plan).unwrap() {
+            let l = &job.problem.as_ref().unwrap().layout;
+            assert_eq!(
+                (l.overlaps, l.off_canvas),
+                (0, 0),
+                "{}: {l:?}",
+                job.scene.id
+            );
+        }
+    }
+    assert!(
+        arrows > 500 && ticks > 500 && rights > 300,
+        "{arrows} {ticks} {rights}"
+    );
+}

@@ -5,12 +5,13 @@ use super::construct::{self, Construction};
 use super::item::{Mode, RelationItem, Subset};
 use super::pool::{CANNOT_BE_INFERRED, Domain, RELATIONS, relation};
 use super::sketch::Built;
+use super::visual::{self, Drawn};
 use super::{decide::decide, text};
 use crate::generate::rng::{Rng, problem_seed};
 use crate::generate::shapes::ShapeKind;
 use crate::generate::{
     Angle, Answer, Contour, Diagram, Info, Labels, Params, Point, Problem, QuestionType, Ray,
-    Segment, Shape, Status, Texts,
+    Segment, Shape, Side, SideKind, Status, Texts,
 };
 
 /// What `generate --task relations` makes. The CLI fills the same struct.
@@ -106,34 +107,43 @@ pub fn generate_relation(opts: &RelationOptions, index: u64) -> Result<Problem, 
     let seed = problem_seed(opts.seed, index);
     // Per-item choices come from their own stream, so failed draws cannot bias them.
     let mut pick = Rng::for_attempt(seed, u32::MAX);
-    let mut indeterminate = pick.chance(opts.indeterminate);
+    // The visual mode makes no indeterminate items (the share is not drawn at all,
+    // so a visual run's picks do not depend on it).
+    let mut indeterminate = opts.mode == Mode::Text && pick.chance(opts.indeterminate);
     let mut eligible = opts.eligible(indeterminate);
     if eligible.is_empty() {
         indeterminate = false;
         eligible = opts.eligible(false);
     }
-    // A relation uniformly among those with a construction, then one of its constructions.
-    let mut names: Vec<&str> = RELATIONS.iter().map(|r| r.name).collect();
-    names.retain(|n| eligible.iter().any(|c| c.relation == *n));
-    let name = names[pick.index(names.len())];
-    let mine: Vec<&Construction> = eligible
-        .into_iter()
-        .filter(|c| c.relation == name)
-        .collect();
-    let construction = mine[pick.index(mine.len())];
     let id = format!("r{}-{index:06}", opts.seed);
-    for attempt in 0..MAX_ATTEMPTS {
-        let mut rng = Rng::for_attempt(seed, attempt);
-        let Some(built) = (construction.build)(&mut rng, indeterminate) else {
-            continue;
-        };
-        if let Some(p) = finish(opts, construction, built, &id, seed, &mut rng) {
-            return Ok(p);
+    let mut attempt = 0;
+    while !eligible.is_empty() {
+        // A relation uniformly among those with a construction, then one of its
+        // constructions.
+        let mut names: Vec<&str> = RELATIONS.iter().map(|r| r.name).collect();
+        names.retain(|n| eligible.iter().any(|c| c.relation == *n));
+        let name = names[pick.index(names.len())];
+        let mine: Vec<&Construction> = (eligible.iter().copied())
+            .filter(|c| c.relation == name)
+            .collect();
+        let construction = mine[pick.index(mine.len())];
+        for _ in 0..MAX_ATTEMPTS {
+            let mut rng = Rng::for_attempt(seed, attempt);
+            attempt += 1;
+            let Some(built) = (construction.build)(&mut rng, indeterminate) else {
+                continue;
+            };
+            if let Some(p) = finish(opts, construction, built, &id, seed, &mut rng) {
+                return Ok(p);
+            }
         }
+        // None of its draws can be drawn in this mode (a visual item whose
+        // perpendicular lines cross at no named point): another construction.
+        eligible.retain(|c| !std::ptr::eq(*c, construction));
     }
     Err(RelationError::Exhausted {
         index,
-        attempts: MAX_ATTEMPTS,
+        attempts: attempt,
     })
 }
 
@@ -168,6 +178,10 @@ fn finish(
         None if drawn != Some(built.answer) => return None,
         None => {}
     }
+    let marks = match opts.mode {
+        Mode::Text => Drawn::default(),
+        Mode::Visual => visual::draw(&built.sketch, &built.sketch.conditions)?,
+    };
     let choices = choices(rel.family.choices(), built.answer, rng);
     let letter_index = choices.iter().position(|c| c == built.answer)?;
     let letter = text::letter(letter_index);
@@ -186,7 +200,10 @@ fn finish(
         asked: built.asked.clone(),
         choices,
     };
-    let question = text::question(&item.conditions, &item.asked, &item.choices);
+    let question = match opts.mode {
+        Mode::Text => text::question(&item.conditions, &item.asked, &item.choices),
+        Mode::Visual => text::question(&[], &item.asked, &item.choices),
+    };
     let cot = text::solution(&built.sketch.reasons, letter, built.answer);
     let both = |s: String| Texts {
         coordinate: s.clone(),
@@ -200,7 +217,10 @@ fn finish(
             branch_prob: 0.0,
             distractors: false,
             variablized: 0.0,
-            info: Info::Text,
+            info: match opts.mode {
+                Mode::Text => Info::Text,
+                Mode::Visual => Info::Image,
+            },
             question_type: QuestionType::Relation,
             standard_only: false,
             phrasing: 0,
@@ -209,7 +229,7 @@ fn finish(
         question: both(question),
         cot: both(cot),
         answer: Answer::Choice(letter),
-        diagram: diagram(&built),
+        diagram: diagram(&built, &marks),
         steps: Vec::new(),
         relation: Some(Box::new(item)),
     })
@@ -232,7 +252,7 @@ fn choices(family: &[&str], answer: &str, rng: &mut Rng) -> Vec<String> {
 
 /// The sketch as a Diagram `compose` draws: every point named, segments as rays,
 /// polygons and circles as filled shapes, marked angles with their arcs.
-fn diagram(b: &Built) -> Diagram {
+fn diagram(b: &Built, drawn: &Drawn) -> Diagram {
     let s = &b.sketch;
     let points = (s.names.iter().zip(&s.points))
         .map(|(n, p)| Point {
@@ -288,8 +308,22 @@ fn diagram(b: &Built) -> Diagram {
             }],
         });
     }
-    let angles = (s.arcs.iter())
-        .map(|&[a, v, c]| {
+    // The marked angles, then the labelled ones not marked already; a right angle
+    // has its own mark instead.
+    let same =
+        |x: &[usize; 3], y: &[usize; 3]| x[1] == y[1] && (x == y || (x[0] == y[2] && x[2] == y[0]));
+    let mut arcs: Vec<([usize; 3], Option<String>)> = Vec::new();
+    for a in (s.arcs.iter()).chain(drawn.angle_labels.iter().map(|(a, _)| a)) {
+        if arcs.iter().any(|(b, _)| same(a, b)) || drawn.right_angles.iter().any(|r| same(a, r)) {
+            continue;
+        }
+        let label = (drawn.angle_labels.iter())
+            .find(|(b, _)| same(a, b))
+            .map(|(_, t)| t.clone());
+        arcs.push((*a, label));
+    }
+    let angles = (arcs.into_iter())
+        .map(|([a, v, c], label)| {
             let name = format!("∠{}{}{}", s.names[a], s.names[v], s.names[c]);
             Angle {
                 points: [a, v, c],
@@ -300,21 +334,47 @@ fn diagram(b: &Built) -> Diagram {
                     individual: name,
                 },
                 status: Status::Given,
-                shown: false,
+                shown: label.is_some(),
                 expr: None,
-                label: Labels::default(),
+                label: Labels {
+                    coordinate: label,
+                    individual: None,
+                },
+            }
+        })
+        .collect();
+    let sides = (drawn.segment_labels.iter())
+        .map(|(points, text)| {
+            let name = format!("{}{}", s.names[points[0]], s.names[points[1]]);
+            Side {
+                points: *points,
+                kind: SideKind::Edge,
+                shapes: Vec::new(),
+                value: super::sketch::dist(s.points[points[0]], s.points[points[1]]),
+                name: Texts {
+                    coordinate: name.clone(),
+                    individual: name,
+                },
+                status: Status::Given,
+                shown: true,
+                expr: None,
+                label: Labels {
+                    coordinate: Some(text.clone()),
+                    individual: None,
+                },
             }
         })
         .collect();
     Diagram {
         points,
         shapes,
-        sides: Vec::new(),
+        sides,
         angles,
         measures: Vec::new(),
         rays: s.segments.iter().map(|&points| Ray { points }).collect(),
         aux: Vec::new(),
-        right_angles: Vec::new(),
+        right_angles: drawn.right_angles.clone(),
+        marks: drawn.marks.clone(),
         frame: None,
     }
 }
@@ -328,13 +388,20 @@ mod tests {
     /// against its own coordinates has a bug).
     #[test]
     fn every_construction_draws() {
-        let opts = RelationOptions::default();
         let mut report = Vec::new();
         for c in construct::all() {
-            for broken in [false, true] {
+            for (broken, mode) in [
+                (false, Mode::Text),
+                (true, Mode::Text),
+                (false, Mode::Visual),
+            ] {
                 if broken && !c.indeterminate {
                     continue;
                 }
+                let opts = RelationOptions {
+                    mode,
+                    ..Default::default()
+                };
                 let mut ok = 0;
                 for k in 0..200u64 {
                     let mut rng = Rng::for_attempt(k, 7);
@@ -347,7 +414,7 @@ mod tests {
                 }
                 if ok < 100 {
                     report.push(format!(
-                        "{}/{} broken={broken}: {ok}/200",
+                        "{}/{} broken={broken} {mode:?}: {ok}/200",
                         c.relation, c.name
                     ));
                 }

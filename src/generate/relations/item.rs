@@ -25,6 +25,11 @@ pub enum Mode {
     /// answerable from the text alone; the diagram shows the configuration.
     #[default]
     Text,
+    /// The conditions drawn instead of stated (right-angle marks, arrowheads on
+    /// parallels, ticks on equal segments, letters on equal angles, given values on
+    /// their elements): the relation is read from the picture. No indeterminate
+    /// items: a picture cannot leave a drawn relation open.
+    Visual,
 }
 
 /// A line (or segment) through two named points.

@@ -13,6 +13,7 @@
 //! text       the question, choices and solution as GeomRel words them
 //! build      relation items for (run seed, index): options, choices, Problem
 //! stats      a run's items counted as GeomRel's Table 3 counts its dataset
+//! visual     the visual mode: conditions drawn as marks instead of stated
 //! ```
 //!
 //! ```
@@ -32,6 +33,7 @@ mod pool;
 mod sketch;
 mod stats;
 mod text;
+mod visual;
 
 pub use build::{
     DEFAULT_INDETERMINATE, MAX_CHOICES, RelationError, RelationOptions, generate_relation,

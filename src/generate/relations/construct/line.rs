@@ -519,6 +519,8 @@ fn perp_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
         s.because("EF ⟂ GH, but nothing relates GH to AB or CD: EF may or may not be perpendicular to CD.");
         return s.unsettled(ask_lines("EF", "CD"), "Perpendicular");
     }
+    // The crossing, named, so that the visual mode can mark the right angle there.
+    s.pt("K", x);
     s.cond(perpendicular("EF", "AB"));
     s.because("EF ⟂ AB and AB ∥ CD: a line perpendicular to one of two parallel lines is perpendicular to the other, so EF ⟂ CD.");
     s.done(ask_lines("EF", "CD"), "Perpendicular")
