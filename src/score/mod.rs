@@ -10,12 +10,14 @@
 //!
 //! ```text
 //! manifest     the manifest's items: id, base, variant, gold answer
+//! relations    GeomRel relation rows: relation, domain, subset, mode
 //! inputs       `--predictions` files, directories and globs, expanded
 //! predictions  prediction files (JSONL, CSV, and the harnesses' via `harness`, `xlsx`)
 //! harness      lmms-eval and VLMEvalKit result files
 //! xlsx         VLMEvalKit .xlsx results, bounded
 //! normalize    text clean-up and number parsing
 //! extract      the answer extraction cascade
+//! option_text  the cascade's rule for an option named by its text
 //! accuracy     GeomVerse's relaxed accuracy (`Tolerance`)
 //! join         predictions matched to items, answers extracted and marked
 //! stats        Wilson intervals, exact McNemar, Holm
@@ -52,8 +54,10 @@ mod manifest;
 mod markdown;
 mod normalize;
 mod not_drawn;
+mod option_text;
 mod plot;
 mod predictions;
+mod relations;
 mod report;
 mod stats;
 mod trace;
@@ -72,6 +76,7 @@ pub use manifest::{BASE_AXIS, Label, ManifestItem, VariantValue, parse_manifest}
 pub use normalize::{ValueMatch, find_values, normalize_text, parse_value};
 pub use not_drawn::{NotDrawn, read_not_drawn};
 pub use predictions::{Prediction, default_model_name, parse_predictions};
+pub use relations::{Mode, RELATIONS_TASK, RelationItem, Subset, is_cannot_be_inferred};
 pub use report::{
     AxisValues, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT,
     Report, Row, UNKNOWN_GROUP,
