@@ -61,7 +61,7 @@ pub enum Rule {
     AnswerIs,
     /// Only for items with choices: an option named by its text after an answer
     /// trigger ("The answer is Parallel."), or a line that is just an option
-    /// ("**Cannot be inferred**"); the longest option wins ([`super::option_text`]).
+    /// ("**Cannot be inferred**"); the longest option wins (module `option_text`).
     OptionText,
     /// GeoEval table 10: "value of (\w+) is ([\d.]+)".
     GeoevalValueOf,

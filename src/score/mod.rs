@@ -4,7 +4,10 @@
 //! from every raw model output with an auditable rule cascade ([`extract`]), marks it
 //! with GeomVerse's relaxed accuracy ([`Tolerance`]), and reports accuracy with
 //! Wilson intervals per (model, axis, value) plus the paired exact McNemar comparison
-//! of each variant with its base image ([`Report`]). [`write_report`] writes
+//! of each variant with its base image ([`Report`]). Multiple-choice GeomRel relation
+//! items (an option read by its letter or text) are also reported per relation,
+//! domain, subset and mode, with the "Cannot be inferred" class's precision, recall
+//! and F1 ([`RelationItem`], [`CannotInferRow`]). [`write_report`] writes
 //! `report.json`, `report.md` and the plots, [`write_items`] the per-image verdicts
 //! (`items.jsonl`, [`ItemRow`]), each atomically.
 //!
@@ -22,6 +25,8 @@
 //! join         predictions matched to items, answers extracted and marked
 //! stats        Wilson intervals, exact McNemar, Holm
 //! report       the report: per (model, axis, value) accuracy and paired flips
+//! relation_report  relation items: accuracy per relation, domain, subset, mode;
+//!              the "Cannot be inferred" class's precision, recall and F1
 //! consistency  per (model, axis): base problems answered the same way on every variant
 //! not_drawn    the run's variants not drawn (`skipped.jsonl`), per value and reason
 //! items        per-image verdicts (`items.jsonl`)
@@ -57,6 +62,7 @@ mod not_drawn;
 mod option_text;
 mod plot;
 mod predictions;
+mod relation_report;
 mod relations;
 mod report;
 mod stats;
@@ -76,6 +82,7 @@ pub use manifest::{BASE_AXIS, Label, ManifestItem, VariantValue, parse_manifest}
 pub use normalize::{ValueMatch, find_values, normalize_text, parse_value};
 pub use not_drawn::{NotDrawn, read_not_drawn};
 pub use predictions::{Prediction, default_model_name, parse_predictions};
+pub use relation_report::{CannotInferRow, PairedGroupRow};
 pub use relations::{Mode, RELATIONS_TASK, RelationItem, Subset, is_cannot_be_inferred};
 pub use report::{
     AxisValues, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT,
