@@ -22,9 +22,11 @@ const SHOWN_ERRORS: usize = 20;
 #[derive(clap::Args)]
 pub struct Args {
     /// The manifest written by `geomrender render` or `sweep` (DIR/manifest.jsonl): one
-    /// JSON object per image with id, base_id, variant, answer and params. A manifest
-    /// from elsewhere may give multiple-choice items a `choices` array with a letter
-    /// `answer`; geomrender's own manifests are numeric and have none.
+    /// JSON object per image with id, base_id, variant, answer and params. A
+    /// multiple-choice item has a `choices` array and a letter `answer`: GeomRel
+    /// relation rows ("task": "relations", with relation, domain, subset and mode) are
+    /// reported also per relation, domain, subset and mode, with precision, recall and
+    /// F1 of "Cannot be inferred"; GeomVerse rows are numeric.
     #[arg(long, value_name = "MANIFEST.jsonl")]
     manifest: PathBuf,
 

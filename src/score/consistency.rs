@@ -117,6 +117,7 @@ mod tests {
             label: Label::Number(1.0),
             depth: None,
             question_type: None,
+            relation: None,
             line: 1,
         }
     }

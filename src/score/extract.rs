@@ -17,6 +17,7 @@
 //! only, not nested expressions.
 
 use super::normalize::{find_values, first_value, normalize_text};
+use super::option_text::option_text_rule;
 use regex::Regex;
 use serde::Serialize;
 use std::fmt;
@@ -58,6 +59,10 @@ pub enum Rule {
     /// "answer is X", "Answer: X", "answer = X", `"answer": X` (subsumes GeoEval's "correct answer is
     /// (.+)" and "answer is ([\d.]+)").
     AnswerIs,
+    /// Only for items with choices: an option named by its text after an answer
+    /// trigger ("The answer is Parallel."), or a line that is just an option
+    /// ("**Cannot be inferred**"); the longest option wins (module `option_text`).
+    OptionText,
     /// GeoEval table 10: "value of (\w+) is ([\d.]+)".
     GeoevalValueOf,
     /// GeoEval table 10: "answer should be (.+) degrees" (degrees optional).
@@ -87,10 +92,11 @@ pub enum Rule {
 
 impl Rule {
     /// The cascade, in the order the rules are tried.
-    pub const CASCADE: [Rule; 13] = [
+    pub const CASCADE: [Rule; 14] = [
         Rule::FinalAnswer,
         Rule::Boxed,
         Rule::AnswerIs,
+        Rule::OptionText,
         Rule::GeoevalValueOf,
         Rule::GeoevalAnswerShouldBe,
         Rule::GeoevalAnswerToDegrees,
@@ -104,10 +110,10 @@ impl Rule {
     ];
 
     /// Every rule name that can be recorded: the cascade plus `none`.
-    pub const ALL: [Rule; 14] = {
-        let mut all = [Rule::None; 14];
+    pub const ALL: [Rule; 15] = {
+        let mut all = [Rule::None; 15];
         let mut i = 0;
-        while i < 13 {
+        while i < Rule::CASCADE.len() {
             all[i] = Rule::CASCADE[i];
             i += 1;
         }
@@ -120,6 +126,7 @@ impl Rule {
             Rule::FinalAnswer => "final_answer",
             Rule::Boxed => "boxed",
             Rule::AnswerIs => "answer_is",
+            Rule::OptionText => "option_text",
             Rule::GeoevalValueOf => "geoeval_value_of",
             Rule::GeoevalAnswerShouldBe => "geoeval_answer_should_be",
             Rule::GeoevalAnswerToDegrees => "geoeval_answer_to_degrees",
@@ -183,18 +190,18 @@ pub struct Extraction {
     pub trace: Vec<Attempt>,
 }
 
-/// Runs the cascade and stops at the first rule that fires. `choices` is the number of
-/// options when the item is multiple choice.
-pub fn extract(raw: &str, choices: Option<usize>) -> Extraction {
+/// Runs the cascade and stops at the first rule that fires. `choices` are the option
+/// texts when the item is multiple choice.
+pub fn extract(raw: &str, choices: Option<&[String]>) -> Extraction {
     run(raw, choices, true)
 }
 
 /// Like [`extract`] but tries every rule, so the trace shows what each would have read.
-pub fn explain(raw: &str, choices: Option<usize>) -> Extraction {
+pub fn explain(raw: &str, choices: Option<&[String]>) -> Extraction {
     run(raw, choices, false)
 }
 
-fn run(raw: &str, choices: Option<usize>, stop_at_first: bool) -> Extraction {
+fn run(raw: &str, choices: Option<&[String]>, stop_at_first: bool) -> Extraction {
     let normalized = normalize_text(raw);
     let mut trace = Vec::new();
     let mut decided: Option<(Rule, Option<Answer>)> = None;
@@ -217,13 +224,13 @@ fn run(raw: &str, choices: Option<usize>, stop_at_first: bool) -> Extraction {
     }
 }
 
-fn re(pattern: &str) -> Regex {
+pub(super) fn re(pattern: &str) -> Regex {
     // Patterns are constants covered by the extraction fixture.
     Regex::new(pattern).unwrap_or_else(|e| panic!("bad built-in regex {pattern:?}: {e}"))
 }
 
 /// The trigger of each phrase rule; the answer text starts where the match ends.
-fn trigger(rule: Rule) -> Option<&'static Regex> {
+pub(super) fn trigger(rule: Rule) -> Option<&'static Regex> {
     static FINAL: LazyLock<Regex> =
         LazyLock::new(|| re(r#"(?i)\bfinal[\s_]+answer"?\s*(?:is\b|:|=)\s*:?"#));
     static ANSWER: LazyLock<Regex> =
@@ -256,10 +263,15 @@ fn trigger(rule: Rule) -> Option<&'static Regex> {
     Some(LazyLock::force(r))
 }
 
-fn apply(rule: Rule, text: &str, choices: Option<usize>) -> Outcome {
+fn apply(rule: Rule, text: &str, choices: Option<&[String]>) -> Outcome {
+    let count = choices.map(<[String]>::len);
     match rule {
-        Rule::Boxed => boxed(text, choices),
-        Rule::OptionLetter => match choices {
+        Rule::Boxed => boxed(text, count),
+        Rule::OptionText => match choices {
+            Some(texts) => option_text_rule(text, texts),
+            None => Outcome::NotApplicable,
+        },
+        Rule::OptionLetter => match count {
             Some(n) => option_letter_rule(text, n),
             None => Outcome::NotApplicable,
         },
@@ -273,7 +285,7 @@ fn apply(rule: Rule, text: &str, choices: Option<usize>) -> Outcome {
         },
         Rule::None => Outcome::NoMatch,
         _ => match trigger(rule) {
-            Some(r) => phrase(rule, r, text, choices),
+            Some(r) => phrase(rule, r, text, count),
             None => Outcome::NoMatch,
         },
     }
@@ -328,7 +340,7 @@ fn head(s: &str) -> &str {
 
 /// The answer clause after a trigger: the rest of the line (or the next non-empty line
 /// when the trigger ends its line), bounded in length, cut at the sentence end.
-fn clause_after(tail: &str) -> &str {
+pub(super) fn clause_after(tail: &str) -> &str {
     static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| re(r"\.(?:\s|$)|[\n;!?]"));
     // Bounded before the line is looked for, so that a text without line breaks is
     // not scanned to its end once per trigger.
@@ -523,7 +535,7 @@ mod tests {
             assert_eq!(Rule::from_name(r.name()), Some(r));
         }
         assert_eq!(Rule::ALL[0], Rule::FinalAnswer);
-        assert_eq!(Rule::ALL[13], Rule::None);
+        assert_eq!(Rule::ALL[Rule::CASCADE.len()], Rule::None);
     }
 
     #[test]
@@ -544,14 +556,19 @@ mod tests {
         );
     }
 
+    fn four() -> Vec<String> {
+        ["30", "20", "15", "10"].map(String::from).to_vec()
+    }
+
     #[test]
     fn letters_only_with_choices() {
-        let e = extract("The answer is C.", Some(4));
+        let four = four();
+        let e = extract("The answer is C.", Some(&four));
         assert_eq!(
             (e.answer, e.rule),
             (Some(Answer::Choice(2)), Rule::AnswerIs)
         );
-        let e = extract("The answer is E.", Some(4));
+        let e = extract("The answer is E.", Some(&four));
         assert_eq!(e.rule, Rule::None);
         let e = extract("The answer is C.", None);
         assert_eq!(e.rule, Rule::None);
@@ -568,7 +585,7 @@ mod tests {
 
     #[test]
     fn random_token_soup_never_panics() {
-        const TOKENS: [&str; 40] = [
+        const TOKENS: [&str; 44] = [
             "answer is",
             "final answer:",
             "\\boxed{",
@@ -609,7 +626,14 @@ mod tests {
             "is approximately",
             "the closest value is",
             "\\sqrt",
+            "Parallel",
+            "not ",
+            "cannot be inferred",
+            "D. ",
         ];
+        let three: Vec<String> = ["Parallel", "Not parallel", "Cannot be inferred"]
+            .map(String::from)
+            .to_vec();
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..3000 {
             let mut s = String::new();
@@ -619,9 +643,10 @@ mod tests {
                 state ^= state << 17;
                 s.push_str(TOKENS[(state % TOKENS.len() as u64) as usize]);
             }
-            let e = explain(&s, Some(3));
+            let e = explain(&s, Some(&three));
             let f = extract(&s, None);
             assert!(!matches!(f.answer, Some(Answer::Choice(_))));
+            assert!(!matches!(e.answer, Some(Answer::Choice(3..))), "{s:?}");
             if let Some(Answer::Number(v)) = e.answer {
                 assert!(v.is_finite(), "{s:?}");
             }
@@ -644,6 +669,9 @@ mod tests {
             fill("value of x is y "),
             fill("the side is equal to "),
             fill("option "),
+            fill("answer is not parallel "),
+            fill("answer: p pa par para "),
+            fill("Not parallel\nParallel\n"),
             fill("1 "),
             fill("{"),
             fill("- "),
@@ -653,9 +681,17 @@ mod tests {
             format!("{}{}", fill("\\boxed{"), "}".repeat(n / 7)),
             format!("{}x{}", fill("\\text{"), "}".repeat(n / 6)),
         ];
+        let options: Vec<String> = [
+            "Parallel",
+            "Intersecting but not perpendicular",
+            "Cannot be inferred",
+            "x",
+        ]
+        .map(String::from)
+        .to_vec();
         for text in &texts {
             let started = std::time::Instant::now();
-            let _ = explain(text, Some(4));
+            let _ = explain(text, Some(&options));
             let took = started.elapsed();
             assert!(
                 took < std::time::Duration::from_secs(20),
@@ -691,7 +727,7 @@ mod tests {
             "é\u{202F}",
             "\\frac{}{}",
         ] {
-            let _ = extract(s, Some(3));
+            let _ = extract(s, Some(&four()[..3]));
             let _ = explain(s, None);
         }
     }

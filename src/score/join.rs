@@ -83,7 +83,7 @@ pub fn score_predictions(
         .par_iter()
         .filter_map(|&(model, item, p)| {
             let label = &items[item].label;
-            let e = extract(p.text.as_deref()?, items[item].choice_count());
+            let e = extract(p.text.as_deref()?, items[item].choices());
             let correct = e.answer.is_some_and(|a| is_correct(a, label, tol));
             let verdict = Verdict {
                 answer: e.answer,

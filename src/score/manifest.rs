@@ -4,9 +4,11 @@
 //! Fields read: `id`, `base_id`, `variant` (`{}` for the base image, whose `id` equals
 //! `base_id`; values are numbers or strings), `answer`, optional `choices` (then
 //! `answer` is the 0-based option index or its letter `"A"`…), optional
-//! `params.depth` and `params.question_type`.
+//! `params.depth` and `params.question_type`, and on GeomRel relation rows
+//! (`"task": "relations"`) the keys [`super::relations`] reads.
 
 use super::error::{LineReason, RejectedLine};
+use super::relations::{RelationItem, is_relation_row, parse_relation};
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -63,6 +65,8 @@ pub struct ManifestItem {
     pub depth: Option<String>,
     /// `params.question_type`, when present.
     pub question_type: Option<String>,
+    /// The relation keys of a GeomRel row; `None` for GeomVerse rows.
+    pub relation: Option<RelationItem>,
     /// 1-based line in the manifest.
     pub line: usize,
 }
@@ -73,10 +77,10 @@ impl ManifestItem {
         self.variant.is_empty()
     }
 
-    /// The number of options, for multiple-choice items.
-    pub fn choice_count(&self) -> Option<usize> {
+    /// The option texts, for multiple-choice items.
+    pub fn choices(&self) -> Option<&[String]> {
         match &self.label {
-            Label::Choice { choices, .. } => Some(choices.len()),
+            Label::Choice { choices, .. } => Some(choices),
             Label::Number(_) => None,
         }
     }
@@ -164,7 +168,18 @@ fn parse_item(line_text: &str, line: usize) -> Result<ManifestItem, LineReason> 
             },
         ));
     }
+    let is_relation = is_relation_row(&map)?;
+    if is_relation && map.get("choices").is_none_or(Value::is_null) {
+        // A relation question is multiple choice.
+        return Err(LineReason::MissingField {
+            field: "choices".into(),
+        });
+    }
     let label = parse_label(map.get("answer"), map.get("choices"))?;
+    let relation = match (&label, is_relation) {
+        (Label::Choice { index, choices }, true) => Some(parse_relation(&map, *index, choices)?),
+        _ => None,
+    };
     let params = match map.get("params") {
         None | Some(Value::Null) => None,
         Some(Value::Object(p)) => Some(p),
@@ -188,6 +203,7 @@ fn parse_item(line_text: &str, line: usize) -> Result<ManifestItem, LineReason> 
         label,
         depth,
         question_type,
+        relation,
         line,
     })
 }

@@ -1,7 +1,8 @@
 //! `report.md`: the report as tables a person reads.
 
 use super::MissingPolicy;
-use super::report::{GroupRow, Report, Row};
+use super::relation_report::PairedGroupRow;
+use super::report::{GroupRow, Report, Row, UNKNOWN_GROUP};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -16,8 +17,17 @@ pub(super) fn render(r: &Report) -> String {
     axes(&mut s, r);
     consistency(&mut s, r);
     not_drawn(&mut s, r);
-    breakdown(&mut s, "depth", &r.breakdowns.depth);
-    breakdown(&mut s, "question type", &r.breakdowns.question_type);
+    relations(&mut s, r);
+    for (what, rows) in [
+        ("depth", &r.breakdowns.depth),
+        ("question type", &r.breakdowns.question_type),
+    ] {
+        // Relation items have neither parameter: no table of "unknown" beside theirs.
+        let all_unknown = rows.iter().all(|g| g.group == UNKNOWN_GROUP);
+        if r.breakdowns.relation.is_empty() || !all_unknown {
+            breakdown(&mut s, what, rows);
+        }
+    }
     problems(&mut s, r);
     s
 }
@@ -269,6 +279,137 @@ fn breakdown(s: &mut String, what: &str, rows: &[GroupRow]) {
         s.push('\n');
     }
     s.push('\n');
+}
+
+/// GeomRel relation items: the four breakdowns and the "Cannot be inferred" class;
+/// nothing without relation items.
+fn relations(s: &mut String, r: &Report) {
+    let b = &r.breakdowns;
+    if b.relation.is_empty() && r.cannot_be_inferred.is_empty() {
+        return;
+    }
+    // Paired columns only where some variant is compared with its base.
+    let paired = !r.axes.is_empty();
+    let _ = writeln!(
+        s,
+        "## Relation identification\n\nGeomRel's multiple-choice relation items only. An \
+         answer is read from its option's letter or its text; accuracy has a {} % Wilson \
+         interval{}.\n",
+        r.confidence * 100.0,
+        if paired {
+            ", and a variant is compared with the base image of the same items as above \
+             (Holm across the axis's values within each group)"
+        } else {
+            ""
+        }
+    );
+    for (what, rows) in [
+        ("relation", &b.relation),
+        ("domain", &b.domain),
+        ("subset", &b.subset),
+        ("mode", &b.mode),
+    ] {
+        relation_table(s, what, rows, paired);
+    }
+    let _ = writeln!(
+        s,
+        "### \"Cannot be inferred\"\n\nPrecision: of the items answered \"Cannot be \
+         inferred\", the share whose answer it is; recall: of the items whose answer it \
+         is, the share answered so; F1 = 2·TP / (answered + gold). An output naming no \
+         option, or another one, is an answer other than \"Cannot be inferred\"; a \
+         missing prediction is {}. – where a denominator is 0.\n\n\
+         | model | axis = value | n | gold | answered | TP | precision | 95 % CI | recall | 95 % CI | F1 |\n\
+         |---|---|---:|---:|---:|---:|---:|---|---:|---|---:|",
+        match r.missing_policy {
+            MissingPolicy::Exclude => "left out",
+            MissingPolicy::Wrong => "such an answer",
+        }
+    );
+    for c in &r.cannot_be_inferred {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&c.model),
+            cell(&axis_value(&c.axis, &c.value)),
+            c.n,
+            c.gold,
+            c.predicted,
+            c.true_positive,
+            opt_pct(c.precision),
+            ci(c.precision_ci_low, c.precision_ci_high),
+            opt_pct(c.recall),
+            ci(c.recall_ci_low, c.recall_ci_high),
+            opt_pct(c.f1)
+        );
+    }
+    s.push('\n');
+}
+
+/// One relation breakdown as a long table: a line per (model, group, axis value).
+fn relation_table(s: &mut String, what: &str, rows: &[PairedGroupRow], paired: bool) {
+    let _ = write!(
+        s,
+        "### Accuracy by {what}\n\n| model | {what} | axis = value | n | accuracy | 95 % CI | missing | no answer |"
+    );
+    let _ = write!(
+        s,
+        "{}",
+        if paired {
+            " paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
+        } else {
+            "\n|---|---|---|---:|---:|---|---:|---:|\n"
+        }
+    );
+    for g in rows {
+        let row = &g.row;
+        let _ = write!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&row.model),
+            cell(&g.group),
+            cell(&axis_value(&row.axis, &row.value)),
+            row.n,
+            opt_pct(row.accuracy),
+            ci(row.ci_low, row.ci_high),
+            row.missing,
+            row.no_answer
+        );
+        if paired {
+            let _ = write!(s, "{}", paired_cells(row));
+        }
+        s.push('\n');
+    }
+    s.push('\n');
+}
+
+/// `axis = value`, or `base`.
+fn axis_value(axis: &str, value: &str) -> String {
+    if axis == "base" {
+        "base".to_string()
+    } else {
+        format!("{axis} = {value}")
+    }
+}
+
+/// The paired cells of a row (`–` for the base row), each followed by ` |`.
+fn paired_cells(row: &Row) -> String {
+    if row.axis == "base" {
+        return " – | – | – | – | – | – | – |".into();
+    }
+    let delta_ci = match (row.delta_ci_low, row.delta_ci_high) {
+        (Some(l), Some(h)) => format!("{} … {}", pp(Some(l)), pp(Some(h))),
+        _ => "–".into(),
+    };
+    format!(
+        " {} | {} | {} | {} | {} | {} | {} |",
+        row.paired_n,
+        pp(row.delta),
+        delta_ci,
+        row.flips_to_wrong,
+        row.flips_to_right,
+        pvalue(row.mcnemar_p),
+        pvalue(row.mcnemar_p_holm)
+    )
 }
 
 fn problems(s: &mut String, r: &Report) {

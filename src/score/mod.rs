@@ -4,22 +4,29 @@
 //! from every raw model output with an auditable rule cascade ([`extract`]), marks it
 //! with GeomVerse's relaxed accuracy ([`Tolerance`]), and reports accuracy with
 //! Wilson intervals per (model, axis, value) plus the paired exact McNemar comparison
-//! of each variant with its base image ([`Report`]). [`write_report`] writes
+//! of each variant with its base image ([`Report`]). Multiple-choice GeomRel relation
+//! items (an option read by its letter or text) are also reported per relation,
+//! domain, subset and mode, with the "Cannot be inferred" class's precision, recall
+//! and F1 ([`RelationItem`], [`CannotInferRow`]). [`write_report`] writes
 //! `report.json`, `report.md` and the plots, [`write_items`] the per-image verdicts
 //! (`items.jsonl`, [`ItemRow`]), each atomically.
 //!
 //! ```text
 //! manifest     the manifest's items: id, base, variant, gold answer
+//! relations    GeomRel relation rows: relation, domain, subset, mode
 //! inputs       `--predictions` files, directories and globs, expanded
 //! predictions  prediction files (JSONL, CSV, and the harnesses' via `harness`, `xlsx`)
 //! harness      lmms-eval and VLMEvalKit result files
 //! xlsx         VLMEvalKit .xlsx results, bounded
 //! normalize    text clean-up and number parsing
 //! extract      the answer extraction cascade
+//! option_text  the cascade's rule for an option named by its text
 //! accuracy     GeomVerse's relaxed accuracy (`Tolerance`)
 //! join         predictions matched to items, answers extracted and marked
 //! stats        Wilson intervals, exact McNemar, Holm
 //! report       the report: per (model, axis, value) accuracy and paired flips
+//! relation_report  relation items: accuracy per relation, domain, subset, mode;
+//!              the "Cannot be inferred" class's precision, recall and F1
 //! consistency  per (model, axis): base problems answered the same way on every variant
 //! not_drawn    the run's variants not drawn (`skipped.jsonl`), per value and reason
 //! items        per-image verdicts (`items.jsonl`)
@@ -52,8 +59,11 @@ mod manifest;
 mod markdown;
 mod normalize;
 mod not_drawn;
+mod option_text;
 mod plot;
 mod predictions;
+mod relation_report;
+mod relations;
 mod report;
 mod stats;
 mod trace;
@@ -72,6 +82,8 @@ pub use manifest::{BASE_AXIS, Label, ManifestItem, VariantValue, parse_manifest}
 pub use normalize::{ValueMatch, find_values, normalize_text, parse_value};
 pub use not_drawn::{NotDrawn, read_not_drawn};
 pub use predictions::{Prediction, default_model_name, parse_predictions};
+pub use relation_report::{CannotInferRow, PairedGroupRow};
+pub use relations::{Mode, RELATIONS_TASK, RelationItem, Subset, is_cannot_be_inferred};
 pub use report::{
     AxisValues, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT,
     Report, Row, UNKNOWN_GROUP,

@@ -1,6 +1,8 @@
 //! The report: accuracy with Wilson intervals per (model, axis, value), the paired
 //! comparison of every variant with its base image, breakdowns by depth and question
-//! type, and the input bookkeeping. Field meanings are published in
+//! type (and, for GeomRel relation items, by relation, domain, subset and mode, with
+//! the "Cannot be inferred" class: [`super::relation_report`]), and the input
+//! bookkeeping. Field meanings are published in
 //! `schemas/report.schema.json`; everything is sorted so equal inputs give equal bytes,
 //! and rows, breakdowns and model summaries do not depend on the order of input lines.
 //!
@@ -15,6 +17,7 @@ use super::consistency::{Consistency, per_axis};
 use super::error::RejectedLine;
 use super::join::{Scored, Verdict};
 use super::manifest::{BASE_AXIS, ManifestItem, VariantValue};
+use super::relation_report::{CannotInferRow, PairedGroupRow, RelationTallies};
 use super::stats::{Z_95, holm, mcnemar_exact, paired_bootstrap, wilson};
 use super::{MissingPolicy, ScoreOptions};
 use serde::Serialize;
@@ -45,6 +48,10 @@ pub struct Report {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_drawn: Vec<super::NotDrawn>,
     pub breakdowns: Breakdowns,
+    /// Per (model, axis, value) over GeomRel relation items: precision, recall and
+    /// F1 of the "Cannot be inferred" class. Absent without relation items.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cannot_be_inferred: Vec<CannotInferRow>,
     /// Every rejected input line, sorted by file and line.
     pub errors: Vec<RejectedLine>,
 }
@@ -144,11 +151,20 @@ pub struct Row {
     pub mcnemar_p_holm: f64,
 }
 
-/// Accuracy per (model, axis, value) split by a problem parameter.
+/// Accuracy per (model, axis, value) split by a problem parameter. The relation
+/// breakdowns cover GeomRel relation items only and are absent without them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Breakdowns {
     pub depth: Vec<GroupRow>,
     pub question_type: Vec<GroupRow>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub relation: Vec<PairedGroupRow>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub domain: Vec<PairedGroupRow>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub subset: Vec<PairedGroupRow>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mode: Vec<PairedGroupRow>,
 }
 
 /// One cell of a breakdown; `group` is "unknown" when the parameter is absent.
@@ -170,8 +186,8 @@ pub const UNKNOWN_GROUP: &str = "unknown";
 
 /// (axis, values) of an item: `("base", [])` for base images.
 #[derive(Clone, Debug, PartialEq)]
-struct Key {
-    axis: String,
+pub(super) struct Key {
+    pub(super) axis: String,
     values: Vec<VariantValue>,
 }
 
@@ -194,7 +210,7 @@ impl Key {
         }
     }
 
-    fn value_label(&self) -> String {
+    pub(super) fn value_label(&self) -> String {
         if self.values.is_empty() {
             return BASE_AXIS.to_string();
         }
@@ -224,7 +240,7 @@ impl Key {
 
 /// Tallies for a row or a breakdown cell.
 #[derive(Clone, Copy, Debug, Default)]
-struct Tally {
+pub(super) struct Tally {
     n: u64,
     correct: u64,
     missing: u64,
@@ -232,6 +248,37 @@ struct Tally {
     paired_n: u64,
     to_wrong: u64,
     to_right: u64,
+}
+
+impl Tally {
+    /// Counts item `i` for one model: missing or scored (under `policy`), and paired
+    /// with its base image when both are scored.
+    pub(super) fn add(
+        &mut self,
+        i: usize,
+        layout: &Layout<'_>,
+        items: &[ManifestItem],
+        verdicts: &[Option<Verdict>],
+        policy: MissingPolicy,
+    ) {
+        let item = &items[i];
+        let v = verdicts[i].as_ref();
+        self.missing += u64::from(v.is_none());
+        let Some(ok) = counted(v, policy) else {
+            return;
+        };
+        self.n += 1;
+        self.correct += u64::from(ok);
+        self.no_answer += u64::from(v.is_some_and(|v| v.answer.is_none()));
+        let base = layout.base_of.get(item.base_id.as_str()).copied();
+        if let Some(b) = base.filter(|_| !item.is_base())
+            && let Some(base_ok) = counted(verdicts[b].as_ref(), policy)
+        {
+            self.paired_n += 1;
+            self.to_wrong += u64::from(base_ok && !ok);
+            self.to_right += u64::from(!base_ok && ok);
+        }
+    }
 }
 
 /// How an item counts for a model: `None` = left out (missing, policy exclude).
@@ -253,11 +300,11 @@ pub(super) struct BuildInput<'a> {
 }
 
 /// Which row each item belongs to, and where each problem's base image is.
-struct Layout<'a> {
+pub(super) struct Layout<'a> {
     /// One key per distinct (axis, value), in report order.
-    keys: Vec<Key>,
+    pub(super) keys: Vec<Key>,
     /// `slot[i]`: index into `keys` of item i.
-    slot: Vec<usize>,
+    pub(super) slot: Vec<usize>,
     /// base_id → index of the base item.
     base_of: HashMap<&'a str, usize>,
 }
@@ -311,30 +358,17 @@ fn tally_model(
     };
     for (i, item) in items.iter().enumerate() {
         let slot = layout.slot[i];
-        let t = &mut out.rows[slot];
-        let v = verdicts[i].as_ref();
-        t.missing += u64::from(v.is_none());
-        let Some(ok) = counted(v, policy) else {
+        out.rows[slot].add(i, layout, items, verdicts, policy);
+        if counted(verdicts[i].as_ref(), policy).is_none() {
+            // A breakdown has a cell only where an item was scored.
             continue;
-        };
-        t.n += 1;
-        t.correct += u64::from(ok);
-        t.no_answer += u64::from(v.is_some_and(|v| v.answer.is_none()));
-        let base = layout.base_of.get(item.base_id.as_str()).copied();
-        if let Some(b) = base.filter(|_| !item.is_base())
-            && let Some(base_ok) = counted(verdicts[b].as_ref(), policy)
-        {
-            t.paired_n += 1;
-            t.to_wrong += u64::from(base_ok && !ok);
-            t.to_right += u64::from(!base_ok && ok);
         }
         for (map, group) in [
             (&mut out.depth, item.depth.as_deref()),
             (&mut out.question_type, item.question_type.as_deref()),
         ] {
-            let g = map.entry((slot, GroupKey::of(group))).or_default();
-            g.n += 1;
-            g.correct += u64::from(ok);
+            let g: &mut Tally = map.entry((slot, GroupKey::of(group))).or_default();
+            g.add(i, layout, items, verdicts, policy);
         }
     }
     out
@@ -355,7 +389,9 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
     let mut question_type = Vec::new();
     let mut models = Vec::new();
     let mut consistency = Vec::new();
+    let mut relations = RelationTallies::default();
     for (model, verdicts) in scored.models.iter().zip(&scored.verdicts) {
+        relations.add_model(model, &layout, items, verdicts, opts.missing);
         consistency.extend(per_axis(model, items, verdicts, opts.missing));
         let t = tally_model(&layout, items, verdicts, opts.missing);
         let first = rows.len();
@@ -377,6 +413,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
     }
     errors.sort();
     let counts = counts(items, &layout, &models, &errors, predictions);
+    let relations = relations.finish();
     Report {
         format: REPORT_FORMAT,
         tolerance: opts.tolerance,
@@ -392,7 +429,12 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
         breakdowns: Breakdowns {
             depth,
             question_type,
+            relation: relations.relation,
+            domain: relations.domain,
+            subset: relations.subset,
+            mode: relations.mode,
         },
+        cannot_be_inferred: relations.cannot_be_inferred,
         errors,
     }
 }
@@ -453,14 +495,19 @@ impl GroupKey {
     }
 }
 
-fn ratio(a: u64, n: u64) -> Option<f64> {
+pub(super) fn ratio(a: u64, n: u64) -> Option<f64> {
     (n > 0).then(|| a as f64 / n as f64)
 }
 
 fn make_row(model: &str, key: &Key, t: &Tally) -> Row {
-    let ci = wilson(t.correct, t.n, Z_95);
     // Seeded by the row itself, so a row's interval does not depend on the others.
     let seed_text = format!("{model}\n{}\n{}", key.axis, key.value_label());
+    make_row_seeded(model, key, t, &seed_text)
+}
+
+/// A row whose bootstrap is seeded by `seed_text` (what names the row uniquely).
+pub(super) fn make_row_seeded(model: &str, key: &Key, t: &Tally, seed_text: &str) -> Row {
+    let ci = wilson(t.correct, t.n, Z_95);
     let digest = crate::digest::sha256_hex(seed_text.as_bytes());
     let seed = u64::from_str_radix(&digest[..16], 16).unwrap_or(0);
     let boot = paired_bootstrap(t.to_wrong, t.to_right, t.paired_n, seed);
@@ -490,7 +537,7 @@ fn make_row(model: &str, key: &Key, t: &Tally) -> Row {
 
 /// Holm-adjusts the McNemar p-values of one model's rows across each axis's values
 /// (the base row keeps 1).
-fn holm_per_axis(rows: &mut [Row]) {
+pub(super) fn holm_per_axis(rows: &mut [Row]) {
     let mut axes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, r) in rows.iter().enumerate().filter(|(_, r)| r.axis != "base") {
         axes.entry(r.axis.clone()).or_default().push(i);

@@ -76,7 +76,7 @@ fn write_one(out: &mut String, item: &ManifestItem, raw: &str, opts: &ScoreOptio
             choices
         ),
     };
-    let e = explain(raw, item.choice_count());
+    let e = explain(raw, item.choices());
     let _ = writeln!(out, "raw         {raw:?}");
     let _ = writeln!(out, "normalized  {:?}", e.normalized);
     let mut decided = false;

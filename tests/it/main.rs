@@ -68,6 +68,9 @@
 //!   axes are points, numeric ones lines through their base value.
 //! - `score_inputs`: `--predictions` directories and globs; `null` predictions are
 //!   missing ones.
+//! - `score_relations`: GeomRel relation items: accuracy per relation, domain,
+//!   subset and mode and the "Cannot be inferred" class against a planted plan;
+//!   bad relation rows; GeomVerse reports without relation keys.
 //! - `score_stats`: Wilson intervals and McNemar p-values against hand-computed values.
 //! - `sharding`: shards merged give the single machine's bytes (Slurm, Ray, K8s).
 //! - `shaders`: every WGSL file validates with naga and is the one the renderer uses.
@@ -119,6 +122,7 @@ mod score_end_to_end;
 mod score_extraction;
 mod score_inputs;
 mod score_plots;
+mod score_relations;
 mod score_stats;
 mod shaders;
 mod sharding;
