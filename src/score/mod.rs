@@ -83,7 +83,7 @@ pub use normalize::{ValueMatch, find_values, normalize_text, parse_value};
 pub use not_drawn::{NotDrawn, read_not_drawn};
 pub use predictions::{Prediction, default_model_name, parse_predictions};
 pub use relation_report::{CannotInferRow, PairedGroupRow};
-pub use relations::{Mode, RELATIONS_TASK, RelationItem, Subset, is_cannot_be_inferred};
+pub use relations::{RELATIONS_TASK, RelationItem, is_cannot_be_inferred};
 pub use report::{
     AxisValues, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT,
     Report, Row, UNKNOWN_GROUP,

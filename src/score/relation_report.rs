@@ -18,10 +18,11 @@ use super::MissingPolicy;
 use super::extract::Answer;
 use super::join::Verdict;
 use super::manifest::{Label, ManifestItem};
-use super::relations::{Mode, RelationItem, Subset, domain_name, is_cannot_be_inferred};
+use super::relations::{RelationItem, is_cannot_be_inferred};
 use super::report::{Layout, Row, Tally, counted, holm_per_axis, make_row_seeded, ratio};
 use super::stats::{Z_95, wilson};
 use crate::generate::relations::{Domain, RELATIONS};
+use crate::generate::relations::{Mode, Subset};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -102,7 +103,7 @@ impl Dimension {
                         .iter()
                         .position(|d| *d == r.domain),
                 ),
-                domain_name(r.domain),
+                r.domain.name(),
             ),
             Dimension::Subset => (
                 rank(Subset::ALL.iter().position(|s| *s == r.subset)),

@@ -10,25 +10,11 @@
 
 use super::error::LineReason;
 use super::manifest::{bad, required_string};
-use crate::generate::relations::{CANNOT_BE_INFERRED, Domain, relation};
+use crate::generate::relations::{CANNOT_BE_INFERRED, Domain, Mode, Subset, relation};
 use serde_json::{Map, Value};
 
 /// The value of `task` that marks a relation row.
 pub const RELATIONS_TASK: &str = "relations";
-
-/// GeomRel's two subsets: single relations, and chains of conditions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Subset {
-    Basic,
-    Advanced,
-}
-
-/// How the question gives its conditions: in words only, or drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Mode {
-    Text,
-    Visual,
-}
 
 /// What a relation row adds to a manifest item.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,39 +24,6 @@ pub struct RelationItem {
     pub domain: Domain,
     pub subset: Subset,
     pub mode: Mode,
-}
-
-/// The manifest's name of a domain.
-pub(super) fn domain_name(d: Domain) -> &'static str {
-    match d {
-        Domain::Line => "line",
-        Domain::Angle => "angle",
-        Domain::Shape => "shape",
-    }
-}
-
-impl Subset {
-    /// Both subsets in report order.
-    pub const ALL: [Subset; 2] = [Subset::Basic, Subset::Advanced];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Subset::Basic => "basic",
-            Subset::Advanced => "advanced",
-        }
-    }
-}
-
-impl Mode {
-    /// Both modes in report order.
-    pub const ALL: [Mode; 2] = [Mode::Text, Mode::Visual];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Text => "text",
-            Mode::Visual => "visual",
-        }
-    }
 }
 
 /// Whether option `index` of `choices` is GeomRel's "Cannot be inferred".
@@ -132,8 +85,8 @@ pub(super) fn parse_relation(
             "domain",
             format!(
                 "{name} is a {} relation, not {}",
-                domain_name(pooled.domain),
-                domain_name(domain)
+                pooled.domain.name(),
+                domain.name()
             ),
         ));
     }

@@ -7,7 +7,9 @@ use super::pool::Domain;
 use serde::{Deserialize, Serialize};
 
 /// GeomRel's two subsets (§2.2, §2.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Subset {
     /// From a relation's definition and the properties that imply it.
@@ -18,7 +20,9 @@ pub enum Subset {
 }
 
 /// Where the item's conditions are given.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// GeomRel's own setting: every condition stated in words, so the question is
@@ -30,6 +34,32 @@ pub enum Mode {
     /// their elements): the relation is read from the picture. No indeterminate
     /// items: a picture cannot leave a drawn relation open.
     Visual,
+}
+
+impl Subset {
+    /// Both subsets, in report order.
+    pub const ALL: [Subset; 2] = [Subset::Basic, Subset::Advanced];
+
+    /// Its name in Problems, rows and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Subset::Basic => "basic",
+            Subset::Advanced => "advanced",
+        }
+    }
+}
+
+impl Mode {
+    /// Both modes, in report order.
+    pub const ALL: [Mode; 2] = [Mode::Text, Mode::Visual];
+
+    /// Its name in Problems, rows and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Text => "text",
+            Mode::Visual => "visual",
+        }
+    }
 }
 
 /// A line (or segment) through two named points.

@@ -15,6 +15,20 @@ pub enum Domain {
     Shape,
 }
 
+impl Domain {
+    /// The three domains, in report order.
+    pub const ALL: [Domain; 3] = [Domain::Line, Domain::Angle, Domain::Shape];
+
+    /// Its name in Problems, rows and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Domain::Line => "line",
+            Domain::Angle => "angle",
+            Domain::Shape => "shape",
+        }
+    }
+}
+
 /// The answer choices a question of one kind offers (its "Cannot be inferred"
 /// option is added to every list: [`CANNOT_BE_INFERRED`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
