@@ -273,3 +273,389 @@ fn export_refuses_what_it_cannot_convert() {
     assert!(stderr.contains("render with --format png"), "{stderr}");
     assert!(!svg.join("wds").join("geomrender-000000.tar").exists());
 }
+
+/// Issue 26: `generate --task relations` items rendered with every sink, `fontsize`
+/// variants, 4-row shards. Returns the run directory.
+fn relation_run(tmp: &Path, name: &str, seed: &str) -> std::path::PathBuf {
+    let problems = tmp.join(format!("{name}.jsonl"));
+    run_ok(
+        bin()
+            .args([
+                "generate",
+                "--task",
+                "relations",
+                "--count",
+                "5",
+                "--seed",
+                seed,
+                "--out",
+            ])
+            .arg(&problems),
+    );
+    let out = tmp.join(name);
+    run_ok(
+        bin()
+            .arg("render")
+            .arg(&problems)
+            .args(["--backend", "cpu", "-q", "--variants", "fontsize=8"])
+            .args(["--sink", SINKS, "--shard-rows", "4", "--out"])
+            .arg(&out),
+    );
+    out
+}
+
+/// A relation row's option texts and letter, from the manifest.
+fn choices(row: &serde_json::Value) -> Vec<String> {
+    row["choices"]
+        .as_array()
+        .expect("a relation row has choices")
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The `huggingface` key of a Parquet shard's metadata: the HF features.
+fn hf_features(shard: &Path) -> String {
+    let file = std::fs::File::open(shard).unwrap();
+    let reader =
+        parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let kv = reader
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .unwrap();
+    let hf = kv.iter().find(|kv| kv.key == "huggingface").unwrap();
+    hf.value.clone().unwrap()
+}
+
+/// Every Parquet shard of a run, read back as Arrow batches.
+fn parquet_batches(out: &Path) -> Vec<arrow_array::RecordBatch> {
+    let mut shards: Vec<_> = std::fs::read_dir(out.join("data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    shards.sort();
+    shards
+        .iter()
+        .flat_map(|p| {
+            let file = std::fs::File::open(p).unwrap();
+            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+                .unwrap()
+                .build()
+                .unwrap()
+                .map(Result::unwrap)
+        })
+        .collect()
+}
+
+/// VLMEvalKit reads the relation run's TSV as multiple choice (columns `A` and `B`:
+/// `build_dataset` in `vlmeval/dataset/__init__.py`), the Parquet rows carry the
+/// letter and the options, lmms-eval scores `accuracy`, and `export` writes the same
+/// bytes as `--sink`.
+#[test]
+fn relation_items_are_multiple_choice_in_every_sink() {
+    use arrow_array::cast::AsArray;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = relation_run(tmp.path(), "rel", "4");
+    let rows = crate::support::cli::manifest(&out);
+    assert_eq!(rows.len(), 10);
+
+    // VLMEvalKit: option columns A–E, the letter, the question without its options.
+    let mut tsv = csv::ReaderBuilder::new()
+        .delimiter(b'\t')
+        .from_path(out.join("vlmevalkit/GeomRender.tsv"))
+        .unwrap();
+    let header: Vec<String> = tsv.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header,
+        [
+            "index",
+            "image",
+            "question",
+            "A",
+            "B",
+            "C",
+            "D",
+            "E",
+            "answer",
+            "category",
+            "l2-category",
+            "id",
+            "base_id",
+            "axis",
+            "value"
+        ]
+    );
+    let records: Vec<csv::StringRecord> = tsv.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), rows.len());
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    for (row, rec) in rows.iter().zip(&records) {
+        let options = choices(row);
+        assert_eq!(&rec[col("id")], row["id"].as_str().unwrap());
+        assert_eq!(&rec[col("answer")], row["answer"].as_str().unwrap());
+        for (k, letter) in ["A", "B", "C", "D", "E"].iter().enumerate() {
+            let want = options.get(k).map_or("", String::as_str);
+            assert_eq!(&rec[col(letter)], want, "{} option {letter}", row["id"]);
+        }
+        let listed: Vec<String> = (options.iter().zip('A'..))
+            .map(|(c, l)| format!("{l}. {c}"))
+            .collect();
+        let question = &rec[col("question")];
+        assert!(!question.contains("Answer choices"), "{question}");
+        assert_eq!(
+            format!("{question} Answer choices: {}", listed.join(" ")),
+            row["question"].as_str().unwrap()
+        );
+        assert_eq!(&rec[col("l2-category")], row["relation"].as_str().unwrap());
+        let axis = if row["variant"].as_object().unwrap().is_empty() {
+            "base"
+        } else {
+            "fontsize"
+        };
+        assert_eq!(&rec[col("category")], axis);
+    }
+
+    // Parquet: `answer` the letter, `choices` a list of strings, the relation fields.
+    let batches = parquet_batches(&out);
+    assert_eq!(batches.len(), 3, "10 rows in 4-row shards");
+    let schema = batches[0].schema();
+    for (name, ty) in [
+        ("answer", "Utf8"),
+        ("choices", "List"),
+        ("answer_text", "Utf8"),
+        ("relation", "Utf8"),
+        ("domain", "Utf8"),
+        ("subset", "Utf8"),
+        ("mode", "Utf8"),
+        ("task", "Utf8"),
+    ] {
+        let dt = format!("{:?}", schema.field_with_name(name).unwrap().data_type());
+        assert!(dt.starts_with(ty), "{name}: {dt}");
+    }
+    let features: serde_json::Value =
+        serde_json::from_str(&hf_features(&out.join("data/test-00000-of-00003.parquet"))).unwrap();
+    let features = &features["info"]["features"];
+    assert_eq!(
+        features["choices"],
+        serde_json::json!({"feature": {"dtype": "string", "_type": "Value"}, "_type": "List"})
+    );
+    assert_eq!(
+        features["answer"],
+        serde_json::json!({"dtype": "string", "_type": "Value"})
+    );
+    let mut got = Vec::new();
+    for b in &batches {
+        let text = |name: &str| b.column_by_name(name).unwrap().as_string::<i32>().clone();
+        let (ids, answers, texts, relations, domains) = (
+            text("id"),
+            text("answer"),
+            text("answer_text"),
+            text("relation"),
+            text("domain"),
+        );
+        let lists = b
+            .column_by_name("choices")
+            .unwrap()
+            .as_list::<i32>()
+            .clone();
+        for i in 0..b.num_rows() {
+            let options: Vec<String> = lists
+                .value(i)
+                .as_string::<i32>()
+                .iter()
+                .map(|s| s.unwrap().to_string())
+                .collect();
+            got.push((
+                ids.value(i).to_string(),
+                answers.value(i).to_string(),
+                options,
+                texts.value(i).to_string(),
+                relations.value(i).to_string(),
+                domains.value(i).to_string(),
+            ));
+        }
+    }
+    let want: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().unwrap().to_string();
+            (
+                s("id"),
+                s("answer"),
+                choices(r),
+                s("answer_text"),
+                s("relation"),
+                s("domain"),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    // The card declares the list and names the relation columns.
+    let card = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(
+        card.contains("  - name: choices\n    list: string\n"),
+        "{card}"
+    );
+    assert!(
+        card.contains("  - name: answer\n    dtype: string\n"),
+        "{card}"
+    );
+    assert!(
+        card.contains("`choices` (the options in letter order"),
+        "{card}"
+    );
+
+    // lmms-eval: the template scores `accuracy` (utils.py's multiple-choice metric).
+    let template = std::fs::read_to_string(out.join("lmms_eval/_default_template_yaml")).unwrap();
+    assert!(
+        template.contains("metric_list:\n  - metric: accuracy\n"),
+        "{template}"
+    );
+
+    // export of the finished directory: the same bytes.
+    let streamed = datasets(&out);
+    for sub in ["data", "wds", "vlmevalkit", "lmms_eval"] {
+        std::fs::remove_dir_all(out.join(sub)).unwrap();
+    }
+    std::fs::remove_file(out.join("README.md")).unwrap();
+    run_ok(
+        bin()
+            .arg("export")
+            .arg(&out)
+            .args(["--to", SINKS, "--shard-rows", "4"]),
+    );
+    assert!(datasets(&out) == streamed, "export differs from --sink");
+}
+
+/// GeomVerse runs keep the open-question layout: no option columns (VLMEvalKit
+/// would read `A`/`B` as multiple choice), a numeric `answer` in Parquet, and
+/// `relaxed_accuracy` in lmms-eval.
+#[test]
+fn geomverse_runs_keep_the_open_question_layout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("gv");
+    run_ok(
+        bin()
+            .args([
+                "sweep",
+                "--count",
+                "2",
+                "--seed",
+                "1",
+                "--backend",
+                "cpu",
+                "-q",
+            ])
+            .args(["--sink", SINKS, "--out"])
+            .arg(&out),
+    );
+    let tsv = std::fs::read_to_string(out.join("vlmevalkit/GeomRender.tsv")).unwrap();
+    assert_eq!(
+        tsv.lines().next(),
+        Some("index\timage\tquestion\tanswer\tcategory\tid\tbase_id\taxis\tvalue")
+    );
+    let schema = parquet_batches(&out)[0].schema();
+    assert_eq!(
+        schema.field_with_name("answer").unwrap().data_type(),
+        &arrow_schema::DataType::Float64
+    );
+    assert!(schema.field_with_name("choices").is_err());
+    let template = std::fs::read_to_string(out.join("lmms_eval/_default_template_yaml")).unwrap();
+    assert!(
+        template.contains("  - metric: relaxed_accuracy\n"),
+        "{template}"
+    );
+}
+
+/// Relation items after GeomVerse problems in one input: the one-layout sinks
+/// refuse the first relation row, naming it, its line and the row that set the
+/// layout, and write nothing under a final name; WebDataset takes both; `export`
+/// refuses the same row before writing anything.
+#[test]
+fn a_run_mixing_relation_items_and_geomverse_problems_is_refused_where_one_dataset_cannot_hold_both()
+ {
+    let tmp = tempfile::tempdir().unwrap();
+    let (gv, rel) = (tmp.path().join("gv.jsonl"), tmp.path().join("rel.jsonl"));
+    run_ok(
+        bin()
+            .args(["generate", "--count", "2", "--seed", "1", "--out"])
+            .arg(&gv),
+    );
+    run_ok(
+        bin()
+            .args([
+                "generate",
+                "--task",
+                "relations",
+                "--count",
+                "2",
+                "--seed",
+                "1",
+                "--out",
+            ])
+            .arg(&rel),
+    );
+    let mixed = tmp.path().join("mixed.jsonl");
+    let text = std::fs::read_to_string(&gv).unwrap() + &std::fs::read_to_string(&rel).unwrap();
+    std::fs::write(&mixed, text).unwrap();
+    let render = |out: &Path, sinks: &str| {
+        run(bin()
+            .arg("render")
+            .arg(&mixed)
+            .args(["--backend", "cpu", "-q", "--sink", sinks, "--out"])
+            .arg(out))
+    };
+
+    let out = tmp.path().join("tsv");
+    let o = render(&out, "vlmevalkit");
+    assert!(!o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(&mixed)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (first, third) = (
+        rows[0]["id"].as_str().unwrap(),
+        rows[2]["id"].as_str().unwrap(),
+    );
+    for want in [
+        format!("manifest.jsonl:3: {third:?} is one of GeomRel's relation items (multiple choice)"),
+        format!(
+            "the vlmevalkit dataset holds GeomVerse's problems (numeric answers) (set by its first row, {first:?})"
+        ),
+        "render the two kinds into separate directories".to_string(),
+    ] {
+        assert!(stderr.contains(&want), "{want:?} not in {stderr}");
+    }
+    assert!(!out.join("vlmevalkit/GeomRender.tsv").exists());
+
+    // WebDataset alone: every row, relation items' choices in their JSON.
+    let out = tmp.path().join("wds");
+    let o = render(&out, "webdataset");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let tar = std::fs::read(out.join("wds/geomrender-000000.tar")).unwrap();
+    let mut archive = tar::Archive::new(&tar[..]);
+    let jsons: Vec<serde_json::Value> = archive
+        .entries()
+        .unwrap()
+        .map(Result::unwrap)
+        .filter(|e| e.path().unwrap().extension().is_some_and(|x| x == "json"))
+        .map(|e| serde_json::from_reader(e).unwrap())
+        .collect();
+    assert_eq!(jsons.len(), 4);
+    assert!(jsons[2]["choices"].is_array() && jsons[2]["answer"].is_string());
+    assert!(jsons[0].get("choices").is_none() && jsons[0]["answer"].is_number());
+
+    // export to Parquet from that directory: refused before anything is written.
+    let o = run(bin().arg("export").arg(&out).args(["--to", "parquet"]));
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(&format!("manifest.jsonl:3: {third:?} is one of")),
+        "{stderr}"
+    );
+    assert!(stderr.contains("the parquet dataset holds"), "{stderr}");
+    assert!(!out.join("data").exists() && !out.join("README.md").exists());
+}

@@ -70,16 +70,14 @@ def test_parquet_loads_with_datasets_and_matches_the_manifest(run):
     assert card["id"] == ds["id"]
 
 
-def test_dataset_card_loads_without_warnings_and_declares_what_datasets_records(run, tmp_path):
-    """The card's dataset_info: a `splits` entry without num_bytes was dropped with
-    "The `splits` field in YAML is malformed"; now every size is the one datasets
-    records itself (pinned pyarrow) and no warning of any kind is raised."""
+def load_through_card(out: Path, rows: list, cache: Path):
+    """The dataset loaded through its card, failing on any warning, after checking
+    that the card declares the sizes datasets records itself."""
     import logging
     import warnings
 
     import datasets
 
-    out, rows = run
     card = yaml.safe_load((out / "README.md").read_text().split("---\n")[1])
     info = card["dataset_info"]
     assert info["splits"] == [{"name": "test", "num_bytes": info["dataset_size"],
@@ -98,7 +96,7 @@ def test_dataset_card_loads_without_warnings_and_declares_what_datasets_records(
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            ds = datasets.load_dataset(str(out), split="test", cache_dir=str(tmp_path / "cache"))
+            ds = datasets.load_dataset(str(out), split="test", cache_dir=str(cache))
     finally:
         logger.removeHandler(handler)
     assert seen == []
@@ -106,6 +104,15 @@ def test_dataset_card_loads_without_warnings_and_declares_what_datasets_records(
     recorded = ds.info.splits["test"]
     assert (recorded.num_examples, recorded.num_bytes) == (len(rows), info["dataset_size"])
     assert (ds.info.download_size, ds.info.dataset_size) == (info["download_size"], info["dataset_size"])
+    return ds
+
+
+def test_dataset_card_loads_without_warnings_and_declares_what_datasets_records(run, tmp_path):
+    """The card's dataset_info: a `splits` entry without num_bytes was dropped with
+    "The `splits` field in YAML is malformed"; now every size is the one datasets
+    records itself (pinned pyarrow) and no warning of any kind is raised."""
+    out, rows = run
+    load_through_card(out, rows, tmp_path / "cache")
 
 
 def test_webdataset_shards_iterate_with_webdataset(run):
@@ -132,11 +139,19 @@ def test_vlmevalkit_tsv_reads_with_pandas_to_the_exact_files(run):
     df = pd.read_csv(out / "vlmevalkit" / "GeomRender.tsv", sep="\t")
     for col in ["index", "image", "question", "answer", "category", "id", "axis", "value", "base_id"]:
         assert col in df.columns
+    assert not is_vlmevalkit_mcq(df)  # a custom VQA dataset: the answers are numbers
     assert list(df["index"]) == list(range(len(rows)))
     assert list(df["id"]) == [r["id"] for r in rows]
     assert list(df["question"]) == [r["question"] for r in rows]
     for r, b64 in zip(rows, df["image"]):
         assert base64.b64decode(b64) == (out / r["image"]).read_bytes(), r["id"]
+
+
+def is_vlmevalkit_mcq(df) -> bool:
+    """How VLMEvalKit's build_dataset (vlmeval/dataset/__init__.py) classes a custom
+    TSV: `'A' in data and 'B' in data` with an image column is a CustomMCQDataset,
+    anything else a CustomVQADataset."""
+    return "A" in df and "B" in df and "image" in df
 
 
 def load_tasks(folder: Path):
@@ -312,3 +327,145 @@ def test_lmms_eval_grid_cells_each_have_their_own_task(tmp_path):
     assert all(len(tasks) == 1 for tasks in reached.values()), reached
     assert "geomrender_fontsize__8__linewidth__5_p5" in names
     assert "geomrender_fontsize__8_p5__linewidth__5" in names
+
+
+# --- Issue 26: GeomRel relation items (multiple choice) ------------------------------
+
+LETTERS = "ABCDE"
+
+
+@pytest.fixture(scope="session")
+def relations(tmp_path_factory):
+    """A relation run: 8 GeomRel items with a fontsize variant each, every sink,
+    5-row shards."""
+    tmp = tmp_path_factory.mktemp("relations")
+    problems = tmp / "relations.jsonl"
+    subprocess.run([BIN, "generate", "--task", "relations", "--count", "8", "--seed", "3",
+                    "--out", str(problems)], check=True, capture_output=True)
+    out = tmp / "run"
+    subprocess.run(
+        [BIN, "render", str(problems), "--backend", "cpu", "-q", "--variants", "fontsize=8",
+         "--sink", "parquet,webdataset,vlmevalkit,lmms-eval", "--shard-rows", "5",
+         "--out", str(out)],
+        check=True,
+    )
+    rows = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    assert len(rows) == 16 and all(r["task"] == "relations" for r in rows)
+    return out, rows
+
+
+def test_relation_parquet_has_the_letter_and_the_options_as_typed_columns(relations, tmp_path):
+    import datasets
+
+    out, rows = relations
+    shards = sorted(str(p) for p in (out / "data").glob("test-*.parquet"))
+    assert len(shards) == 4  # 16 rows, 5 a shard
+    ds = datasets.load_dataset("parquet", data_files=shards, split="train")
+    assert ds.features["answer"] == datasets.Value("string")
+    assert ds.features["choices"] == datasets.List(datasets.Value("string"))
+    assert ds["id"] == [r["id"] for r in rows]
+    for column in ["question", "answer", "choices", "answer_text", "task", "relation", "domain",
+                   "subset", "mode"]:
+        assert ds[column] == [r[column] for r in rows], column
+    for r, got in zip(rows, ds):
+        assert got["choices"][LETTERS.index(got["answer"])] == r["answer_text"]
+        assert same_pixels(got["image"], pixels((out / r["image"]).read_bytes())), r["id"]
+    # Through the card: the list feature's size is the one datasets records.
+    card = load_through_card(out, rows, tmp_path / "cache")
+    assert card.features == ds.features and card["choices"] == ds["choices"]
+
+
+def test_relation_tsv_is_read_by_vlmevalkit_as_multiple_choice(relations):
+    import pandas as pd
+
+    out, rows = relations
+    df = pd.read_csv(out / "vlmevalkit" / "GeomRender.tsv", sep="\t")
+    assert is_vlmevalkit_mcq(df)
+    assert list(df["id"]) == [r["id"] for r in rows]
+    assert list(df["answer"]) == [r["answer"] for r in rows]
+    assert list(df["l2-category"]) == [r["relation"] for r in rows]
+    for r, (_, line) in zip(rows, df.iterrows()):
+        assert base64.b64decode(line["image"]) == (out / r["image"]).read_bytes(), r["id"]
+        # The options as ImageMCQDataset.build_prompt (vlmeval/dataset/image_mcq.py)
+        # collects them: every letter column whose cell is not NaN.
+        options = {c: line[c] for c in LETTERS if c in line and not pd.isna(line[c])}
+        assert options == dict(zip(LETTERS, r["choices"])), r["id"]
+        prompt = f"Question: {line['question']}\nOptions:\n" + "".join(
+            f"{k}. {v}\n" for k, v in options.items())
+        for letter, text in options.items():
+            assert prompt.count(f"{letter}. {text}") == 1, (r["id"], prompt)
+        assert r["question"].startswith(line["question"] + " Answer choices: A. ")
+
+
+def test_relation_webdataset_samples_carry_the_manifest_row(relations):
+    import webdataset as wds
+
+    out, rows = relations
+    urls = sorted(str(p) for p in (out / "wds").glob("geomrender-*.tar"))
+    samples = list(wds.WebDataset(urls, shardshuffle=False).decode("pil"))
+    assert [s["json"] for s in samples] == rows
+    assert all(s["json"]["answer"] in LETTERS and s["json"]["choices"] for s in samples)
+
+
+def test_relation_lmms_eval_tasks_list_the_options_once_and_score_the_letter(relations):
+    import datasets
+
+    out, rows = relations
+    docs, utils = load_tasks(out / "lmms_eval")
+    template = docs.pop("_default_template_yaml")
+    assert [m["metric"] for m in template["metric_list"]] == ["accuracy"]
+    assert template["doc_to_target"] == "answer"
+    files = template["dataset_kwargs"]["data_files"]["test"]
+    ds = datasets.load_dataset("parquet", data_files={"test": files}, split="test")
+    docs.pop("geomrender.yaml")
+    assert sum(len(task["process_docs"](ds)) for task in docs.values()) == len(rows)
+    score = template["process_results"]
+    for doc in ds:
+        prompt = template["doc_to_text"](doc)
+        for letter, text in zip(LETTERS, doc["choices"]):
+            assert prompt.count(f"{letter}. {text}") == 1, prompt
+        assert prompt.startswith(doc["question"]) and prompt.endswith(utils.CHOICE_INSTRUCTION)
+        right, wrong = doc["answer"], LETTERS[(LETTERS.index(doc["answer"]) + 1) % len(doc["choices"])]
+        assert score(doc, [f"... Therefore the final answer is {right}."]) == {"accuracy": 1.0}
+        assert score(doc, [f"({right})"]) == {"accuracy": 1.0}
+        assert score(doc, [f"... Therefore the final answer is {wrong}."]) == {"accuracy": 0.0}
+        assert score(doc, ["I cannot tell."]) == {"accuracy": 0.0}
+    # A question that does not list its options gets them appended.
+    doc = dict(ds[0], question="How are AB and CD related?")
+    prompt = template["doc_to_text"](doc)
+    assert prompt.startswith("How are AB and CD related? Answer choices: A. ")
+    assert prompt.count("A. ") == 1
+
+
+def test_relation_harness_results_score_like_geomrender_jsonl(relations, tmp_path):
+    """Letters written as geomrender JSONL, as lmms-eval samples and as a VLMEvalKit
+    result table of the multiple-choice TSV give the same report numbers."""
+    import pandas as pd
+
+    out, rows = relations
+    def text(i, r):
+        letter = r["answer"] if i % 3 else LETTERS[(LETTERS.index(r["answer"]) + 1) % len(r["choices"])]
+        return f"Some reasoning. Therefore the final answer is {letter}."
+
+    skipped = {4}
+    own = tmp_path / "mymodel.jsonl"
+    own.write_text("".join(json.dumps({"id": r["id"], "prediction": text(i, r)}) + "\n"
+                           for i, r in enumerate(rows) if i not in skipped))
+    lmms = tmp_path / "logs" / "mymodel"
+    lmms.mkdir(parents=True)
+    samples = lmms / "20261201_120000_samples_geomrender.jsonl"
+    samples.write_text("".join(
+        json.dumps({"doc_id": i, "doc": {"id": r["id"], "answer": r["answer"], "choices": r["choices"]},
+                    "target": r["answer"], "resps": [[text(i, r)]], "filtered_resps": [text(i, r)],
+                    "accuracy": 0.0}) + "\n"
+        for i, r in enumerate(rows) if i not in skipped))
+    tsv = pd.read_csv(out / "vlmevalkit" / "GeomRender.tsv", sep="\t").drop(columns=["image"])
+    tsv["prediction"] = [text(i, r) for i, r in enumerate(rows)]
+    xlsx = tmp_path / "vlm" / "mymodel_GeomRender.xlsx"
+    xlsx.parent.mkdir()
+    tsv.drop(index=sorted(skipped)).to_excel(xlsx, index=False)
+
+    want = score(out, own, tmp_path / "r-own")
+    assert want["counts"]["missing"] == len(skipped)
+    for name, path in [("lmms", samples), ("xlsx", xlsx)]:
+        assert score(out, path, tmp_path / f"r-{name}") == want, name

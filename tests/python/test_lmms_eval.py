@@ -4,6 +4,8 @@
 - Its answer extraction and relaxed accuracy give what `geomrender score` gives (the
   reference, src/score/extract.rs) on the same raw outputs: the extraction fixture,
   hand-picked tricky outputs and a seeded soup of the tokens the rules react to.
+- So do its reading and verdict for multiple-choice items (issue 26's relation
+  items): option letters, and numbers matched to numeric options.
 """
 
 import importlib.util
@@ -195,3 +197,88 @@ def test_task_preparation_is_fast_on_thousands_of_rows(tasks):
         took = time.perf_counter() - started
         assert len(picked) == rows // len(cells)
         assert took < 1.0, f"{axis}={value}: {took:.2f} s"
+
+
+# Relation items' options (and one numeric set), and outputs a model gives them:
+# letters in their forms, letters out of range, option texts, numbers, refusals.
+CHOICE_SETS = [
+    ["Parallel", "Perpendicular", "Intersecting but not perpendicular", "Cannot be inferred"],
+    ["Midline", "Altitude", "Angle bisector", "Median", "Cannot be inferred"],
+    ["Cannot be inferred", "Opposite angles", "Adjacent angles"],
+    ["Collinear", "Not collinear"],
+    ["94.2", "150.8", "188.5", "251.3"],
+]
+CHOICE_TRICKY = [
+    "Therefore the final answer is B.",
+    "Therefore the final answer is E.",
+    "The answer is (C).",
+    "\\boxed{D}",
+    "\\boxed{\\text{B}}",
+    "Answer: A",
+    "B",
+    "(B).",
+    "**A**",
+    "B. Altitude",
+    "The correct option is C.",
+    "Option F",
+    "Hence (C) is correct.",
+    "I choose choice (B) here.",
+    "final answer: option b",
+    "The answer is A or B.",
+    "The answer is Parallel.",
+    "Cannot be inferred",
+    "The lines are parallel, so option A.",
+    "The answer is 150.8",
+    "The answer is 150.9 (option B).",
+    "So the angle is 90 degrees.",
+    "The relation cannot be determined.",
+    "",
+    "A\nB",
+    "Option A is wrong; the answer is D.",
+    "Option A looks tempting, but choice C fits.",
+    "Option E is not listed; option B is.",
+]
+CHOICE_TOKENS = TOKENS + ["B", "C", "D", "E", "F", "(B)", "option ", "choice ", "Parallel",
+                          "Cannot be inferred", " is correct", "the answer is ", "\\boxed{C}",
+                          " or ", "Final answer: ", "**", "150.8"]
+
+
+def test_choice_extraction_and_verdicts_match_geomrender_score(tasks, tmp_path):
+    utils = load_utils(tasks)
+    fixture = REPO / "tests" / "fixtures" / "score" / "extraction.jsonl"
+    cases = [json.loads(line) for line in fixture.read_text().splitlines()]
+    items = [(c["prediction"], c["choices"]) for c in cases if "choices" in c]
+    texts = CHOICE_TRICKY + [c["prediction"] for c in cases if "choices" not in c]
+    rng = random.Random(26)
+    for _ in range(1500):
+        texts.append("".join(rng.choice(CHOICE_TOKENS) for _ in range(rng.randrange(16))))
+    items += [(t, CHOICE_SETS[i % len(CHOICE_SETS)]) for i, t in enumerate(texts)]
+    labels = ["ABCDE"[i % len(choices)] for i, (_, choices) in enumerate(items)]
+    ids = [f"m{i:05d}" for i in range(len(items))]
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text("".join(
+        json.dumps({"id": i, "base_id": i, "variant": {}, "answer": a, "choices": choices}) + "\n"
+        for i, a, (_, choices) in zip(ids, labels, items)))
+    predictions = tmp_path / "model.jsonl"
+    predictions.write_text("".join(
+        json.dumps({"id": i, "prediction": t}) + "\n" for i, (t, _) in zip(ids, items)))
+    subprocess.run([BIN, "score", "--manifest", str(manifest), "--predictions", str(predictions),
+                    "--out", str(tmp_path / "report")], check=True, capture_output=True)
+    rows = [json.loads(line) for line in (tmp_path / "report" / "items.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in rows] == ids
+    differ = []
+    for (text, choices), label, row in zip(items, labels, rows):
+        value, rule = utils.extract_with_rule(text, len(choices))
+        doc = {"answer": label, "choices": choices}
+        verdict = utils.process_results(doc, [text])["accuracy"] == 1.0
+        if (value, rule, verdict) != (row["extracted"], row["rule"], row["correct"]):
+            differ.append(f"{text!r} {choices}: utils.py {(value, rule, verdict)}, "
+                          f"score {(row['extracted'], row['rule'], row['correct'])}")
+    assert not differ, f"{len(differ)} of {len(items)} differ:\n" + "\n".join(differ[:20])
+    # Letters in range are read; a number counts as the numeric option it matches.
+    four = CHOICE_SETS[0]
+    assert utils.extract_with_rule("Therefore the final answer is B.", 4) == ("B", "final_answer")
+    assert utils.extract_with_rule("(C).", 4) == ("C", "option_letter")
+    assert utils.extract_with_rule("The answer is E.", 4) == (None, "none")
+    assert utils.choice_correct(150.9, "B", CHOICE_SETS[4])
+    assert not utils.choice_correct("A", "B", four)

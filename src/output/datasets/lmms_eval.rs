@@ -17,8 +17,16 @@
 //!   by `geomrender score`'s rules (a port of `score::extract`, the reference) and
 //!   relaxed accuracy (3 %, as `score`); each task's rows are picked from the `axis`
 //!   and `value` columns alone, so choosing them decodes no image.
+//!
+//! A relation-item dataset ([`Layout::Choice`]) is scored as lmms-eval's
+//! multiple-choice tasks are (`mmmu`, `scienceqa`, `ai2d`: `utils.py` lists the
+//! options, the target is the option's letter): the Parquet rows carry `choices` and
+//! the letter `answer`, `doc_to_text` lists the options unless the question already
+//! ends with them, and `process_results` reads a letter (or a number matched to a
+//! numeric option) by `score`'s rules for items with choices, reported as
+//! `accuracy`. The template's `metric_list` names that metric; the rest is shared.
 
-use super::{DatasetError, DatasetRow, Writer, io};
+use super::{DatasetError, DatasetRow, Layout, Writer, io};
 use crate::output::dir::Dir;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -179,12 +187,17 @@ fn py(s: &str) -> String {
 const UTILS_HEAD: &str = include_str!("lmms_eval_utils.py");
 
 impl Writer for Tasks {
-    fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError> {
+    fn push(&mut self, row: &DatasetRow, _: Layout) -> Result<(), DatasetError> {
         self.cells.insert((row.axis.clone(), row.value.clone()));
         Ok(())
     }
 
-    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError> {
+    fn finish(self: Box<Self>, layout: Layout) -> Result<Vec<PathBuf>, DatasetError> {
+        // The metric `process_results` gives a row of the layout (utils.py).
+        let metric = match layout {
+            Layout::Open => "relaxed_accuracy",
+            Layout::Choice => "accuracy",
+        };
         let folder = &self.folder;
         let named = unique_names(&self.cells, cell_name)?;
         let mut files: Vec<(String, String)> = Vec::new();
@@ -195,7 +208,7 @@ impl Writer for Tasks {
                  output_type: generate_until\ndoc_to_visual: !function utils.doc_to_visual\n\
                  doc_to_text: !function utils.doc_to_text\ndoc_to_target: answer\n\
                  generation_kwargs:\n  max_new_tokens: 1024\n  temperature: 0\n  do_sample: false\n\
-                 process_results: !function utils.process_results\nmetric_list:\n  - metric: relaxed_accuracy\n\
+                 process_results: !function utils.process_results\nmetric_list:\n  - metric: {metric}\n\
                  \x20   aggregation: mean\n    higher_is_better: true\nmetadata:\n  version: 1.0\n",
                 py(&self.data_files)
             ),

@@ -3,10 +3,19 @@
 doc_to_visual / doc_to_text / process_results follow lmms-eval's task guide; the
 process_docs_* functions pick one (axis, value) of the dataset per task.
 
+A row with `choices` is a relation item (multiple choice, `answer` the correct
+option's letter), handled as lmms-eval's multiple-choice tasks handle theirs
+(lmms_eval/tasks/scienceqa/utils.py, ai2d/utils.py, mmmu/utils.py): the prompt lists
+the options "A. ... B. ..." (the question already ends with them: they are not
+repeated) and the answer read is scored against the letter (`accuracy`). Other rows
+are GeomVerse problems: a number, scored by relaxed accuracy.
+
 Answers are read by the rules of `geomrender score` (src/score/normalize.rs and
-src/score/extract.rs, the reference): this is a line-by-line port of its cascade for
-numeric items, held to it by tests/python/test_lmms_eval.py, which feeds the same
-outputs to both and compares value, rule and verdict. Where Python and Rust class a
+src/score/extract.rs, the reference): this is a line-by-line port of its cascade,
+for numeric items and for items with choices (option letters; a number counts as the
+numeric option it matches, src/score/accuracy.rs), held to it by
+tests/python/test_lmms_eval.py, which feeds the same outputs to both and compares
+value, rule and verdict. Where Python and Rust class a
 non-ASCII character differently (a superscript digit or a combining mark next to a
 word), a rare text may still read differently; ASCII, LaTeX and the Unicode signs the
 rules name read the same.
@@ -21,6 +30,11 @@ INSTRUCTION = (
     "Solve the problem step by step. End your answer with the sentence "
     "'Therefore the final answer is N.' where N is a number."
 )
+# The same for a relation item: its answer is the option's letter.
+CHOICE_INSTRUCTION = (
+    "Solve the problem step by step. End your answer with the sentence "
+    "'Therefore the final answer is X.' where X is the letter of the correct option."
+)
 # Relaxed accuracy: correct within 3 % of the label (GeomVerse), 0.005 for a label of 0.
 TOLERANCE = 0.03
 ZERO_TOLERANCE = 0.005
@@ -30,8 +44,20 @@ def doc_to_visual(doc):
     return [doc["image"].convert("RGB")]
 
 
+def options_text(choices):
+    """The options as a relation item's question lists them: "Answer choices: A. x B. y"
+    (src/generate/relations/text.rs, `question`)."""
+    return "Answer choices: " + " ".join(f"{chr(65 + i)}. {c}" for i, c in enumerate(choices))
+
+
 def doc_to_text(doc, lmms_eval_specific_kwargs=None):
-    return f"{doc['question']}\n{INSTRUCTION}"
+    choices = doc.get("choices")
+    if choices is None:
+        return f"{doc['question']}\n{INSTRUCTION}"
+    question, listed = doc["question"], options_text(choices)
+    if not question.rstrip().endswith(listed):
+        question = f"{question} {listed}"
+    return f"{question}\n{CHOICE_INSTRUCTION}"
 
 
 # --- normalize.rs -------------------------------------------------------------------
@@ -211,7 +237,16 @@ def find_values(text):
     return [v for v in found if v is not None and not _PRECISION.match(text[v[2]:])]
 
 
-# --- extract.rs (items without choices) -----------------------------------------------
+def parse_value(text):
+    """`text` as exactly one number, else None (parse_value: a numeric option)."""
+    norm = normalize_text(text)
+    values = find_values(norm)
+    if not values or norm[: values[0][1]].strip():
+        return None
+    return values[0][0]
+
+
+# --- extract.rs -----------------------------------------------------------------------
 
 _CLAUSE_MAX = 300
 _TRIGGERS = [
@@ -263,10 +298,31 @@ def _clause_after(tail):
     return line[: end.start()] if end else line
 
 
-def _read_answer(clause):
-    """The first number of the clause's head, after the last `=`/`≈`: (value, rest)."""
+_LETTER = re.compile(r"^(?:(?i:option|choice)\s*)?\(?([A-Z])\)?(?:[\s.:,)]|\Z)")
+_NAMED = re.compile(
+    r"\b(?i:option|choice)(?:\s+is)?\s*:?\s*\(?([A-Z])\)?(?:[^A-Za-z]|\Z)"
+    r"|\(([A-Z])\)\s+is\s+(?i:the\s+)?(?i:correct|right|answer)"
+)
+_ALONE = re.compile(r"^[\s(*.]*([A-Z])[\s).:*]*\Z")
+
+
+def _leading_letter(s, n):
+    """An option letter at the start ("C", "(C)", "option C"), valid for n options:
+    (the letter, its end), or None (leading_letter)."""
+    m = _LETTER.match(s)
+    if m is None or ord(m.group(1)) - 65 >= n:
+        return None
+    return m.group(1), m.end(1)
+
+
+def _read_answer(clause, choices=None):
+    """An option letter at the clause's start (items with choices), else the first
+    number of its head, after the last `=`/`≈`: (answer, rest)."""
     lead = _LEADING.match(clause)
     stripped = clause[lead.end():] if lead else clause
+    letter = _leading_letter(stripped, choices) if choices is not None else None
+    if letter is not None:
+        return letter[0], stripped[letter[1]:]
     cut = _BREAK.search(stripped)
     head = stripped[: cut.start()] if cut else stripped
     sign = max(head.rfind("="), head.rfind("≈"))
@@ -278,9 +334,9 @@ def _read_answer(clause):
     return value, stripped[start + end:]
 
 
-def _phrase(rule, trigger, text):
+def _phrase(rule, trigger, text, choices):
     for m in reversed(list(trigger.finditer(text))):
-        found = _read_answer(_clause_after(text[m.end():]))
+        found = _read_answer(_clause_after(text[m.end():]), choices)
         if found is None:
             continue
         rest = found[1].lstrip().lower()
@@ -289,7 +345,7 @@ def _phrase(rule, trigger, text):
     return False, None
 
 
-def _boxed(text):
+def _boxed(text, choices):
     closing, open_at = {}, []
     for i, c in enumerate(text):
         if c == "{":
@@ -298,10 +354,21 @@ def _boxed(text):
             closing[open_at.pop()] = i
     for m in reversed(list(_OPEN_BOX.finditer(text))):
         content = text[m.end(): closing.get(m.end() - 1, len(text))]
-        found = _read_answer(_head(content))
+        found = _read_answer(_head(content), choices)
         if found is not None:
             return True, found[0]
     return False, None
+
+
+def _option_letter(text, choices):
+    """"option C", "the correct choice is (C)", "(C) is correct", or a reply that is
+    only a letter; the last one within the options (option_letter_rule)."""
+    candidates = [(m.group(1) or m.group(2)) for m in _NAMED.finditer(text)]
+    alone = _ALONE.match(text.strip())
+    if alone is not None:
+        candidates.append(alone.group(1))
+    letter = next((c for c in reversed(candidates) if ord(c) - 65 < choices), None)
+    return letter is not None, letter
 
 
 def _refusal(text):
@@ -311,14 +378,22 @@ def _refusal(text):
     return last is not None and not find_values(text[last.end():]), None
 
 
-def extract_with_rule(text):
-    """(the number read, the rule that read it) as `geomrender score` reads it for an
-    item without choices: (None, "refusal") for a refusal, (None, "none") for nothing."""
+def extract_with_rule(text, choices=None):
+    """(the answer read, the rule that read it) as `geomrender score` reads it: a
+    number, or for an item with `choices` options (their count) also an option letter
+    ("C"); (None, "refusal") for a refusal, (None, "none") for nothing."""
     text = normalize_text(text or "")
     for rule, trigger in _CASCADE:
-        fired, value = _boxed(text) if trigger is None else _phrase(rule, trigger, text)
+        if trigger is None:
+            fired, value = _boxed(text, choices)
+        else:
+            fired, value = _phrase(rule, trigger, text, choices)
         if fired:
             return value, rule
+    if choices is not None:
+        fired, letter = _option_letter(text, choices)
+        if fired:
+            return letter, "option_letter"
     fired, _ = _refusal(text)
     if fired:
         return None, "refusal"
@@ -340,8 +415,29 @@ def relaxed_correct(prediction, answer):
     return abs(prediction - answer) <= allowed + slack
 
 
+def choice_correct(answer, label, choices):
+    """Whether an answer read for a multiple-choice item is its letter `label`: a
+    letter must be it; a number counts as the numeric option it matches (the nearest
+    of those within the tolerance), as `geomrender score` scores it (accuracy.rs)."""
+    if answer is None:
+        return False
+    if isinstance(answer, str):
+        return answer == label
+    matching = [(i, v) for i, v in enumerate(map(parse_value, choices))
+                if v is not None and relaxed_correct(answer, v)]
+    if not matching:
+        return False
+    nearest, _ = min(matching, key=lambda iv: abs(iv[1] - answer))
+    return chr(65 + nearest) == label
+
+
 def process_results(doc, results):
-    prediction = extract(results[0] if results else "")
+    text = results[0] if results else ""
+    choices = doc.get("choices")
+    if choices is not None:
+        answer, _ = extract_with_rule(text, len(choices))
+        return {"accuracy": 1.0 if choice_correct(answer, doc["answer"], choices) else 0.0}
+    prediction = extract(text)
     return {"relaxed_accuracy": 1.0 if relaxed_correct(prediction, doc["answer"]) else 0.0}
 
 

@@ -11,13 +11,21 @@
 //! finished (see `shards`). Every file is completed atomically (temp file + rename).
 //! The same rows give the same bytes, whatever the thread count, streamed or exported.
 //!
+//! A dataset is one benchmark of one [`Layout`], set by its first row: GeomVerse's
+//! open questions (a numeric `answer`) or GeomRel's relation items (multiple choice:
+//! option columns and the answer's letter). VLMEvalKit tells the two apart by the
+//! TSV's columns and Parquet gives `answer` one type, so a run that mixes them is
+//! refused by the Parquet, VLMEvalKit and lmms-eval sinks at the first row of the
+//! other kind ([`DatasetError::MixedLayouts`]); WebDataset keeps each manifest row
+//! whole and takes both.
+//!
 //! ```text
 //! row         the typed dataset row (image bytes, texts, variant) from a manifest row
 //! shards      shard naming, cutting and the final `-of-000NN` renames
 //! parquet     Hugging Face Parquet (`data/test-*.parquet`)
 //! card        its dataset card (README.md: the config, features and split sizes)
 //! webdataset  WebDataset tar shards (`wds/*.tar`: png/json per sample)
-//! tsv         VLMEvalKit's TSV (base64 images, A–D-free numeric answers)
+//! tsv         VLMEvalKit's TSV (base64 images; open questions, or option columns A–E)
 //! lmms_eval   an lmms-eval task folder (YAML per condition + utils.py)
 //! ```
 
@@ -29,7 +37,7 @@ mod shards;
 mod tsv;
 mod webdataset;
 
-pub use row::{DatasetRow, axis_and_value};
+pub use row::{DatasetRow, Layout, axis_and_value};
 pub use tsv::NAME as VLMEVALKIT_NAME;
 
 use crate::output::dir::{Dir, Kind};
@@ -79,6 +87,12 @@ impl Sink {
             Sink::VlmEvalKit => ("vlmevalkit", tsv::is_table),
             Sink::LmmsEval => ("lmms_eval", lmms_eval::is_task_file),
         }
+    }
+
+    /// Whether the sink's dataset holds rows of one [`Layout`] only (all but
+    /// WebDataset, whose samples are the manifest rows as they are).
+    fn one_layout(self) -> bool {
+        self != Sink::WebDataset
     }
 }
 
@@ -209,6 +223,37 @@ pub enum DatasetError {
     /// The lmms-eval task folder cannot be written as asked (the message says why).
     #[error("lmms-eval: {0}")]
     LmmsEval(String),
+    /// A row of the other [`Layout`] than the dataset's first row: a relation item
+    /// among GeomVerse problems, or the other way round.
+    #[error(
+        "{path}:{line}: {id:?} is one of {found}, but the {sinks} dataset holds {expected} \
+         (set by its first row, {first_id:?}): VLMEvalKit reads a TSV with option columns \
+         as multiple choice and one without as open questions, and HF datasets gives \
+         `answer` one type, so one dataset cannot hold both; render the two kinds into \
+         separate directories (or write only --sink webdataset)"
+    )]
+    MixedLayouts {
+        path: PathBuf,
+        line: u64,
+        id: String,
+        found: Layout,
+        expected: Layout,
+        first_id: String,
+        /// The sinks that need one layout, by name (`parquet, vlmevalkit`).
+        sinks: String,
+    },
+    /// A relation item with more options than the VLMEvalKit TSV has columns for.
+    #[error(
+        "{path}:{line}: {id:?} has {count} choices, but the VLMEvalKit TSV has option \
+         columns A to {last} only (as many as `generate --task relations` writes)"
+    )]
+    TooManyChoices {
+        path: PathBuf,
+        line: u64,
+        id: String,
+        count: usize,
+        last: char,
+    },
 }
 
 /// What was written.
@@ -226,15 +271,17 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
     }
 }
 
-/// A sink being written, row by row.
+/// A sink being written, row by row. `layout` is the dataset's (the same for every
+/// call: set by the first row, [`Layout::Open`] for a dataset without rows); the
+/// writer has checked that `row` fits it.
 trait Writer: Send {
-    fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError>;
+    fn push(&mut self, row: &DatasetRow, layout: Layout) -> Result<(), DatasetError>;
     /// Ends the current shard: the next row starts a new one (sharded sinks only).
     fn cut(&mut self) -> Result<(), DatasetError> {
         Ok(())
     }
     /// Completes the last files; returns every file written (relative to the dir).
-    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError>;
+    fn finish(self: Box<Self>, layout: Layout) -> Result<Vec<PathBuf>, DatasetError>;
 }
 
 fn check_raster(path: &Path, line: u64, row: &ManifestRow) -> Result<(), DatasetError> {
@@ -257,6 +304,54 @@ pub struct DatasetWriter {
     writers: Vec<Box<dyn Writer>>,
     cut: shards::ShardCut,
     rows: u64,
+    layout: LayoutCheck,
+}
+
+/// The datasets' layout, set by the first row, and the check that each row fits it.
+#[derive(Debug, Default)]
+struct LayoutCheck {
+    /// The layout and the id of the row that set it.
+    first: Option<(Layout, String)>,
+}
+
+impl LayoutCheck {
+    /// The layout, set by this row if it is the first (a row without a problem sets
+    /// [`Layout::Open`]); an error naming `path` and `line` for a row of the other
+    /// layout, when one of `sinks` holds one layout only.
+    fn check(
+        &mut self,
+        sinks: &[Sink],
+        path: &Path,
+        line: u64,
+        id: &str,
+        row: Option<Layout>,
+    ) -> Result<Layout, DatasetError> {
+        let (layout, first_id) = self
+            .first
+            .get_or_insert_with(|| (row.unwrap_or(Layout::Open), id.to_string()));
+        let sinks: Vec<&str> = (sinks.iter().filter(|s| s.one_layout()))
+            .map(|s| s.name())
+            .collect();
+        match row {
+            Some(found) if found != *layout && !sinks.is_empty() => {
+                Err(DatasetError::MixedLayouts {
+                    path: path.to_path_buf(),
+                    line,
+                    id: id.to_string(),
+                    found,
+                    expected: *layout,
+                    first_id: first_id.clone(),
+                    sinks: sinks.join(", "),
+                })
+            }
+            _ => Ok(*layout),
+        }
+    }
+
+    /// The layout set, [`Layout::Open`] when no row came.
+    fn layout(&self) -> Layout {
+        self.first.as_ref().map_or(Layout::Open, |(l, _)| *l)
+    }
 }
 
 impl DatasetWriter {
@@ -282,6 +377,7 @@ impl DatasetWriter {
             writers,
             cut: shards::ShardCut::new(opts.shard_rows, opts.shard_bytes),
             rows: 0,
+            layout: LayoutCheck::default(),
         }))
     }
 
@@ -290,14 +386,25 @@ impl DatasetWriter {
         &self.sinks
     }
 
-    /// Adds the next manifest row, with its image file's bytes.
+    /// Adds the next manifest row, with its image file's bytes. A row of the other
+    /// layout than the first row's is refused (when a sink needs one layout) before
+    /// anything of it is written.
     pub fn push(&mut self, row: &ManifestRow, image: Vec<u8>) -> Result<(), DatasetError> {
-        if self.cut.starts_new(image.len() as u64) {
+        let data = DatasetRow::new(self.rows, row, image);
+        let layout = self.layout.check(
+            &self.sinks,
+            &self.dir.join("manifest.jsonl"),
+            self.rows + 1,
+            &data.id,
+            data.layout,
+        )?;
+        if self.cut.starts_new(data.image.len() as u64) {
             self.writers.iter_mut().try_for_each(|w| w.cut())?;
         }
-        let data = DatasetRow::new(self.rows, row, image);
         self.rows += 1;
-        self.writers.iter_mut().try_for_each(|w| w.push(&data))
+        self.writers
+            .iter_mut()
+            .try_for_each(|w| w.push(&data, layout))
     }
 
     /// Adds the next manifest row, reading its image from the output directory
@@ -314,9 +421,10 @@ impl DatasetWriter {
 
     /// Completes every file and gives the shards their final names.
     pub fn finish(self) -> Result<Exported, DatasetError> {
+        let layout = self.layout.layout();
         let mut files = Vec::new();
         for w in self.writers {
-            files.extend(w.finish()?);
+            files.extend(w.finish(layout)?);
         }
         Ok(Exported {
             rows: self.rows,
@@ -375,7 +483,8 @@ fn for_each_row(
 /// the caller holds): the same bytes as the run's streamed `--sink` datasets.
 ///
 /// Every image is checked first (a regular file inside `dir`, with the SHA-256 its
-/// row recorded): a row that fails is named and nothing is written.
+/// row recorded), and every row's layout against the first row's: a row that fails
+/// is named and nothing is written.
 pub fn export(dir: &Dir, opts: &DatasetOptions) -> Result<Exported, DatasetError> {
     // A directory without a finished manifest is refused before anything is made.
     if dir.kind("manifest.jsonl").ok().flatten() != Some(Kind::File) {
@@ -384,12 +493,71 @@ pub fn export(dir: &Dir, opts: &DatasetOptions) -> Result<Exported, DatasetError
     if opts.sinks.is_empty() {
         return Ok(Exported::default());
     }
+    let sinks = opts.written();
+    let mut layouts = LayoutCheck::default();
     for_each_row(dir, |path, line, row| {
-        read_image(dir, path, line, row).map(drop)
+        read_image(dir, path, line, row)?;
+        layouts
+            .check(&sinks, path, line, &row.image.id, Layout::of(row))
+            .map(drop)
     })?;
     let Some(mut writer) = DatasetWriter::create(dir, opts)? else {
         return Ok(Exported::default());
     };
     for_each_row(dir, |path, line, row| writer.push_stored(path, line, row))?;
     writer.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(
+        layouts: &mut LayoutCheck,
+        sinks: &[Sink],
+        line: u64,
+        row: Option<Layout>,
+    ) -> Result<Layout, String> {
+        let id = format!("p{line}");
+        (layouts.check(sinks, Path::new("m.jsonl"), line, &id, row)).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_first_row_sets_the_layout_and_rows_without_a_problem_fit_either() {
+        let all = Sink::ALL;
+        let mut layouts = LayoutCheck::default();
+        assert_eq!(layouts.layout(), Layout::Open);
+        assert_eq!(
+            check(&mut layouts, &all, 1, Some(Layout::Choice)),
+            Ok(Layout::Choice)
+        );
+        assert_eq!(check(&mut layouts, &all, 2, None), Ok(Layout::Choice));
+        let e = check(&mut layouts, &all, 3, Some(Layout::Open)).unwrap_err();
+        assert!(
+            e.starts_with(
+                "m.jsonl:3: \"p3\" is one of GeomVerse's problems (numeric answers), but the \
+                 parquet, vlmevalkit, lmms-eval dataset holds GeomRel's relation items (multiple \
+                 choice) (set by its first row, \"p1\"): "
+            ),
+            "{e}"
+        );
+        // A plain scene first: the open layout.
+        let mut layouts = LayoutCheck::default();
+        assert_eq!(check(&mut layouts, &all, 1, None), Ok(Layout::Open));
+        assert!(check(&mut layouts, &all, 2, Some(Layout::Choice)).is_err());
+    }
+
+    #[test]
+    fn webdataset_alone_takes_both_layouts() {
+        let mut layouts = LayoutCheck::default();
+        let wds = [Sink::WebDataset];
+        assert_eq!(
+            check(&mut layouts, &wds, 1, Some(Layout::Open)),
+            Ok(Layout::Open)
+        );
+        assert_eq!(
+            check(&mut layouts, &wds, 2, Some(Layout::Choice)),
+            Ok(Layout::Open)
+        );
+    }
 }

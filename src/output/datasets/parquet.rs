@@ -7,13 +7,21 @@
 //! and reads back, so `datasets.load_dataset("parquet", data_files=…)` decodes `image`
 //! to a PIL image; the card's YAML declares the same features and a `configs` entry so
 //! that `datasets.load_dataset(DIR)` works too.
+//!
+//! The columns follow the dataset's [`Layout`]: a GeomVerse dataset's `answer` is a
+//! number (`float64`); a relation-item dataset's is the correct option's letter
+//! (`string`), with `choices` (`list<string>`), `answer_text`, `task`, `relation`,
+//! `domain`, `subset` and `mode` after the shared columns.
 
 use super::card::{ArrowSize, Sizes, card};
+use super::row::spelling;
 use super::shards::ShardFiles;
-use super::{DatasetError, DatasetRow, Writer, io};
+use super::{DatasetError, DatasetRow, Layout, Writer, io};
 use crate::output::atomic::AtomicFile;
 use crate::output::dir::Dir;
-use arrow_array::builder::{BinaryBuilder, Float64Builder, Int64Builder, StringBuilder};
+use arrow_array::builder::{
+    BinaryBuilder, Float64Builder, Int64Builder, ListBuilder, StringBuilder,
+};
 use arrow_array::{ArrayRef, RecordBatch, StructArray};
 use arrow_schema::{DataType, Field, Fields, Schema};
 use parquet::arrow::ArrowWriter;
@@ -39,25 +47,111 @@ const BATCH: usize = 10;
 // by batch (`card::ArrowSize`).
 const _: () = assert!(ROW_GROUP.is_multiple_of(BATCH));
 
-/// (column, HF feature type) in order; `image` is the `Image` feature.
-const COLUMNS: [(&str, &str); 16] = [
-    ("id", "string"),
-    ("base_id", "string"),
-    ("axis", "string"),
-    ("value", "string"),
-    ("variant", "string"),
-    ("image", "image"),
-    ("question", "string"),
-    ("answer", "float64"),
-    ("annotation", "string"),
-    ("cot", "string"),
-    ("depth", "int64"),
-    ("question_type", "string"),
-    ("width", "int64"),
-    ("height", "int64"),
-    ("sha256", "string"),
-    ("index", "int64"),
+/// A column's type: its HF feature, Arrow type and line in the card's `features`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Type {
+    String,
+    Int64,
+    Float64,
+    /// The HF `Image` feature: a struct of `bytes` and `path`.
+    Image,
+    /// A list of strings (`datasets.List(datasets.Value("string"))`).
+    Strings,
+}
+
+impl Type {
+    /// The feature as `datasets` writes it in the `huggingface` metadata key
+    /// (`Features.to_dict`, datasets 5).
+    fn feature(self) -> serde_json::Value {
+        let value = |dtype: &str| serde_json::json!({"dtype": dtype, "_type": "Value"});
+        match self {
+            Type::String => value("string"),
+            Type::Int64 => value("int64"),
+            Type::Float64 => value("float64"),
+            Type::Image => serde_json::json!({"_type": "Image"}),
+            Type::Strings => serde_json::json!({"feature": value("string"), "_type": "List"}),
+        }
+    }
+
+    /// The feature in the card's YAML, as `Features._to_yaml_list` writes it.
+    pub(super) fn card(self) -> &'static str {
+        match self {
+            Type::String => "dtype: string",
+            Type::Int64 => "dtype: int64",
+            Type::Float64 => "dtype: float64",
+            Type::Image => "dtype: image",
+            Type::Strings => "list: string",
+        }
+    }
+
+    fn arrow(self) -> DataType {
+        match self {
+            Type::String => DataType::Utf8,
+            Type::Int64 => DataType::Int64,
+            Type::Float64 => DataType::Float64,
+            Type::Image => DataType::Struct(image_fields()),
+            Type::Strings => DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
+        }
+    }
+}
+
+/// The columns of a GeomVerse dataset ([`Layout::Open`]), in order.
+const OPEN: [(&str, Type); 16] = [
+    ("id", Type::String),
+    ("base_id", Type::String),
+    ("axis", Type::String),
+    ("value", Type::String),
+    ("variant", Type::String),
+    ("image", Type::Image),
+    ("question", Type::String),
+    ("answer", Type::Float64),
+    ("annotation", Type::String),
+    ("cot", Type::String),
+    ("depth", Type::Int64),
+    ("question_type", Type::String),
+    ("width", Type::Int64),
+    ("height", Type::Int64),
+    ("sha256", Type::String),
+    ("index", Type::Int64),
 ];
+
+/// The columns of a relation-item dataset ([`Layout::Choice`]): GeomVerse's, with
+/// `answer` the correct option's letter (as the manifest has it, and as lmms-eval's
+/// multiple-choice tasks keep their targets: `mmmu`'s `answer`), then the options in
+/// letter order (`choices`, as `scienceqa`'s) and the relation item's fields.
+const CHOICE: [(&str, Type); 23] = [
+    ("id", Type::String),
+    ("base_id", Type::String),
+    ("axis", Type::String),
+    ("value", Type::String),
+    ("variant", Type::String),
+    ("image", Type::Image),
+    ("question", Type::String),
+    ("answer", Type::String),
+    ("annotation", Type::String),
+    ("cot", Type::String),
+    ("depth", Type::Int64),
+    ("question_type", Type::String),
+    ("width", Type::Int64),
+    ("height", Type::Int64),
+    ("sha256", Type::String),
+    ("index", Type::Int64),
+    ("choices", Type::Strings),
+    ("answer_text", Type::String),
+    ("task", Type::String),
+    ("relation", Type::String),
+    ("domain", Type::String),
+    ("subset", Type::String),
+    ("mode", Type::String),
+];
+
+/// The columns of a dataset of `layout`.
+pub(super) fn columns(layout: Layout) -> &'static [(&'static str, Type)] {
+    match layout {
+        Layout::Open => &OPEN,
+        Layout::Choice => &CHOICE,
+    }
+}
 
 fn image_fields() -> Fields {
     Fields::from(vec![
@@ -67,32 +161,20 @@ fn image_fields() -> Fields {
 }
 
 /// The features as `datasets` writes them in the `huggingface` metadata key.
-fn hf_features() -> String {
-    let mut features = serde_json::Map::new();
-    for (name, ty) in COLUMNS {
-        let f = match ty {
-            "image" => serde_json::json!({"_type": "Image"}),
-            dtype => serde_json::json!({"dtype": dtype, "_type": "Value"}),
-        };
-        features.insert(name.to_string(), f);
-    }
+fn hf_features(layout: Layout) -> String {
+    let features: serde_json::Map<String, serde_json::Value> = columns(layout)
+        .iter()
+        .map(|&(name, ty)| (name.to_string(), ty.feature()))
+        .collect();
     serde_json::json!({"info": {"features": features}}).to_string()
 }
 
-fn schema() -> Arc<Schema> {
-    let fields: Vec<Field> = COLUMNS
+fn schema(layout: Layout) -> Arc<Schema> {
+    let fields: Vec<Field> = columns(layout)
         .iter()
-        .map(|&(name, ty)| {
-            let dt = match ty {
-                "image" => DataType::Struct(image_fields()),
-                "float64" => DataType::Float64,
-                "int64" => DataType::Int64,
-                _ => DataType::Utf8,
-            };
-            Field::new(name, dt, true)
-        })
+        .map(|&(name, ty)| Field::new(name, ty.arrow(), true))
         .collect();
-    let metadata = HashMap::from([("huggingface".to_string(), hf_features())]);
+    let metadata = HashMap::from([("huggingface".to_string(), hf_features(layout))]);
     Arc::new(Schema::new_with_metadata(fields, metadata))
 }
 
@@ -102,13 +184,14 @@ struct Batch {
     strings: HashMap<&'static str, StringBuilder>,
     ints: HashMap<&'static str, Int64Builder>,
     answer: Float64Builder,
+    choices: ListBuilder<StringBuilder>,
     bytes: BinaryBuilder,
     paths: StringBuilder,
     rows: usize,
 }
 
 impl Batch {
-    fn push(&mut self, r: &DatasetRow) {
+    fn push(&mut self, r: &DatasetRow, layout: Layout) {
         let mut s = |name: &'static str, v: Option<&str>| {
             self.strings.entry(name).or_default().append_option(v)
         };
@@ -122,6 +205,21 @@ impl Batch {
         s("cot", r.cot.as_deref());
         s("question_type", r.question_type.as_deref());
         s("sha256", Some(&r.sha256));
+        match layout {
+            Layout::Open => self.answer.append_option(r.number()),
+            Layout::Choice => {
+                let f = r.relation.as_ref();
+                s("answer", r.letter().map(String::from).as_deref());
+                s("answer_text", f.map(|f| f.answer_text.as_str()));
+                s("task", f.map(|f| spelling(f.task)).as_deref());
+                s("relation", f.map(|f| f.relation.as_str()));
+                s("domain", f.map(|f| spelling(f.domain)).as_deref());
+                s("subset", f.map(|f| spelling(f.subset)).as_deref());
+                s("mode", f.map(|f| spelling(f.mode)).as_deref());
+                self.choices
+                    .append_option(f.map(|f| f.choices.iter().map(Some)));
+            }
+        }
         let mut i = |name: &'static str, v: Option<i64>| {
             self.ints.entry(name).or_default().append_option(v)
         };
@@ -129,13 +227,12 @@ impl Batch {
         i("width", Some(i64::from(r.width)));
         i("height", Some(i64::from(r.height)));
         i("index", Some(r.index as i64));
-        self.answer.append_option(r.answer);
         self.bytes.append_value(&r.image);
         self.paths.append_value(&r.file_name);
         self.rows += 1;
     }
 
-    fn take(&mut self, schema: &Arc<Schema>) -> Result<RecordBatch, DatasetError> {
+    fn take(&mut self, schema: &Arc<Schema>, layout: Layout) -> Result<RecordBatch, DatasetError> {
         let image = StructArray::new(
             image_fields(),
             vec![
@@ -144,14 +241,15 @@ impl Batch {
             ],
             None,
         );
-        let columns: Vec<ArrayRef> = COLUMNS
+        let columns: Vec<ArrayRef> = columns(layout)
             .iter()
             .map(|&(name, ty)| -> ArrayRef {
                 match ty {
-                    "image" => Arc::new(image.clone()),
-                    "float64" => Arc::new(self.answer.finish()),
-                    "int64" => Arc::new(self.ints.entry(name).or_default().finish()),
-                    _ => Arc::new(self.strings.entry(name).or_default().finish()),
+                    Type::Image => Arc::new(image.clone()),
+                    Type::Float64 => Arc::new(self.answer.finish()),
+                    Type::Int64 => Arc::new(self.ints.entry(name).or_default().finish()),
+                    Type::String => Arc::new(self.strings.entry(name).or_default().finish()),
+                    Type::Strings => Arc::new(self.choices.finish()),
                 }
             })
             .collect();
@@ -183,7 +281,8 @@ impl std::io::Write for Counted {
 pub(super) struct Shards {
     dir: Dir,
     files: ShardFiles,
-    schema: Arc<Schema>,
+    /// The layout and its schema, set by the first row.
+    schema: Option<(Layout, Arc<Schema>)>,
     writer: Option<ArrowWriter<Counted>>,
     batch: Batch,
     rows: u64,
@@ -207,7 +306,7 @@ impl Shards {
         Ok(Shards {
             dir: dir.clone(),
             files: ShardFiles::new(dir, "data", shard_name, is_shard)?,
-            schema: schema(),
+            schema: None,
             writer: None,
             batch: Batch::default(),
             rows: 0,
@@ -232,7 +331,11 @@ impl Shards {
         }
     }
 
-    fn open(&mut self) -> Result<ArrowWriter<Counted>, DatasetError> {
+    fn open(
+        &mut self,
+        layout: Layout,
+        schema: Arc<Schema>,
+    ) -> Result<ArrowWriter<Counted>, DatasetError> {
         let file = Counted {
             file: self.files.create()?,
             bytes: 0,
@@ -242,7 +345,7 @@ impl Shards {
             .set_max_row_group_row_count(Some(ROW_GROUP))
             .set_key_value_metadata(Some(vec![KeyValue::new(
                 "huggingface".to_string(),
-                hf_features(),
+                hf_features(layout),
             )]))
             // Every image (and most texts) is unique: a dictionary would only be
             // built, found useless and dropped, after holding a row group's images.
@@ -270,14 +373,17 @@ impl Shards {
             // whole (several MB at once); every 10 rows keeps pages near 1 MB.
             .set_write_batch_size(10)
             .build();
-        ArrowWriter::try_new(file, self.schema.clone(), Some(props)).map_err(|e| self.error(e))
+        ArrowWriter::try_new(file, schema, Some(props)).map_err(|e| self.error(e))
     }
 
     fn flush(&mut self) -> Result<(), DatasetError> {
+        let Some((layout, schema)) = self.schema.clone() else {
+            return Ok(());
+        };
         if self.batch.rows == 0 {
             return Ok(());
         }
-        let batch = self.batch.take(&self.schema)?;
+        let batch = self.batch.take(&schema, layout)?;
         self.arrow.add(&batch);
         if self.arrow.open_rows() == ROW_GROUP as u64 {
             self.arrow.close_group();
@@ -285,7 +391,7 @@ impl Shards {
         let writer = match &mut self.writer {
             Some(w) => w,
             None => {
-                let w = self.open()?;
+                let w = self.open(layout, schema)?;
                 self.writer.insert(w)
             }
         };
@@ -294,8 +400,9 @@ impl Shards {
 }
 
 impl Writer for Shards {
-    fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError> {
-        self.batch.push(row);
+    fn push(&mut self, row: &DatasetRow, layout: Layout) -> Result<(), DatasetError> {
+        self.schema.get_or_insert_with(|| (layout, schema(layout)));
+        self.batch.push(row, layout);
         self.rows += 1;
         if self.batch.rows == BATCH {
             self.flush()?;
@@ -315,10 +422,11 @@ impl Writer for Shards {
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError> {
+    fn finish(mut self: Box<Self>, layout: Layout) -> Result<Vec<PathBuf>, DatasetError> {
         self.cut()?;
         let card = card(
-            &COLUMNS,
+            layout,
+            columns(layout),
             &Sizes {
                 rows: self.rows,
                 num_bytes: self.arrow.total(),

@@ -1,7 +1,45 @@
-//! One dataset row: what every sink writes for one image.
+//! One dataset row: what every sink writes for one image, and the [`Layout`] of the
+//! dataset it belongs in.
 
-use crate::output::manifest::{ManifestRow, spelled};
+use crate::generate::Answer;
+use crate::output::manifest::{ManifestRow, RelationFields, spelled};
+use serde::Serialize;
 use serde_json::Value;
+use std::fmt;
+
+/// What kind of benchmark a dataset is. The harnesses read one table as one kind:
+/// VLMEvalKit takes a TSV with option columns `A` and `B` for multiple choice and
+/// one without for open questions (`build_dataset`, `vlmeval/dataset/__init__.py`),
+/// and a Parquet column has one type (`answer`: a number or a letter). So every
+/// row of a dataset is of its layout, set by its first row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Open questions with a numeric answer: GeomVerse problems (and rows without
+    /// a problem, plain scenes).
+    Open,
+    /// Multiple choice, the answer an option's letter: GeomRel relation items.
+    Choice,
+}
+
+impl Layout {
+    /// The layout a manifest row needs: `None` for a row without a problem (a plain
+    /// scene), which fits either.
+    pub fn of(row: &ManifestRow) -> Option<Layout> {
+        row.problem.as_ref().map(|p| match p.relation {
+            Some(_) => Layout::Choice,
+            None => Layout::Open,
+        })
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Layout::Open => "GeomVerse's problems (numeric answers)",
+            Layout::Choice => "GeomRel's relation items (multiple choice)",
+        })
+    }
+}
 
 /// An image and what a harness needs about it.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,7 +58,12 @@ pub struct DatasetRow {
     pub file_name: String,
     pub image: Vec<u8>,
     pub question: Option<String>,
-    pub answer: Option<f64>,
+    /// GeomVerse's number, or a relation item's letter.
+    pub answer: Option<Answer>,
+    /// A relation item's choices, answer text, relation, domain, subset and mode.
+    pub relation: Option<RelationFields>,
+    /// The layout the row needs ([`Layout::of`]).
+    pub layout: Option<Layout>,
     pub annotation: Option<String>,
     pub cot: Option<String>,
     pub depth: Option<i64>,
@@ -95,21 +138,13 @@ impl DatasetRow {
             file_name,
             image,
             question: p.map(|p| p.question.clone()),
-            answer: p.and_then(|p| p.answer.number()),
-            annotation: p.map(|p| {
-                serde_json::to_value(p.annotation)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            }),
+            answer: p.map(|p| p.answer),
+            relation: p.and_then(|p| p.relation.clone()),
+            layout: Layout::of(row),
+            annotation: p.map(|p| spelling(p.annotation)),
             cot: p.map(|p| p.cot.clone()),
             depth: p.map(|p| i64::from(p.params.depth)),
-            question_type: p.map(|p| {
-                serde_json::to_value(p.params.question_type)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            }),
+            question_type: p.map(|p| spelling(p.params.question_type)),
             width: row.image.width,
             height: row.image.height,
             sha256: row.image.sha256.clone(),
@@ -117,8 +152,29 @@ impl DatasetRow {
         }
     }
 
+    /// The number, on a GeomVerse row.
+    pub fn number(&self) -> Option<f64> {
+        self.answer.and_then(Answer::number)
+    }
+
+    /// The correct option's letter, on a relation item's row.
+    pub fn letter(&self) -> Option<char> {
+        match self.answer {
+            Some(Answer::Choice(c)) => Some(c),
+            _ => None,
+        }
+    }
+
     /// The image's extension (`png` or `jpg`).
     pub fn extension(&self) -> &str {
         self.file_name.rsplit('.').next().unwrap_or("png")
     }
+}
+
+/// A unit enum's name as the manifest spells it (`coordinate`, `basic`).
+pub(super) fn spelling<T: Serialize>(v: T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }

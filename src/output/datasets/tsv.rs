@@ -1,15 +1,31 @@
 //! VLMEvalKit: `vlmevalkit/GeomRender.tsv`, the one-TSV-per-benchmark layout that
-//! VLMEvalKit's `TSVDataset`/`CustomVQADataset` read from `$LMUData/<name>.tsv`
-//! (VLMEvalKit, `Custom_Benchmark_and_Model.md`: columns `index`, `image` as base64,
-//! `question`, `answer`, `category`; `vlmeval/dataset/image_vqa.py`). We add `id`,
-//! `base_id`, `axis` and `value` (and `category` = axis) so results map back.
+//! VLMEvalKit reads from `$LMUData/<name>.tsv` (`Custom_Benchmark_and_Model.md`:
+//! columns `index`, `image` as base64, `question`, `answer`, `category`). We add
+//! `id`, `base_id`, `axis` and `value` (and `category` = axis) so results map back.
+//!
+//! VLMEvalKit decides what a custom TSV is by its columns (`build_dataset` in
+//! `vlmeval/dataset/__init__.py`): with columns `A` and `B` and an image it is a
+//! `CustomMCQDataset` (`image_mcq.py`), else a `CustomVQADataset` (`image_vqa.py`).
+//! So the table has the dataset's [`Layout`]:
+//!
+//! - [`Layout::Open`] (GeomVerse): no option columns, the answer the number: the
+//!   open-question layout, as before relation items existed.
+//! - [`Layout::Choice`] (relation items): option columns `A`–`E` (empty past an
+//!   item's last option: `ImageMCQDataset.build_prompt` skips NaN cells), `answer`
+//!   the letter, `l2-category` the relation (`report_acc` in
+//!   `vlmeval/dataset/utils/multiple_choice.py` reports accuracy per `category`, the
+//!   variant axis, and per `l2-category`). `question` is the question without the
+//!   "Answer choices: A. … B. …" that ends it: `build_prompt` lists the options
+//!   itself ("Options:\nA. …"), as MMBench's TSVs expect.
 //!
 //! `image` is the base64 of the image file's exact bytes (PNG, or JPEG for `jpeg`
 //! variants). Fields holding a tab, a newline or a quote are quoted as CSV does, by
 //! the `csv` crate (`pandas.read_csv(sep="\t")` and VLMEvalKit's loader read them
 //! back).
 
-use super::{DatasetError, DatasetRow, Writer, io};
+use super::{DatasetError, DatasetRow, Layout, Writer, io};
+use crate::generate::Answer;
+use crate::generate::relations::MAX_CHOICES;
 use crate::output::atomic::AtomicFile;
 use crate::output::dir::Dir;
 use base64::Engine;
@@ -18,13 +34,42 @@ use std::path::PathBuf;
 /// The TSV's name under `vlmevalkit/` (and the dataset name to give VLMEvalKit).
 pub const NAME: &str = "GeomRender";
 
-const COLUMNS: [&str; 9] = [
+/// The columns of an open-question table.
+const OPEN: [&str; 9] = [
     "index", "image", "question", "answer", "category", "id", "base_id", "axis", "value",
+];
+
+/// The option columns of a multiple-choice table: one per option a relation item
+/// may have.
+const OPTIONS: [&str; 5] = ["A", "B", "C", "D", "E"];
+const _: () = assert!(OPTIONS.len() == MAX_CHOICES);
+
+/// The columns of a multiple-choice table.
+const CHOICE: [&str; 15] = [
+    "index",
+    "image",
+    "question",
+    "A",
+    "B",
+    "C",
+    "D",
+    "E",
+    "answer",
+    "category",
+    "l2-category",
+    "id",
+    "base_id",
+    "axis",
+    "value",
 ];
 
 pub(super) struct Tsv {
     path: PathBuf,
+    /// The run's manifest, to name a row in errors.
+    manifest: PathBuf,
     out: csv::Writer<AtomicFile>,
+    /// Whether the header is written (at the first row, which sets the layout).
+    started: bool,
 }
 
 /// Whether a file name in `vlmevalkit/` is the table this sink writes.
@@ -46,22 +91,107 @@ impl Tsv {
         let name = format!("{NAME}.tsv");
         let path = sub.join(&name);
         let file = AtomicFile::create_in(&sub, &name).map_err(io(&path))?;
-        let mut out = csv::WriterBuilder::new()
+        let out = csv::WriterBuilder::new()
             .delimiter(b'\t')
             .quote_style(csv::QuoteStyle::Necessary)
             .from_writer(file);
-        out.write_record(COLUMNS)
-            .map_err(|e| io(&path)(csv_io(e)))?;
-        Ok(Tsv { path, out })
+        Ok(Tsv {
+            path,
+            manifest: dir.join("manifest.jsonl"),
+            out,
+            started: false,
+        })
+    }
+
+    fn write<I: AsRef<[u8]>>(
+        &mut self,
+        fields: impl IntoIterator<Item = I>,
+    ) -> Result<(), DatasetError> {
+        self.out
+            .write_record(fields)
+            .map_err(|e| io(&self.path)(csv_io(e)))
+    }
+
+    /// Writes the header of `layout`'s table, once.
+    fn start(&mut self, layout: Layout) -> Result<(), DatasetError> {
+        if !std::mem::replace(&mut self.started, true) {
+            match layout {
+                Layout::Open => self.write(OPEN)?,
+                Layout::Choice => self.write(CHOICE)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// A multiple-choice row: options and answer letter (empty for a row without a
+    /// relation item).
+    fn push_choice(&mut self, r: &DatasetRow, image: &str) -> Result<(), DatasetError> {
+        let choices = r.relation.as_ref().map_or(&[][..], |f| &f.choices[..]);
+        if choices.len() > OPTIONS.len() {
+            return Err(DatasetError::TooManyChoices {
+                path: self.manifest.clone(),
+                line: r.index + 1,
+                id: r.id.clone(),
+                count: choices.len(),
+                last: char::from(b'A' + (OPTIONS.len() - 1) as u8),
+            });
+        }
+        let question = r.question.as_deref().unwrap_or_default();
+        let mut options = [""; OPTIONS.len()];
+        for (slot, text) in options.iter_mut().zip(choices) {
+            *slot = text;
+        }
+        let [a, b, c, d, e] = options;
+        let letter = r.letter().map(String::from).unwrap_or_default();
+        let relation = r.relation.as_ref().map_or("", |f| f.relation.as_str());
+        let index = r.index.to_string();
+        self.write([
+            index.as_str(),
+            image,
+            stem(question, choices),
+            a,
+            b,
+            c,
+            d,
+            e,
+            &letter,
+            &r.axis,
+            relation,
+            &r.id,
+            &r.base_id,
+            &r.axis,
+            &r.value,
+        ])
     }
 }
 
+/// `question` without the option list that ends it, " Answer choices: A. … B. …"
+/// as `generate::relations` words it (`text::question`); the whole question when it
+/// does not end so (a hand-written one).
+fn stem<'a>(question: &'a str, choices: &[String]) -> &'a str {
+    let listed: Vec<String> = (choices.iter().zip('A'..='Z'))
+        .map(|(c, letter)| format!("{letter}. {c}"))
+        .collect();
+    let suffix = format!(" Answer choices: {}", listed.join(" "));
+    question.strip_suffix(&suffix).unwrap_or(question)
+}
+
 impl Writer for Tsv {
-    fn push(&mut self, r: &DatasetRow) -> Result<(), DatasetError> {
-        let answer = r.answer.map(|a| format!("{a}")).unwrap_or_default();
-        let fields = [
-            &r.index.to_string(),
-            &base64::engine::general_purpose::STANDARD.encode(&r.image),
+    fn push(&mut self, r: &DatasetRow, layout: Layout) -> Result<(), DatasetError> {
+        self.start(layout)?;
+        let image = base64::engine::general_purpose::STANDARD.encode(&r.image);
+        if layout == Layout::Choice {
+            return self.push_choice(r, &image);
+        }
+        let answer = match r.answer {
+            Some(Answer::Number(v)) => format!("{v}"),
+            Some(Answer::Choice(c)) => c.to_string(),
+            None => String::new(),
+        };
+        let index = r.index.to_string();
+        self.write([
+            index.as_str(),
+            &image,
             r.question.as_deref().unwrap_or_default(),
             &answer,
             &r.axis,
@@ -69,14 +199,12 @@ impl Writer for Tsv {
             &r.base_id,
             &r.axis,
             &r.value,
-        ];
-        self.out
-            .write_record(fields)
-            .map_err(|e| io(&self.path)(csv_io(e)))
+        ])
     }
 
-    fn finish(self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError> {
-        let Tsv { path, out } = *self;
+    fn finish(mut self: Box<Self>, layout: Layout) -> Result<Vec<PathBuf>, DatasetError> {
+        self.start(layout)?;
+        let Tsv { path, out, .. } = *self;
         let file = out.into_inner().map_err(|e| io(&path)(e.into_error()))?;
         file.commit(false).map_err(io(&path))?;
         Ok(vec![PathBuf::from(format!("vlmevalkit/{NAME}.tsv"))])
@@ -102,7 +230,9 @@ mod tests {
             file_name: "p1.png".into(),
             image: vec![1, 2, 3],
             question: Some("say \"x\"\tthen\nmore".into()),
-            answer: Some(2.5),
+            answer: Some(Answer::Number(2.5)),
+            relation: None,
+            layout: Some(Layout::Open),
             annotation: None,
             cot: None,
             depth: None,
@@ -112,13 +242,116 @@ mod tests {
             sha256: String::new(),
             manifest_json: "{}".into(),
         };
-        tsv.push(&row).unwrap();
-        Box::new(tsv).finish().unwrap();
+        tsv.push(&row, Layout::Open).unwrap();
+        Box::new(tsv).finish(Layout::Open).unwrap();
         let text = std::fs::read_to_string(tmp.path().join("vlmevalkit/GeomRender.tsv")).unwrap();
         assert_eq!(
             text,
             "index\timage\tquestion\tanswer\tcategory\tid\tbase_id\taxis\tvalue\n\
              0\tAQID\t\"say \"\"x\"\"\tthen\nmore\"\t2.5\tbase\tp1\tp1\tbase\tbase\n"
+        );
+    }
+
+    fn relation_row(choices: &[&str]) -> DatasetRow {
+        use crate::generate::relations::{Domain, Mode, Subset};
+        use crate::output::manifest::{RelationFields, Task};
+        let choices: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
+        let listed: Vec<String> = (choices.iter().zip('A'..))
+            .map(|(c, l)| format!("{l}. {c}"))
+            .collect();
+        DatasetRow {
+            index: 3,
+            id: "r1".into(),
+            base_id: "r1".into(),
+            axis: "base".into(),
+            value: "base".into(),
+            variant: "{}".into(),
+            file_name: "r1.png".into(),
+            image: vec![1, 2, 3],
+            question: Some(format!(
+                "AB ∥ CD. How are AB and CD related? Answer choices: {}",
+                listed.join(" ")
+            )),
+            answer: Some(Answer::Choice('B')),
+            relation: Some(RelationFields {
+                task: Task::Relations,
+                answer_text: choices[1].clone(),
+                choices,
+                relation: "parallel".into(),
+                domain: Domain::Line,
+                subset: Subset::Basic,
+                mode: Mode::Text,
+            }),
+            layout: Some(Layout::Choice),
+            annotation: None,
+            cot: None,
+            depth: None,
+            question_type: None,
+            width: 1,
+            height: 1,
+            sha256: String::new(),
+            manifest_json: "{}".into(),
+        }
+    }
+
+    #[test]
+    fn relation_items_have_option_columns_a_letter_and_the_question_without_its_options() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = Dir::open(tmp.path()).unwrap();
+        let mut tsv = Tsv::new(&dir).unwrap();
+        let row = relation_row(&["Perpendicular", "Parallel", "Cannot be inferred"]);
+        tsv.push(&row, Layout::Choice).unwrap();
+        Box::new(tsv).finish(Layout::Choice).unwrap();
+        let text = std::fs::read_to_string(tmp.path().join("vlmevalkit/GeomRender.tsv")).unwrap();
+        assert_eq!(
+            text,
+            "index\timage\tquestion\tA\tB\tC\tD\tE\tanswer\tcategory\tl2-category\tid\tbase_id\taxis\tvalue\n\
+             3\tAQID\tAB ∥ CD. How are AB and CD related?\tPerpendicular\tParallel\tCannot be inferred\
+             \t\t\tB\tbase\tparallel\tr1\tr1\tbase\tbase\n"
+        );
+    }
+
+    #[test]
+    fn a_question_that_does_not_end_with_its_options_is_kept_whole() {
+        let choices = ["Parallel".to_string(), "Cannot be inferred".to_string()];
+        assert_eq!(
+            stem(
+                "Q? Answer choices: A. Parallel B. Cannot be inferred",
+                &choices
+            ),
+            "Q?"
+        );
+        assert_eq!(
+            stem("Q? Answer choices: A. Parallel", &choices),
+            "Q? Answer choices: A. Parallel"
+        );
+        assert_eq!(stem("Q?", &choices), "Q?");
+    }
+
+    #[test]
+    fn more_choices_than_option_columns_are_refused_naming_the_row() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = Dir::open(tmp.path()).unwrap();
+        let mut tsv = Tsv::new(&dir).unwrap();
+        let row = relation_row(&["a", "b", "c", "d", "e", "f"]);
+        let e = tsv.push(&row, Layout::Choice).unwrap_err().to_string();
+        assert!(
+            e.ends_with("manifest.jsonl:4: \"r1\" has 6 choices, but the VLMEvalKit TSV has option columns A to E only (as many as `generate --task relations` writes)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_dataset_without_rows_has_the_open_header() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = Dir::open(tmp.path()).unwrap();
+        Box::new(Tsv::new(&dir).unwrap())
+            .finish(Layout::Open)
+            .unwrap();
+        let text = std::fs::read_to_string(tmp.path().join("vlmevalkit/GeomRender.tsv")).unwrap();
+        assert_eq!(
+            text,
+            "index\timage\tquestion\tanswer\tcategory\tid\tbase_id\taxis\tvalue\n"
         );
     }
 }

@@ -1,5 +1,7 @@
 //! WebDataset: `wds/geomrender-000000.tar`, … with one sample per image: `KEY.png`
-//! (or `KEY.jpg`) and `KEY.json` (its manifest row).
+//! (or `KEY.jpg`) and `KEY.json` (its manifest row, whole: a relation item's
+//! `choices`, letter `answer`, `answer_text`, `relation`, … included, so the shards
+//! take either [`Layout`], or both).
 //!
 //! WebDataset takes a member's key to be its name up to the first dot, so KEY must
 //! have none: KEY is the id with `%`, `.` and `/` percent-encoded (`%25`, `%2E`,
@@ -8,7 +10,7 @@
 //! give the same bytes.
 
 use super::shards::ShardFiles;
-use super::{DatasetError, DatasetRow, Writer, io};
+use super::{DatasetError, DatasetRow, Layout, Writer, io};
 use crate::output::atomic::AtomicFile;
 use crate::output::dir::Dir;
 use std::path::PathBuf;
@@ -72,7 +74,7 @@ impl Shards {
 }
 
 impl Writer for Shards {
-    fn push(&mut self, row: &DatasetRow) -> Result<(), DatasetError> {
+    fn push(&mut self, row: &DatasetRow, _: Layout) -> Result<(), DatasetError> {
         let k = key(&row.id);
         self.append(&format!("{k}.{}", row.extension()), &row.image)?;
         self.append(&format!("{k}.json"), row.manifest_json.as_bytes())
@@ -87,7 +89,7 @@ impl Writer for Shards {
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<Vec<PathBuf>, DatasetError> {
+    fn finish(mut self: Box<Self>, _: Layout) -> Result<Vec<PathBuf>, DatasetError> {
         self.cut()?;
         self.files.publish()
     }
