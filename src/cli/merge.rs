@@ -53,7 +53,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .unwrap_or(BackendArg::Auto),
         };
         let sheet = options["sheet_problem"].as_str();
-        for s in super::sweep::write_sheets(lock.dir(), &plan, sheet, backend.backend())? {
+        let mut sheets = super::sweep::write_sheets(lock.dir(), &plan, sheet, backend.backend())?;
+        sheets.extend(super::sweep::relation_outputs(
+            lock.dir(),
+            backend.backend(),
+        )?);
+        for s in sheets {
             eprintln!("contact sheet: {}", s.display());
         }
     }

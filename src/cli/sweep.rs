@@ -6,6 +6,7 @@ use super::generate::{Generator, RelationArgs, TaskArg, write_problems_in};
 use super::render::{EngineArgs, ResumeArg, execute, report};
 use super::shard::ShardArgs;
 use anyhow::Context;
+use geomrender::generate::relations::Stats;
 use geomrender::generate::{GenerateOptions, Problem};
 use geomrender::output::contact;
 use geomrender::output::dir::{Dir, Kind};
@@ -97,18 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let range = shard.unwrap_or(Shard::WHOLE).range(args.count);
     let count = range.end - range.start;
-    let stats = write_problems_in(lock.dir(), "problems.jsonl", &opts, range.clone())?;
-    if stats.total() > 0 {
-        // GeomRel's Table 3 for this run's items, beside them.
-        let mut f = geomrender::output::atomic::AtomicFile::create_in(lock.dir(), "relations.md")
-            .context("writing relations.md")?;
-        std::io::Write::write_all(
-            &mut f,
-            format!("# Relation items per relation\n\n{}", stats.markdown()).as_bytes(),
-        )
-        .context("writing relations.md")?;
-        f.commit(true).context("writing relations.md")?;
-    }
+    write_problems_in(lock.dir(), "problems.jsonl", &opts, range.clone())?;
     eprintln!(
         "generated {count} {} (indices {}..{}) into {}",
         opts.noun(),
@@ -163,9 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             options.backend.clone(),
         )?;
         let mut sheets = sheets;
-        if args.task == TaskArg::Relations {
-            sheets.extend(write_relation_sheets(lock.dir(), options.backend.clone())?);
-        }
+        sheets.extend(relation_outputs(lock.dir(), options.backend.clone())?);
         if !args.quiet {
             for s in &sheets {
                 eprintln!("contact sheet: {}", s.display());
@@ -178,19 +166,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// Relation items read to fill the domains' contact sheets (the first ones of the run).
 const SHEET_ITEMS_READ: usize = 2_000;
 
-/// Writes `contact/relations-<domain>.png` from the first relation items of
-/// `out/problems.jsonl`.
-fn write_relation_sheets(out: &Dir, backend: Backend) -> anyhow::Result<Vec<PathBuf>> {
-    let file = out
-        .open_file("problems.jsonl")
-        .with_context(|| format!("reading {}", out.join("problems.jsonl").display()))?;
-    let mut problems = Vec::new();
-    for line in BufReader::new(file).lines().take(SHEET_ITEMS_READ) {
-        problems.push(serde_json::from_str::<Problem>(&line?)?);
+/// For a run of relation items (a sweep's, or a merged one's): `relations.md`, the
+/// items per relation as GeomRel's Table 3 counts them, and one contact sheet per
+/// domain from its first items; nothing for GeomVerse problems. Returns the sheets
+/// written.
+pub fn relation_outputs(out: &Dir, backend: Backend) -> anyhow::Result<Vec<PathBuf>> {
+    let path = out.join("problems.jsonl");
+    let file =
+        (out.open_file("problems.jsonl")).with_context(|| format!("reading {}", path.display()))?;
+    let mut stats = Stats::default();
+    let mut first = Vec::new();
+    for line in BufReader::new(file).lines() {
+        let p: Problem =
+            serde_json::from_str(&line.with_context(|| format!("reading {}", path.display()))?)
+                .with_context(|| format!("reading {}", path.display()))?;
+        stats.add(&p);
+        if first.len() < SHEET_ITEMS_READ && p.is_relation() {
+            first.push(p);
+        }
     }
+    if stats.total() == 0 {
+        return Ok(Vec::new());
+    }
+    let table = format!("# Relation items per relation\n\n{}", stats.markdown());
+    out.write_atomic("relations.md", table.as_bytes())
+        .with_context(|| format!("writing {}", out.join("relations.md").display()))?;
     let mut renderer = SceneRenderer::new(backend);
     let mut render = |scene: &_| renderer.render(scene);
-    Ok(contact::write_relation_sheets(out, &problems, &mut render)?)
+    Ok(contact::write_relation_sheets(out, &first, &mut render)?)
 }
 
 /// Writes one contact sheet per axis of `plan` into `out/contact/`, for a problem
