@@ -2,11 +2,12 @@
 //! own coordinates, its choices shuffled, and written as a Problem.
 
 use super::construct::{self, Construction};
+use super::decide::{conditions_hold, decide};
 use super::item::{Mode, RelationItem, Subset};
 use super::pool::{CANNOT_BE_INFERRED, Domain, RELATIONS, relation};
 use super::sketch::Built;
+use super::text;
 use super::visual::{self, Drawn};
-use super::{decide::decide, text};
 use crate::generate::rng::{Rng, problem_seed};
 use crate::generate::shapes::ShapeKind;
 use crate::generate::{
@@ -171,6 +172,9 @@ fn finish(
     rng: &mut Rng,
 ) -> Option<Problem> {
     let rel = relation(c.relation)?;
+    if !conditions_hold(&built.sketch) {
+        return None;
+    }
     let drawn = decide(&built.sketch, &built.asked);
     match built.unsettled {
         Some(would_be) if drawn == Some(would_be) => return None,

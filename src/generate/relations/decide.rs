@@ -131,3 +131,70 @@ pub(super) fn decide(s: &Sketch, asked: &Asked) -> Option<&'static str> {
         }
     })
 }
+
+/// Whether every stated condition holds on the sketch's coordinates: equations
+/// within [`check::TOL`], strict inequalities (a point between two others, on one
+/// side of a line) by a visible margin. A draw that breaks one (a construction
+/// that moved a point it had stated a condition on) is rejected.
+pub(super) fn conditions_hold(s: &Sketch) -> bool {
+    use super::item::Condition as C;
+    let at = |n: &String| s.at(n);
+    let size = s
+        .points
+        .iter()
+        .flat_map(|p| s.points.iter().map(move |q| super::sketch::dist(*p, *q)))
+        .fold(0.0, f64::max)
+        .max(1.0);
+    let margin = 1e-3 * size;
+    let near = |x: f64, y: f64, scale: f64| (x - y).abs() <= check::TOL * scale.max(1.0);
+    let side = |p: P, a: P, b: P| {
+        let (u, w) = ([b[0] - a[0], b[1] - a[1]], [p[0] - a[0], p[1] - a[1]]);
+        (u[0] * w[1] - u[1] * w[0]) / u[0].hypot(u[1]).max(f64::MIN_POSITIVE)
+    };
+    let angle = |x: &[String; 3]| angle_at(at(&x[0]), at(&x[1]), at(&x[2]));
+    let len = |l: &[String; 2]| super::sketch::dist(at(&l[0]), at(&l[1]));
+    s.conditions.iter().all(|c| match c {
+        C::Parallel { a, b } => {
+            check::line_line(at(&a[0]), at(&a[1]), at(&b[0]), at(&b[1])) == LineLine::Parallel
+        }
+        C::Perpendicular { a, b } => {
+            check::line_line(at(&a[0]), at(&a[1]), at(&b[0]), at(&b[1])) == LineLine::Perpendicular
+        }
+        C::OnLine { point, line } => check::collinear(at(&line[0]), at(&line[1]), at(point)),
+        C::Between { point, ends } => {
+            let (a, b, p) = (at(&ends[0]), at(&ends[1]), at(point));
+            check::collinear(a, b, p)
+                && super::sketch::dist(a, p) > margin
+                && super::sketch::dist(b, p) > margin
+                && super::sketch::dist(a, p) < super::sketch::dist(a, b)
+                && super::sketch::dist(b, p) < super::sketch::dist(a, b)
+        }
+        C::Midpoint { point, ends } => {
+            let m = super::sketch::mid(at(&ends[0]), at(&ends[1]));
+            super::sketch::dist(m, at(point)) <= check::TOL * size
+        }
+        C::SameSide { points, line } | C::OppositeSides { points, line } => {
+            let (a, b) = (at(&line[0]), at(&line[1]));
+            let (x, y) = (side(at(&points[0]), a, b), side(at(&points[1]), a, b));
+            let apart = x.abs() > margin && y.abs() > margin;
+            apart && ((x > 0.0) == (y > 0.0)) == matches!(c, C::SameSide { .. })
+        }
+        C::AngleValue { angle: x, degrees } => near(angle(x), *degrees, 180.0),
+        C::EqualAngles { a, b } => near(angle(a), angle(b), 180.0),
+        C::Length { segment, value } => near(len(segment), *value, *value),
+        C::EqualLengths { a, b } => near(len(a), len(b), len(a)),
+        C::OnCircle {
+            point,
+            center,
+            radius,
+        } => near(super::sketch::dist(at(point), at(center)), *radius, *radius),
+        C::Tangent {
+            line,
+            center,
+            radius,
+        } => {
+            check::line_circle(at(&line[0]), at(&line[1]), at(center), *radius)
+                == check::LineCircle::Tangent
+        }
+    })
+}

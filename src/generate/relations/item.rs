@@ -189,8 +189,8 @@ pub struct RelationItem {
     pub domain: Domain,
     pub subset: Subset,
     pub mode: Mode,
-    /// The construction that made it: `relation/construction` for a basic item, the
-    /// chain's steps joined by `+` for an advanced one.
+    /// The construction that made it, `relation/construction`
+    /// (`perpendicular/thales`, `perpendicular/midline_then_perpendicular`).
     pub construction: String,
     /// The relations an advanced item's chain passes through, in order (the asked one
     /// last); one for a basic item.

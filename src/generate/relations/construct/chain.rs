@@ -300,8 +300,9 @@ fn perpendiculars_collinear(rng: &mut Rng, broken: bool) -> Option<Built> {
 fn parallelogram_on_line(rng: &mut Rng, broken: bool) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
+    // Broken: D moved along AB, which keeps AB ∥ CD and breaks AC ∥ BD.
     let shift = if broken {
-        mul(sub(c, a), uniform(rng, 0.25, 0.4) * flip(rng))
+        mul(sub(b, a), uniform(rng, 0.25, 0.4) * flip(rng))
     } else {
         [0.0, 0.0]
     };
