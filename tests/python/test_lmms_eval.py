@@ -5,7 +5,8 @@
   reference, src/score/extract.rs) on the same raw outputs: the extraction fixture,
   hand-picked tricky outputs and a seeded soup of the tokens the rules react to.
 - So do its reading and verdict for multiple-choice items (issue 26's relation
-  items): option letters, and numbers matched to numeric options.
+  items): option letters, options named by their text (src/score/option_text.rs),
+  and numbers matched to numeric options.
 """
 
 import importlib.util
@@ -238,9 +239,71 @@ CHOICE_TRICKY = [
     "Option A looks tempting, but choice C fits.",
     "Option E is not listed; option B is.",
 ]
+# Options named by their text (option_text, src/score/option_text.rs): after an
+# answer trigger, the longest option, whole words, not negated; or lines that are only
+# an option, all agreeing. Each is read against every set of OPTION_SETS.
+OPTION_SETS = CHOICE_SETS + [
+    ["Complementary", "Supplementary", "Neither", "Cannot be inferred"],
+    ["Intersecting", "Intersecting at one point", "Parallel"],
+    ["Inside out", "Outside", "None of the above."],
+    [" **Perpendicular** ", "$90^\\circ$ angle", "30°", "Not  parallel", "x"],
+]
+OPTION_TEXTS = [
+    "Answer: not collinear",
+    "The answer is Collinear.",
+    "The lines are not parallel; the answer is Perpendicular",
+    "The answer is not parallel but perpendicular.",
+    "The answer is not parallel.",
+    "The answer isn't Parallel, it is Perpendicular.",
+    "The answer is never perpendicular, nor parallel: cannot be inferred",
+    "The answer is parallel (both are perpendicular to CD).",
+    "The answer is intersecting but not perpendicular.",
+    "The answer is Parallel? No. Final answer: Perpendicular",
+    "The answer is parallelogram-like.",
+    "Answer: cannot  be   inferred",
+    "Answer: CANNOT BE INFERRED",
+    "The answer should be adjacent angles",
+    "\\boxed{Angle bisector}",
+    "\\boxed{\\text{Median}}",
+    "**Cannot be inferred**",
+    "AB and CD never meet.\n\n**Parallel**\n",
+    "D. Cannot be inferred",
+    "A. Cannot be inferred",
+    "(C) Intersecting but not perpendicular.",
+    "- Perpendicular",
+    "### Opposite angles",
+    "> Median!",
+    "A. Parallel\nB. Perpendicular\nC. Intersecting but not perpendicular\nD. Cannot be inferred",
+    "Perpendicular\nThe lines meet at 90°.\nPerpendicular",
+    "Parallel\nPerpendicular",
+    "Parallel.\r\nParallel",
+    "The answer is that they meet.",
+    "The answer is Altitude.",
+    "Answer: median, since M is the midpoint",
+    "The answer is 150.8 units, Parallel",
+    "Answer: Not collinear\u00a0at all",
+    "Answer: Opposite\u2009angles",
+    "The answer is ADJACENT angles",
+    "Final answer: neither complementary nor supplementary",
+    "Answer: Intersecting at one point.",
+    "The answer is intersecting",
+    "Answer: Inside",
+    "Answer: none of the above.",
+    "Answer: None of the above.x",
+    "The answer is 90° angle",
+    "Answer: $90^\\circ$ angle",
+    "Answer: 30°",
+    "Answer: X",
+    "Answer: not  parallel",
+    "C. None of the above.",
+    "B. 90° angle",
+    "**perpendicular**\nPerpendicular.",
+]
 CHOICE_TOKENS = TOKENS + ["B", "C", "D", "E", "F", "(B)", "option ", "choice ", "Parallel",
                           "Cannot be inferred", " is correct", "the answer is ", "\\boxed{C}",
-                          " or ", "Final answer: ", "**", "150.8"]
+                          " or ", "Final answer: ", "**", "150.8", "not ", "isn't ", "D. ",
+                          "perpendicular", "Intersecting but not ", "collinear", "Not",
+                          "answer should be ", "\n- ", "angles", "Median", "ly", "_"]
 
 
 def test_choice_extraction_and_verdicts_match_geomrender_score(tasks, tmp_path):
@@ -253,6 +316,7 @@ def test_choice_extraction_and_verdicts_match_geomrender_score(tasks, tmp_path):
     for _ in range(1500):
         texts.append("".join(rng.choice(CHOICE_TOKENS) for _ in range(rng.randrange(16))))
     items += [(t, CHOICE_SETS[i % len(CHOICE_SETS)]) for i, t in enumerate(texts)]
+    items += [(t, choices) for t in OPTION_TEXTS for choices in OPTION_SETS]
     labels = ["ABCDE"[i % len(choices)] for i, (_, choices) in enumerate(items)]
     ids = [f"m{i:05d}" for i in range(len(items))]
     manifest = tmp_path / "manifest.jsonl"
@@ -268,7 +332,7 @@ def test_choice_extraction_and_verdicts_match_geomrender_score(tasks, tmp_path):
     assert [r["id"] for r in rows] == ids
     differ = []
     for (text, choices), label, row in zip(items, labels, rows):
-        value, rule = utils.extract_with_rule(text, len(choices))
+        value, rule = utils.extract_with_rule(text, choices)
         doc = {"answer": label, "choices": choices}
         verdict = utils.process_results(doc, [text])["accuracy"] == 1.0
         if (value, rule, verdict) != (row["extracted"], row["rule"], row["correct"]):
@@ -277,8 +341,16 @@ def test_choice_extraction_and_verdicts_match_geomrender_score(tasks, tmp_path):
     assert not differ, f"{len(differ)} of {len(items)} differ:\n" + "\n".join(differ[:20])
     # Letters in range are read; a number counts as the numeric option it matches.
     four = CHOICE_SETS[0]
-    assert utils.extract_with_rule("Therefore the final answer is B.", 4) == ("B", "final_answer")
-    assert utils.extract_with_rule("(C).", 4) == ("C", "option_letter")
-    assert utils.extract_with_rule("The answer is E.", 4) == (None, "none")
+    assert utils.extract_with_rule("Therefore the final answer is B.", four) == ("B", "final_answer")
+    assert utils.extract_with_rule("(C).", four) == ("C", "option_letter")
+    assert utils.extract_with_rule("The answer is E.", four) == (None, "none")
+    # Options named by their text: the longest, not negated; lines only when they agree.
+    assert utils.extract_with_rule("The answer is Parallel.", four) == ("A", "option_text")
+    assert utils.extract_with_rule("Answer: not collinear", CHOICE_SETS[3]) == ("B", "option_text")
+    assert utils.extract_with_rule("The lines are not parallel; the answer is Perpendicular",
+                                   four) == ("B", "option_text")
+    assert utils.extract_with_rule("**Cannot be inferred**", four) == ("D", "option_text")
+    assert utils.extract_with_rule("A. Parallel\nB. Perpendicular", four) == (None, "none")
+    assert utils.extract_with_rule("The answer is 150.8", CHOICE_SETS[4]) == (150.8, "answer_is")
     assert utils.choice_correct(150.9, "B", CHOICE_SETS[4])
     assert not utils.choice_correct("A", "B", four)

@@ -12,12 +12,13 @@ are GeomVerse problems: a number, scored by relaxed accuracy.
 
 Answers are read by the rules of `geomrender score` (src/score/normalize.rs and
 src/score/extract.rs, the reference): this is a line-by-line port of its cascade,
-for numeric items and for items with choices (option letters; a number counts as the
-numeric option it matches, src/score/accuracy.rs), held to it by
+for numeric items and for items with choices (option letters, options named by their
+text as src/score/option_text.rs reads them; a number counts as the numeric option it
+matches, src/score/accuracy.rs), held to it by
 tests/python/test_lmms_eval.py, which feeds the same outputs to both and compares
 value, rule and verdict. Where Python and Rust class a
-non-ASCII character differently (a superscript digit or a combining mark next to a
-word), a rare text may still read differently; ASCII, LaTeX and the Unicode signs the
+non-ASCII character differently (a superscript digit, a combining mark or a circled
+letter next to a word), a rare text may still read differently; ASCII, LaTeX and the Unicode signs the
 rules name read the same.
 """
 
@@ -263,6 +264,7 @@ _TRIGGERS = [
      r"(?i)\b(?:is|are|equals|of)\s+(?:approximately|approx\.|about|roughly|around)\s"),
 ]
 _CASCADE = [(rule, re.compile(p) if p else None) for rule, p in _TRIGGERS]
+_TRIGGER = dict(_CASCADE)
 _SENTENCE_END = re.compile(r"\.(?:\s|\Z)|[\n;!?]")
 _BREAK = re.compile(
     r"(?i)\s\((?:[a-z])|,\s|\s(?:since|because|as|where|which|so|and|but|given|if|when|while"
@@ -335,6 +337,7 @@ def _read_answer(clause, choices=None):
 
 
 def _phrase(rule, trigger, text, choices):
+    """`choices`: the number of options, None for a numeric item."""
     for m in reversed(list(trigger.finditer(text))):
         found = _read_answer(_clause_after(text[m.end():]), choices)
         if found is None:
@@ -378,20 +381,145 @@ def _refusal(text):
     return last is not None and not find_values(text[last.end():]), None
 
 
+# --- option_text.rs ---------------------------------------------------------------
+# An option named by its text, for items with choices: after an answer trigger ("The
+# answer is Parallel.", "Answer: cannot be inferred"), else lines that are only an
+# option ("**Perpendicular**", "D. Cannot be inferred") when they all name the same.
+
+_OPTION_LINE = re.compile(
+    r"""^\s*(?:[#>]+\s*|[-•*]\s+)?(?:\(?([A-Z])(?:\)|[.):])\s*)?(.+?)[\s.!"'\])]*\Z"""
+)
+
+
+def _option_letter_of(index):
+    """The letter of option `index` (option_letter: 0 -> "A", "?" past "Z")."""
+    return chr(65 + index) if index < 26 else "?"
+
+
+def _is_word(c):
+    return c.isalnum() or c == "_"
+
+
+def _option_texts(choices):
+    """The option texts an answer can be read from: (index, normalised text), longest
+    first; numeric options are left to the numeric rules (Options::new)."""
+    texts = [(i, normalize_text(c).strip()) for i, c in enumerate(choices)]
+    texts = [(i, t) for i, t in texts if t and parse_value(t) is None]
+    texts.sort(key=lambda it: (-len(it[1]), it[0]))
+    return texts
+
+
+def _prefix_len(hay, option):
+    """Characters of `hay` that spell `option` from its start (case-insensitive, a run
+    of whitespace for each space), ending at a word boundary; None if it does not."""
+    i, n = 0, len(hay)
+    for o in option:
+        if o.isspace():
+            # One or more whitespace characters.
+            if i >= n or not hay[i].isspace():
+                return None
+            while i < n and hay[i].isspace():
+                i += 1
+            continue
+        if i >= n:
+            return None
+        c = hay[i]
+        i += 1
+        if c != o and c.lower() != o.lower():
+            return None
+    last_is_word = bool(option) and _is_word(option[-1])
+    next_is_word = i < n and _is_word(hay[i])
+    return None if last_is_word and next_is_word else i
+
+
+def _option_at(options, hay):
+    """The longest option `hay` starts with, at a word boundary: (index, length)."""
+    for index, option in options:
+        length = _prefix_len(hay, option)
+        if length is not None:
+            return index, length
+    return None
+
+
+def _negated(before):
+    """Whether the word just before an option negates it ("not", "isn't", "never")."""
+    s = before.rstrip()
+    start = len(s)
+    while start > 0 and (_is_word(s[start - 1]) or s[start - 1] == "'"):
+        start -= 1
+    word = s[start:].lower()
+    return word in ("not", "no", "never", "nor") or word.endswith("n't")
+
+
+def _first_named(options, clause):
+    """The first option named in `clause` that no negation precedes (first_named)."""
+    at = 0
+    while at < len(clause):
+        starts_word = at == 0 or not _is_word(clause[at - 1])
+        found = _option_at(options, clause[at:]) if starts_word else None
+        if found is not None:
+            if not _negated(clause[:at]):
+                return found[0]
+            at += found[1]
+            continue
+        at += 1
+    return None
+
+
+def _whole_line(options, line):
+    """The option a whole line is, optionally after its letter, which must agree."""
+    m = _OPTION_LINE.match(line)
+    if m is None:
+        return None
+    body = m.group(2)
+    found = _option_at(options, body)
+    if found is None:
+        return None
+    index, length = found
+    letter = m.group(1)
+    if length == len(body) and (letter is None or ord(letter) - 65 == index):
+        return index
+    return None
+
+
+def _option_text(text, choices):
+    """The index of the option `text` names by its text, or None (option_text_rule)."""
+    options = _option_texts(choices)
+    if not options:
+        return None
+    spans = sorted((m.start(), m.end())
+                   for trigger in (_TRIGGER["final_answer"], _TRIGGER["answer_is"],
+                                   _TRIGGER["geoeval_answer_should_be"], _OPEN_BOX)
+                   for m in trigger.finditer(text))
+    for _, end in reversed(spans):
+        index = _first_named(options, _clause_after(text[end:]))
+        if index is not None:
+            return index
+    # str.lines: lines split at "\n", one trailing "\r" dropped.
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    named = [i for i in (_whole_line(options, line) for line in lines) if i is not None]
+    return named[-1] if named and all(i == named[-1] for i in named) else None
+
+
 def extract_with_rule(text, choices=None):
     """(the answer read, the rule that read it) as `geomrender score` reads it: a
-    number, or for an item with `choices` options (their count) also an option letter
-    ("C"); (None, "refusal") for a refusal, (None, "none") for nothing."""
+    number, or for an item with `choices` (its options' texts, in order) also an
+    option letter ("C"); (None, "refusal") for a refusal, (None, "none") for nothing."""
     text = normalize_text(text or "")
+    count = None if choices is None else len(choices)
     for rule, trigger in _CASCADE:
         if trigger is None:
-            fired, value = _boxed(text, choices)
+            fired, value = _boxed(text, count)
         else:
-            fired, value = _phrase(rule, trigger, text, choices)
+            fired, value = _phrase(rule, trigger, text, count)
         if fired:
             return value, rule
+        if rule == "answer_is" and choices is not None:
+            index = _option_text(text, choices)
+            if index is not None:
+                return _option_letter_of(index), "option_text"
     if choices is not None:
-        fired, letter = _option_letter(text, choices)
+        fired, letter = _option_letter(text, count)
         if fired:
             return letter, "option_letter"
     fired, _ = _refusal(text)
@@ -435,7 +563,7 @@ def process_results(doc, results):
     text = results[0] if results else ""
     choices = doc.get("choices")
     if choices is not None:
-        answer, _ = extract_with_rule(text, len(choices))
+        answer, _ = extract_with_rule(text, choices)
         return {"accuracy": 1.0 if choice_correct(answer, doc["answer"], choices) else 0.0}
     prediction = extract(text)
     return {"relaxed_accuracy": 1.0 if relaxed_correct(prediction, doc["answer"]) else 0.0}
