@@ -56,6 +56,9 @@
 //! - `relations`: GeomRel relation items: every relation has its constructions,
 //!   choices are distinct and their letters uniform, texts name only drawn points,
 //!   only the style axes apply, schemas, same bytes for any threads and shards.
+//! - `relations_verify`: every relation item re-decided from its coordinates by the
+//!   test's own code; its conditions imply its answer (projected perturbations),
+//!   and each "Cannot be inferred" item gets a counter-example the test builds.
 //! - `reliability`: hostile-but-realistic use: planted symlinks, device outputs,
 //!   concurrent runs, impossible flags and values, unbounded inputs.
 //! - `resume`: `render --resume` after an interruption, and what it refuses.
@@ -115,6 +118,7 @@ mod properties;
 mod raster;
 mod reference;
 mod relations;
+mod relations_verify;
 mod reliability;
 mod resume;
 mod score_bounds;
