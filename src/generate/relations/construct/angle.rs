@@ -2,7 +2,7 @@
 //! pairs where a transversal cuts two lines, vertical angles, and two angles of a
 //! quadrilateral.
 
-use super::line::fmt;
+use super::line::{fmt, triangle_with_angles};
 use super::{Construction, basic, transversal};
 use crate::generate::relations::item::Asked;
 use crate::generate::relations::sketch::*;
@@ -205,12 +205,7 @@ fn complementary_right_triangle(rng: &mut Rng, broken: bool) -> Option<Built> {
     if broken && (x + y - 90.0).abs() < 12.0 {
         return None;
     }
-    let a = s.pt("A", [uniform(rng, 0.0, 1.0), uniform(rng, 7.0, 8.0)]);
-    let th = uniform(rng, -15.0, 15.0);
-    let b = s.pt("B", go(a, th, uniform(rng, 8.0, 9.0)));
-    let c = meet(a, go(a, th - x, 1.0), b, go(b, th + 180.0 + y, 1.0))?;
-    s.pt("C", c);
-    s.poly(ShapeKind::Triangle, "ABC");
+    triangle_with_angles(rng, &mut s, x, y)?;
     s.arc("BAC");
     s.arc("ABC");
     if broken {

@@ -103,6 +103,17 @@ pub(super) static ALL: &[Construction] = &[
     ),
 ];
 
+/// Circle O (radius 3 to 4 in halves), drawn, and the point T on it: the radius,
+/// O, T's direction from O, and T.
+fn circle_and_point(rng: &mut Rng, s: &mut Sketch) -> (f64, P, f64, P) {
+    let r = (uniform(rng, 3.0, 4.0) * 2.0).round() / 2.0;
+    let o = s.pt("O", [5.0, 5.0]);
+    s.circle("O", r);
+    let t = uniform(rng, 0.0, 360.0);
+    let tt = s.pt("T", go(o, t, r));
+    (r, o, t, tt)
+}
+
 fn flip(rng: &mut Rng) -> f64 {
     if rng.chance(0.5) { 1.0 } else { -1.0 }
 }
@@ -199,11 +210,7 @@ fn thales_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
 
 fn tangent_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
     let mut s = Sketch::default();
-    let r = (uniform(rng, 3.0, 4.0) * 2.0).round() / 2.0;
-    let o = s.pt("O", [5.0, 5.0]);
-    s.circle("O", r);
-    let t = uniform(rng, 0.0, 360.0);
-    let tt = s.pt("T", go(o, t, r));
+    let (r, o, t, tt) = circle_and_point(rng, &mut s);
     let u = if broken {
         t + 90.0 + degrees(rng, 20, 35) * flip(rng)
     } else {
@@ -399,11 +406,7 @@ fn bisector_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
 
 fn tangent_disjoint(rng: &mut Rng, broken: bool) -> Option<Built> {
     let mut s = Sketch::default();
-    let r = (uniform(rng, 3.0, 4.0) * 2.0).round() / 2.0;
-    let o = s.pt("O", [5.0, 5.0]);
-    s.circle("O", r);
-    let t = uniform(rng, 0.0, 360.0);
-    let tt = s.pt("T", go(o, t, r));
+    let (r, o, t, tt) = circle_and_point(rng, &mut s);
     s.pt("C", go(tt, t + 90.0, uniform(rng, 2.5, 3.5)));
     s.pt("D", go(tt, t - 90.0, uniform(rng, 2.5, 3.5)));
     let k = if broken {

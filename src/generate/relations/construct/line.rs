@@ -96,6 +96,18 @@ pub(super) fn triangle(rng: &mut Rng, s: &mut Sketch) -> Option<[P; 3]> {
     ok.then_some([a, b, c])
 }
 
+/// Triangle ABC, drawn, with ∠BAC = `x` and ∠ABC = `y` degrees (AB along the
+/// bottom, C above it).
+pub(super) fn triangle_with_angles(rng: &mut Rng, s: &mut Sketch, x: f64, y: f64) -> Option<()> {
+    let a = s.pt("A", [uniform(rng, 0.0, 1.0), uniform(rng, 7.0, 8.0)]);
+    let th = uniform(rng, -15.0, 15.0);
+    let b = s.pt("B", go(a, th, uniform(rng, 8.0, 9.0)));
+    let c = meet(a, go(a, th - x, 1.0), b, go(b, th + 180.0 + y, 1.0))?;
+    s.pt("C", c);
+    s.poly(ShapeKind::Triangle, "ABC");
+    Some(())
+}
+
 /// A segment's unit normal.
 fn normal(a: P, b: P) -> P {
     let d = sub(b, a);
@@ -597,12 +609,7 @@ fn perp_angle_sum(rng: &mut Rng, broken: bool) -> Option<Built> {
     if broken && (x + y - 90.0).abs() < 12.0 {
         return None;
     }
-    let a = s.pt("A", [uniform(rng, 0.0, 1.0), uniform(rng, 7.0, 8.0)]);
-    let th = uniform(rng, -15.0, 15.0);
-    let b = s.pt("B", go(a, th, uniform(rng, 8.0, 9.0)));
-    let c = meet(a, go(a, th - x, 1.0), b, go(b, th + 180.0 + y, 1.0))?;
-    s.pt("C", c);
-    s.poly(ShapeKind::Triangle, "ABC");
+    triangle_with_angles(rng, &mut s, x, y)?;
     s.cond(angle_value("BAC", x));
     if broken {
         s.because("Only ∠BAC is known: ∠ACB may be anything, so AC may or may not be perpendicular to BC.");
@@ -665,12 +672,7 @@ fn meet_triangle_angles(rng: &mut Rng, broken: bool) -> Option<Built> {
     if !broken && (x + y - 90.0).abs() < 12.0 {
         return None;
     }
-    let a = s.pt("A", [uniform(rng, 0.0, 1.0), uniform(rng, 7.0, 8.0)]);
-    let th = uniform(rng, -15.0, 15.0);
-    let b = s.pt("B", go(a, th, uniform(rng, 8.0, 9.0)));
-    let c = meet(a, go(a, th - x, 1.0), b, go(b, th + 180.0 + y, 1.0))?;
-    s.pt("C", c);
-    s.poly(ShapeKind::Triangle, "ABC");
+    triangle_with_angles(rng, &mut s, x, y)?;
     s.cond(angle_value("BAC", x));
     if broken {
         s.because("Only ∠BAC is known: ∠ACB may be anything, so AC and BC may or may not be perpendicular.");

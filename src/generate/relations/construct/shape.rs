@@ -876,7 +876,10 @@ fn radius_half_diameter(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.done(ask_segment("OB", circle("O", r)), "Radius")
 }
 
-fn diameter_center(rng: &mut Rng, broken: bool) -> Option<Built> {
+/// Circle O with A and B on it: the ends of a diameter, or, when broken, of a
+/// chord 35° to 70° of arc short of one. Returns the sketch, the radius and B's
+/// direction from O.
+fn ends_on_circle(rng: &mut Rng, broken: bool) -> (Sketch, f64, f64) {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
@@ -888,6 +891,11 @@ fn diameter_center(rng: &mut Rng, broken: bool) -> Option<Built> {
         180.0
     };
     s.pt("B", go(o, t + sweep, r));
+    (s, r, t + sweep)
+}
+
+fn diameter_center(rng: &mut Rng, broken: bool) -> Option<Built> {
+    let (mut s, r, _) = ends_on_circle(rng, broken);
     s.seg("AB");
     s.cond(on_circle("A", "O", r));
     s.cond(on_circle("B", "O", r));
@@ -901,18 +909,9 @@ fn diameter_center(rng: &mut Rng, broken: bool) -> Option<Built> {
 }
 
 fn diameter_thales(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let mut s = Sketch::default();
-    let r = circle_o(rng, &mut s);
+    let (mut s, r, b) = ends_on_circle(rng, broken);
     let o = s.at("O");
-    let t = uniform(rng, 0.0, 360.0);
-    s.pt("A", go(o, t, r));
-    let sweep = if broken {
-        180.0 - degrees(rng, 35, 70)
-    } else {
-        180.0
-    };
-    s.pt("B", go(o, t + sweep, r));
-    s.pt("C", go(o, t + sweep + degrees(rng, 60, 120), r));
+    s.pt("C", go(o, b + degrees(rng, 60, 120), r));
     for l in ["AB", "AC", "BC"] {
         s.seg(l);
     }
@@ -930,17 +929,7 @@ fn diameter_thales(rng: &mut Rng, broken: bool) -> Option<Built> {
 }
 
 fn diameter_length(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let mut s = Sketch::default();
-    let r = circle_o(rng, &mut s);
-    let o = s.at("O");
-    let t = uniform(rng, 0.0, 360.0);
-    s.pt("A", go(o, t, r));
-    let sweep = if broken {
-        180.0 - degrees(rng, 35, 70)
-    } else {
-        180.0
-    };
-    s.pt("B", go(o, t + sweep, r));
+    let (mut s, r, _) = ends_on_circle(rng, broken);
     s.seg("AB");
     s.cond(on_circle("A", "O", r));
     s.cond(on_circle("B", "O", r));
