@@ -615,7 +615,9 @@ fn median_parallelogram(rng: &mut Rng, _: bool) -> Option<Built> {
     s.done(ask_segment("AM", polygon("ABC")), "Median")
 }
 
-fn altitude_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
+/// Triangle ABC, drawn, and AH with H on BC: the foot of the perpendicular from A,
+/// or, when broken, a point of BC beside it. Returns the sketch, A and H.
+fn foot_on_bc(rng: &mut Rng, broken: bool) -> Option<(Sketch, P, P)> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
@@ -631,6 +633,11 @@ fn altitude_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
     };
     s.pt("H", h);
     s.seg("AH");
+    Some((s, a, h))
+}
+
+fn altitude_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
+    let (mut s, a, h) = foot_on_bc(rng, broken)?;
     s.cond(between("H", "BC"));
     if broken {
         let e = s.pt("E", [uniform(rng, 8.5, 9.5), uniform(rng, 0.5, 1.5)]);
@@ -648,21 +655,7 @@ fn altitude_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
 }
 
 fn altitude_right_angle(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let mut s = Sketch::default();
-    let [a, b, c] = triangle(rng, &mut s)?;
-    s.poly(ShapeKind::Triangle, "ABC");
-    let f = foot(a, b, c);
-    let t = dist(b, f) / dist(b, c);
-    if !(0.2..=0.8).contains(&t) {
-        return None;
-    }
-    let h = if broken {
-        lerp(b, c, t + 0.18 * flip(rng))
-    } else {
-        f
-    };
-    s.pt("H", h);
-    s.seg("AH");
+    let (mut s, _, _) = foot_on_bc(rng, broken)?;
     s.arc("AHB");
     s.cond(between("H", "BC"));
     if broken {
