@@ -40,7 +40,7 @@ impl VariantError {
             )),
             VariantError::NotForRelations(axis) => Some((
                 *axis,
-                "on relation items (only the style axes apply to them)",
+                "on relation items (the style axes, relabel and unrelated apply to them)",
             )),
             _ => None,
         }

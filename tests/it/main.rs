@@ -55,10 +55,12 @@
 //! - `reference`: one scene per feature against `tests/reference/{gpu,cpu,resvg}/` images (one folder per backend).
 //! - `relations`: GeomRel relation items: every relation has its constructions,
 //!   choices are distinct and their letters uniform, texts name only drawn points,
-//!   only the style axes apply, schemas, same bytes for any threads and shards.
+//!   only the style axes and relabel/unrelated apply, visual marks are true,
+//!   schemas, same bytes for any threads and shards.
 //! - `relations_verify`: every relation item re-decided from its coordinates by the
 //!   test's own code; its conditions imply its answer (projected perturbations),
-//!   and each "Cannot be inferred" item gets a counter-example the test builds.
+//!   and each "Cannot be inferred" item gets a counter-example the test builds;
+//!   also after relabel and unrelated.
 //! - `reliability`: hostile-but-realistic use: planted symlinks, device outputs,
 //!   concurrent runs, impossible flags and values, unbounded inputs.
 //! - `resume`: `render --resume` after an interruption, and what it refuses.

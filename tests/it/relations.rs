@@ -1,8 +1,9 @@
 //! GeomRel relation items (`generate --task relations`): the construction table
 //! covers every relation, choices are distinct with the correct letter spread
 //! evenly, texts name only drawn points, labels keep their guarantees, Problems
-//! and rows match their schemas, only the style axes apply, and the bytes do not
-//! depend on threads or shards. (Each item's answer is re-decided independently in
+//! and rows match their schemas, only the style axes and GeomRel's relabel and
+//! unrelated apply, the visual mode's marks are true, and the bytes do not depend
+//! on threads or shards. (Each item's answer is re-decided independently in
 //! `relations_verify`.)
 
 use super::support::cli::{bin, run, run_ok};
@@ -111,10 +112,11 @@ fn choices_are_distinct_and_the_correct_letter_is_uniform() {
 
 /// Every capital-letter name in a question (before its choices) and solution is a
 /// point the diagram has and the image labels; labels do not overlap and stay on
-/// the canvas. 1,500 items drawn, with the font-size and rotation variants.
+/// the canvas. 1,500 items drawn, with the font-size, rotation, relabel and
+/// unrelated variants.
 #[test]
 fn texts_name_only_drawn_points_and_labels_keep_their_guarantees() {
-    let plan = Plan::parse("fontsize=24;rotation=90", false).unwrap();
+    let plan = Plan::parse("fontsize=24;rotation=90;relabel=1;unrelated=1", false).unwrap();
     let all = items(
         &RelationOptions {
             seed: 23,
@@ -155,17 +157,18 @@ fn texts_name_only_drawn_points_and_labels_keep_their_guarantees() {
     }
 }
 
-/// The style axes draw relation items; the axes that rewrite a GeomVerse problem
-/// (and the individual annotation) are "not made" on them, each a skipped row.
+/// The style axes draw relation items; the axes that rewrite a GeomVerse problem's
+/// givens or texts (and the individual annotation) are "not made" on them, each a
+/// skipped row.
 #[test]
-fn only_the_style_axes_apply_to_relation_items() {
+fn only_the_style_axes_and_geomrel_operations_apply_to_relation_items() {
     // An item with a filled figure (on lines alone, opacity and palette change
     // nothing, and are not drawn: identical to the base).
     let all = items(&RelationOptions::default(), 20);
     let p = all.iter().find(|p| !p.diagram.shapes.is_empty()).unwrap();
     let line = serde_json::to_string(p).unwrap();
     let plan = Plan::parse(
-        "opacity=0.25;palette=grayscale;annotation;relabel=1;info=image",
+        "opacity=0.25;palette=grayscale;annotation;phrasing=1;info=image",
         false,
     )
     .unwrap();

@@ -14,6 +14,7 @@
 //! build      relation items for (run seed, index): options, choices, Problem
 //! stats      a run's items counted as GeomRel's Table 3 counts its dataset
 //! visual     the visual mode: conditions drawn as marks instead of stated
+//! rewrite    GeomRel's relabelling and unrelated information on an item
 //! ```
 //!
 //! ```
@@ -30,6 +31,7 @@ mod construct;
 mod decide;
 mod item;
 mod pool;
+pub mod rewrite;
 mod sketch;
 mod stats;
 mod text;

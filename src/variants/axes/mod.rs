@@ -106,9 +106,10 @@ pub struct AxisDef {
     /// files; anything else the audit finds is an undeclared change.
     pub may_change: &'static [Change],
     /// Whether it applies to a relation item (`generate --task relations`): the
-    /// style axes do; the axes that rewrite a GeomVerse problem's texts, givens or
-    /// names, and the individual annotation (whose image names no point the
-    /// item's texts name), do not.
+    /// style axes do, and GeomRel's own operations (relabel, unrelated) in their
+    /// relation form; the axes that rewrite a GeomVerse problem's givens, question
+    /// or solution (info, phrasing, backward, aux), and the individual annotation
+    /// (whose image names no point the item's texts name), do not.
     pub relations: bool,
     /// When its hooks run among the other axes' (lower first; equal ones in SPEC
     /// order): the backward question before the rewrites that keep it, the wording

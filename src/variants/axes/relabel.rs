@@ -1,11 +1,11 @@
 //! `relabel`: the vertex letters permuted (GeomRel's relabelling).
 
 use super::{AxisDef, Change, OnScene, Values, integer, rewrite_error};
-use crate::generate::relabel;
+use crate::generate::{relabel, relations};
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "relabel",
-    changes: "vertex letters permuted (every vertex renamed) in image and texts alike",
+    changes: "vertex letters permuted (every vertex renamed) in image and texts alike (a relation item's conditions and asked elements too; its choices and answer stay)",
     from: "GeomRel (relabelled points)",
     base: "0 (original letters)",
     base_number: None,
@@ -19,6 +19,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     plot_title: "relabelling seed",
     look: None,
     rewrite: Some(|s, p, _| match integer(s) {
+        Some(seed) if p.is_relation() => Ok(relations::rewrite::relabel(&p, seed)),
         Some(seed) => relabel(&p, seed).map_err(rewrite_error("relabel")),
         None => Ok(p),
     }),
@@ -30,6 +31,6 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::LabelsMoved,
         Change::Leaders,
     ],
-    relations: false,
+    relations: true,
     order: 4,
 };

@@ -2,12 +2,13 @@
 //! (GeomRel's unrelated information).
 
 use super::{AxisDef, Change, OnScene, Values, integer};
-use crate::generate::rewrite::unrelated::with_unrelated;
+use crate::generate::relations;
+use crate::generate::rewrite::unrelated::{UnrelatedError, with_unrelated};
 use crate::variants::VariantError;
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "unrelated",
-    changes: "that many rectangles attached to free sides (GeomRel's unrelated information, §2.5): each with one given value, its new side's length, on the image or in the question as the problem states its givens; solution and answer unchanged, no overlaps; the base drawn at its own scale and place (paths byte for byte), only the labels the new shapes crowd re-placed; a problem with no room inside the base's frame gets no such variant",
+    changes: "that many rectangles attached to free sides (GeomRel's unrelated information, §2.5): each with one given value, its new side's length, on the image or in the question as the problem states its givens; solution and answer unchanged, no overlaps; the base drawn at its own scale and place (paths byte for byte), only the labels the new shapes crowd re-placed; a problem with no room inside the base's frame gets no such variant. On a relation item: that many new points, each on a drawn segment and stated (\"Point X lies on segment AB.\"), that no relation needs",
     from: "GeomRel §2.5 (unrelated information)",
     base: "0",
     base_number: Some(0.0),
@@ -22,6 +23,12 @@ pub(super) static DEF: AxisDef = AxisDef {
     look: None,
     rewrite: Some(
         |s, p, _| match integer(s).and_then(|k| u8::try_from(k).ok()) {
+            Some(k) if p.is_relation() => relations::rewrite::with_unrelated(&p, k).ok_or(
+                VariantError::NoUnrelated(UnrelatedError::NoRoom {
+                    placed: 0,
+                    wanted: k,
+                }),
+            ),
             Some(k) => with_unrelated(&p, k).map_err(VariantError::NoUnrelated),
             None => Ok(p),
         },
@@ -34,7 +41,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Leaders,
         Change::Question,
     ],
-    relations: false,
+    relations: true,
     // After the backward question, before the auxiliary lines (which may use the
     // shapes it adds) and the wording.
     order: 1,

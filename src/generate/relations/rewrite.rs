@@ -1,0 +1,279 @@
+//! GeomRel's two robustness operations on a relation item (§2.5): relabelling
+//! (every point renamed, in the picture and the texts alike) and unrelated
+//! information (a new point on a drawn segment, stated, that no relation needs).
+//! The answer, its letter and the choices stay.
+
+use super::item::{Asked, Condition, FigureRef, Mode};
+use super::text;
+use crate::generate::Problem;
+use crate::generate::rng::Rng;
+
+/// Keys the relabelling and unrelated streams apart from the generator's.
+const TAG_RELABEL: u64 = 0x7265_6c72_656c_6162; // "relrelab"
+const TAG_UNRELATED: u64 = 0x7265_6c75_6e72_656c; // "relunrel"
+
+/// `p` with its point names permuted by a seeded single cycle (every point gets
+/// another letter), in the diagram, the conditions, the asked elements and both
+/// texts; the answer and the choices unchanged. `p` unchanged when it is not a
+/// relation item.
+pub fn relabel(p: &Problem, seed: u64) -> Problem {
+    let mut q = p.clone();
+    let Some(item) = q.relation.as_deref_mut() else {
+        return q;
+    };
+    let old: Vec<String> = q.diagram.points.iter().map(|x| x.name.clone()).collect();
+    let mut new = old.clone();
+    Rng::from_u64(seed, TAG_RELABEL).cyclic_shuffle(&mut new);
+    let to = |n: &str| -> String {
+        n.chars()
+            .map(|c| {
+                let s = c.to_string();
+                old.iter()
+                    .position(|o| *o == s)
+                    .map_or(s, |i| new[i].clone())
+            })
+            .collect()
+    };
+    for (pt, n) in q.diagram.points.iter_mut().zip(&new) {
+        pt.name = n.clone();
+    }
+    for s in &mut q.diagram.shapes {
+        // "ABC" or "circle O": only the all-capital words are names.
+        s.name.coordinate = rename_words(&s.name.coordinate, &to);
+    }
+    for a in &mut q.diagram.angles {
+        a.name.coordinate = rename_words(&a.name.coordinate, &to);
+        a.name.individual = a.name.coordinate.clone();
+    }
+    for s in &mut q.diagram.sides {
+        s.name.coordinate = rename_words(&s.name.coordinate, &to);
+        s.name.individual = s.name.coordinate.clone();
+    }
+    let names = |l: &mut [String]| l.iter_mut().for_each(|n| *n = to(n));
+    for c in &mut item.conditions {
+        match c {
+            Condition::Parallel { a, b }
+            | Condition::Perpendicular { a, b }
+            | Condition::EqualLengths { a, b } => {
+                names(a);
+                names(b);
+            }
+            Condition::OnLine { point, line: l }
+            | Condition::Between { point, ends: l }
+            | Condition::Midpoint { point, ends: l } => {
+                *point = to(point);
+                names(l);
+            }
+            Condition::SameSide { points, line: l }
+            | Condition::OppositeSides { points, line: l } => {
+                names(points);
+                names(l);
+            }
+            Condition::AngleValue { angle, .. } => names(angle),
+            Condition::EqualAngles { a, b } => {
+                names(a);
+                names(b);
+            }
+            Condition::Length { segment, .. } => names(segment),
+            Condition::OnCircle { point, center, .. } => {
+                *point = to(point);
+                *center = to(center);
+            }
+            Condition::Tangent {
+                line: l, center, ..
+            } => {
+                names(l);
+                *center = to(center);
+            }
+        }
+    }
+    let figure = |f: &mut FigureRef| match f {
+        FigureRef::Polygon { vertices } => names(vertices),
+        FigureRef::Circle { center, .. } => *center = to(center),
+    };
+    match &mut item.asked {
+        Asked::Points { points } => names(points),
+        Asked::PointLine { point, line: l } => {
+            *point = to(point);
+            names(l);
+        }
+        Asked::Lines { a, b } => {
+            names(a);
+            names(b);
+        }
+        Asked::AngleMeasures { a, b } | Asked::AnglePositions { a, b } => {
+            names(a);
+            names(b);
+        }
+        Asked::QuadrilateralAngles { quad, a, b } => {
+            names(quad);
+            *a = to(a);
+            *b = to(b);
+        }
+        Asked::PointFigure { point, figure: f } => {
+            *point = to(point);
+            figure(f);
+        }
+        Asked::LineCircle { line: l, circle: f } => {
+            names(l);
+            figure(f);
+        }
+        Asked::Segment { segment, figure: f } => {
+            names(segment);
+            figure(f);
+        }
+    }
+    refresh_question(&mut q);
+    // The solution's reasons name points as all-capital words; its closing
+    // sentence names the answer's letter, which stays.
+    let cot = q.cot.coordinate.clone();
+    let (reasons, close) = cot
+        .rsplit_once(" So the answer is ")
+        .map_or((cot.as_str(), None), |(r, c)| (r, Some(c)));
+    let mut renamed = rename_words(reasons, &to);
+    if let Some(c) = close {
+        renamed = format!("{renamed} So the answer is {c}");
+    }
+    q.cot.coordinate = renamed.clone();
+    q.cot.individual = renamed;
+    q
+}
+
+/// `text` with every word of capital letters only ("AB", "∠ABC"'s "ABC", "O")
+/// renamed letter by letter.
+fn rename_words(text: &str, to: &dyn Fn(&str) -> String) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if !word.is_empty() && word.chars().all(|c| c.is_ascii_uppercase()) {
+            out.push_str(&to(word));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphabetic() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// The question written again from the item's conditions, asked elements and
+/// choices, as its mode states them.
+fn refresh_question(q: &mut Problem) {
+    let Some(item) = q.relation.as_deref() else {
+        return;
+    };
+    let question = match item.mode {
+        Mode::Text => text::question(&item.conditions, &item.asked, &item.choices),
+        Mode::Visual => text::question(&[], &item.asked, &item.choices),
+    };
+    q.question.coordinate = question.clone();
+    q.question.individual = question;
+}
+
+/// `p` with `count` new points, each on a drawn segment (a different one each,
+/// seeded), named with unused letters and stated ("Point X lies on segment AB.")
+/// among the conditions at a seeded place: information no relation needs. `None`
+/// when `p` has fewer drawn segments or free letters than that, or is not a
+/// relation item.
+pub fn with_unrelated(p: &Problem, count: u8) -> Option<Problem> {
+    let mut q = p.clone();
+    let segments = q.diagram.rays.clone();
+    let item = q.relation.as_deref_mut()?;
+    if segments.len() < usize::from(count) {
+        return None;
+    }
+    let mut rng = Rng::from_u64(p.seed, TAG_UNRELATED ^ u64::from(count));
+    // On an indeterminate item, only segments away from the asked elements: a new
+    // point tied to the element the question leaves open would follow it, and
+    // the counter-examples the tests build would have to move it too.
+    let open = match p.answer {
+        crate::generate::Answer::Choice(l) => item.indeterminate(l),
+        crate::generate::Answer::Number(_) => false,
+    };
+    let asked = if open {
+        asked_names(&item.asked)
+    } else {
+        Vec::new()
+    };
+    let name = |i: usize| &q.diagram.points[i].name;
+    let mut order: Vec<usize> = (0..segments.len())
+        .filter(|&k| !segments[k].points.iter().any(|&i| asked.contains(name(i))))
+        .collect();
+    rng.shuffle(&mut order);
+    // The diagram's size, which a new point keeps its distance by.
+    let [lo, hi] = q.diagram.bounds(crate::generate::ARC_SAMPLES_PER_TURN)?;
+    let room = MIN_GAP * (hi[0] - lo[0]).hypot(hi[1] - lo[1]);
+    let mut placed = 0;
+    for &k in &order {
+        if placed == count {
+            break;
+        }
+        let [a, b] = segments[k].points;
+        let (pa, pb) = (q.diagram.xy(a), q.diagram.xy(b));
+        // A few places along the segment, the first clear of every point.
+        let free = (0..TRIES).map(|_| 0.2 + 0.6 * rng.unit()).find_map(|t| {
+            let at = [pa[0] + (pb[0] - pa[0]) * t, pa[1] + (pb[1] - pa[1]) * t];
+            let crowded =
+                (q.diagram.points.iter()).any(|x| (x.x - at[0]).hypot(x.y - at[1]) < room);
+            (!crowded).then_some(at)
+        });
+        let Some(at) = free else {
+            continue;
+        };
+        let name = ('A'..='Z')
+            .map(String::from)
+            .find(|n| !q.diagram.points.iter().any(|x| &x.name == n))?;
+        q.diagram.points.push(crate::generate::Point {
+            name: name.clone(),
+            x: at[0],
+            y: at[1],
+        });
+        placed += 1;
+        let ends = [
+            q.diagram.points[a].name.clone(),
+            q.diagram.points[b].name.clone(),
+        ];
+        let at = rng.index(item.conditions.len() + 1);
+        item.conditions
+            .insert(at, Condition::Between { point: name, ends });
+    }
+    if placed < count {
+        return None;
+    }
+    refresh_question(&mut q);
+    Some(q)
+}
+
+/// The point names an asked element uses.
+fn asked_names(asked: &Asked) -> Vec<String> {
+    let figure = |f: &FigureRef| match f {
+        FigureRef::Polygon { vertices } => vertices.clone(),
+        FigureRef::Circle { center, .. } => vec![center.clone()],
+    };
+    match asked {
+        Asked::Points { points } => points.to_vec(),
+        Asked::PointLine { point, line } => vec![point.clone(), line[0].clone(), line[1].clone()],
+        Asked::Lines { a, b } => a.iter().chain(b).cloned().collect(),
+        Asked::AngleMeasures { a, b } | Asked::AnglePositions { a, b } => {
+            a.iter().chain(b).cloned().collect()
+        }
+        Asked::QuadrilateralAngles { quad, .. } => quad.to_vec(),
+        Asked::PointFigure { point, figure: f } => [vec![point.clone()], figure(f)].concat(),
+        Asked::LineCircle { line, circle } => [line.to_vec(), figure(circle)].concat(),
+        Asked::Segment { segment, figure: f } => [segment.to_vec(), figure(f)].concat(),
+    }
+}
+
+/// How far (a share of the diagram's diagonal) a new point keeps from the others.
+const MIN_GAP: f64 = 0.07;
+
+/// Places tried along one segment.
+const TRIES: usize = 6;
