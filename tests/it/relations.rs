@@ -112,12 +112,12 @@ fn choices_are_distinct_and_the_correct_letter_is_uniform() {
 
 /// Every capital-letter name in a question (before its choices) and solution is a
 /// point the diagram has and the image labels; labels do not overlap and stay on
-/// the canvas. 1,500 items drawn, with the font-size, rotation, relabel and
-/// unrelated variants.
+/// the canvas. 1,500 text and 500 visual items drawn, with the font-size,
+/// rotation, relabel and unrelated variants.
 #[test]
 fn texts_name_only_drawn_points_and_labels_keep_their_guarantees() {
     let plan = Plan::parse("fontsize=24;rotation=90;relabel=1;unrelated=1", false).unwrap();
-    let all = items(
+    let mut all = items(
         &RelationOptions {
             seed: 23,
             indeterminate: 0.3,
@@ -125,6 +125,14 @@ fn texts_name_only_drawn_points_and_labels_keep_their_guarantees() {
         },
         1_500,
     );
+    all.extend(items(
+        &RelationOptions {
+            seed: 24,
+            mode: geomrender::generate::relations::Mode::Visual,
+            ..Default::default()
+        },
+        500,
+    ));
     for p in &all {
         let line = serde_json::to_string(p).unwrap();
         for job in geomrender::pipeline::expand_line(&line, &plan).unwrap() {
