@@ -287,7 +287,6 @@ fn perpendiculars_collinear(rng: &mut Rng, broken: bool) -> Option<Built> {
     let e = foot(b, c, d);
     s.pt("E", e);
     s.pt("F", go(b, th - 90.0, uniform(rng, 2.5, 3.5)));
-    let _ = a;
     for l in ["AB", "CD", "BE", "BF"] {
         s.seg(l);
     }
@@ -347,9 +346,9 @@ fn supplementary_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
     let k = s.pt("K", lerp(g, ga, 0.75));
     let ab = heading(s.at("B"), ga);
     let l = go(k, ab + 90.0, 1.0);
-    let dir_ok = meet(k, l, s.at("C"), s.at("D"))?;
-    let lp = s.pt("L", lerp(k, dir_ok, 1.25));
-    let _ = lp;
+    // L just past where KL meets CD.
+    let on_cd = meet(k, l, s.at("C"), s.at("D"))?;
+    s.pt("L", lerp(k, on_cd, 1.25));
     s.seg("KL");
     s.arc("BGH");
     s.arc("DHG");

@@ -601,9 +601,8 @@ fn median_parallelogram(rng: &mut Rng, _: bool) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
-    let d = s.pt("D", add(b, sub(c, a)));
+    s.pt("D", add(b, sub(c, a)));
     s.pt("M", mid(b, c));
-    let _ = d;
     s.seg("BD");
     s.seg("CD");
     s.seg("AD");
@@ -967,8 +966,6 @@ fn chord_distance(rng: &mut Rng, broken: bool) -> Option<Built> {
     let h = (r * uniform(rng, 0.3, 0.6) * 2.0).round() / 2.0;
     let t = uniform(rng, 0.0, 360.0);
     let d = if broken { 0.0 } else { h };
-    let half = ((r * r - d * d).sqrt() / r).asin().to_degrees();
-    let _ = half;
     let hp = go(o, t, d);
     let w = (r * r - d * d).sqrt();
     s.pt("A", go(hp, t + 90.0, w));
