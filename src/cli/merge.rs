@@ -56,11 +56,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut sheets = super::sweep::write_sheets(lock.dir(), &plan, sheet, backend.backend())?;
         sheets.extend(super::sweep::relation_outputs(
             lock.dir(),
-            backend.backend(),
+            Some(backend.backend()),
         )?);
         for s in sheets {
             eprintln!("contact sheet: {}", s.display());
         }
+    } else if sweep && merged.counts.lines > 0 {
+        // No sheets, but a relation run's table all the same.
+        super::sweep::relation_outputs(lock.dir(), None)?;
     }
     if merged.counts.failed > 0 {
         eprintln!(

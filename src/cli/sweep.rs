@@ -145,19 +145,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::shard::finished(&args.out, s);
         return Ok(code);
     }
-    if options.outputs.raster() && count > 0 {
-        let sheets = write_sheets(
+    let raster = options.outputs.raster() && count > 0;
+    let mut sheets = Vec::new();
+    if raster {
+        sheets = write_sheets(
             lock.dir(),
             &plan,
             args.sheet_problem.as_deref(),
             options.backend.clone(),
         )?;
-        let mut sheets = sheets;
-        sheets.extend(relation_outputs(lock.dir(), options.backend.clone())?);
-        if !args.quiet {
-            for s in &sheets {
-                eprintln!("contact sheet: {}", s.display());
-            }
+    }
+    if count > 0 {
+        sheets.extend(relation_outputs(
+            lock.dir(),
+            raster.then(|| options.backend.clone()),
+        )?);
+    }
+    if !args.quiet {
+        for s in &sheets {
+            eprintln!("contact sheet: {}", s.display());
         }
     }
     Ok(code)
@@ -167,10 +173,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 const SHEET_ITEMS_READ: usize = 2_000;
 
 /// For a run of relation items (a sweep's, or a merged one's): `relations.md`, the
-/// items per relation as GeomRel's Table 3 counts them, and one contact sheet per
-/// domain from its first items; nothing for GeomVerse problems. Returns the sheets
-/// written.
-pub fn relation_outputs(out: &Dir, backend: Backend) -> anyhow::Result<Vec<PathBuf>> {
+/// items per relation as GeomRel's Table 3 counts them, and, when `backend` draws
+/// the run's raster images, one contact sheet per domain from its first items;
+/// nothing for GeomVerse problems. Returns the sheets written.
+pub fn relation_outputs(out: &Dir, backend: Option<Backend>) -> anyhow::Result<Vec<PathBuf>> {
     let path = out.join("problems.jsonl");
     let file =
         (out.open_file("problems.jsonl")).with_context(|| format!("reading {}", path.display()))?;
@@ -191,6 +197,9 @@ pub fn relation_outputs(out: &Dir, backend: Backend) -> anyhow::Result<Vec<PathB
     let table = format!("# Relation items per relation\n\n{}", stats.markdown());
     out.write_atomic("relations.md", table.as_bytes())
         .with_context(|| format!("writing {}", out.join("relations.md").display()))?;
+    let Some(backend) = backend else {
+        return Ok(Vec::new());
+    };
     let mut renderer = SceneRenderer::new(backend);
     let mut render = |scene: &_| renderer.render(scene);
     Ok(contact::write_relation_sheets(out, &first, &mut render)?)

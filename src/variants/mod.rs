@@ -30,9 +30,10 @@ impl VariantError {
                  and 3 % rules",
             )),
             VariantError::NoAux(_) => Some((Axis::AUX, "aux where the diagram has no such line")),
-            VariantError::NoUnrelated(_) => {
-                Some((Axis::UNRELATED, "unrelated where no free side has room"))
-            }
+            VariantError::NoUnrelated(_) => Some((
+                Axis::UNRELATED,
+                "unrelated where no free side has room (a relation item: no drawn segment)",
+            )),
             VariantError::TooManyGrays { .. } => Some((
                 Axis::PALETTE,
                 "palette=grayscale where the fill opacity shows fewer nameable greys than \

@@ -31,6 +31,10 @@ pub enum UnrelatedError {
     NoRoom { placed: u8, wanted: u8 },
     #[error("no colour left that is told apart from the diagram's")]
     NoColour,
+    /// A relation item's unrelated points: no drawn segment has room for one
+    /// clear of the other points.
+    #[error("no drawn segment has room for a new point clear of the others ({wanted} wanted)")]
+    NoSegment { wanted: u8 },
     #[error(transparent)]
     Text(#[from] TextError),
 }

@@ -24,10 +24,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     rewrite: Some(
         |s, p, _| match integer(s).and_then(|k| u8::try_from(k).ok()) {
             Some(k) if p.is_relation() => relations::rewrite::with_unrelated(&p, k).ok_or(
-                VariantError::NoUnrelated(UnrelatedError::NoRoom {
-                    placed: 0,
-                    wanted: k,
-                }),
+                VariantError::NoUnrelated(UnrelatedError::NoSegment { wanted: k }),
             ),
             Some(k) => with_unrelated(&p, k).map_err(VariantError::NoUnrelated),
             None => Ok(p),
