@@ -2,8 +2,8 @@
 //! pairs where a transversal cuts two lines, vertical angles, and two angles of a
 //! quadrilateral.
 
-use super::line::{fmt, triangle_with_angles};
-use super::{Construction, basic, transversal};
+use super::line::{fmt, right_at_c};
+use super::{Construction, basic, parallel_frame, transversal};
 use crate::generate::relations::item::Asked;
 use crate::generate::relations::sketch::*;
 use crate::generate::rng::Rng;
@@ -196,16 +196,7 @@ fn complementary_split(rng: &mut Rng, broken: bool) -> Option<Built> {
 
 fn complementary_right_triangle(rng: &mut Rng, broken: bool) -> Option<Built> {
     let mut s = Sketch::default();
-    let x = degrees(rng, 25, 65);
-    let y = if broken {
-        degrees(rng, 30, 75)
-    } else {
-        90.0 - x
-    };
-    if broken && (x + y - 90.0).abs() < 12.0 {
-        return None;
-    }
-    triangle_with_angles(rng, &mut s, x, y)?;
+    right_at_c(rng, &mut s, broken)?;
     s.arc("BAC");
     s.arc("ABC");
     if broken {
@@ -261,16 +252,7 @@ fn supplementary_linear_pair(rng: &mut Rng, broken: bool) -> Option<Built> {
 }
 
 fn supplementary_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let a = degrees(rng, 40, 140);
-    if (a - 90.0).abs() < 10.0 {
-        return None;
-    }
-    let b = if broken {
-        a + degrees(rng, 12, 25) * if rng.chance(0.5) { 1.0 } else { -1.0 }
-    } else {
-        a
-    };
-    let mut s = transversal(rng, a, b);
+    let (mut s, _) = parallel_frame(rng, 40, 140, 10.0, broken)?;
     s.arc("BGH");
     s.arc("DHG");
     if broken {

@@ -4,7 +4,8 @@
 //! takes — so the asked relation is reachable only through the chain.
 
 use super::line::{fmt, triangle};
-use super::{Construction, transversal};
+use super::shape::{parallel_to_tangent, point_on_circle};
+use super::{Construction, parallel_frame};
 use crate::generate::relations::item::{Asked, Subset};
 use crate::generate::relations::sketch::*;
 use crate::generate::rng::Rng;
@@ -107,10 +108,9 @@ pub(super) static ALL: &[Construction] = &[
 /// O, T's direction from O, and T.
 fn circle_and_point(rng: &mut Rng, s: &mut Sketch) -> (f64, P, f64, P) {
     let r = (uniform(rng, 3.0, 4.0) * 2.0).round() / 2.0;
-    let o = s.pt("O", [5.0, 5.0]);
+    s.pt("O", [5.0, 5.0]);
     s.circle("O", r);
-    let t = uniform(rng, 0.0, 360.0);
-    let tt = s.pt("T", go(o, t, r));
+    let (o, t, tt) = point_on_circle(rng, s, r);
     (r, o, t, tt)
 }
 
@@ -149,16 +149,7 @@ fn midline_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
 }
 
 fn corresponding_supplementary(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let a = degrees(rng, 40, 140);
-    if (a - 90.0).abs() < 10.0 {
-        return None;
-    }
-    let b = if broken {
-        a + degrees(rng, 12, 25) * flip(rng)
-    } else {
-        a
-    };
-    let mut s = transversal(rng, a, b);
+    let (mut s, a) = parallel_frame(rng, 40, 140, 10.0, broken)?;
     s.arc("AGE");
     s.arc("BGH");
     s.arc("DHG");
@@ -330,16 +321,7 @@ fn parallelogram_on_line(rng: &mut Rng, broken: bool) -> Option<Built> {
 }
 
 fn supplementary_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let a = degrees(rng, 50, 130);
-    if (a - 90.0).abs() < 10.0 {
-        return None;
-    }
-    let b = if broken {
-        a + degrees(rng, 12, 25) * flip(rng)
-    } else {
-        a
-    };
-    let mut s = transversal(rng, a, b);
+    let (mut s, a) = parallel_frame(rng, 50, 130, 10.0, broken)?;
     // KL ⟂ AB, crossing both lines away from the transversal.
     let ga = s.at("A");
     let g = s.at("G");
@@ -406,16 +388,7 @@ fn bisector_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
 fn tangent_disjoint(rng: &mut Rng, broken: bool) -> Option<Built> {
     let mut s = Sketch::default();
     let (r, o, t, tt) = circle_and_point(rng, &mut s);
-    s.pt("C", go(tt, t + 90.0, uniform(rng, 2.5, 3.5)));
-    s.pt("D", go(tt, t - 90.0, uniform(rng, 2.5, 3.5)));
-    let k = if broken {
-        uniform(rng, 0.3, 0.6)
-    } else {
-        uniform(rng, 1.3, 1.5)
-    };
-    let m = go(o, t, r * k);
-    s.pt("A", go(m, t + 90.0, uniform(rng, 2.5, 3.5)));
-    s.pt("B", go(m, t - 90.0, uniform(rng, 2.5, 3.5)));
+    parallel_to_tangent(rng, &mut s, (o, t, tt, r), broken);
     s.seg("CD");
     s.seg("AB");
     s.cond(tangent("CD", "O", r));

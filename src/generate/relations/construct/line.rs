@@ -1,7 +1,7 @@
 //! Line-based relations: three points collinear, a point on a line, two lines
 //! parallel, perpendicular, or intersecting but not perpendicular.
 
-use super::{Construction, basic, transversal};
+use super::{Construction, basic, parallel_frame, transversal};
 use crate::generate::relations::sketch::*;
 use crate::generate::rng::Rng;
 use crate::generate::shapes::ShapeKind;
@@ -106,6 +106,22 @@ pub(super) fn triangle_with_angles(rng: &mut Rng, s: &mut Sketch, x: f64, y: f64
     s.pt("C", c);
     s.poly(ShapeKind::Triangle, "ABC");
     Some(())
+}
+
+/// Triangle ABC with ∠BAC = x and ∠ABC = y (whole degrees): x + y = 90, a right
+/// angle at C, or, when `broken`, at least 12° off it. Returns (x, y).
+pub(super) fn right_at_c(rng: &mut Rng, s: &mut Sketch, broken: bool) -> Option<(f64, f64)> {
+    let x = degrees(rng, 25, 65);
+    let y = if broken {
+        degrees(rng, 30, 75)
+    } else {
+        90.0 - x
+    };
+    if broken && (x + y - 90.0).abs() < 12.0 {
+        return None;
+    }
+    triangle_with_angles(rng, s, x, y)?;
+    Some((x, y))
 }
 
 /// A segment's unit normal.
@@ -447,12 +463,7 @@ fn parallel_transitive(rng: &mut Rng, broken: bool) -> Option<Built> {
 }
 
 fn parallel_corresponding(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let a = degrees(rng, 40, 140);
-    if (a - 90.0).abs() < 8.0 {
-        return None;
-    }
-    let b = if broken { a + signed(rng, 12, 25) } else { a };
-    let mut s = transversal(rng, a, b);
+    let (mut s, a) = parallel_frame(rng, 40, 140, 8.0, broken)?;
     // ∠AGE is the angle at G between GA and GE (E before G): 180 − a.
     s.arc("AGE");
     s.arc("CHG");
@@ -600,16 +611,7 @@ fn perp_thales(rng: &mut Rng, broken: bool) -> Option<Built> {
 
 fn perp_angle_sum(rng: &mut Rng, broken: bool) -> Option<Built> {
     let mut s = Sketch::default();
-    let x = degrees(rng, 25, 65);
-    let y = if broken {
-        degrees(rng, 30, 75)
-    } else {
-        90.0 - x
-    };
-    if broken && (x + y - 90.0).abs() < 12.0 {
-        return None;
-    }
-    triangle_with_angles(rng, &mut s, x, y)?;
+    let (x, y) = right_at_c(rng, &mut s, broken)?;
     s.cond(angle_value("BAC", x));
     if broken {
         s.because("Only ∠BAC is known: ∠ACB may be anything, so AC may or may not be perpendicular to BC.");

@@ -67,6 +67,29 @@ pub(super) const fn basic(
 
 use super::sketch::{P, Sketch, between, go, same_side, uniform};
 
+/// A transversal frame whose lines AB and CD are parallel, or, when `broken`,
+/// turned 12° to 25° apart: `a` (the angle from E→F to GA) a whole number of
+/// degrees in `lo..=hi` at least `gap` from 90. Returns the frame and `a`.
+pub(super) fn parallel_frame(
+    rng: &mut Rng,
+    lo: i64,
+    hi: i64,
+    gap: f64,
+    broken: bool,
+) -> Option<(Sketch, f64)> {
+    let a = super::sketch::degrees(rng, lo, hi);
+    if (a - 90.0).abs() < gap {
+        return None;
+    }
+    let b = if broken {
+        let turn = super::sketch::degrees(rng, 12, 25);
+        if rng.chance(0.5) { a + turn } else { a - turn }
+    } else {
+        a
+    };
+    Some((transversal(rng, a, b), a))
+}
+
 /// Lines AB and CD cut by the transversal EF at G and H: E, G, H, F in this order
 /// along it, A and C on the same side of it. `a` and `b` are the angles (degrees,
 /// within 0..180) from the transversal's direction E→F to GA and to HC, so the

@@ -168,6 +168,37 @@ fn word(w: Where) -> &'static str {
     }
 }
 
+/// The point T on circle O (radius `r`), at a seeded direction: O, T's direction
+/// from O, and T.
+pub(super) fn point_on_circle(rng: &mut Rng, s: &mut Sketch, r: f64) -> (P, f64, P) {
+    let o = s.at("O");
+    let t = uniform(rng, 0.0, 360.0);
+    let tt = s.pt("T", go(o, t, r));
+    (o, t, tt)
+}
+
+/// CD through T square to OT (the tangent at T), and AB parallel to it beyond it
+/// (away from O), or, when `broken`, across the circle. `circle` is (O, T's
+/// direction, T, radius).
+pub(super) fn parallel_to_tangent(
+    rng: &mut Rng,
+    s: &mut Sketch,
+    circle: (P, f64, P, f64),
+    broken: bool,
+) {
+    let (o, t, tt, r) = circle;
+    s.pt("C", go(tt, t + 90.0, uniform(rng, 2.5, 3.5)));
+    s.pt("D", go(tt, t - 90.0, uniform(rng, 2.5, 3.5)));
+    let k = if broken {
+        uniform(rng, 0.3, 0.6)
+    } else {
+        uniform(rng, 1.3, 1.5)
+    };
+    let m = go(o, t, r * k);
+    s.pt("A", go(m, t + 90.0, uniform(rng, 2.5, 3.5)));
+    s.pt("B", go(m, t - 90.0, uniform(rng, 2.5, 3.5)));
+}
+
 fn circle_point(rng: &mut Rng, broken: bool, w: Where) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
@@ -455,9 +486,7 @@ fn secant_point(rng: &mut Rng, broken: bool) -> Option<Built> {
 fn tangent_radius(rng: &mut Rng, broken: bool) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
-    let o = s.at("O");
-    let t = uniform(rng, 0.0, 360.0);
-    let tt = s.pt("T", go(o, t, r));
+    let (_, t, tt) = point_on_circle(rng, &mut s, r);
     let u = if broken {
         t + 90.0 + degrees(rng, 20, 35) * flip(rng)
     } else {
@@ -481,9 +510,7 @@ fn tangent_radius(rng: &mut Rng, broken: bool) -> Option<Built> {
 fn tangent_right_angle(rng: &mut Rng, _: bool) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
-    let o = s.at("O");
-    let t = uniform(rng, 0.0, 360.0);
-    let tt = s.pt("T", go(o, t, r));
+    let (_, t, tt) = point_on_circle(rng, &mut s, r);
     s.pt("A", go(tt, t + 90.0 * flip(rng), uniform(rng, 3.0, 4.0)));
     s.seg("TA");
     s.seg("OT");
@@ -497,20 +524,8 @@ fn tangent_right_angle(rng: &mut Rng, _: bool) -> Option<Built> {
 fn disjoint_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
-    let o = s.at("O");
-    let t = uniform(rng, 0.0, 360.0);
-    let tt = s.pt("T", go(o, t, r));
-    s.pt("C", go(tt, t + 90.0, uniform(rng, 2.5, 3.5)));
-    s.pt("D", go(tt, t - 90.0, uniform(rng, 2.5, 3.5)));
-    // AB parallel to CD: beyond it (away from O), or, when broken, across the circle.
-    let k = if broken {
-        uniform(rng, 0.3, 0.6)
-    } else {
-        uniform(rng, 1.3, 1.5)
-    };
-    let m = go(o, t, r * k);
-    s.pt("A", go(m, t + 90.0, uniform(rng, 2.5, 3.5)));
-    s.pt("B", go(m, t - 90.0, uniform(rng, 2.5, 3.5)));
+    let (o, t, tt) = point_on_circle(rng, &mut s, r);
+    parallel_to_tangent(rng, &mut s, (o, t, tt, r), broken);
     for l in ["CD", "AB", "OT"] {
         s.seg(l);
     }
