@@ -4,7 +4,7 @@
 use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::generate::relations::{self, Domain, Mode, RelationOptions, Stats, Subset};
-use geomrender::generate::{self, GenerateOptions, Info, Problem, QuestionType};
+use geomrender::generate::{self, GenerateOptions, Generator, Info, QuestionType};
 use geomrender::output::atomic::AtomicFile;
 use geomrender::output::dir::Dir;
 use geomrender::pipeline::shard::Shard;
@@ -149,43 +149,6 @@ impl RelationArgs {
                 ModeArg::Text => Mode::Text,
                 ModeArg::Visual => Mode::Visual,
             },
-        }
-    }
-}
-
-/// What a run generates: GeomVerse problems or relation items.
-#[derive(Clone, Debug)]
-pub enum Generator {
-    GeomVerse(GenerateOptions),
-    Relations(RelationOptions),
-}
-
-impl Generator {
-    fn validate(&self) -> anyhow::Result<()> {
-        match self {
-            Generator::GeomVerse(o) => o.validate()?,
-            Generator::Relations(o) => o.validate()?,
-        }
-        Ok(())
-    }
-
-    /// Problems `start..start + n`, in index order.
-    fn batch(&self, start: u64, n: u64) -> anyhow::Result<Vec<Problem>> {
-        Ok(match self {
-            Generator::GeomVerse(o) => generate::generate_range(o, start, n)
-                .into_iter()
-                .collect::<Result<_, _>>()?,
-            Generator::Relations(o) => relations::generate_relations(o, start, n)
-                .into_iter()
-                .collect::<Result<_, _>>()?,
-        })
-    }
-
-    /// What the problems are, for log lines.
-    pub fn noun(&self) -> &'static str {
-        match self {
-            Generator::GeomVerse(_) => "problems",
-            Generator::Relations(_) => "relation items",
         }
     }
 }

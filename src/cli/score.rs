@@ -117,26 +117,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Missing::Exclude => MissingPolicy::Exclude,
         Missing::Wrong => MissingPolicy::Wrong,
     };
-    let manifest = Source::read(&args.manifest)?;
-    let predictions = score::expand_predictions(&args.predictions)?
-        .iter()
-        .map(|p| Source::read(p))
-        .collect::<Result<Vec<_>, _>>()?;
-
     if let Some(id) = &args.explain {
+        let manifest = Source::read(&args.manifest)?;
+        let predictions = score::expand_predictions(&args.predictions)?
+            .iter()
+            .map(|p| Source::read(p))
+            .collect::<Result<Vec<_>, _>>()?;
         let text = score::explain_id(&manifest, &predictions, id, args.model.as_deref(), &opts)?;
         print!("{text}");
         return Ok(ExitCode::SUCCESS);
     }
     let out = args.out.context("--out is required")?;
-    let (mut report, items) = score::score_with_items(&manifest, &predictions, &opts)?;
-    let (not_drawn, bad) = score::read_not_drawn(&args.manifest)
-        .with_context(|| format!("reading skipped.jsonl beside {}", args.manifest.display()))?;
-    report.not_drawn = not_drawn;
-    report.errors.extend(bad);
-    report
-        .errors
-        .sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+    let (report, items) = score::score_paths(&args.manifest, &args.predictions, &opts)?;
     let files = score::write_report(&report, &out)?;
     score::write_items(&items, &out)?;
 

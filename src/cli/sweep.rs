@@ -2,28 +2,21 @@
 //! problems (depths 1–3), renders each base image and the four GeomVerse axes, and
 //! writes one captioned contact sheet per axis.
 
-use super::generate::{Generator, RelationArgs, TaskArg, write_problems_in};
+use super::generate::{RelationArgs, TaskArg, write_problems_in};
 use super::render::{EngineArgs, ResumeArg, execute, report};
 use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::generate::relations::Stats;
-use geomrender::generate::{GenerateOptions, Problem};
+use geomrender::generate::{GenerateOptions, Generator, Problem};
 use geomrender::output::contact;
 use geomrender::output::dir::{Dir, Kind};
 use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::shard::{self, Shard};
 use geomrender::pipeline::{Backend, RunOptions, SceneRenderer};
-use geomrender::variants::Plan;
+use geomrender::variants::{GEOMVERSE_SWEEP, Plan, RELATION_SWEEP};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// The GeomVerse sensitivity axes, each with its default sweep.
-pub const GEOMVERSE_AXES: &str = "opacity;linewidth;fontsize;annotation";
-
-/// The axes a relation sweep varies by default: GeomVerse's style axes (the
-/// individual annotation does not apply to relation items).
-pub const RELATION_AXES: &str = "opacity;linewidth;fontsize";
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -69,8 +62,8 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let variants = args.variants.clone().unwrap_or_else(|| {
         match args.task {
-            TaskArg::Geomverse => GEOMVERSE_AXES,
-            TaskArg::Relations => RELATION_AXES,
+            TaskArg::Geomverse => GEOMVERSE_SWEEP,
+            TaskArg::Relations => RELATION_SWEEP,
         }
         .to_string()
     });

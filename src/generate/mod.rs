@@ -41,6 +41,7 @@ mod build;
 pub mod colours;
 pub mod expr;
 pub mod formulas;
+mod generator;
 mod geom;
 pub mod limits;
 mod place;
@@ -53,6 +54,7 @@ mod text;
 
 pub use algorithm::MAX_NODES;
 pub use colours::COLOURS;
+pub use generator::{Generator, GeneratorError};
 pub use limits::LimitError;
 pub use problem::*;
 pub use rewrite::backward::{BackwardError, backward_question};

@@ -101,6 +101,16 @@ impl JobError {
     }
 }
 
+/// `"id": fault`, as a line error shows it after `file:line: `.
+impl fmt::Display for JobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(id) = &self.id {
+            write!(f, "{id:?}: ")?;
+        }
+        write!(f, "{}", self.fault)
+    }
+}
+
 impl From<LineFault> for JobError {
     /// A fault of the line as a whole (a Scene error keeps the id it names).
     fn from(fault: LineFault) -> Self {

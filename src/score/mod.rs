@@ -94,7 +94,7 @@ pub use write::{ReportFiles, write_items, write_report};
 pub use xlsx::{MAX_XLSX_BYTES, MAX_XLSX_RATIO};
 
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The JSON Schema of `report.json`.
 pub const REPORT_SCHEMA: &str = include_str!("../../schemas/report.schema.json");
@@ -304,6 +304,31 @@ pub fn score(
     opts: &ScoreOptions,
 ) -> Result<Report, ScoreError> {
     Ok(score_with_items(manifest, predictions, opts)?.0)
+}
+
+/// What `geomrender score` computes from paths: `manifest`, and `predictions` as
+/// files, directories or globs ([`expand_predictions`]); the report carries the
+/// run's variants not drawn (`skipped.jsonl` beside the manifest) and its rejected
+/// lines sorted by file and line. The CLI and the Python package both call it.
+pub fn score_paths(
+    manifest: &Path,
+    predictions: &[PathBuf],
+    opts: &ScoreOptions,
+) -> Result<(Report, Vec<ItemRow>), ScoreError> {
+    let source = Source::read(manifest)?;
+    let predictions = expand_predictions(predictions)?
+        .iter()
+        .map(|p| Source::read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (mut report, items) = score_with_items(&source, &predictions, opts)?;
+    let (not_drawn, bad) = read_not_drawn(manifest)
+        .map_err(|e| ScoreError::io(manifest.with_file_name("skipped.jsonl").display(), e))?;
+    report.not_drawn = not_drawn;
+    report.errors.extend(bad);
+    report
+        .errors
+        .sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+    Ok((report, items))
 }
 
 /// [`score`], with the per-image verdicts of every model ([`ItemRow`]).

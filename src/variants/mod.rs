@@ -17,7 +17,7 @@ mod spec;
 pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, drawing_style, vary_scene};
 pub use axes::{AXES, Axis, AxisDef, AxisValue, Look, OnScene, Setting, Values};
 pub use change::Change;
-pub use spec::{Plan, Variant};
+pub use spec::{GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, Variant};
 
 impl VariantError {
     /// When the problem simply has no such variant (not a fault of the input): the

@@ -5,6 +5,14 @@
 
 use super::{Axis, AxisValue, VariantError};
 
+/// The sweep `geomrender sweep` (and the Python package's `variants`) runs by
+/// default: the GeomVerse study's four axes, each with its default values.
+pub const GEOMVERSE_SWEEP: &str = "opacity;linewidth;fontsize;annotation";
+
+/// The default sweep of relation items: GeomVerse's style axes (the individual
+/// annotation does not apply to relation items).
+pub const RELATION_SWEEP: &str = "opacity;linewidth;fontsize";
+
 /// A parsed SPEC.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {

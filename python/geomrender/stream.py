@@ -1,0 +1,147 @@
+"""``geomrender.Stream``: problems generated, varied and drawn on the fly.
+
+Sample ``k`` of problem ``i`` depends only on (seed, epoch, i, the options): the
+stream splits the problem indices across PyTorch DataLoader workers
+(``torch.utils.data.get_worker_info()``) and ranks (``shard=(rank, ranks)``) by
+stride, so N workers × M ranks draw each index exactly once, and their samples are
+those of a single-process stream. Like webdataset, it subclasses torch's
+``IterableDataset`` when torch is installed and a plain class otherwise.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import warnings
+from typing import Any, Iterator, Optional, Sequence, Tuple, Union
+
+from . import _native
+from ._errors import GenerateError, GeomrenderWarning
+
+try:  # webdataset's pattern: a DataLoader needs an IterableDataset to iterate it.
+    from torch.utils.data import IterableDataset as _Base
+except ImportError:  # pragma: no cover - torch is optional
+    _Base = object  # type: ignore[assignment,misc]
+
+
+def _worker_info() -> Tuple[int, int]:
+    """(worker id, workers) of the DataLoader worker this runs in, (0, 1) outside one.
+
+    torch is looked up, not imported: a DataLoader worker has it already."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return (0, 1)
+    info = torch.utils.data.get_worker_info()
+    return (0, 1) if info is None else (info.id, info.num_workers)
+
+
+class Stream(_Base):  # type: ignore[misc,valid-type]
+    """An iterable of samples, each a dict: ``image`` (per ``format``), ``id``,
+    ``base_id``, ``index`` (the problem's), ``variant`` (``"base"`` or
+    ``"axis=value"``), ``question``, ``answer``, ``cot``, ``annotation``,
+    ``depth``, ``question_type``, ``task`` (and a relation item's ``choices``,
+    ``answer_text``, ``relation``, ``domain``, ``subset``, ``mode``).
+
+    Problems ``0 .. count`` (endless when ``count`` is None) of run ``seed``, each
+    drawn with ``variants`` (a SPEC; ``None``: the base image only), base first.
+    ``shard=(rank, ranks)`` keeps this rank's indices; inside a DataLoader worker
+    the rank's indices are split again across the workers. ``set_epoch(e)`` (or
+    ``epoch=``) draws a fresh, seeded set of problems per epoch; epoch 0 is the
+    CLI's run ``seed``. The other options are :func:`geomrender.generate`'s.
+
+    Indices are drawn ``batch`` problems at a time, in parallel on ``threads``
+    threads (default: all cores) with the GIL released. A variant that cannot be
+    made is left out with a :class:`GeomrenderWarning` (``errors="warn"``),
+    silently (``"skip"``), or raises (``"raise"``).
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        count: Optional[int] = None,
+        variants: Optional[str] = None,
+        depth: Union[int, Sequence[int]] = (1, 3),
+        *,
+        shard: Tuple[int, int] = (0, 1),
+        epoch: int = 0,
+        task: str = "geomverse",
+        format: str = "array",
+        backend: str = "cpu",
+        size: Optional[int] = None,
+        batch: int = 32,
+        threads: Optional[int] = None,
+        errors: str = "warn",
+        **options: Any,
+    ) -> None:
+        from . import _count, _generator
+
+        if count is not None:
+            _count("count", count)
+        rank, ranks = shard
+        if not (isinstance(ranks, int) and isinstance(rank, int) and 0 <= rank < ranks):
+            raise GenerateError(f"invalid shard {shard!r}: expected (rank, ranks) with 0 <= rank < ranks")
+        if not (isinstance(batch, int) and batch >= 1):
+            raise GenerateError(f"invalid batch {batch!r}: expected a whole number >= 1")
+        if errors not in ("raise", "warn", "skip"):
+            raise ValueError(f"errors must be 'raise', 'warn' or 'skip', not {errors!r}")
+        if format not in ("array", "png", "pil", "svg"):
+            raise ValueError(f"format must be 'array', 'png', 'pil' or 'svg', not {format!r}")
+        self.seed = seed
+        self.count = count
+        self.spec = variants or ""
+        self.shard = (rank, ranks)
+        self.epoch = epoch
+        self.format = format
+        self.backend = backend
+        self.size = size
+        self.batch = batch
+        self.threads = threads
+        self.errors = errors
+        self._options = dict(depth=depth, task=task, **options)
+        # Checks every option now, not in a worker.
+        self._generator = _generator(seed, **self._options)
+        _native.stream_batch(self._generator, self.spec, [], format, backend, threads, size)
+
+    def set_epoch(self, epoch: int) -> None:
+        """Draw epoch ``epoch``'s problems (run seed derived from (seed, epoch))."""
+        self.epoch = epoch
+
+    def indices(self, worker: Optional[Tuple[int, int]] = None) -> Iterator[int]:
+        """The problem indices this rank (and DataLoader worker) draws, in order."""
+        wid, workers = worker if worker is not None else _worker_info()
+        rank, ranks = self.shard
+        slot, slots = rank * workers + wid, ranks * workers
+        if self.count is None:
+            return itertools.count(slot, slots)
+        return iter(range(slot, self.count, slots))
+
+    def __iter__(self) -> Iterator[dict]:
+        from . import _generator
+
+        seed = _native.epoch_seed(self.seed, self.epoch)
+        gen = _generator(seed, **self._options)
+        todo = self.indices()
+        while True:
+            chunk = list(itertools.islice(todo, self.batch))
+            if not chunk:
+                return
+            samples, failed = _native.stream_batch(
+                gen, self.spec, chunk, self.format, self.backend, self.threads, self.size
+            )
+            for e in failed:
+                if self.errors == "raise":
+                    raise e
+                if self.errors == "warn":
+                    warnings.warn(str(e), GeomrenderWarning, stacklevel=2)
+            if self.format == "pil":
+                from PIL import Image
+
+                for s in samples:
+                    s["image"] = Image.fromarray(s["image"], "RGBA")
+            yield from samples
+
+    def __repr__(self) -> str:
+        return (
+            f"Stream(seed={self.seed}, count={self.count}, variants={self.spec!r}, "
+            f"shard={self.shard}, epoch={self.epoch}, format={self.format!r})"
+        )

@@ -1,0 +1,26 @@
+//! JSON text ↔ Python objects, through Python's own `json` (the exact values, and
+//! dicts in key order).
+
+use pyo3::prelude::*;
+
+/// `json.loads(text)`.
+pub fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// `json.dumps(value)`: a dict given as a Scene or Problem.
+pub fn dumps(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let py = value.py();
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("allow_nan", false)?;
+    py.import("json")?
+        .call_method("dumps", (value,), Some(&kwargs))?
+        .extract()
+}
+
+/// A serde value as a Python object.
+pub fn to_py<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    loads(py, &text)
+}

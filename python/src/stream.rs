@@ -1,0 +1,149 @@
+//! The samples of a slice of problem indices, for `geomrender.Stream`: each
+//! problem generated, varied, drawn (and encoded) in parallel with the GIL
+//! released; sample k of problem i is the same whoever asks for it.
+
+use crate::convert;
+use crate::errors::{Kind, error, line_error};
+use crate::problem::{PyGenerator, answer_py};
+use crate::render::{Draw, Format, Output, Renderer, draw_one, on_pool};
+use crate::variant::labelled;
+use geomrender::output::manifest::ProblemFields;
+use geomrender::pipeline::{Job, JobError};
+use geomrender::variants::Plan;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::prelude::*;
+
+/// One image of a stream, made off the GIL.
+struct Made {
+    index: u64,
+    job: Job,
+    label: String,
+    image: Output,
+}
+
+/// A problem's images and the variants that failed.
+type Problem = (Vec<Made>, Vec<JobError>);
+
+/// The run seed of `epoch` for run seed `seed`: `seed` itself for epoch 0, then a
+/// seed drawn from (seed, epoch) by the pinned per-problem derivation.
+#[pyfunction]
+pub fn epoch_seed(seed: u64, epoch: u64) -> u64 {
+    match epoch {
+        0 => seed,
+        e => geomrender::generate::rng::problem_seed(seed, e),
+    }
+}
+
+/// The samples of problems `indices` of `generator` under `spec` (`""`: the base
+/// image only), in index order
+/// and base first within a problem, each a dict (image, id, base_id, index,
+/// variant, question, answer, cot, annotation, depth, question_type, task, and a
+/// relation item's choices, answer_text, relation, domain, subset, mode); and the
+/// errors of variants that could not be made (the rest are still made).
+#[pyfunction]
+#[pyo3(signature = (generator, spec, indices, format="array", backend="cpu", threads=None, size=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn stream_batch<'py>(
+    py: Python<'py>,
+    generator: &PyGenerator,
+    spec: &str,
+    indices: Vec<u64>,
+    format: &str,
+    backend: &str,
+    threads: Option<usize>,
+    size: Option<u32>,
+) -> PyResult<(Vec<Bound<'py, PyDict>>, Vec<PyErr>)> {
+    let plan = match spec {
+        "" => Plan::base_only(),
+        spec => Plan::parse(spec, false).map_err(|e| error(Kind::Variant, e))?,
+    };
+    let format = Format::parse(format)?;
+    let draw = Draw::parse(backend)?;
+    let one = |index: u64, renderer: &mut Renderer| -> PyResult<Problem> {
+        let problem = generator
+            .generator
+            .one(index)
+            .map_err(|e| error(Kind::Generate, e))?;
+        let line = serde_json::to_string(&problem).map_err(|e| error(Kind::Generate, e))?;
+        let expanded = Job::expand(&line, &plan).map_err(|e| line_error(&e))?;
+        let mut made = Vec::with_capacity(expanded.jobs.len());
+        for (job, label) in labelled(&plan, &problem.id, expanded.jobs) {
+            let image = draw_one(job.scene.clone(), job.encoding, size, format, renderer)?;
+            made.push(Made {
+                index,
+                job,
+                label,
+                image,
+            });
+        }
+        Ok((made, expanded.failed))
+    };
+    let results: Vec<PyResult<Problem>> = py.detach(|| {
+        on_pool(threads, || match &draw {
+            Draw::Cpu(_) => indices
+                .par_iter()
+                .map_init(|| Renderer::new(&draw), |r, &i| one(i, r))
+                .collect(),
+            #[cfg(feature = "gpu")]
+            Draw::Gpu => {
+                let mut r = Renderer::new(&draw);
+                indices.iter().map(|&i| one(i, &mut r)).collect()
+            }
+        })
+    })?;
+    let mut samples = Vec::new();
+    let mut failed = Vec::new();
+    for result in results {
+        let (made, errors) = result?;
+        failed.extend(errors.iter().map(line_error));
+        for m in made {
+            samples.push(sample(py, m)?);
+        }
+    }
+    Ok((samples, failed))
+}
+
+fn sample<'py>(py: Python<'py>, m: Made) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("image", crate::render::to_py(py, m.image)?)?;
+    d.set_item("id", &m.job.scene.id)?;
+    let base_id = m
+        .job
+        .source
+        .map_or_else(|| m.job.scene.id.clone(), |s| s.base_id);
+    d.set_item("base_id", base_id)?;
+    d.set_item("index", m.index)?;
+    d.set_item("variant", m.label)?;
+    let Some(p) = m.job.problem else {
+        return Ok(d);
+    };
+    let ProblemFields {
+        annotation,
+        question,
+        cot,
+        answer,
+        relation,
+        params,
+        ..
+    } = p;
+    d.set_item("question", question)?;
+    d.set_item("answer", answer_py(py, answer)?)?;
+    d.set_item("cot", cot)?;
+    d.set_item("annotation", convert::to_py(py, &annotation)?)?;
+    d.set_item("depth", params.depth)?;
+    d.set_item("question_type", convert::to_py(py, &params.question_type)?)?;
+    match relation {
+        None => d.set_item("task", "geomverse")?,
+        Some(r) => {
+            d.set_item("task", "relations")?;
+            d.set_item("choices", r.choices)?;
+            d.set_item("answer_text", r.answer_text)?;
+            d.set_item("relation", r.relation)?;
+            d.set_item("domain", r.domain.name())?;
+            d.set_item("subset", r.subset.name())?;
+            d.set_item("mode", r.mode.name())?;
+        }
+    }
+    Ok(d)
+}
