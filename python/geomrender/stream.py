@@ -98,9 +98,9 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         self.threads = threads
         self.errors = errors
         self._options = dict(depth=depth, task=task, **options)
-        # Checks every option now, not in a worker.
-        self._generator = _generator(seed, **self._options)
-        _native.stream_batch(self._generator, self.spec, [], format, backend, threads, size)
+        # Every option is checked now, not in a worker (the stream keeps plain
+        # values only, so that it pickles for spawned DataLoader workers).
+        _native.stream_batch(_generator(seed, **self._options), self.spec, [], format, backend, threads, size)
 
     def set_epoch(self, epoch: int) -> None:
         """Draw epoch ``epoch``'s problems (run seed derived from (seed, epoch))."""

@@ -265,11 +265,13 @@ pub fn generate(
     count: u64,
 ) -> PyResult<Vec<PyProblem>> {
     let made = py.detach(|| {
-        generator
-            .generator
-            .batch(start, count)
-            .map(|ps| ps.into_par_iter().map(PyProblem::new).collect::<Vec<_>>())
-    });
+        crate::render::on_pool(None, || {
+            generator
+                .generator
+                .batch(start, count)
+                .map(|ps| ps.into_par_iter().map(PyProblem::new).collect::<Vec<_>>())
+        })
+    })?;
     made.map_err(|e| error(Kind::Generate, e))?
         .into_iter()
         .collect()

@@ -227,19 +227,39 @@ impl Renderer {
     }
 }
 
-/// Runs `f` on a pool of `threads` threads (the global pool when None).
+/// Runs `f` on this process's pool of `threads` threads (default: one per core).
+///
+/// Not rayon's global pool: a PyTorch DataLoader forks its workers, and a forked
+/// child has none of its parent's threads, so a pool started before the fork would
+/// wait forever for them. The pool is made again in a process whose id changed.
 pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
-    match threads {
-        None => Ok(f()),
-        Some(0) => Err(error(Kind::Render, "threads must be at least 1")),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| error(Kind::Render, e))?;
-            Ok(pool.install(f))
-        }
+    type Pools = Vec<(u32, Option<usize>, Arc<rayon::ThreadPool>)>;
+    static POOLS: std::sync::Mutex<Pools> = std::sync::Mutex::new(Vec::new());
+    if threads == Some(0) {
+        return Err(error(Kind::Render, "threads must be at least 1"));
     }
+    let pid = std::process::id();
+    let pool = {
+        let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
+        // A parent's pools: their threads are not in this process; never joined.
+        for stale in pools.extract_if(.., |(p, _, _)| *p != pid) {
+            std::mem::forget(stale);
+        }
+        match pools.iter().find(|(_, t, _)| *t == threads) {
+            Some((_, _, pool)) => pool.clone(),
+            None => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads.unwrap_or(0))
+                    .thread_name(|i| format!("geomrender-{i}"))
+                    .build()
+                    .map_err(|e| error(Kind::Render, e))?;
+                let pool = Arc::new(pool);
+                pools.push((pid, threads, pool.clone()));
+                pool
+            }
+        }
+    };
+    Ok(pool.install(f))
 }
 
 /// Renders `inputs` in parallel (in order), with the GIL released.

@@ -7,10 +7,10 @@ manifest.jsonl, the decoded PNGs, errors.jsonl and stderr messages.
 """
 
 import hashlib
-import io
 import json
 import os
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -290,3 +290,42 @@ def test_score_matches_the_cli_report(sweep, tmp_path):
     assert len(items) == len(rows)
     with pytest.raises(gr.ScoreError):
         gr.score(tmp_path / "missing.jsonl", preds)
+
+
+def test_readme_example_and_quickstart_run(tmp_path):
+    text = (REPO / "README.md").read_text()
+    block = text.split("## From Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "README.md (From Python)", "exec"), {})
+    r = subprocess.run([sys.executable, str(REPO / "examples" / "python_quickstart.py")],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert Image.open(tmp_path / "variant.png").size == (512, 512)
+
+
+def test_real_dataloader_two_workers_by_two_ranks_draws_each_index_once():
+    """torch's DataLoader(num_workers=2) on 2 ranks: every problem index drawn
+    exactly once, the samples those of a single-process stream (forked workers,
+    and spawned ones, which pickle the Stream)."""
+    import torch
+    from torch.utils.data import DataLoader
+
+    n, spec = 12, "fontsize=8"
+    whole = {s["id"]: s for s in gr.Stream(seed=6, count=n, variants=spec)}
+    assert isinstance(gr.Stream(count=1), torch.utils.data.IterableDataset)
+    for ctx in ("fork", "spawn"):
+        got = []
+        for rank in range(2):
+            stream = gr.Stream(seed=6, count=n, variants=spec, shard=(rank, 2), batch=2)
+            loader = DataLoader(stream, batch_size=None, num_workers=2, multiprocessing_context=ctx)
+            got += list(loader)
+        assert sorted(int(s["index"]) for s in got) == sorted([i for i in range(n)] * 2), ctx
+        assert sorted(s["id"] for s in got) == sorted(whole), ctx
+        for s in got:
+            want = whole[s["id"]]
+            assert np.array_equal(s["image"].numpy(), want["image"]), s["id"]
+            assert (s["question"], s["variant"]) == (want["question"], want["variant"])
+    # Batched: the default collate stacks the arrays into one uint8 tensor.
+    # (Each of the 2 workers holds 2 of the 4 problems: its batches have 2 images.)
+    batch = next(iter(DataLoader(gr.Stream(seed=6, count=4), batch_size=4, num_workers=2)))
+    assert batch["image"].shape == (2, 512, 512, 4)
+    assert batch["image"].dtype == torch.uint8
