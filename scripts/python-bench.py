@@ -42,38 +42,47 @@ def bench_cli(bin_, count, spec, out):
 def bench_stream(gr, count, spec, fmt):
     t0 = time.perf_counter()
     n = 0
-    for _ in gr.Stream(seed=1, count=count, variants=spec, format=fmt, batch=64):
+    for _ in gr.Stream(seed=1, count=count, variants=spec, format=fmt):
         n += 1
     return n / (time.perf_counter() - t0), n
 
 
-def gil(gr, n):
+def gil(gr, n, rounds):
+    """Best of `rounds`: two batches of `n` images (PNG bytes, one Rust thread each)
+    one after the other, and in two Python threads at once."""
     problems = gr.generate(2 * n, seed=7)
     a, b = problems[:n], problems[n:]
     gr.render(a[:4], backend="cpu", threads=1)  # warm up
-    t0 = time.perf_counter()
-    gr.render(a, backend="cpu", threads=1)
-    gr.render(b, backend="cpu", threads=1)
-    serial = time.perf_counter() - t0
-    threads = [threading.Thread(target=gr.render, args=(x,), kwargs={"backend": "cpu", "threads": 1}) for x in (a, b)]
-    t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    parallel = time.perf_counter() - t0
+    kw = {"backend": "cpu", "threads": 1, "format": "png"}
+    serial = parallel = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        gr.render(a, **kw)
+        gr.render(b, **kw)
+        serial = min(serial, time.perf_counter() - t0)
+        threads = [threading.Thread(target=gr.render, args=(x,), kwargs=kw) for x in (a, b)]
+        t0 = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        parallel = min(parallel, time.perf_counter() - t0)
     return serial, parallel
 
 
+# Peak RSS is read from /proc/self/status (VmHWM, reset by exec), not from
+# getrusage, whose ru_maxrss a child inherits from the process that forked it.
 RSS_CHILD = """
-import resource, sys, geomrender as gr
+import sys, geomrender as gr
+def hwm():
+    return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM"))
 problems = gr.generate(250, seed=1)
 items = [v for p in problems for v in gr.variants(p, "fontsize=8,24;opacity=0.1")][:1000]
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = hwm()
 out = gr.render(items, backend="cpu", format=sys.argv[1])
 assert len(out) == 1000
 size = sum(getattr(o, "nbytes", None) or len(o) for o in out)
-print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, size)
+print(before, hwm(), size)
 """
 
 
@@ -83,14 +92,15 @@ def rss(bin_, tmp):
         r = subprocess.run([sys.executable, "-c", RSS_CHILD, fmt], capture_output=True, text=True, check=True)
         before, peak, size = map(int, r.stdout.split())
         figures[fmt] = {"peak_kib": peak, "before_render_kib": before, "output_bytes": size}
-    # The CLI on the same 1,000 images.
+    # The CLI on the same 1,000 images (250 problems × base + 3 variants), its
+    # peak from GNU time (%M: the child's own maximum RSS).
     problems = os.path.join(tmp, "p.jsonl")
     subprocess.run([bin_, "generate", "--count", "250", "--seed", "1", "--out", problems], check=True,
                    capture_output=True)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    subprocess.run([bin_, "render", problems, "--backend", "cpu", "-q", "--variants", "fontsize=8,24;opacity=0.1",
-                    "--out", os.path.join(tmp, "r")], check=True, capture_output=True)
-    figures["cli"] = {"peak_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "earlier_children_kib": before}
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", bin_, "render", problems, "--backend", "cpu", "-q",
+                        "--variants", "fontsize=8,24;opacity=0.1", "--out", os.path.join(tmp, "r")],
+                       check=True, capture_output=True, text=True)
+    figures["cli"] = {"peak_kib": int(r.stderr.strip().splitlines()[-1])}
     with open(os.path.join(tmp, "r", "manifest.jsonl")) as f:
         figures["cli"]["images"] = sum(1 for _ in f)
     return figures
@@ -100,7 +110,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default="target/release/geomrender")
     ap.add_argument("--count", type=int, default=200, help="problems (× the default sweep's 14 images)")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--out", default="/dev/shm" if os.path.isdir("/dev/shm") else None,
                     help="where `bench` writes (default: /dev/shm, a tmpfs)")
     ap.add_argument("--json", default="python-bench.json")
@@ -109,6 +119,9 @@ def main():
     import geomrender as gr
 
     spec = gr.GEOMVERSE_SWEEP
+    # Memory first, while this process is small.
+    with tempfile.TemporaryDirectory() as tmp:
+        memory = rss(args.bin, tmp)
     rounds = []
     for r in range(args.rounds):
         with tempfile.TemporaryDirectory(dir=args.out) as out:
@@ -119,9 +132,7 @@ def main():
         print(f"round {r + 1}: bench --backend cpu {cli:,.0f} images/s · Stream png {png:,.0f} · "
               f"Stream array {arr:,.0f} ({n} images)", flush=True)
     best = {k: max(x[k] for x in rounds) for k in ("cli", "stream_png", "stream_array")}
-    serial, parallel = gil(gr, 48)
-    with tempfile.TemporaryDirectory() as tmp:
-        memory = rss(args.bin, tmp)
+    serial, parallel = gil(gr, 400, args.rounds)
     result = {
         "machine": os.uname().nodename, "cpus": os.cpu_count(), "python": sys.version.split()[0],
         "geomrender": gr.__version__, "backend": gr._native.backend_name("cpu"),

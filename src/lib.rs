@@ -118,21 +118,23 @@
 //! ```text
 //! scene     Scene, Item, PathItem, TextItem, Color; parse_scene, validate, limits;
 //!           svg (the exact SVG), transform (scale, quarter turns), synthetic (bench scenes)
-//! generate  GenerateOptions, generate_one, generate_range, Problem and its parts,
+//! generate  GenerateOptions, generate_one, generate_range, Generator (GeomVerse or
+//!           relation items behind one type), Problem and its parts,
 //!           Annotation, Info, SCHEMA; with_info, relabel, refresh_texts, rewrite::*;
 //!           shapes, formulas, expr, colours, rng, limits: the catalogues the tests
 //!           check against geometry and the paper
 //! variants  AXES, Axis, AxisDef, AxisValue, Setting, Values, Look, OnScene; Plan,
-//!           Variant; draw_problem, drawing_style, vary_scene, Drawing; VariantError
+//!           Variant, GEOMVERSE_SWEEP, RELATION_SWEEP; draw_problem, drawing_style,
+//!           vary_scene, Drawing; VariantError
 //! compose   compose, Composed, LayoutStats, ComposeError, the layout constants
-//! render    CpuRenderer, RenderedImage, Requested/BackendKind/decide, layout_glyphs;
+//! render    CpuRenderer, RenderedImage, recycle, Requested/BackendKind/decide, layout_glyphs;
 //!           gpu::GpuRenderer and its options (feature `gpu`), prepare, tessellate
 //! output    encode (PNG/JPEG); manifest (ManifestRow, SCHEMA, the bounded reader);
 //!           datasets (DatasetWriter, export, Sink); merge; dir, atomic, lock: the
 //!           output directory's rules (no link followed, no partial file, one run)
 //! pipeline  run, RunOptions, Backend, Outputs, Job, Progress, RunSummary, errors;
 //!           shard (Shard, from_env, begin, finish)
-//! score     score, ScoreOptions, Source, Report and its rows, write_report,
+//! score     score, score_paths, ScoreOptions, Source, Report and its rows, write_report,
 //!           write_items, extract, Tolerance, the statistics
 //! audit     audit, AuditOptions, Audit and its rows and groups, write_audit, read_svg
 //! ```

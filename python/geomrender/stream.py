@@ -68,7 +68,7 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         format: str = "array",
         backend: str = "cpu",
         size: Optional[int] = None,
-        batch: int = 32,
+        batch: int = 16,
         threads: Optional[int] = None,
         errors: str = "warn",
         **options: Any,

@@ -40,6 +40,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<problem::PyProblem>()?;
     m.add_class::<problem::PyGenerator>()?;
     m.add_class::<variant::PyVariant>()?;
+    m.add_class::<render::PixelBuffer>()?;
     m.add_function(wrap_pyfunction!(problem::generate, m)?)?;
     m.add_function(wrap_pyfunction!(variant::variants, m)?)?;
     m.add_function(wrap_pyfunction!(variant::axes, m)?)?;

@@ -174,6 +174,9 @@ pub fn draw_one(
     if format == Format::Svg {
         return Ok(Output::Svg(geomrender::scene::svg::to_svg(&scene)));
     }
+    if format == Format::Array {
+        reuse_a_freed_buffer();
+    }
     let image = renderer.render(&scene)?;
     let fail = |e: image::ImageError| error(Kind::Render, format!("{}: {e}", scene.id));
     Ok(match (format, encoding) {
@@ -181,17 +184,24 @@ pub fn draw_one(
         // The array of a JPEG variant is what its file decodes to.
         (Format::Array, Encoding::Jpeg { .. }) => {
             let bytes = encode(encoding, &image).map_err(fail)?;
+            let id = image.id.clone();
+            image.recycle();
             let decoded = image::load_from_memory_with_format(&bytes, image::ImageFormat::Jpeg)
                 .map_err(fail)?
                 .to_rgba8();
             Output::Pixels(RenderedImage {
-                id: image.id,
+                id,
                 width: decoded.width(),
                 height: decoded.height(),
                 rgba: decoded.into_raw(),
             })
         }
-        _ => Output::Bytes(encode(encoding, &image).map_err(fail)?),
+        _ => {
+            let bytes = encode(encoding, &image).map_err(fail)?;
+            // Encoded: the next image is drawn into the same buffer.
+            image.recycle();
+            Output::Bytes(bytes)
+        }
     })
 }
 
@@ -227,35 +237,42 @@ impl Renderer {
     }
 }
 
-/// Runs `f` on this process's pool of `threads` threads (default: one per core).
+/// Runs `f` on a pool of `threads` threads of its own (made for this call, so
+/// that two Python threads that ask for one thread each get one each), or on this
+/// process's shared pool of one thread per core (`None`).
 ///
 /// Not rayon's global pool: a PyTorch DataLoader forks its workers, and a forked
 /// child has none of its parent's threads, so a pool started before the fork would
-/// wait forever for them. The pool is made again in a process whose id changed.
+/// wait forever for them. The shared pool is made again in a process whose id
+/// changed.
 pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
-    type Pools = Vec<(u32, Option<usize>, Arc<rayon::ThreadPool>)>;
-    static POOLS: std::sync::Mutex<Pools> = std::sync::Mutex::new(Vec::new());
-    if threads == Some(0) {
-        return Err(error(Kind::Render, "threads must be at least 1"));
-    }
-    let pid = std::process::id();
-    let pool = {
-        let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
-        // A parent's pools: their threads are not in this process; never joined.
-        for stale in pools.extract_if(.., |(p, _, _)| *p != pid) {
-            std::mem::forget(stale);
-        }
-        match pools.iter().find(|(_, t, _)| *t == threads) {
-            Some((_, _, pool)) => pool.clone(),
-            None => {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads.unwrap_or(0))
-                    .thread_name(|i| format!("geomrender-{i}"))
-                    .build()
-                    .map_err(|e| error(Kind::Render, e))?;
-                let pool = Arc::new(pool);
-                pools.push((pid, threads, pool.clone()));
-                pool
+    static SHARED: std::sync::Mutex<Option<(u32, Arc<rayon::ThreadPool>)>> =
+        std::sync::Mutex::new(None);
+    let build = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("geomrender-{i}"))
+            .build()
+            .map(Arc::new)
+            .map_err(|e| error(Kind::Render, e))
+    };
+    let pool = match threads {
+        Some(0) => return Err(error(Kind::Render, "threads must be at least 1")),
+        Some(n) => build(n)?,
+        None => {
+            let pid = std::process::id();
+            let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+            match &*shared {
+                Some((p, pool)) if *p == pid => pool.clone(),
+                _ => {
+                    // A parent's pool: its threads are not in this process; never joined.
+                    if let Some(stale) = shared.take() {
+                        std::mem::forget(stale);
+                    }
+                    let pool = build(0)?;
+                    *shared = Some((pid, pool.clone()));
+                    pool
+                }
             }
         }
     };
@@ -320,13 +337,53 @@ pub fn to_py<'py>(py: Python<'py>, out: Output) -> PyResult<Bound<'py, PyAny>> {
     })
 }
 
-/// The image as an H×W×4 `uint8` array that owns the Rust buffer: the Vec moves
-/// into the array's base object, nothing is copied.
+/// The owner of an array's pixels: the Rust buffer the renderer drew into. When
+/// the last array on it is freed, the buffer goes to [`SPARE_BUFFERS`], and the
+/// next image is drawn into it instead of into a fresh megabyte.
+#[pyclass(frozen, module = "geomrender._native", name = "PixelBuffer")]
+pub struct PixelBuffer {
+    array: Array3<u8>,
+}
+
+impl Drop for PixelBuffer {
+    fn drop(&mut self) {
+        let array = std::mem::replace(&mut self.array, Array3::zeros((0, 0, 0)));
+        let (buf, _) = array.into_raw_vec_and_offset();
+        let mut spare = SPARE_BUFFERS.lock().unwrap_or_else(|p| p.into_inner());
+        if spare.len() < MAX_SPARE_BUFFERS {
+            spare.push(buf);
+        }
+    }
+}
+
+/// Buffers of freed arrays, for the renderers' next images.
+static SPARE_BUFFERS: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
+
+/// How many freed buffers are kept (64 MiB at 512²); the rest are freed.
+const MAX_SPARE_BUFFERS: usize = 64;
+
+/// Gives this thread's renderer a freed array's buffer to draw into, if any.
+fn reuse_a_freed_buffer() {
+    let buf = SPARE_BUFFERS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .pop();
+    if let Some(buf) = buf {
+        geomrender::render::recycle(buf);
+    }
+}
+
+/// The image as an H×W×4 `uint8` array on the Rust buffer (nothing is copied):
+/// the buffer moves into a [`PixelBuffer`], the array's base object.
 pub fn pixels<'py>(py: Python<'py>, img: RenderedImage) -> PyResult<Bound<'py, PyArray3<u8>>> {
     let (w, h) = (img.width as usize, img.height as usize);
     let array = Array3::from_shape_vec((h, w, 4), img.rgba)
         .map_err(|e| error(Kind::Render, format!("{}: {e}", img.id)))?;
-    Ok(PyArray3::from_owned_array(py, array))
+    let owner = Bound::new(py, PixelBuffer { array })?;
+    let view = &owner.get().array;
+    // SAFETY: the array's base is `owner`, which keeps `view`'s buffer alive and
+    // never reallocates it (it is frozen; only its Drop takes the buffer).
+    Ok(unsafe { PyArray3::borrow_from_array(view, owner.clone().into_any()) })
 }
 
 /// Renders `items` (Problems: their base image; Variants; Scene dicts or JSON

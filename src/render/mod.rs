@@ -45,6 +45,13 @@ pub use tessellate::{
 #[cfg(feature = "gpu")]
 pub use text::{font_system, shape};
 
+/// Gives `buf` (an image's pixels, no longer needed) to this thread's CPU
+/// renderer for its next image: a caller that keeps buffers alive elsewhere (the
+/// Python package's arrays) returns them here when they are freed.
+pub fn recycle(buf: Vec<u8>) {
+    spare::give(buf);
+}
+
 /// A rendered image: straight-alpha sRGB RGBA8, rows top to bottom.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderedImage {
@@ -55,6 +62,13 @@ pub struct RenderedImage {
 }
 
 impl RenderedImage {
+    /// Hands the pixel buffer back to this thread's CPU renderer, which draws its
+    /// next image into it instead of a fresh megabyte (as a run does once the image
+    /// is encoded). [`recycle`] does the same for a bare buffer.
+    pub fn recycle(self) {
+        spare::give(self.rgba);
+    }
+
     /// Whether every pixel is opaque (the image can be stored without alpha).
     pub fn is_opaque(&self) -> bool {
         self.rgba.chunks_exact(4).all(|p| p[3] == 255)

@@ -113,16 +113,24 @@ def test_variant_dict_is_the_manifest_row_without_the_image_record(sweep, proble
 def test_array_owns_the_rust_buffer_without_a_copy(problems):
     arr = gr.render(problems[0], backend="cpu")
     assert arr.dtype == np.uint8 and arr.shape == (512, 512, 4) and arr.flags.c_contiguous
-    # The pixels live in the Rust Vec the renderer filled: the array does not own
-    # its data, its base is the Rust owner, and the array is writable in place.
+    # The pixels stay in the Rust buffer the renderer drew into: the array does
+    # not own its data, its base is the Rust owner of that buffer.
     assert not arr.flags.owndata
-    assert type(arr.base).__name__ == "PySliceContainer"
-    assert arr.base is not None and not isinstance(arr.base, np.ndarray)
-    base = arr.base
+    assert type(arr.base) is gr._native.PixelBuffer
+    address = arr.__array_interface__["data"][0]
     arr[0, 0] = (1, 2, 3, 4)
-    view = np.asarray(arr)
-    assert view.base is base or view is arr
     assert tuple(arr[0, 0]) == (1, 2, 3, 4)
+    # Freed, the buffer is drawn into again: the next array has the same address,
+    # so the first one was the renderer's own memory, not a copy of it.
+    del arr
+    again = gr.render(problems[1], backend="cpu", threads=1)
+    assert again.__array_interface__["data"][0] == address
+    assert not np.array_equal(again, gr.render(problems[0], backend="cpu"))
+    # A kept array is never drawn over.
+    kept = gr.render(problems[2], backend="cpu", threads=1)
+    before = kept.copy()
+    gr.render(problems[:8], backend="cpu", threads=1)
+    assert np.array_equal(kept, before)
 
 
 def test_formats_and_jupyter(problems):
