@@ -27,6 +27,7 @@ from ._errors import (
     GenerateError,
     GeomrenderError,
     GeomrenderWarning,
+    OptionError,
     RenderError,
     SceneError,
     ScoreError,
@@ -60,6 +61,7 @@ __all__ = [
     "GeomrenderError",
     "GeomrenderWarning",
     "MAX_DEPTH",
+    "OptionError",
     "Problem",
     "RELATION_SWEEP",
     "RenderError",
@@ -114,6 +116,21 @@ def _count(name: str, value: Any) -> int:
         raise GenerateError(f"invalid value '{value}' for {name}: expected a whole number")
     if not 0 <= value <= MAX_COUNT:
         raise GenerateError(f"invalid value '{value}' for {name}: {value} is not in 0..={MAX_COUNT}")
+    return value
+
+
+def _positive(name: str, value: Any) -> Any:
+    """``value`` when None or a whole number ≥ 1, else :class:`OptionError`."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise OptionError(f"invalid value '{value}' for {name}: expected a whole number >= 1")
+    return value
+
+
+def _choice(name: str, value: Any, allowed: tuple) -> Any:
+    if value not in allowed:
+        raise OptionError(f"invalid value '{value}' for {name}: expected one of {', '.join(allowed)}")
     return value
 
 
@@ -204,8 +221,7 @@ def variants(
     Raises :class:`VariantError` for an unknown axis or value, :class:`SceneError`
     for a malformed item.
     """
-    if errors not in ("raise", "warn", "skip"):
-        raise ValueError(f"errors must be 'raise', 'warn' or 'skip', not {errors!r}")
+    _choice("errors", errors, ("raise", "warn", "skip"))
     if spec is None:
         relation = isinstance(item, Problem) and item.task == "relations"
         spec = RELATION_SWEEP if relation else GEOMVERSE_SWEEP
@@ -246,7 +262,8 @@ def render(
     """
     single = isinstance(items, (Problem, Variant, dict, str))
     batch = [items] if single else items
-    out = _native.render(batch, size, backend, format, threads)
+    _choice("format", format, ("array", "png", "pil", "svg"))
+    out = _native.render(batch, _positive("size", size), backend, format, _positive("threads", threads))
     if format == "pil":
         from PIL import Image
 

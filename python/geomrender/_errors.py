@@ -8,6 +8,11 @@ class GeomrenderError(Exception):
     """Base class of every error geomrender raises."""
 
 
+class OptionError(GeomrenderError, ValueError):
+    """A keyword argument out of range or of the wrong kind (format, backend, size,
+    threads, batch, shard, errors)."""
+
+
 class GenerateError(GeomrenderError, ValueError):
     """Generation options out of range (count, depth, probabilities, task options)."""
 

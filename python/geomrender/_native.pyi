@@ -128,3 +128,7 @@ def score(
     missing: str,
     format: str,
 ) -> tuple[str, str]: ...
+
+class PixelBuffer:
+    """The base object of an array from ``render``: the Rust buffer the renderer
+    drew into (handed back to the renderers when the last array on it is freed)."""

@@ -16,7 +16,7 @@ import warnings
 from typing import Any, Iterator, Optional, Sequence, Tuple, Union
 
 from . import _native
-from ._errors import GenerateError, GeomrenderWarning
+from ._errors import GeomrenderWarning, OptionError
 
 try:  # webdataset's pattern: a DataLoader needs an IterableDataset to iterate it.
     from torch.utils.data import IterableDataset as _Base
@@ -73,19 +73,21 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         errors: str = "warn",
         **options: Any,
     ) -> None:
-        from . import _count, _generator
+        from . import _choice, _count, _generator, _positive
 
         if count is not None:
             _count("count", count)
-        rank, ranks = shard
+        try:
+            rank, ranks = shard
+        except (TypeError, ValueError):
+            rank, ranks = None, None
         if not (isinstance(ranks, int) and isinstance(rank, int) and 0 <= rank < ranks):
-            raise GenerateError(f"invalid shard {shard!r}: expected (rank, ranks) with 0 <= rank < ranks")
-        if not (isinstance(batch, int) and batch >= 1):
-            raise GenerateError(f"invalid batch {batch!r}: expected a whole number >= 1")
-        if errors not in ("raise", "warn", "skip"):
-            raise ValueError(f"errors must be 'raise', 'warn' or 'skip', not {errors!r}")
-        if format not in ("array", "png", "pil", "svg"):
-            raise ValueError(f"format must be 'array', 'png', 'pil' or 'svg', not {format!r}")
+            raise OptionError(f"invalid value '{shard}' for shard: expected (rank, ranks) with 0 <= rank < ranks")
+        _positive("batch", batch)
+        _positive("threads", threads)
+        _positive("size", size)
+        _choice("errors", errors, ("raise", "warn", "skip"))
+        _choice("format", format, ("array", "png", "pil", "svg"))
         self.seed = seed
         self.count = count
         self.spec = variants or ""

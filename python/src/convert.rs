@@ -8,13 +8,18 @@ pub fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
 }
 
-/// `json.dumps(value)`: a dict given as a Scene or Problem.
+/// `json.dumps(value)`: a dict given as a Scene or Problem (a `SceneError` when it
+/// is not JSON data: NaN, an object that is not a number, string, list or dict).
 pub fn dumps(value: &Bound<'_, PyAny>) -> PyResult<String> {
     let py = value.py();
     let kwargs = pyo3::types::PyDict::new(py);
     kwargs.set_item("allow_nan", false)?;
     py.import("json")?
-        .call_method("dumps", (value,), Some(&kwargs))?
+        .call_method("dumps", (value,), Some(&kwargs))
+        .map_err(|e| {
+            let why = e.value(py).to_string();
+            crate::errors::error(crate::errors::Kind::Scene, format!("not JSON data: {why}"))
+        })?
         .extract()
 }
 

@@ -7,6 +7,8 @@ use pyo3::prelude::*;
 /// The exception classes of `geomrender._errors`.
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
+    /// A keyword argument out of range or of the wrong kind.
+    Option,
     /// Generation options out of range, or a problem that cannot be drawn.
     Generate,
     /// A variant SPEC or axis value that is not valid, or a variant that cannot be made.
@@ -22,6 +24,7 @@ pub enum Kind {
 impl Kind {
     fn class(self) -> &'static str {
         match self {
+            Kind::Option => "OptionError",
             Kind::Generate => "GenerateError",
             Kind::Variant => "VariantError",
             Kind::Scene => "SceneError",

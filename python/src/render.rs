@@ -93,7 +93,7 @@ impl Format {
             "png" => Ok(Format::Png),
             "svg" => Ok(Format::Svg),
             other => Err(error(
-                Kind::Render,
+                Kind::Option,
                 format!("invalid value '{other}' for format: expected array, png, pil or svg"),
             )),
         }
@@ -124,7 +124,7 @@ impl Draw {
             "gpu" => BackendKind::Gpu,
             other => {
                 return Err(error(
-                    Kind::Render,
+                    Kind::Option,
                     format!(
                         "invalid value '{other}' for backend: expected auto, gpu, cpu or resvg"
                     ),
@@ -166,8 +166,10 @@ pub fn draw_one(
     let scene = match size {
         Some(w) if w != scene.width => {
             let k = w as f32 / scene.width as f32;
-            geomrender::scene::transform::scale_scene(&scene, k)
-                .map_err(|e| error(Kind::Scene, e))?
+            let scaled = geomrender::scene::transform::scale_scene(&scene, k);
+            scaled
+                .and_then(|s| geomrender::scene::validate(&s).map(|()| s))
+                .map_err(|e| error(Kind::Option, format!("size {w}: {e}")))?
         }
         _ => scene,
     };
@@ -257,7 +259,12 @@ pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) ->
             .map_err(|e| error(Kind::Render, e))
     };
     let pool = match threads {
-        Some(0) => return Err(error(Kind::Render, "threads must be at least 1")),
+        Some(0) => {
+            return Err(error(
+                Kind::Option,
+                "invalid value '0' for threads: must be at least 1",
+            ));
+        }
         Some(n) => build(n)?,
         None => {
             let pid = std::process::id();
@@ -319,6 +326,7 @@ fn at(i: usize, e: PyErr) -> PyErr {
             .map(|n| n.to_string())
             .unwrap_or_default();
         let kind = match kind.as_str() {
+            "OptionError" => Kind::Option,
             "VariantError" => Kind::Variant,
             "SceneError" => Kind::Scene,
             "GenerateError" => Kind::Generate,
@@ -400,9 +408,6 @@ pub fn render<'py>(
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let format = Format::parse(format)?;
     let draw = Draw::parse(backend)?;
-    if size == Some(0) {
-        return Err(error(Kind::Render, "size must be at least 1 pixel"));
-    }
     let inputs: Vec<Input> = items
         .try_iter()?
         .map(|x| Input::from_py(&x?))

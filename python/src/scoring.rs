@@ -30,7 +30,7 @@ pub fn score(
         "wrong" => MissingPolicy::Wrong,
         other => {
             return Err(error(
-                Kind::Score,
+                Kind::Option,
                 format!("invalid value '{other}' for missing: expected exclude or wrong"),
             ));
         }
@@ -42,7 +42,7 @@ pub fn score(
         "vlmevalkit" => Some(PredictionFormat::VlmEvalKit),
         other => {
             return Err(error(
-                Kind::Score,
+                Kind::Option,
                 format!(
                     "invalid value '{other}' for format: expected auto, geomrender, lmms-eval or vlmevalkit"
                 ),

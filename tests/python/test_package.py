@@ -270,12 +270,31 @@ def test_bad_input_raises_typed_errors_with_the_cli_message(tmp_path, problems):
         gr.Problem.from_json('{"id": "x", "diagram": 3}')
     with pytest.raises(gr.SceneError, match="malformed JSON"):
         gr.Problem.from_json("{")
-    with pytest.raises(gr.RenderError, match="backend"):
+    with pytest.raises(gr.OptionError, match="backend"):
         gr.render(problems[0], backend="plotter")
     with pytest.raises(TypeError):
         gr.render([3.5])
+    # Data that is not JSON, and options out of range: typed, never an abort.
+    scene = gr.variants(problems[0], "opacity=0.1")[1].scene
+    with pytest.raises(gr.SceneError, match="not JSON data"):
+        gr.render(dict(scene, width=float("nan")))
+    with pytest.raises(gr.SceneError, match="not JSON data"):
+        gr.render({"id": object()})
+    with pytest.raises(gr.SceneError, match="width: must be in 1..=8192, got 100000"):
+        gr.render(dict(scene, width=100000))
+    with pytest.raises(gr.OptionError, match="size 1000000000: width: must be in 1..=8192"):
+        gr.render(problems[0], size=10**9)
+    for bad in ({"size": -5}, {"threads": 0}, {"threads": -1}, {"format": "gif"}):
+        with pytest.raises(gr.OptionError):
+            gr.render(problems[0], **bad)
+    for bad in ({"shard": (2, 2)}, {"shard": 3}, {"batch": 0}, {"format": "gif"}, {"errors": "ignore"}):
+        with pytest.raises(gr.OptionError):
+            gr.Stream(count=1, **bad)
+    with pytest.raises(gr.OptionError, match="missing"):
+        gr.score(tmp_path / "m.jsonl", tmp_path / "p.jsonl", missing="maybe")
     # All typed errors are GeomrenderErrors and ValueErrors where the input is bad.
     assert issubclass(gr.SceneError, ValueError) and issubclass(gr.VariantError, gr.GeomrenderError)
+    assert issubclass(gr.OptionError, ValueError) and issubclass(gr.RenderError, gr.GeomrenderError)
 
 
 def test_score_matches_the_cli_report(sweep, tmp_path):
