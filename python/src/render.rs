@@ -286,6 +286,26 @@ pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) ->
     Ok(pool.install(f))
 }
 
+/// `f` over `items`, in order, each with a renderer of `draw`: in parallel on the
+/// current pool for the CPU backends, one after the other on the one GPU.
+pub fn map_drawn<T: Sync, R: Send>(
+    draw: &Draw,
+    items: &[T],
+    f: impl Fn(&T, &mut Renderer) -> R + Sync + Send,
+) -> Vec<R> {
+    match draw {
+        Draw::Cpu(_) => items
+            .par_iter()
+            .map_init(|| Renderer::new(draw), |r, x| f(x, r))
+            .collect(),
+        #[cfg(feature = "gpu")]
+        Draw::Gpu => {
+            let mut r = Renderer::new(draw);
+            items.iter().map(|x| f(x, &mut r)).collect()
+        }
+    }
+}
+
 /// Renders `inputs` in parallel (in order), with the GIL released.
 pub fn draw_all(
     py: Python<'_>,
@@ -295,24 +315,13 @@ pub fn draw_all(
     draw: &Draw,
     threads: Option<usize>,
 ) -> PyResult<Vec<Output>> {
-    let one = |(i, input): (usize, &Input), renderer: &mut Renderer| {
-        let (scene, encoding) = input.job().map_err(|e| at(i, e))?;
-        draw_one(scene, encoding, size, format, renderer).map_err(|e| at(i, e))
+    let indexed: Vec<(usize, Input)> = inputs.into_iter().enumerate().collect();
+    let one = |(i, input): &(usize, Input), renderer: &mut Renderer| {
+        let (scene, encoding) = input.job().map_err(|e| at(*i, e))?;
+        draw_one(scene, encoding, size, format, renderer).map_err(|e| at(*i, e))
     };
-    let results: Vec<PyResult<Output>> = py.detach(|| {
-        on_pool(threads, || match draw {
-            Draw::Cpu(_) => inputs
-                .par_iter()
-                .enumerate()
-                .map_init(|| Renderer::new(draw), |r, x| one(x, r))
-                .collect(),
-            #[cfg(feature = "gpu")]
-            Draw::Gpu => {
-                let mut r = Renderer::new(draw);
-                inputs.iter().enumerate().map(|x| one(x, &mut r)).collect()
-            }
-        })
-    })?;
+    let results: Vec<PyResult<Output>> =
+        py.detach(|| on_pool(threads, || map_drawn(draw, &indexed, one)))?;
     results.into_iter().collect()
 }
 

@@ -5,14 +5,13 @@
 use crate::convert;
 use crate::errors::{Kind, error, line_error};
 use crate::problem::{PyGenerator, answer_py};
-use crate::render::{Draw, Format, Output, Renderer, draw_one, on_pool};
+use crate::render::{Draw, Format, Output, Renderer, draw_one, map_drawn, on_pool};
 use crate::variant::labelled;
 use geomrender::output::manifest::ProblemFields;
 use geomrender::pipeline::{Job, JobError};
 use geomrender::variants::Plan;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rayon::prelude::*;
 
 /// One image of a stream, made off the GIL.
 struct Made {
@@ -23,7 +22,7 @@ struct Made {
 }
 
 /// A problem's images and the variants that failed.
-type Problem = (Vec<Made>, Vec<JobError>);
+type Drawn = (Vec<Made>, Vec<JobError>);
 
 /// The run seed of `epoch` for run seed `seed`: `seed` itself for epoch 0, then a
 /// seed drawn from (seed, epoch) by the pinned per-problem derivation.
@@ -36,8 +35,7 @@ pub fn epoch_seed(seed: u64, epoch: u64) -> u64 {
 }
 
 /// The samples of problems `indices` of `generator` under `spec` (`""`: the base
-/// image only), in index order
-/// and base first within a problem, each a dict (image, id, base_id, index,
+/// image only), in index order and base first within a problem, each a dict (image, id, base_id, index,
 /// variant, question, answer, cot, annotation, depth, question_type, task, and a
 /// relation item's choices, answer_text, relation, domain, subset, mode); and the
 /// errors of variants that could not be made (the rest are still made).
@@ -60,7 +58,7 @@ pub fn stream_batch<'py>(
     };
     let format = Format::parse(format)?;
     let draw = Draw::parse(backend)?;
-    let one = |index: u64, renderer: &mut Renderer| -> PyResult<Problem> {
+    let one = |&index: &u64, renderer: &mut Renderer| -> PyResult<Drawn> {
         let problem = generator
             .generator
             .one(index)
@@ -79,19 +77,8 @@ pub fn stream_batch<'py>(
         }
         Ok((made, expanded.failed))
     };
-    let results: Vec<PyResult<Problem>> = py.detach(|| {
-        on_pool(threads, || match &draw {
-            Draw::Cpu(_) => indices
-                .par_iter()
-                .map_init(|| Renderer::new(&draw), |r, &i| one(i, r))
-                .collect(),
-            #[cfg(feature = "gpu")]
-            Draw::Gpu => {
-                let mut r = Renderer::new(&draw);
-                indices.iter().map(|&i| one(i, &mut r)).collect()
-            }
-        })
-    })?;
+    let results: Vec<PyResult<Drawn>> =
+        py.detach(|| on_pool(threads, || map_drawn(&draw, &indices, one)))?;
     let mut samples = Vec::new();
     let mut failed = Vec::new();
     for result in results {

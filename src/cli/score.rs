@@ -1,7 +1,7 @@
 //! `geomrender score`: score model predictions per variant and write the report.
 
 use anyhow::Context;
-use geomrender::score::{self, MissingPolicy, ScoreOptions, Source, Tolerance};
+use geomrender::score::{self, MissingPolicy, ScoreOptions, Tolerance};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -118,11 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Missing::Wrong => MissingPolicy::Wrong,
     };
     if let Some(id) = &args.explain {
-        let manifest = Source::read(&args.manifest)?;
-        let predictions = score::expand_predictions(&args.predictions)?
-            .iter()
-            .map(|p| Source::read(p))
-            .collect::<Result<Vec<_>, _>>()?;
+        let (manifest, predictions) = score::read_sources(&args.manifest, &args.predictions)?;
         let text = score::explain_id(&manifest, &predictions, id, args.model.as_deref(), &opts)?;
         print!("{text}");
         return Ok(ExitCode::SUCCESS);

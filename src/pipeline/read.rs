@@ -308,7 +308,7 @@ impl Reader<'_> {
                 drop(_t);
                 let _t = Timer::new(&self.stats.encode);
                 let encoded = crate::output::encode(meta.encoding, &img);
-                crate::render::spare::give(img.rgba);
+                img.recycle();
                 Some(Raster::Encoded(encoded))
             }
             _ => None,

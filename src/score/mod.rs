@@ -306,6 +306,20 @@ pub fn score(
     Ok(score_with_items(manifest, predictions, opts)?.0)
 }
 
+/// `manifest`, and `predictions` as files, directories or globs
+/// ([`expand_predictions`]), read whole ([`Source::read`]).
+pub fn read_sources(
+    manifest: &Path,
+    predictions: &[PathBuf],
+) -> Result<(Source, Vec<Source>), ScoreError> {
+    let source = Source::read(manifest)?;
+    let predictions = expand_predictions(predictions)?
+        .iter()
+        .map(|p| Source::read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((source, predictions))
+}
+
 /// What `geomrender score` computes from paths: `manifest`, and `predictions` as
 /// files, directories or globs ([`expand_predictions`]); the report carries the
 /// run's variants not drawn (`skipped.jsonl` beside the manifest) and its rejected
@@ -315,11 +329,7 @@ pub fn score_paths(
     predictions: &[PathBuf],
     opts: &ScoreOptions,
 ) -> Result<(Report, Vec<ItemRow>), ScoreError> {
-    let source = Source::read(manifest)?;
-    let predictions = expand_predictions(predictions)?
-        .iter()
-        .map(|p| Source::read(p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let (source, predictions) = read_sources(manifest, predictions)?;
     let (mut report, items) = score_with_items(&source, &predictions, opts)?;
     let (not_drawn, bad) = read_not_drawn(manifest)
         .map_err(|e| ScoreError::io(manifest.with_file_name("skipped.jsonl").display(), e))?;
