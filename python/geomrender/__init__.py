@@ -18,12 +18,19 @@ Errors are :class:`GeomrenderError` subclasses carrying the CLI's message.
 
 from __future__ import annotations
 
+import os
 import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
 
-from . import _native
-from ._errors import (
+# Mesa's device-select Vulkan layer prints "XDG_RUNTIME_DIR is invalid" on headless
+# machines when backend="auto" looks for a GPU; as the CLI does (src/cli/mod.rs),
+# it is switched off when no session is present.
+if "XDG_RUNTIME_DIR" not in os.environ:
+    os.environ.setdefault("NODEVICE_SELECT", "1")
+
+from . import _native  # noqa: E402
+from ._errors import (  # noqa: E402
     GenerateError,
     GeomrenderError,
     GeomrenderWarning,
@@ -33,8 +40,8 @@ from ._errors import (
     ScoreError,
     VariantError,
 )
-from ._native import Problem, Variant
-from ._report import Report
+from ._native import Problem, Variant  # noqa: E402
+from ._report import Report  # noqa: E402
 
 if TYPE_CHECKING:  # pragma: no cover
     from .stream import Stream
@@ -291,8 +298,6 @@ def score(
 
     Raises :class:`ScoreError` when the inputs cannot be read.
     """
-    import os
-
     if isinstance(predictions, (str, os.PathLike)):
         predictions = [predictions]
     report, items = _native.score(
