@@ -23,27 +23,26 @@ use std::sync::{Arc, OnceLock};
 
 /// What to draw, as given from Python (turned into a Scene off the GIL).
 pub enum Input {
-    /// A Problem's JSON line: its base image.
-    Problem(Arc<str>),
     /// A variant made by `variants`.
     Job(Arc<Job>),
-    /// A Scene (or Problem) as a JSON line, from a dict or a string.
-    Line(String),
+    /// A Problem (its base image) or a Scene as a JSON line: a `Problem`'s own, or
+    /// from a dict or a string.
+    Line(Arc<str>),
 }
 
 impl Input {
     fn from_py(item: &Bound<'_, PyAny>) -> PyResult<Input> {
         if let Ok(p) = item.cast::<PyProblem>() {
-            return Ok(Input::Problem(p.get().json.clone()));
+            return Ok(Input::Line(p.get().json.clone()));
         }
         if let Ok(v) = item.cast::<PyVariant>() {
             return Ok(Input::Job(v.get().job.clone()));
         }
         if let Ok(s) = item.extract::<String>() {
-            return Ok(Input::Line(s));
+            return Ok(Input::Line(s.into()));
         }
         if item.is_instance_of::<pyo3::types::PyDict>() {
-            return Ok(Input::Line(convert::dumps(item)?));
+            return Ok(Input::Line(convert::dumps(item)?.into()));
         }
         Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "render takes Problems, Variants, Scene dicts or JSON lines, not {}",
@@ -55,7 +54,6 @@ impl Input {
     pub fn job(&self) -> Result<(Scene, Encoding), PyErr> {
         match self {
             Input::Job(j) => Ok((j.scene.clone(), j.encoding)),
-            Input::Problem(line) => base_job(line),
             Input::Line(line) => base_job(line),
         }
     }

@@ -152,6 +152,20 @@ def test_formats_and_jupyter(problems):
     assert gr.render(j, backend="cpu").shape == (512, 512, 4)
 
 
+def test_gpu_backend_draws_what_the_cli_gpu_run_draws(problems, tmp_path):
+    """backend="gpu" (lavapipe on a machine without one): the bytes of
+    `geomrender render --backend gpu` for the same problems and variants."""
+    items = [v for p in problems[:3] for v in gr.variants(p, "fontsize=8;annotation")]
+    (tmp_path / "p.jsonl").write_text("".join(p.to_json() + "\n" for p in problems[:3]))
+    cli("render", tmp_path / "p.jsonl", "--backend", "gpu", "-q", "--variants", "fontsize=8;annotation",
+        "--out", tmp_path / "out")
+    rows = {json.loads(x)["id"]: json.loads(x) for x in (tmp_path / "out" / "manifest.jsonl").read_text().splitlines()}
+    pngs = gr.render(items, backend="gpu", format="png")
+    assert [v.id for v in items] == list(rows)
+    for v, png in zip(items, pngs):
+        assert hashlib.sha256(png).hexdigest() == rows[v.id]["sha256"], v.id
+
+
 def test_render_releases_the_gil(problems):
     """While one thread renders (one Rust thread), another runs Python code."""
     items = problems[:24]
