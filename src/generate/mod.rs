@@ -16,6 +16,7 @@
 //! problem    the Problem: diagram, givens, steps, texts, answer (the JSON contract)
 //! text       names, labels, question and solution in both annotation styles
 //! limits     what a Problem read back may hold (names, counts, values), checked
+//! generator  what a run generates: GeomVerse problems or relation items, one type
 //! ```
 //!
 //! GeomRel's relation pool (`relations/`): the relations an identification item
