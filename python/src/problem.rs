@@ -143,7 +143,7 @@ impl PyProblem {
 
     /// Jupyter: the base image as PNG (drawn on the CPU).
     fn _repr_png_<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
-        let input = crate::render::Input::Line(self.json.clone());
+        let input = crate::render::Input::Problem(self.problem.clone());
         crate::render::repr_png(py, input)
     }
 }

@@ -6,10 +6,11 @@ use crate::convert;
 use crate::errors::{Kind, error, line_error};
 use crate::problem::PyProblem;
 use crate::variant::PyVariant;
+use geomrender::generate::Problem;
 use geomrender::output::encode;
-use geomrender::pipeline::Job;
 #[cfg(feature = "gpu")]
 use geomrender::pipeline::{Backend, SceneRenderer};
+use geomrender::pipeline::{Expanded, Job, JobError};
 use geomrender::render::{BackendKind, CpuRenderer, RenderedImage, Requested, decide};
 use geomrender::scene::Scene;
 use geomrender::style::Encoding;
@@ -23,26 +24,27 @@ use std::sync::{Arc, OnceLock};
 
 /// What to draw, as given from Python (turned into a Scene off the GIL).
 pub enum Input {
+    /// A `Problem`: its base image.
+    Problem(Arc<Problem>),
     /// A variant made by `variants`.
     Job(Arc<Job>),
-    /// A Problem (its base image) or a Scene as a JSON line: a `Problem`'s own, or
-    /// from a dict or a string.
-    Line(Arc<str>),
+    /// A Scene or Problem as a JSON line, from a dict or a string.
+    Line(String),
 }
 
 impl Input {
     fn from_py(item: &Bound<'_, PyAny>) -> PyResult<Input> {
         if let Ok(p) = item.cast::<PyProblem>() {
-            return Ok(Input::Line(p.get().json.clone()));
+            return Ok(Input::Problem(p.get().problem.clone()));
         }
         if let Ok(v) = item.cast::<PyVariant>() {
             return Ok(Input::Job(v.get().job.clone()));
         }
         if let Ok(s) = item.extract::<String>() {
-            return Ok(Input::Line(s.into()));
+            return Ok(Input::Line(s));
         }
         if item.is_instance_of::<pyo3::types::PyDict>() {
-            return Ok(Input::Line(convert::dumps(item)?.into()));
+            return Ok(Input::Line(convert::dumps(item)?));
         }
         Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "render takes Problems, Variants, Scene dicts or JSON lines, not {}",
@@ -54,14 +56,16 @@ impl Input {
     pub fn job(&self) -> Result<(Scene, Encoding), PyErr> {
         match self {
             Input::Job(j) => Ok((j.scene.clone(), j.encoding)),
-            Input::Line(line) => base_job(line),
+            Input::Problem(p) => base_job(Job::expand_problem(p, &Plan::base_only())),
+            Input::Line(line) => base_job(Job::expand(line, &Plan::base_only())),
         }
     }
 }
 
-fn base_job(line: &str) -> PyResult<(Scene, Encoding)> {
-    let expanded = Job::expand(line, &Plan::base_only()).map_err(|e| line_error(&e))?;
+/// The base image of an expansion.
+fn base_job(expanded: Result<Expanded, JobError>) -> PyResult<(Scene, Encoding)> {
     let job = expanded
+        .map_err(|e| line_error(&e))?
         .jobs
         .into_iter()
         .next()

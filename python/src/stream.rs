@@ -63,8 +63,7 @@ pub fn stream_batch<'py>(
             .generator
             .one(index)
             .map_err(|e| error(Kind::Generate, e))?;
-        let line = serde_json::to_string(&problem).map_err(|e| error(Kind::Generate, e))?;
-        let expanded = Job::expand(&line, &plan).map_err(|e| line_error(&e))?;
+        let expanded = Job::expand_problem(&problem, &plan).map_err(|e| line_error(&e))?;
         let mut made = Vec::with_capacity(expanded.jobs.len());
         for (job, label) in labelled(&plan, &problem.id, expanded.jobs) {
             let image = draw_one(job.scene.clone(), job.encoding, size, format, renderer)?;

@@ -177,16 +177,20 @@ pub fn variants<'py>(
     grid: bool,
 ) -> PyResult<Expanded> {
     let plan = Plan::parse(spec, grid).map_err(|e| error(Kind::Variant, e))?;
-    let line: Arc<str> = match item.cast::<PyProblem>() {
-        Ok(p) => p.get().json.clone(),
-        Err(_) => match item.extract::<String>() {
-            Ok(s) => s.into(),
-            Err(_) => convert::dumps(item)?.into(),
-        },
-    };
-    let expanded = py
-        .detach(|| Job::expand(&line, &plan))
-        .map_err(|e| line_error(&e))?;
+    let expanded = match item.cast::<PyProblem>() {
+        Ok(p) => {
+            let problem = &p.get().problem;
+            py.detach(|| Job::expand_problem(problem, &plan))
+        }
+        Err(_) => {
+            let line = match item.extract::<String>() {
+                Ok(s) => s,
+                Err(_) => convert::dumps(item)?,
+            };
+            py.detach(|| Job::expand(&line, &plan))
+        }
+    }
+    .map_err(|e| line_error(&e))?;
     let base = expanded
         .jobs
         .first()

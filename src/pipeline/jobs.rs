@@ -199,31 +199,38 @@ fn variant_id(base: &str, variant: &Variant) -> Result<String, JobError> {
 fn problem_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
     let id = value.get("id").and_then(Value::as_str).map(str::to_string);
     let problem: Problem = serde_path_to_error::deserialize(value).map_err(|e| JobError {
-        id: id.clone(),
+        id,
         fault: Box::new(LineFault::Problem {
             path: e.path().to_string(),
             source: e.into_inner(),
         }),
     })?;
-    check_id(&problem.id).map_err(|e| JobError {
-        id: id.clone(),
-        fault: Box::new(e.into()),
-    })?;
-    problem.check_limits().map_err(|e| JobError {
-        id,
-        fault: Box::new(e.into()),
-    })?;
-    // The base's composition: variants keep its labels where they still may stand.
-    let mut base: Option<Composed> = None;
-    each_variant(plan, &problem.id, |variant| {
-        let vid = variant_id(&problem.id, variant)?;
-        let (drawing, composed) =
-            draw_variant(&problem, variant, base.as_ref()).map_err(|e| JobError::of(&vid, e))?;
-        if variant.is_base() {
-            base = Some(composed.clone());
-        }
-        problem_job(&problem, variant, vid, drawing, composed)
-    })
+    Job::expand_problem(&problem, plan)
+}
+
+impl Job {
+    /// The jobs of a Problem already in memory under `plan`: what [`Job::expand`]
+    /// makes of its JSON line, without writing and parsing the line (its id and
+    /// limits are checked the same way).
+    pub fn expand_problem(problem: &Problem, plan: &Plan) -> Result<Expanded, JobError> {
+        let refused = |fault: LineFault| JobError {
+            id: Some(problem.id.clone()),
+            fault: Box::new(fault),
+        };
+        check_id(&problem.id).map_err(|e| refused(e.into()))?;
+        problem.check_limits().map_err(|e| refused(e.into()))?;
+        // The base's composition: variants keep its labels where they still may stand.
+        let mut base: Option<Composed> = None;
+        each_variant(plan, &problem.id, |variant| {
+            let vid = variant_id(&problem.id, variant)?;
+            let (drawing, composed) =
+                draw_variant(problem, variant, base.as_ref()).map_err(|e| JobError::of(&vid, e))?;
+            if variant.is_base() {
+                base = Some(composed.clone());
+            }
+            problem_job(problem, variant, vid, drawing, composed)
+        })
+    }
 }
 
 /// How `variant` of `problem` is drawn and composed: against `base`, the base
