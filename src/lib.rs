@@ -12,6 +12,7 @@
 //! decimal   numbers as short decimal text
 //! digest    SHA-256 hex of written files
 //! font      the embedded DejaVu Sans: bytes, family name, metrics, label boxes
+//! html      escaping for the pages we write: text, URL paths, JSON in scripts, bidi controls
 //! jsonl     the one JSON Lines splitter (bounded, numbered, UTF-8 checked)
 //! style     Style, Palette, Rotation, Encoding: how an image looks and is stored
 //! vec2      2-D vector maths (f32 and f64) with one zero-vector policy
@@ -30,6 +31,7 @@
 //! pipeline  the streaming run that ties the stages together; sharding a run (`pipeline::shard`)
 //! score     model predictions → answer extraction, relaxed accuracy, sensitivity report
 //! audit     a finished run's variants against their bases: what changed, what is undeclared
+//! gallery   a finished run as a static site: index with filters, one page per base
 //! ```
 //!
 //! ## The library in two examples
@@ -137,6 +139,7 @@
 //! score     score, score_paths, ScoreOptions, Source, Report and its rows, write_report,
 //!           write_items, extract, Tolerance, the statistics
 //! audit     audit, AuditOptions, Audit and its rows and groups, write_audit, read_svg
+//! gallery   build, GalleryOptions, Gallery, GalleryError, GalleryLineError
 //! ```
 //!
 //! Error enums are `#[non_exhaustive]`. Names are unique across the crate where two
@@ -166,6 +169,7 @@ compile_error!(
 pub mod decimal;
 pub mod digest;
 pub mod font;
+pub mod html;
 pub mod jsonl;
 pub mod style;
 pub mod vec2;
@@ -188,3 +192,5 @@ pub mod pipeline;
 pub mod score;
 
 pub mod audit;
+
+pub mod gallery;

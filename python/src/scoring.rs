@@ -51,9 +51,9 @@ pub fn score(
     };
     let fail = |e: &dyn std::fmt::Display| error(Kind::Score, e);
     py.detach(|| {
-        let (report, items) = score_paths(&manifest, &predictions, &opts).map_err(|e| fail(&e))?;
-        let report = serde_json::to_string(&report).map_err(|e| fail(&e))?;
-        let items = serde_json::to_string(&items).map_err(|e| fail(&e))?;
+        let scoring = score_paths(&manifest, &predictions, &opts).map_err(|e| fail(&e))?;
+        let report = serde_json::to_string(&scoring.report).map_err(|e| fail(&e))?;
+        let items = serde_json::to_string(&scoring.items).map_err(|e| fail(&e))?;
         Ok((report, items))
     })
 }

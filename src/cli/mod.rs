@@ -8,6 +8,7 @@
 //! doctor     adapters and a test render      bench     images/s of a whole run, stage shares
 //! shard      --shard/--shards flags          progress  progress bar or periodic log lines
 //! audit      variants against their bases      interrupt SIGINT/SIGTERM: a resumable run
+//! gallery    a finished run as a static site
 //! ```
 
 use clap::{Parser, Subcommand};
@@ -17,6 +18,7 @@ mod audit;
 mod bench;
 mod doctor;
 mod export;
+mod gallery;
 mod generate;
 mod interrupt;
 mod merge;
@@ -59,6 +61,9 @@ enum Command {
     /// Compare every variant of a finished run with its base: what changed, and
     /// whether its axis declares it; flags undeclared changes and identical variants.
     Audit(audit::Args),
+    /// A browsable static site of a finished run (DIR/gallery/index.html): images
+    /// with filters and search, one page per base with all its variants.
+    Gallery(gallery::Args),
     /// Write a finished output directory as datasets for evaluation harnesses
     /// (HF Parquet, WebDataset, VLMEvalKit, lmms-eval) without rendering again.
     Export(export::Args),
@@ -84,6 +89,7 @@ pub fn main() -> ExitCode {
         Command::Schema(args) => schema::run(args),
         Command::Score(args) => score::run(args),
         Command::Audit(args) => audit::run(args),
+        Command::Gallery(args) => gallery::run(args),
         Command::Export(args) => export::run(args),
         Command::Merge(args) => merge::run(args),
     };

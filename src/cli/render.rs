@@ -50,6 +50,10 @@ pub struct Args {
     /// No progress bar or periodic log lines (errors and the summary are still printed).
     #[arg(long, short)]
     quiet: bool,
+    /// Also make the browsable gallery of the run when it ends (OUT/gallery/index.html;
+    /// see `geomrender gallery`). Not with --shard: make it after `geomrender merge`.
+    #[arg(long)]
+    gallery: bool,
 }
 
 /// `--resume`, shared by `render` and `sweep`.
@@ -239,6 +243,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdin = args.input.as_os_str() == "-";
     let shard = args.shard.resolve()?;
     anyhow::ensure!(
+        !(args.gallery && shard.is_some()),
+        "--gallery makes the gallery of a whole run: run `geomrender gallery OUT` after `geomrender merge OUT`"
+    );
+    anyhow::ensure!(
         !(stdin && shard.is_some()),
         "--shard needs an input file: a stream cannot be cut into the same slices on every machine"
     );
@@ -278,7 +286,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let Some(s) = shard else {
         let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
-        return Ok(report(&summary, &args.out, args.quiet));
+        let code = report(&summary, &args.out, args.quiet);
+        let problems = (!stdin).then_some(args.input.as_path());
+        return super::gallery::after_run(args.gallery, &args.out, problems, code);
     };
     let lock = shard::begin(&args.out, s)?;
     let summary = execute(

@@ -73,6 +73,14 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     explain: Option<String>,
 
+    /// Also write OUT/report.html: the tables, the plots inline, and every item
+    /// whose verdict flips against its base image (image, question, raw output,
+    /// extracted and gold answer), filterable by model, axis, variant and
+    /// verdict. Opens from file:// without a server; images are linked from the
+    /// manifest's directory, not copied.
+    #[arg(long, conflicts_with = "explain")]
+    html: bool,
+
     /// The layout of the --predictions files: `auto` tells per file (by extension, and
     /// for JSONL by its first line); `geomrender` ({"id","prediction"} lines),
     /// `lmms-eval` (--log_samples JSONL; the model is the folder it is in) or
@@ -124,9 +132,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let out = args.out.context("--out is required")?;
-    let (report, items) = score::score_paths(&args.manifest, &args.predictions, &opts)?;
-    let files = score::write_report(&report, &out)?;
-    score::write_items(&items, &out)?;
+    let scoring = score::score_paths(&args.manifest, &args.predictions, &opts)?;
+    let files = score::write_report(&scoring.report, &out)?;
+    score::write_items(&scoring.items, &out)?;
+    if args.html {
+        let manifest_dir = match args.manifest.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let page = score::write_html(&scoring, &manifest_dir, &out)?;
+        eprintln!(
+            "{} flips; report page: {}",
+            scoring.flips.len(),
+            page.display()
+        );
+    }
+    let report = scoring.report;
 
     for e in report.errors.iter().take(SHOWN_ERRORS) {
         eprintln!("error: {e}");

@@ -54,6 +54,10 @@ pub struct Args {
     engine: EngineArgs,
     #[command(flatten)]
     sink: super::export::SinkArgs,
+    /// Also make the browsable gallery of the run when it ends (OUT/gallery/index.html;
+    /// see `geomrender gallery`). Not with --shard: make it after `geomrender merge`.
+    #[arg(long)]
+    gallery: bool,
     /// No progress bar or periodic log lines.
     #[arg(long, short)]
     quiet: bool,
@@ -69,6 +73,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     });
     let plan = Plan::parse(&variants, false).context("--variants")?;
     let shard = args.shard.resolve()?;
+    anyhow::ensure!(
+        !(args.gallery && shard.is_some()),
+        "--gallery makes the gallery of a whole run: run `geomrender gallery OUT` after `geomrender merge OUT`"
+    );
     let dir = match shard {
         Some(s) => s.dir(&args.out),
         None => args.out.clone(),
@@ -159,7 +167,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("contact sheet: {}", s.display());
         }
     }
-    Ok(code)
+    drop(lock);
+    super::gallery::after_run(args.gallery, &dir, None, code)
 }
 
 /// Relation items read to fill the domains' contact sheets (the first ones of the run).

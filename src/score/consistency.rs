@@ -118,6 +118,8 @@ mod tests {
             depth: None,
             question_type: None,
             relation: None,
+            image: None,
+            question: None,
             line: 1,
         }
     }

@@ -67,6 +67,10 @@ pub struct ManifestItem {
     pub question_type: Option<String>,
     /// The relation keys of a GeomRel row; `None` for GeomVerse rows.
     pub relation: Option<RelationItem>,
+    /// The image file, relative to the manifest's directory, when the row names one.
+    pub image: Option<String>,
+    /// The question asked with the image, when the row has one.
+    pub question: Option<String>,
     /// 1-based line in the manifest.
     pub line: usize,
 }
@@ -204,6 +208,11 @@ fn parse_item(line_text: &str, line: usize) -> Result<ManifestItem, LineReason> 
         depth,
         question_type,
         relation,
+        image: map.get("image").and_then(Value::as_str).map(str::to_string),
+        question: map
+            .get("question")
+            .and_then(Value::as_str)
+            .map(str::to_string),
         line,
     })
 }

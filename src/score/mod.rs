@@ -30,7 +30,9 @@
 //! consistency  per (model, axis): base problems answered the same way on every variant
 //! not_drawn    the run's variants not drawn (`skipped.jsonl`), per value and reason
 //! items        per-image verdicts (`items.jsonl`)
+//! flips        the items whose verdict flips against their base image, per model
 //! markdown     `report.md`
+//! html         `report.html`: the tables, the plots inline, the flips filterable
 //! plot         accuracy plots (PNG and SVG)
 //! trace        `--explain ID`: one prediction's extraction trace
 //! write        the report directory, atomically
@@ -51,7 +53,9 @@ mod accuracy;
 mod consistency;
 mod error;
 mod extract;
+mod flips;
 mod harness;
+mod html;
 mod inputs;
 mod items;
 mod join;
@@ -74,7 +78,9 @@ pub use accuracy::{Tolerance, is_correct};
 pub use consistency::Consistency;
 pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};
+pub use flips::{Flip, FlipDirection, flips};
 pub use harness::{PredictionFormat, parse_lmms_eval, parse_vlmevalkit};
+pub use html::{REPORT_HTML, write_html};
 pub use inputs::{PREDICTION_EXTENSIONS, expand_predictions};
 pub use items::{ITEMS_SCHEMA, ItemRow, Scalar, item_rows};
 pub use join::{Scored, Verdict, score_predictions};
@@ -303,7 +309,17 @@ pub fn score(
     predictions: &[Source],
     opts: &ScoreOptions,
 ) -> Result<Report, ScoreError> {
-    Ok(score_with_items(manifest, predictions, opts)?.0)
+    Ok(score_with_items(manifest, predictions, opts)?.report)
+}
+
+/// A scoring run's results: the report, every model's verdict on every image
+/// ([`ItemRow`], `items.jsonl`), and the verdicts that flip against the base
+/// ([`Flip`], `report.html`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scoring {
+    pub report: Report,
+    pub items: Vec<ItemRow>,
+    pub flips: Vec<Flip>,
 }
 
 /// `manifest`, and `predictions` as files, directories or globs
@@ -328,9 +344,10 @@ pub fn score_paths(
     manifest: &Path,
     predictions: &[PathBuf],
     opts: &ScoreOptions,
-) -> Result<(Report, Vec<ItemRow>), ScoreError> {
+) -> Result<Scoring, ScoreError> {
     let (source, predictions) = read_sources(manifest, predictions)?;
-    let (mut report, items) = score_with_items(&source, &predictions, opts)?;
+    let mut scoring = score_with_items(&source, &predictions, opts)?;
+    let report = &mut scoring.report;
     let (not_drawn, bad) = read_not_drawn(manifest)
         .map_err(|e| ScoreError::io(manifest.with_file_name("skipped.jsonl").display(), e))?;
     report.not_drawn = not_drawn;
@@ -338,19 +355,20 @@ pub fn score_paths(
     report
         .errors
         .sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
-    Ok((report, items))
+    Ok(scoring)
 }
 
-/// [`score`], with the per-image verdicts of every model ([`ItemRow`]).
+/// [`score`], with the per-image verdicts of every model ([`ItemRow`]) and the flips.
 pub fn score_with_items(
     manifest: &Source,
     predictions: &[Source],
     opts: &ScoreOptions,
-) -> Result<(Report, Vec<ItemRow>), ScoreError> {
+) -> Result<Scoring, ScoreError> {
     opts.validate()?;
     let loaded = load(manifest, predictions, opts.format)?;
     let scored = score_predictions(&loaded.items, &loaded.predictions, &opts.tolerance);
     let rows = item_rows(&loaded.items, &scored);
+    let flips = flips(&loaded.items, &rows, &loaded.predictions);
     let mut errors = loaded.errors;
     errors.extend(scored.errors.iter().cloned());
     let report = report::build_report(
@@ -363,5 +381,9 @@ pub fn score_with_items(
         },
         opts,
     );
-    Ok((report, rows))
+    Ok(Scoring {
+        report,
+        items: rows,
+        flips,
+    })
 }

@@ -24,6 +24,8 @@
 //!   resume; what cannot be exported is refused (formats: `tests/python/`).
 //! - `docs`: every `//!` table of contents names its modules; the README's axis
 //!   table is the axis table.
+//! - `gallery`: `geomrender gallery` indexes and cards every row with its image linked,
+//!   names bad lines and changed images, keeps nothing stale when made again.
 //! - `generate_cli`: `geomrender generate` and `schema problem`, shards, bad options.
 //! - `generate_corpus`: generated problems cover every shape without overlaps, and are
 //!   byte-identical across runs and thread counts.
@@ -100,6 +102,7 @@ mod compose_layout;
 mod consistency;
 mod datasets;
 mod docs;
+mod gallery;
 mod generate_cli;
 mod generate_corpus;
 mod generate_formulas;

@@ -1,0 +1,98 @@
+//! `geomrender gallery DIR`: a finished run as a static site under DIR/gallery/.
+
+use anyhow::Context;
+use geomrender::gallery::{self, GalleryOptions};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const SHOWN_ERRORS: usize = 20;
+
+/// Make a browsable gallery of a finished run: DIR/gallery/index.html.
+///
+/// The index lists the run's images (bases first; every image with a filter) with
+/// thumbnails the tool makes, filters by variant axis, value, depth, question type
+/// and task, a search by id, and pages; each base has a page with the base and all
+/// its variants side by side, their questions, answers, solutions (collapsed),
+/// variant values and what the audit says changed. Open index.html in a browser:
+/// it works from file:// without a server or the network, and links to the run's
+/// own images rather than copying them. Making it again keeps the thumbnails it
+/// already made. Exit status: 0 every row shown; 1 some rows or images could not be
+/// shown (listed); 2 no gallery could be made.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The run's output directory (with manifest.jsonl and its images): render,
+    /// sweep or merged shards.
+    dir: PathBuf,
+
+    /// Longest side of a thumbnail in pixels (16 to 1024; shown at half size so
+    /// that it is sharp on high-density screens).
+    #[arg(long, value_name = "PX", default_value_t = GalleryOptions::default().thumb_size)]
+    thumb_size: u32,
+
+    /// The run's Problems (the JSONL given to `render`), for the audit to compose
+    /// each Scene again when the run wrote no SVG files. Default: DIR/problems.jsonl,
+    /// which `sweep` writes; without either, variants are compared by image bytes.
+    #[arg(long, value_name = "PROBLEMS.jsonl")]
+    problems: Option<PathBuf>,
+
+    /// Do not run the audit (faster on a large run; the pages then say "no audit").
+    #[arg(long)]
+    no_audit: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut options = GalleryOptions::default();
+    options.thumb_size = args.thumb_size;
+    options.audit = !args.no_audit;
+    options.problems = args.problems;
+    make(&args.dir, &options)
+}
+
+/// Makes the gallery of `dir` and reports it (also after `render`/`sweep --gallery`).
+pub fn make(dir: &Path, options: &GalleryOptions) -> anyhow::Result<ExitCode> {
+    let g = gallery::build(dir, options)
+        .with_context(|| format!("making the gallery of {}", dir.display()))?;
+    for e in g.errors.iter().take(SHOWN_ERRORS) {
+        eprintln!("not shown: {e}");
+    }
+    if g.errors.len() > SHOWN_ERRORS {
+        eprintln!("… and {} more", g.errors.len() - SHOWN_ERRORS);
+    }
+    if let Some(why) = &g.audit_unavailable {
+        eprintln!("gallery without the audit: {why}");
+    }
+    eprintln!(
+        "gallery of {} images of {} bases ({} thumbnails, {} rows or images not shown): {}",
+        g.rows,
+        g.bases,
+        g.thumbs,
+        g.errors.len(),
+        g.index.display()
+    );
+    Ok(match g.errors.is_empty() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(1),
+    })
+}
+
+/// `--gallery` on `render`/`sweep`: the gallery of the finished run in `dir`; the
+/// exit status is the run's unless the run succeeded and the gallery did not.
+/// `problems`: the run's input when it was a Problems file (for the audit).
+pub fn after_run(
+    wanted: bool,
+    dir: &Path,
+    problems: Option<&Path>,
+    code: ExitCode,
+) -> anyhow::Result<ExitCode> {
+    if !wanted {
+        return Ok(code);
+    }
+    let mut options = GalleryOptions::default();
+    options.problems = problems.map(Path::to_path_buf);
+    let gallery = make(dir, &options)?;
+    Ok(if code == ExitCode::SUCCESS {
+        gallery
+    } else {
+        code
+    })
+}

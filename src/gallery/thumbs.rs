@@ -1,0 +1,208 @@
+//! Thumbnails: each distinct image of the run (by its manifest `sha256`) read
+//! through the run directory's handle, checked against that digest, scaled to fit
+//! a box and written as a small PNG named by the digest (`thumbs/ab/cdef….png`).
+//! Identical images share one thumbnail, and one already made is kept, so a
+//! gallery made again after more shards are merged only scales the new images.
+
+use crate::output::dir::Dir;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// Largest image file read for a thumbnail (as a run's files are bounded).
+const MAX_IMAGE_BYTES: u64 = crate::output::manifest::MAX_FILE_BYTES;
+
+/// A made (or kept) thumbnail: its path under `thumbs/` without extension, and size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thumb {
+    pub key: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Thumbnail name of a digest at a size: `ab/cdef0123456789-192` (the first 16 hex
+/// digits, then the longest side asked for).
+pub(super) fn key(sha256: &str, max: u32) -> String {
+    format!("{}/{}-{max}", &sha256[..2], &sha256[2..16])
+}
+
+/// The size an image of `w`×`h` is scaled to so that it fits `max`×`max` (never enlarged).
+pub fn fit(w: u32, h: u32, max: u32) -> (u32, u32) {
+    if w <= max && h <= max {
+        return (w, h);
+    }
+    let s = f64::from(max) / f64::from(w.max(h));
+    let scale = |v: u32| ((f64::from(v) * s).round() as u32).max(1);
+    (scale(w), scale(h))
+}
+
+/// Checks each distinct `(image path, sha256)` against its file and makes its
+/// thumbnail in `thumbs` (a directory of the gallery), in parallel; the result per
+/// image path is the thumbnail or why not.
+pub(super) fn make_all(
+    root: &Dir,
+    thumbs: &Dir,
+    images: &[(&str, &str)],
+    max: u32,
+) -> HashMap<String, Result<Thumb, String>> {
+    let mut work: Vec<(&str, &str)> = images.to_vec();
+    work.sort_unstable();
+    work.dedup();
+    work.par_iter()
+        .map(|(path, sha)| (path.to_string(), make(root, thumbs, path, sha, max)))
+        .collect()
+}
+
+fn make(root: &Dir, thumbs: &Dir, path: &str, sha: &str, max: u32) -> Result<Thumb, String> {
+    // Every file is read and checked, also when its thumbnail exists already.
+    let (img_dir, img_name) = root.resolve(path).map_err(|e| format!("{path}: {e}"))?;
+    let bytes = img_dir
+        .read(img_name, MAX_IMAGE_BYTES)
+        .map_err(|e| format!("{path}: {e}"))?;
+    let actual = crate::digest::sha256_hex(&bytes);
+    if !actual.eq_ignore_ascii_case(sha) {
+        return Err(format!(
+            "{path}: its SHA-256 is {actual}, not the manifest's {sha}: the file changed after the run"
+        ));
+    }
+    let key = key(sha, max);
+    let (sub, name) = key.split_once('/').expect("a key has one slash");
+    let name = format!("{name}.png");
+    let dir = thumbs.sub(sub).map_err(|e| format!("thumbs/{sub}: {e}"))?;
+    // One made before from the same bytes at the same size is kept.
+    if let Ok(made) = dir.read(&name, 16 << 20) {
+        if let Ok((w, h)) = png_size(&made) {
+            return Ok(Thumb {
+                key,
+                width: w,
+                height: h,
+            });
+        }
+    }
+    let image = image::load_from_memory(&bytes)
+        .map_err(|e| format!("{path}: not a readable image: {e}"))?
+        .to_rgba8();
+    let (w, h) = fit(image.width(), image.height(), max);
+    let small = match (w, h) == image.dimensions() {
+        true => image,
+        false => shrink(&image, w, h),
+    };
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new_with_quality(
+        &mut png,
+        image::codecs::png::CompressionType::Fast,
+        image::codecs::png::FilterType::Adaptive,
+    )
+    .write_image(small.as_raw(), w, h, image::ExtendedColorType::Rgba8)
+    .map_err(|e| format!("thumbnail of {path}: {e}"))?;
+    dir.write_atomic(&name, &png)
+        .map_err(|e| format!("thumbs/{key}.png: {e}"))?;
+    Ok(Thumb {
+        key,
+        width: w,
+        height: h,
+    })
+}
+
+use image::ImageEncoder;
+
+/// `src` scaled down to `w`×`h` by area averaging (each output pixel the mean of the
+/// source pixels it covers, weighted by alpha), so that one-pixel lines stay visible.
+fn shrink(src: &image::RgbaImage, w: u32, h: u32) -> image::RgbaImage {
+    let (sw, sh) = src.dimensions();
+    let span = |o: u32, n: u32, sn: u32| {
+        let a = (u64::from(o) * u64::from(sn) / u64::from(n)) as u32;
+        let b = ((u64::from(o) + 1) * u64::from(sn)).div_ceil(u64::from(n)) as u32;
+        a..b.max(a + 1).min(sn)
+    };
+    let raw = src.as_raw();
+    let mut out = image::RgbaImage::new(w, h);
+    for oy in 0..h {
+        let ys = span(oy, h, sh);
+        for ox in 0..w {
+            let xs = span(ox, w, sw);
+            let (mut r, mut g, mut b, mut a, mut n) = (0u64, 0u64, 0u64, 0u64, 0u64);
+            for y in ys.clone() {
+                let row = &raw[(y as usize * sw as usize + xs.start as usize) * 4
+                    ..(y as usize * sw as usize + xs.end as usize) * 4];
+                for p in row.chunks_exact(4) {
+                    let pa = u64::from(p[3]);
+                    r += u64::from(p[0]) * pa;
+                    g += u64::from(p[1]) * pa;
+                    b += u64::from(p[2]) * pa;
+                    a += pa;
+                    n += 1;
+                }
+            }
+            let px = match a {
+                0 => [0, 0, 0, 0],
+                _ => [
+                    ((r + a / 2) / a) as u8,
+                    ((g + a / 2) / a) as u8,
+                    ((b + a / 2) / a) as u8,
+                    ((a + n / 2) / n) as u8,
+                ],
+            };
+            out.put_pixel(ox, oy, image::Rgba(px));
+        }
+    }
+    out
+}
+
+/// Width and height from a PNG's IHDR.
+fn png_size(bytes: &[u8]) -> Result<(u32, u32), ()> {
+    if bytes.len() < 24 || &bytes[..8] != b"\x89PNG\r\n\x1a\n" || &bytes[12..16] != b"IHDR" {
+        return Err(());
+    }
+    let be = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    Ok((be(16), be(20)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_keeps_the_aspect_and_never_enlarges() {
+        assert_eq!(fit(512, 512, 192), (192, 192));
+        assert_eq!(fit(1024, 512, 192), (192, 96));
+        assert_eq!(fit(100, 50, 192), (100, 50));
+        assert_eq!(fit(8192, 1, 192), (192, 1));
+    }
+
+    #[test]
+    fn shrinking_averages_areas_and_keeps_thin_lines() {
+        // A white 8×8 image with one black column: scaled to 2×2, the left column of
+        // pixels is a quarter black.
+        let mut img = image::RgbaImage::from_pixel(8, 8, image::Rgba([255, 255, 255, 255]));
+        for y in 0..8 {
+            img.put_pixel(1, y, image::Rgba([0, 0, 0, 255]));
+        }
+        let s = shrink(&img, 2, 2);
+        assert_eq!(s.get_pixel(0, 0).0, [191, 191, 191, 255]);
+        assert_eq!(s.get_pixel(1, 1).0, [255, 255, 255, 255]);
+        // Transparent pixels do not darken their neighbours.
+        let mut t = image::RgbaImage::from_pixel(2, 1, image::Rgba([0, 0, 0, 0]));
+        t.put_pixel(1, 0, image::Rgba([200, 100, 50, 255]));
+        assert_eq!(shrink(&t, 1, 1).get_pixel(0, 0).0, [200, 100, 50, 128]);
+    }
+
+    #[test]
+    fn a_changed_image_is_refused_and_a_good_one_scaled() {
+        let run = tempfile::tempdir().unwrap();
+        let img = image::RgbaImage::from_pixel(400, 200, image::Rgba([10, 20, 30, 255]));
+        let mut png = Vec::new();
+        img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        std::fs::write(run.path().join("a.png"), &png).unwrap();
+        let root = Dir::open(run.path()).unwrap();
+        let thumbs = root.sub("thumbs").unwrap();
+        let sha = crate::digest::sha256_hex(&png);
+        let t = make(&root, &thumbs, "a.png", &sha, 100).unwrap();
+        assert_eq!((t.width, t.height), (100, 50));
+        let wrong = "0".repeat(64);
+        let e = make(&root, &thumbs, "a.png", &wrong, 100).unwrap_err();
+        assert!(e.contains("changed after the run"), "{e}");
+        let e = make(&root, &thumbs, "missing.png", &"1".repeat(64), 100).unwrap_err();
+        assert!(e.starts_with("missing.png: "), "{e}");
+    }
+}

@@ -1,0 +1,240 @@
+//! `report.html` (`score --html`): one self-contained page — the report's tables,
+//! the plots inline (SVG), and the items whose verdict flips against the base
+//! image, each with its image, question, the model's raw output, the extracted
+//! answer and the gold one, filterable by model, axis, variant and direction. It
+//! opens from `file://` with no server or network; images are the run's own files,
+//! linked relative to the report. Every text is escaped (`crate::html`).
+
+use super::Scoring;
+use super::error::ScoreError;
+use super::flips::{Flip, scalar_text};
+use super::plot;
+use crate::html::{escape, url_path};
+use std::collections::BTreeSet;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+const CSS: &str = include_str!("../../assets/gallery/gallery.css");
+const SCRIPT: &str = include_str!("../../assets/report.js");
+
+/// File name of the page in the report directory.
+pub const REPORT_HTML: &str = "report.html";
+
+/// Writes `report.html` into `dir` (created if needed); images are linked from
+/// `manifest_dir`, the directory the manifest's image paths are relative to.
+pub fn write_html(
+    scoring: &Scoring,
+    manifest_dir: &Path,
+    dir: &Path,
+) -> Result<PathBuf, ScoreError> {
+    std::fs::create_dir_all(dir).map_err(|e| ScoreError::io(dir.display(), e))?;
+    let images = image_base(dir, manifest_dir);
+    let page = render(scoring, &images)?;
+    super::write::write_atomic(dir, REPORT_HTML, page.as_bytes())
+}
+
+/// The URL prefix of the manifest's directory seen from the report's: relative
+/// when both resolve on this machine (`../run/`), else an absolute `file://` URL.
+fn image_base(report_dir: &Path, manifest_dir: &Path) -> String {
+    let (Ok(from), Ok(to)) = (report_dir.canonicalize(), manifest_dir.canonicalize()) else {
+        return String::new();
+    };
+    let from: Vec<_> = from.components().collect();
+    let to_parts: Vec<_> = to.components().collect();
+    let common = from
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut rel = "../".repeat(from.len() - common);
+    for c in &to_parts[common..] {
+        rel.push_str(&c.as_os_str().to_string_lossy());
+        rel.push('/');
+    }
+    url_path(&rel)
+}
+
+fn render(s: &Scoring, images: &str) -> Result<String, ScoreError> {
+    let r = &s.report;
+    let mut h = String::with_capacity(64 << 10);
+    h += "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+          <meta name=\"color-scheme\" content=\"light dark\">\n\
+          <title>geomrender score report</title>\n<style>\n";
+    h += CSS;
+    h += "</style>\n</head>\n<body data-page=\"report\">\n<a class=\"skip\" href=\"#flips\">Skip to the flips</a>\n<header>\n<h1>geomrender score report</h1>\n";
+    let c = &r.counts;
+    let _ = writeln!(
+        h,
+        "<p id=\"counts\"><span data-count=\"items\">{}</span> items (<span data-count=\"bases\">{}</span> base images), \
+         <span data-count=\"predictions\">{}</span> predictions from <span data-count=\"models\">{}</span> model(s); \
+         {} missing, {} unknown ids, {} duplicate ids, {} malformed lines; \
+         <span data-count=\"flips\">{}</span> flips against the base.</p>",
+        c.items,
+        c.base_items,
+        c.predictions,
+        r.models.len(),
+        c.missing,
+        c.unknown_ids,
+        c.duplicate_ids,
+        c.malformed_lines,
+        s.flips.len()
+    );
+    let _ = writeln!(
+        h,
+        "<p class=\"hint\">Manifest <bdi>{}</bdi> (SHA-256 {}); relaxed accuracy with tolerance {} (absolute {} at zero); \
+         missing predictions {}; intervals are 95 % Wilson.</p>\n</header>\n<main>",
+        escape(&r.inputs.manifest.path),
+        &r.inputs.manifest.sha256[..12.min(r.inputs.manifest.sha256.len())],
+        r.tolerance.relative,
+        r.tolerance.absolute_at_zero,
+        match r.missing_policy {
+            super::MissingPolicy::Exclude => "left out",
+            super::MissingPolicy::Wrong => "counted wrong",
+        }
+    );
+    models_table(&mut h, s);
+    h += "<h2 id=\"plots\">Plots</h2>\n";
+    for p in plot::render_all(r)? {
+        if let Some(stem) = p.name.strip_suffix(".svg") {
+            use base64::Engine;
+            let _ = writeln!(
+                h,
+                "<figure class=\"plot\"><img src=\"data:image/svg+xml;base64,{}\" alt=\"{} plot: {}\"></figure>",
+                base64::engine::general_purpose::STANDARD.encode(&p.bytes),
+                escape(stem),
+                match stem {
+                    "accuracy" => "accuracy per axis value and model, with 95 % intervals",
+                    _ => "share of paired problems that flipped, per axis value and model",
+                }
+            );
+        }
+    }
+    rows_table(&mut h, s);
+    flips_section(&mut h, &s.flips, images);
+    h += "</main>\n<script>\n";
+    h += SCRIPT;
+    h += "</script>\n</body>\n</html>\n";
+    Ok(h)
+}
+
+fn models_table(h: &mut String, s: &Scoring) {
+    h.push_str("<h2>Models</h2>\n<table><thead><tr><th>model</th><th class=\"num\">predictions</th><th class=\"num\">missing</th><th class=\"num\">no answer</th></tr></thead><tbody>\n");
+    for m in &s.report.models {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            escape(&m.model),
+            m.predictions,
+            m.missing,
+            m.no_answer
+        );
+    }
+    h.push_str("</tbody></table>\n");
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map_or("—".into(), |v| format!("{:.1}", 100.0 * v))
+}
+
+fn rows_table(h: &mut String, s: &Scoring) {
+    h.push_str("<h2 id=\"accuracy\">Accuracy per axis value</h2>\n<table><thead><tr><th>model</th><th>axis</th><th>value</th>\
+                <th class=\"num\">n</th><th class=\"num\">accuracy %</th><th class=\"num\">95 % interval</th>\
+                <th class=\"num\">Δ vs base (pp)</th><th class=\"num\">right→wrong</th><th class=\"num\">wrong→right</th>\
+                <th class=\"num\">McNemar p (Holm)</th></tr></thead><tbody>\n");
+    for r in &s.report.rows {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}–{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{:.3}</td></tr>",
+            escape(&r.model),
+            escape(&r.axis),
+            escape(&r.value),
+            r.n,
+            pct(r.accuracy),
+            pct(r.ci_low),
+            pct(r.ci_high),
+            r.delta.map_or("—".into(), |d| format!("{:+.1}", 100.0 * d)),
+            r.flips_to_wrong,
+            r.flips_to_right,
+            r.mcnemar_p_holm
+        );
+    }
+    h.push_str("</tbody></table>\n");
+}
+
+fn select(h: &mut String, id: &str, label: &str, values: &BTreeSet<&str>) {
+    let _ = write!(
+        h,
+        "<label>{label} <select id=\"{id}\"><option value=\"\">any</option>"
+    );
+    for v in values {
+        let _ = write!(h, "<option value=\"{0}\">{0}</option>", escape(v));
+    }
+    h.push_str("</select></label>\n");
+}
+
+fn flips_section(h: &mut String, flips: &[Flip], images: &str) {
+    h.push_str("<h2 id=\"flips\">Verdicts that flip against the base image</h2>\n");
+    if flips.is_empty() {
+        h.push_str(
+            "<p>No model's verdict on a variant differs from its verdict on the base image.</p>\n",
+        );
+        return;
+    }
+    let set = |f: fn(&Flip) -> &str| flips.iter().map(f).collect::<BTreeSet<&str>>();
+    h.push_str("<form id=\"filters\" role=\"search\" aria-label=\"Filter the flips\">\n");
+    select(h, "f-model", "Model", &set(|f| &f.model));
+    select(h, "f-axis", "Axis", &set(|f| &f.axis));
+    select(h, "f-variant", "Variant", &set(|f| &f.variant));
+    select(h, "f-direction", "Verdict", &set(|f| f.direction.name()));
+    h.push_str("</form>\n<p id=\"shown\" aria-live=\"polite\"></p>\n");
+    h.push_str("<table id=\"flip-table\"><thead><tr><th>image</th><th>id</th><th>model</th><th>variant</th><th>verdict</th>\
+                <th>question</th><th>gold</th><th>output on the variant</th><th>extracted</th>\
+                <th>output on the base</th><th>extracted</th></tr></thead><tbody>\n");
+    for f in flips {
+        let dir = f.direction.name();
+        let _ = write!(
+            h,
+            "<tr data-model=\"{}\" data-axis=\"{}\" data-variant=\"{}\" data-direction=\"{dir}\" data-id=\"{}\"><td>",
+            escape(&f.model),
+            escape(&f.axis),
+            escape(&f.variant),
+            escape(&f.id)
+        );
+        match &f.image {
+            Some(img) => {
+                let src = escape(&format!("{images}{}", url_path(img)));
+                let _ = write!(
+                    h,
+                    "<a href=\"{src}\"><img class=\"flip-img\" src=\"{src}\" width=\"160\" height=\"160\" loading=\"lazy\" alt=\"Diagram {}\"></a>",
+                    escape(&f.id)
+                );
+            }
+            None => h.push('—'),
+        }
+        let opt = |v: &Option<String>| v.as_deref().map_or("—".to_string(), escape);
+        let ext = |v: &Option<super::items::Scalar>| {
+            v.as_ref()
+                .map_or("—".to_string(), |v| escape(&scalar_text(v)))
+        };
+        let _ = writeln!(
+            h,
+            "</td><td><bdi>{}</bdi></td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"question\">{}</td>\
+             <td>{}</td><td class=\"output\">{}</td><td>{}</td><td class=\"output\">{}</td><td>{}</td></tr>",
+            escape(&f.id),
+            escape(&f.model),
+            escape(&f.variant),
+            dir.replace('_', "-"),
+            dir.replace('_', " "),
+            opt(&f.question),
+            escape(&scalar_text(&f.answer)),
+            opt(&f.output),
+            ext(&f.extracted),
+            opt(&f.base_output),
+            ext(&f.base_extracted)
+        );
+    }
+    h.push_str("</tbody></table>\n");
+}
