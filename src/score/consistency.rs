@@ -120,6 +120,7 @@ mod tests {
             relation: None,
             image: None,
             question: None,
+            size: None,
             line: 1,
         }
     }

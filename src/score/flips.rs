@@ -42,6 +42,8 @@ pub struct Flip {
     pub direction: FlipDirection,
     /// The variant's image, relative to the manifest's directory.
     pub image: Option<String>,
+    /// Its width and height in pixels, when the manifest gives them.
+    pub size: Option<(u32, u32)>,
     pub question: Option<String>,
     /// The gold answer (a number or an option letter).
     pub answer: Scalar,
@@ -100,6 +102,7 @@ pub fn flips(items: &[ManifestItem], rows: &[ItemRow], predictions: &[Prediction
                 false => FlipDirection::WrongToRight,
             },
             image: item.and_then(|i| i.image.clone()),
+            size: item.and_then(|i| i.size),
             question: item.and_then(|i| i.question.clone()),
             answer: r.answer.clone(),
             output: text(&r.model, &r.id),

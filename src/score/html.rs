@@ -206,9 +206,14 @@ fn flips_section(h: &mut String, flips: &[Flip], images: &str) {
         match &f.image {
             Some(img) => {
                 let src = escape(&format!("{images}{}", url_path(img)));
+                // Drawn 160 px wide at the image's own aspect, so nothing moves on load.
+                let (w, h2) = f.size.unwrap_or((1, 1));
+                let height = (160.0 * f64::from(h2) / f64::from(w.max(1)))
+                    .round()
+                    .max(1.0);
                 let _ = write!(
                     h,
-                    "<a href=\"{src}\"><img class=\"flip-img\" src=\"{src}\" width=\"160\" height=\"160\" loading=\"lazy\" alt=\"Diagram {}\"></a>",
+                    "<a href=\"{src}\"><img class=\"flip-img\" src=\"{src}\" width=\"160\" height=\"{height}\" loading=\"lazy\" alt=\"Diagram {}\"></a>",
                     escape(&f.id)
                 );
             }

@@ -71,6 +71,8 @@ pub struct ManifestItem {
     pub image: Option<String>,
     /// The question asked with the image, when the row has one.
     pub question: Option<String>,
+    /// The image's width and height in pixels, when the row gives both.
+    pub size: Option<(u32, u32)>,
     /// 1-based line in the manifest.
     pub line: usize,
 }
@@ -213,8 +215,15 @@ fn parse_item(line_text: &str, line: usize) -> Result<ManifestItem, LineReason> 
             .get("question")
             .and_then(Value::as_str)
             .map(str::to_string),
+        size: dimension(&map, "width").zip(dimension(&map, "height")),
         line,
     })
+}
+
+/// A positive whole number of pixels that fits a `u32`, or nothing.
+fn dimension(map: &Map<String, Value>, field: &str) -> Option<u32> {
+    let n = map.get(field)?.as_u64()?;
+    u32::try_from(n).ok().filter(|n| *n > 0)
 }
 
 fn parse_variant(value: Option<&Value>) -> Result<Vec<(String, VariantValue)>, LineReason> {

@@ -223,6 +223,36 @@ run 120 "$G" score --manifest base/manifest.jsonl --predictions long.jsonl --out
 if [ "$RC" -ne 124 ] && grep -q "long.jsonl:1" <<<"$LAST"; then verdict score-long-prediction yes ""; else verdict score-long-prediction no "no line error"; fi
 refused score-xlsx-bomb "bomb.xlsx" 60 -- "$G" score --manifest base/manifest.jsonl --predictions bomb.xlsx --predictions-format vlmevalkit --out sc4
 
+# ---- gallery: image paths, links, FIFOs and changed files ---------------------------------
+for case in "../secret.txt" "/etc/passwd" "images/../../secret.txt" "images/" ""; do
+    cp -a base g1; set_image g1 1 "$case"
+    refused "gallery-image-path[$case]" "manifest.jsonl:1" -- "$G" gallery --no-audit g1
+    absent "gallery-image-path[$case]-no-secret" SECRET g1/gallery
+    rm -rf g1
+done
+for target in secret.txt /dev/zero; do
+    cp -a base g2; img=$(first_image g2); rm "g2/$img"; ln -s "$(realpath -m "$target")" "g2/$img"
+    refused "gallery-image-link[$target]" "symbolic link" 20 -- "$G" gallery --no-audit g2
+    absent "gallery-image-link[$target]-no-secret" SECRET g2/gallery
+    rm -rf g2
+done
+cp -a base g3; img=$(first_image g3); rm "g3/$img"; mkfifo "g3/$img"
+refused gallery-image-fifo "FIFO" 20 -- "$G" gallery --no-audit g3
+cp -a base g4; img=$(first_image g4); echo SECRET >"g4/$img"
+refused gallery-image-changed "SHA-256" -- "$G" gallery --no-audit g4
+absent gallery-image-changed-no-secret SECRET g4/gallery
+for link in gallery gallery/thumbs gallery/bases gallery/data; do
+    name="gl-${link//\//-}"; cp -a base "$name"; mkdir -p "$(dirname "$name/$link")"; ln -s "$W/victim" "$name/$link"
+    refused "gallery-link-$link" "symbolic link" -- "$G" gallery --no-audit "$name"
+    same "gallery-link-$link-victim" victim victim.orig
+done
+refused gallery-no-manifest "no manifest.jsonl" -- "$G" gallery empty
+refused gallery-thumb-size "thumbnail size" -- "$G" gallery --thumb-size 5000 base
+works gallery-twice -- "$G" gallery base
+cp -a base/gallery gallery.first
+works gallery-again -- "$G" gallery base
+same gallery-again-same-bytes base/gallery gallery.first
+
 echo
 for f in "${fails[@]}"; do echo "FAILED $f"; done
 echo "hostile surfaces: $passed passed, $failed failed"

@@ -74,6 +74,17 @@ def all_images_loaded(driver):
     return driver.execute_script("return document.images.length")
 
 
+def layout_shift(driver):
+    """Cumulative layout shift of the page so far (Chromium's layout-shift entries)."""
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        let total = 0;
+        new PerformanceObserver(list => {
+            for (const e of list.getEntries()) { if (!e.hadRecentInput) { total += e.value; } }
+        }).observe({type: 'layout-shift', buffered: true});
+        setTimeout(() => done(total), 300);""")
+
+
 def manifest(dir_: Path):
     return [json.loads(l) for l in (dir_ / "manifest.jsonl").read_text().splitlines() if l.strip()]
 
@@ -115,8 +126,16 @@ def test_gallery_index_counts_images_and_filters(browser, sweep):
     assert count("variants") == len(rows) - len(bases)
     # The first screen: bases, in manifest order, every thumbnail loaded.
     assert all_images_loaded(browser) == 48
+    assert layout_shift(browser) < 0.01  # sizes are known before the thumbnails arrive
     assert int(browser.find_element(By.ID, "shown").get_attribute("data-total")) == 200
     browser.save_screenshot(str(ARTIFACTS / "gallery-index.png"))
+    # Keyboard: / goes to the search, arrows move between cells.
+    browser.find_element(By.TAG_NAME, "body").send_keys("/")
+    assert browser.switch_to.active_element.get_attribute("id") == "f-id"
+    cells = browser.find_elements(By.CSS_SELECTOR, "#grid a")
+    browser.execute_script("arguments[0].focus()", cells[0])
+    cells[0].send_keys("\ue014")  # →
+    assert browser.switch_to.active_element == cells[1]
     # A filter click: fontsize, then the value 8.
     Select(browser.find_element(By.ID, "f-axis")).select_by_value("fontsize")
     WebDriverWait(browser, 10).until(lambda d: not d.find_element(By.ID, "f-value").get_attribute("disabled"))
@@ -149,6 +168,7 @@ def test_gallery_base_page_shows_the_base_and_all_its_variants(browser, sweep):
     cards = browser.find_elements(By.CSS_SELECTOR, "article.card")
     assert [c.get_attribute("data-label") for c in cards] == [label_of(r) for r in family]
     assert all_images_loaded(browser) == len(family) == 14
+    assert layout_shift(browser) < 0.01
     for card, row in zip(cards, family):
         assert card.find_element(By.CSS_SELECTOR, ".question").text == " ".join(row["question"].split())
         img = card.find_element(By.TAG_NAME, "img")
@@ -161,6 +181,13 @@ def test_gallery_base_page_shows_the_base_and_all_its_variants(browser, sweep):
     cards[1].find_element(By.TAG_NAME, "summary").click()
     assert cards[1].find_element(By.CSS_SELECTOR, ".cot").is_displayed()
     browser.save_screenshot(str(ARTIFACTS / "gallery-base.png"))
+    # Dark follows the system.
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                            {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    assert browser.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(21, 22, 26)"
+    browser.save_screenshot(str(ARTIFACTS / "gallery-base-dark.png"))
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    assert browser.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
     # The keyboard: → goes to the next base.
     browser.find_element(By.TAG_NAME, "body").send_keys("\ue014")
     WebDriverWait(browser, 10).until(lambda d: d.current_url.endswith("/bases/1.html"))
@@ -210,6 +237,7 @@ def test_score_report_lists_exactly_the_flips_of_items_jsonl(browser, sweep, tmp
     assert int(browser.find_element(By.CSS_SELECTOR, '#counts [data-count="flips"]').text) == len(flips)
     assert int(browser.find_element(By.CSS_SELECTOR, '#counts [data-count="items"]').text) == len(rows)
     assert all_images_loaded(browser) == len(flips) + 2  # and the two plots
+    assert layout_shift(browser) < 0.01
     # Hostile outputs are text: the <script> is shown, not run.
     outputs = [o.text for o in browser.find_elements(By.CSS_SELECTOR, "td.output")]
     assert any("<script>window.__pwned=1</script>" in o and "\u27e8U+202E\u27e9" in o for o in outputs)
