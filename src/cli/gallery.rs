@@ -29,9 +29,10 @@ pub struct Args {
     #[arg(long, value_name = "PX", default_value_t = GalleryOptions::default().thumb_size)]
     thumb_size: u32,
 
-    /// The run's Problems (the JSONL given to `render`), for the audit to compose
-    /// each Scene again when the run wrote no SVG files. Default: DIR/problems.jsonl,
-    /// which `sweep` writes; without either, variants are compared by image bytes.
+    /// The run's Problems (the JSONL given to `render`): the shapes the index shows,
+    /// and for the audit to compose each Scene again when the run wrote no SVG
+    /// files. Default: DIR/problems.jsonl, which `sweep` writes; without either,
+    /// the index shows no shapes and the audit compares image bytes.
     #[arg(long, value_name = "PROBLEMS.jsonl")]
     problems: Option<PathBuf>,
 

@@ -48,8 +48,9 @@ pub struct GalleryOptions {
     pub chunk_rows: usize,
     /// Run the audit and show on each variant what changed (`geomrender audit`).
     pub audit: bool,
-    /// The run's Problems, for the audit to compose each Scene again when the run
-    /// wrote no SVGs ([`AuditOptions::problems`]; default `DIR/problems.jsonl`).
+    /// The run's Problems: the shapes the index shows, and for the audit to compose
+    /// each Scene again when the run wrote no SVGs ([`AuditOptions::problems`]);
+    /// default `DIR/problems.jsonl`.
     pub problems: Option<std::path::PathBuf>,
 }
 
@@ -141,7 +142,8 @@ pub fn build(dir: &Path, options: &GalleryOptions) -> Result<Gallery, GalleryErr
             path: dir.to_path_buf(),
         });
     }
-    let mut run = read_run(&root).map_err(io(dir.join("manifest.jsonl")))?;
+    let mut run =
+        read_run(&root, options.problems.as_deref()).map_err(io(dir.join("manifest.jsonl")))?;
     if run.entries.is_empty() {
         return Err(GalleryError::Empty {
             path: dir.join("manifest.jsonl"),

@@ -61,8 +61,9 @@ pub struct Run {
     pub errors: Vec<GalleryLineError>,
 }
 
-/// Reads `manifest.jsonl` (and `problems.jsonl` for shapes) from `root`.
-pub fn read_run(root: &Dir) -> std::io::Result<Run> {
+/// Reads `manifest.jsonl` from `root`, and the shapes of each Problem from
+/// `problems` (the run's input) or else `root/problems.jsonl` when there is one.
+pub fn read_run(root: &Dir, problems: Option<&std::path::Path>) -> std::io::Result<Run> {
     let text = root.read("manifest.jsonl", MAX_INPUT_BYTES)?;
     let mut run = Run::default();
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -92,7 +93,7 @@ pub fn read_run(root: &Dir) -> std::io::Result<Run> {
         }
     }
     group(&mut run);
-    if let Some(shapes) = read_shapes(root, &mut run.errors)? {
+    if let Some(shapes) = read_shapes(root, problems, &mut run.errors)? {
         for base in &mut run.bases {
             if let Some(s) = shapes.get(&base.id) {
                 base.shapes = s.clone();
@@ -208,7 +209,13 @@ fn parse_row(bytes: &[u8], _line: usize) -> Result<Entry, RowError> {
     };
     Ok(Entry {
         line: 0,
-        answer: map.get("answer").and_then(answer_text),
+        answer: map.get("answer").and_then(answer_text).map(|a| {
+            // A relation item's letter with the choice it names.
+            match map.get("answer_text").and_then(Value::as_str) {
+                Some(t) if !t.is_empty() => format!("{a} ({t})"),
+                _ => a,
+            }
+        }),
         cot: optional_string(&map, "cot").map_err(with_id)?,
         axes: variant.keys().cloned().collect(),
         id,
@@ -277,12 +284,24 @@ fn scalar_text(v: &Value) -> Option<String> {
     }
 }
 
-/// Shape kinds per Problem id from `problems.jsonl`; `None` when the run has none.
+/// Shape kinds per Problem id from the Problems file; `None` when there is none.
 fn read_shapes(
     root: &Dir,
+    problems: Option<&std::path::Path>,
     errors: &mut Vec<GalleryLineError>,
 ) -> std::io::Result<Option<HashMap<String, Vec<String>>>> {
-    let text = match root.read("problems.jsonl", MAX_INPUT_BYTES) {
+    let (file, read) = match problems {
+        Some(p) => (
+            p.display().to_string(),
+            std::fs::File::open(p)
+                .and_then(|f| crate::output::dir::read_bounded(f, MAX_INPUT_BYTES)),
+        ),
+        None => (
+            "problems.jsonl".to_string(),
+            root.read("problems.jsonl", MAX_INPUT_BYTES),
+        ),
+    };
+    let text = match read {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
@@ -311,7 +330,7 @@ fn read_shapes(
                 out.insert(id, kinds);
             }
             Err(reason) => errors.push(GalleryLineError {
-                file: "problems.jsonl".into(),
+                file: file.clone(),
                 line,
                 id: None,
                 reason,

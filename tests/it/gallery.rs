@@ -82,6 +82,9 @@ fn every_row_is_indexed_and_carded_with_its_image_linked() {
     let chunk = data(&dir, "rows-0.js");
     for (row, entry) in rows.iter().zip(chunk.as_array().unwrap()) {
         assert_eq!(entry[0], row["id"]);
+        // A base lists its Problem's shapes (from render's input): non-empty kinds.
+        let shapes = entry[5].as_str().unwrap();
+        assert_eq!(row["id"] == row["base_id"], !shapes.is_empty(), "{shapes}");
         // The thumbnail exists, fits 192 px, and keeps the aspect of the image.
         let thumb = dir.join(format!("gallery/thumbs/{}.png", entry[1].as_str().unwrap()));
         let (w, h) = image::image_dimensions(&thumb).unwrap();
