@@ -41,6 +41,11 @@ pub struct Args {
     /// Rounds of each backend (the best round of each is reported, and every round).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
+    /// Also write the figures as JSON to FILE (atomically): the machine, every
+    /// round, and per backend the best round's images/s, wall time and the busy
+    /// time and share of each stage — for scripts (`scripts/gpu-check.sh`).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -88,6 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => std::env::temp_dir().join(format!("geomrender-bench-{}", std::process::id())),
     };
     let mut written = Vec::new();
+    let mut rounds = Vec::new();
     let result = (|| -> anyhow::Result<()> {
         for round in 1..=args.rounds {
             for (k, &backend) in backends.iter().enumerate() {
@@ -109,6 +115,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     summary.elapsed.as_secs_f64(),
                     summary.backend
                 );
+                rounds.push(serde_json::json!({
+                    "round": round,
+                    "backend": summary.backend,
+                    "images": summary.images,
+                    "seconds": summary.elapsed.as_secs_f64(),
+                    "images_per_s": rate,
+                }));
                 if best[k].as_ref().is_none_or(|(r, _)| rate > *r) {
                     best[k] = Some((rate, summary));
                 }
@@ -136,10 +149,50 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         println!("  {}", stage_line(&summary.stages, summary.elapsed));
     }
-    if let [Some((a, sa)), Some((b, sb))] = best.as_slice() {
-        println!("ratio: {} / {} = {:.2}×", sa.backend, sb.backend, a / b);
+    let ratio = match best.as_slice() {
+        [Some((a, sa)), Some((b, sb))] => {
+            println!("ratio: {} / {} = {:.2}×", sa.backend, sb.backend, a / b);
+            Some(a / b)
+        }
+        _ => None,
+    };
+    if let Some(path) = &args.json {
+        let figures = serde_json::json!({
+            "machine": machine(),
+            "images_per_round": best.iter().flatten().map(|(_, s)| s.images).next(),
+            "rounds": rounds,
+            "best": best.iter().flatten().map(|(rate, s)| best_json(*rate, s)).collect::<Vec<_>>(),
+            "ratio": ratio,
+        });
+        let mut text = serde_json::to_string_pretty(&figures)?;
+        text.push('\n');
+        geomrender::output::atomic::write_atomic(path, text.as_bytes())
+            .with_context(|| format!("--json: writing {}", path.display()))?;
+        println!("figures: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A backend's best round: images/s, wall time, each stage's busy time and share.
+fn best_json(rate: f64, s: &RunSummary) -> serde_json::Value {
+    let list = s.stages.list();
+    let total: f64 = list.iter().map(|(_, d)| d.as_secs_f64()).sum();
+    let stages: serde_json::Map<String, serde_json::Value> = (list.iter())
+        .map(|(name, d)| {
+            let v = serde_json::json!({
+                "busy_s": d.as_secs_f64(),
+                "share": d.as_secs_f64() / total.max(1e-9),
+            });
+            (name.to_string(), v)
+        })
+        .collect();
+    serde_json::json!({
+        "backend": s.backend,
+        "images": s.images,
+        "seconds": s.elapsed.as_secs_f64(),
+        "images_per_s": rate,
+        "stages": stages,
+    })
 }
 
 /// One timed run of `input` with `engine` into the fresh directory `dir`.

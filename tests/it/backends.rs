@@ -170,6 +170,11 @@ fn gpu_matches_resvg_on_generated_diagrams() {
     assert!(results.len() >= 200);
     let figures: Vec<Figures> = results.iter().map(|(f, _)| *f).collect();
     report("correct", &figures, &DIAGRAM_LIMITS);
+    crate::support::oracle::write_agreement(
+        "GPU against resvg, 300 generated 512² scenes",
+        &figures,
+        &DIAGRAM_LIMITS,
+    );
     let failures: Vec<String> = results
         .iter()
         .zip(oracle_images())

@@ -652,3 +652,50 @@ fn a_variant_that_cannot_be_made_fails_alone() {
     expected.sort();
     assert_eq!(files(&out.join("images")), expected);
 }
+
+/// `bench --json`: the figures it prints, as JSON a script reads (gpu-check.sh):
+/// every round, and the best round's images/s with stage shares that sum to one.
+#[test]
+fn bench_writes_its_figures_as_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = tmp.path().join("bench.json");
+    let out = run(bin()
+        .args([
+            "bench",
+            "--backend",
+            "cpu",
+            "--against",
+            "resvg",
+            "--count",
+            "3",
+        ])
+        .args(["--variants", "fontsize=8", "--rounds", "2", "--out"])
+        .arg(tmp.path().join("runs"))
+        .arg("--json")
+        .arg(&json));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["rounds"].as_array().unwrap().len(), 4);
+    let best = v["best"].as_array().unwrap();
+    assert_eq!(best.len(), 2);
+    for b in best {
+        assert_eq!(b["images"], 6);
+        let rate = b["images_per_s"].as_f64().unwrap();
+        let secs = b["seconds"].as_f64().unwrap();
+        assert!((rate * secs - 6.0).abs() < 1e-6, "{b}");
+        let shares: f64 = (b["stages"].as_object().unwrap().values())
+            .map(|s| s["share"].as_f64().unwrap())
+            .sum();
+        assert!((shares - 1.0).abs() < 1e-9, "{b}");
+    }
+    assert!(best[0]["backend"].as_str().unwrap().contains("(cpu)"));
+    assert!(best[1]["backend"].as_str().unwrap().starts_with("resvg"));
+    let ratio = v["ratio"].as_f64().unwrap();
+    let want =
+        best[0]["images_per_s"].as_f64().unwrap() / best[1]["images_per_s"].as_f64().unwrap();
+    assert!((ratio - want).abs() < 1e-9);
+}

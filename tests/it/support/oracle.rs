@@ -255,3 +255,32 @@ pub fn report(label: &str, figures: &[Figures], limits: &Limits) {
         col(|f| f.blurred_max),
     );
 }
+
+/// When `GEOMRENDER_AGREEMENT_JSON` names a file, writes `figures` there as JSON
+/// (min / p50 / p99 / max of each figure, the limits, the failing count):
+/// `scripts/gpu-check.sh` puts it in its summary.
+pub fn write_agreement(label: &str, figures: &[Figures], limits: &Limits) {
+    let Some(path) = std::env::var_os("GEOMRENDER_AGREEMENT_JSON") else {
+        return;
+    };
+    let stats = |f: fn(&Figures) -> f64| {
+        let mut v: Vec<f64> = figures.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        serde_json::json!({"min": at(0.0), "p50": at(0.5), "p99": at(0.99), "max": at(1.0)})
+    };
+    let json = serde_json::json!({
+        "comparison": label,
+        "scenes": figures.len(),
+        "failing": figures.iter().filter(|f| !f.matches(limits)).count(),
+        "over32": stats(|f| f.over32),
+        "blurred_over": stats(|f| f.blurred_over),
+        "blurred_mean": stats(|f| f.blurred_mean),
+        "blurred_max": stats(|f| f.blurred_max),
+        "limits": {
+            "over32": limits.over32, "blurred_over": limits.blurred_over,
+            "blurred_mean": limits.blurred_mean, "blurred_max": limits.blurred_max,
+        },
+    });
+    std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+}
