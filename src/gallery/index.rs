@@ -27,6 +27,8 @@ const NONE: &str = "—";
 struct Column {
     values: Vec<String>,
     counts: Vec<usize>,
+    /// The first row of each value.
+    first: Vec<usize>,
     codes: Vec<usize>,
 }
 
@@ -36,12 +38,14 @@ impl Column {
         let mut col = Column {
             values: Vec::new(),
             counts: Vec::new(),
+            first: Vec::new(),
             codes: Vec::new(),
         };
-        for v in rows {
+        for (row, v) in rows.enumerate() {
             let code = *index.entry(v).or_insert_with(|| {
                 col.values.push(v.to_string());
                 col.counts.push(0);
+                col.first.push(row);
                 col.values.len() - 1
             });
             col.counts[code] += 1;
@@ -97,14 +101,10 @@ pub(super) fn write(site: &Dir, ctx: &Context, options: &GalleryOptions) -> std:
     let qtype =
         Column::of((run.entries.iter()).map(|e| e.question_type.as_deref().unwrap_or(NONE)));
     let task = Column::of(run.entries.iter().map(|e| e.task.as_str()));
-    let labels: Vec<Value> = (label.values.iter().zip(&label.counts))
-        .map(|(l, n)| {
-            let first = run
-                .entries
-                .iter()
-                .find(|e| &e.label == l)
-                .expect("a seen label");
-            json!({"key": l, "axes": first.axes, "n": n})
+    let labels: Vec<Value> = (0..label.values.len())
+        .map(|c| {
+            let axes = &run.entries[label.first[c]].axes;
+            json!({"key": label.values[c], "axes": axes, "n": label.counts[c]})
         })
         .collect();
     let chunk = options.chunk_rows.max(1);

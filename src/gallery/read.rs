@@ -129,7 +129,7 @@ fn group(run: &mut Run) {
 
 type RowError = (Option<String>, String);
 
-fn parse_row(bytes: &[u8], _line: usize) -> Result<Entry, RowError> {
+fn parse_row(bytes: &[u8], line: usize) -> Result<Entry, RowError> {
     let text = std::str::from_utf8(bytes).map_err(|_| (None, "not UTF-8".to_string()))?;
     let map = match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(m)) => m,
@@ -208,7 +208,7 @@ fn parse_row(bytes: &[u8], _line: usize) -> Result<Entry, RowError> {
         Some(_) => return Err(with_id("choices must be an array of texts".into())),
     };
     Ok(Entry {
-        line: 0,
+        line,
         answer: map.get("answer").and_then(answer_text).map(|a| {
             // A relation item's letter with the choice it names.
             match map.get("answer_text").and_then(Value::as_str) {
@@ -230,10 +230,6 @@ fn parse_row(bytes: &[u8], _line: usize) -> Result<Entry, RowError> {
         depth,
         question_type,
         task,
-    })
-    .map(|mut e| {
-        e.line = _line;
-        e
     })
 }
 
