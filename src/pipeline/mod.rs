@@ -262,6 +262,9 @@ pub enum RunError {
     /// A job reached the sink with no file to write (a bug: every job renders or exports).
     #[error("{id}: the job produced neither an image nor an SVG")]
     NothingToWrite { id: String },
+    /// The dataset thread stopped taking rows; its own error is reported instead.
+    #[error("the dataset writer stopped")]
+    DatasetsStopped,
     #[error(transparent)]
     Resume(#[from] ResumeError),
     #[error(transparent)]

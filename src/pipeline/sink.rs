@@ -1,4 +1,6 @@
-//! The last stage: encode and write files on rayon, append manifest rows in order.
+//! The last stage: encode and write files on rayon, append manifest rows in order;
+//! the datasets follow a batch behind on a thread of their own, each sink on a rayon
+//! worker of its own.
 
 use super::{Done, Progress, Raster, RunError, StageTimes, Timer};
 use crate::digest::sha256_hex;
@@ -6,7 +8,10 @@ use crate::output::datasets::DatasetWriter;
 use crate::output::dir::Dir;
 use crate::output::manifest::{ImageRecord, ManifestRow, ManifestWriter, SvgFile};
 use rayon::prelude::*;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+/// A batch's rows with their raster files' bytes, on their way to the datasets.
+type ToDatasets = Vec<(ManifestRow, Vec<u8>)>;
 
 /// What the sink appends to: the manifest, and the datasets if any.
 pub(super) type Outputs = (ManifestWriter, Option<DatasetWriter>);
@@ -27,8 +32,42 @@ impl Sink<'_> {
     pub(super) fn run(
         self,
         input: Receiver<Vec<Done>>,
-        (mut manifest, mut datasets): Outputs,
+        (manifest, datasets): Outputs,
     ) -> Result<Outputs, RunError> {
+        let Some(datasets) = datasets else {
+            return Ok((self.write_all(input, manifest, None)?, None));
+        };
+        // The datasets are written on a thread of their own, a batch behind the
+        // files, so that neither the raster threads nor the files wait on them.
+        std::thread::scope(|s| {
+            let (to_datasets, batches) = sync_channel::<ToDatasets>(2);
+            let stats = self.stats;
+            let writer = s.spawn(move || -> Result<DatasetWriter, RunError> {
+                let mut datasets = datasets;
+                for batch in batches {
+                    let _t = Timer::new(&stats.datasets);
+                    datasets.push_batch(batch)?;
+                }
+                Ok(datasets)
+            });
+            let files = self.write_all(input, manifest, Some(&to_datasets));
+            drop(to_datasets);
+            let datasets = writer.join().expect("the dataset thread does not panic");
+            // A dataset error closes the channel, which stops the files with a send
+            // error: the dataset's error is the one that explains it.
+            let datasets = datasets?;
+            Ok((files?, Some(datasets)))
+        })
+    }
+
+    /// Writes every batch's files and manifest rows; hands each batch's rows and
+    /// raster bytes to `datasets` (in order) when there are datasets.
+    fn write_all(
+        &self,
+        input: Receiver<Vec<Done>>,
+        mut manifest: ManifestWriter,
+        datasets: Option<&SyncSender<ToDatasets>>,
+    ) -> Result<ManifestWriter, RunError> {
         let manifest_err = |source| RunError::Io {
             path: ManifestWriter::partial_path(self.out_dir, "manifest.jsonl"),
             source,
@@ -43,7 +82,10 @@ impl Sink<'_> {
                     let (row, raster) = row?;
                     manifest.write_row(&row).map_err(manifest_err)?;
                     self.progress.image_written(&row.image.id);
-                    written.push((row, raster));
+                    // Runs without raster images get no datasets (refused at the start).
+                    if let Some(bytes) = raster.filter(|_| datasets.is_some()) {
+                        written.push((row, bytes));
+                    }
                 }
                 // Each batch's rows reach the file at once, so a killed run keeps them.
                 manifest.flush().map_err(manifest_err)?;
@@ -56,17 +98,13 @@ impl Sink<'_> {
             unsafe {
                 libc::malloc_trim(0);
             }
-            if let Some(datasets) = &mut datasets {
-                let _t = Timer::new(&self.stats.datasets);
-                // Runs without raster images get no datasets (refused at the start).
-                for (row, raster) in written {
-                    if let Some(bytes) = raster {
-                        datasets.push(&row, bytes)?;
-                    }
+            if let Some(to) = datasets {
+                if to.send(written).is_err() {
+                    return Err(RunError::DatasetsStopped);
                 }
             }
         }
-        Ok((manifest, datasets))
+        Ok(manifest)
     }
 
     /// Writes one job's files; returns its manifest row and the raster file's bytes.

@@ -407,6 +407,48 @@ impl DatasetWriter {
             .try_for_each(|w| w.push(&data, layout))
     }
 
+    /// Adds the next rows, in order, with their image files' bytes: as many
+    /// [`push`](Self::push)es, the same bytes, but each sink takes the whole batch on
+    /// a rayon worker of its own, so that the sinks run side by side and no single
+    /// thread carries all of them. Rows up to one of the wrong layout are written
+    /// and that row's error returned; of the sinks' errors, the first sink's.
+    pub fn push_batch(&mut self, rows: Vec<(ManifestRow, Vec<u8>)>) -> Result<(), DatasetError> {
+        use rayon::prelude::*;
+        let mut planned = Vec::with_capacity(rows.len());
+        let mut refused = None;
+        for (row, image) in rows {
+            let data = DatasetRow::new(self.rows, &row, image);
+            let layout = match self.layout.check(
+                &self.sinks,
+                &self.dir.join("manifest.jsonl"),
+                self.rows + 1,
+                &data.id,
+                data.layout,
+            ) {
+                Ok(l) => l,
+                Err(e) => {
+                    refused = Some(e);
+                    break;
+                }
+            };
+            let cut = self.cut.starts_new(data.image.len() as u64);
+            self.rows += 1;
+            planned.push((data, layout, cut));
+        }
+        let results: Vec<Result<(), DatasetError>> = (self.writers.par_iter_mut())
+            .map(|w| {
+                planned.iter().try_for_each(|(data, layout, cut)| {
+                    if *cut {
+                        w.cut()?;
+                    }
+                    w.push(data, *layout)
+                })
+            })
+            .collect();
+        results.into_iter().collect::<Result<(), _>>()?;
+        refused.map_or(Ok(()), Err)
+    }
+
     /// Adds the next manifest row, reading its image from the output directory
     /// (checked as [`read_image`] does); `manifest` and `line` name the row in errors.
     pub fn push_stored(
