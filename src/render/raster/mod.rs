@@ -8,14 +8,18 @@
 //! an opaque background skips the un-premultiply pass (every pixel stays opaque).
 //!
 //! ```text
-//! paths   fills and strokes with tiny-skia
-//! glyphs  glyph coverage masks, shaped with harfrust, cached and shared
-//! blend   source-over blending of masks on premultiplied pixels
+//! paths     fills and strokes: their coverage, blended in the item's colours
+//! coverage  a path's coverage from tiny-skia's scan converter, as runs
+//! reuse     coverage kept per thread for the next images of the same geometry
+//! glyphs    glyph coverage masks, shaped with harfrust, cached and shared
+//! blend     source-over blending of masks on premultiplied pixels
 //! ```
 
 mod blend;
+mod coverage;
 mod glyphs;
 mod paths;
+mod reuse;
 
 pub use glyphs::{PlacedGlyph, layout as layout_glyphs};
 
