@@ -3,6 +3,7 @@
 
 use geomrender::pipeline::{Backend, render_scene};
 use geomrender::render::CpuRenderer;
+#[cfg(feature = "gpu")]
 use geomrender::render::gpu::{self, GpuOptions};
 use geomrender::render::{BackendKind, Requested, decide};
 use std::process::ExitCode;
@@ -17,35 +18,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    for var in ["WGPU_BACKEND", "WGPU_ADAPTER_NAME", "WGPU_POWER_PREF"] {
-        if let Ok(v) = std::env::var(var) {
-            println!("{var}={v}");
-        }
-    }
-    let report = gpu::survey();
-    if report.adapters.is_empty() {
-        println!("adapters: none");
-    } else {
-        println!("adapters:");
-        for (i, a) in report.adapters.iter().enumerate() {
-            let mark = if Some(i) == report.chosen { "*" } else { " " };
-            let kind = if a.hardware { "hardware" } else { "software" };
-            println!(
-                "  {mark} [{i}] {} — {}, {} ({kind}), driver: {}",
-                a.name, a.api, a.device_type, a.driver
-            );
-        }
-    }
-    match report.chosen {
-        Some(i) => println!(
-            "--backend gpu would use: [{i}] {} because {}",
-            report.adapters[i].label(),
-            report.reason
-        ),
-        None => println!("--backend gpu would use: nothing — {}", report.reason),
-    }
+    let gpu = gpu_section();
     let auto = decide(Requested::Auto);
     let auto_name = match auto.kind {
+        #[cfg(feature = "gpu")]
         BackendKind::Gpu => "gpu",
         BackendKind::Cpu => "cpu (direct rasteriser)",
         BackendKind::Resvg => "resvg",
@@ -59,7 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         geomrender::font::FONT_DATA.len()
     );
     if args.no_render {
-        return Ok(if report.chosen.is_some() {
+        return Ok(if gpu.ok {
             ExitCode::SUCCESS
         } else {
             ExitCode::from(2)
@@ -67,14 +43,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let scene = geomrender::scene::synthetic::diagram_scene(0, 256);
     let mut ok = true;
-    let backends: Vec<(&str, Option<Backend>)> = vec![
-        (
-            "gpu",
-            report.chosen.map(|_| Backend::Gpu(GpuOptions::default())),
-        ),
-        ("cpu", Some(Backend::Cpu(Arc::new(CpuRenderer::raster())))),
-        ("resvg", Some(Backend::Cpu(Arc::new(CpuRenderer::resvg())))),
-    ];
+    let mut backends: Vec<(&str, Option<Backend>)> = Vec::new();
+    if gpu.built {
+        backends.push(("gpu", gpu.backend));
+    }
+    backends.push(("cpu", Some(Backend::Cpu(Arc::new(CpuRenderer::raster())))));
+    backends.push(("resvg", Some(Backend::Cpu(Arc::new(CpuRenderer::resvg())))));
     for (name, backend) in backends {
         let Some(backend) = backend else {
             println!("test render ({name}): skipped, no adapter");
@@ -107,4 +81,65 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(2)
     })
+}
+
+/// What `doctor` found of the GPU backend.
+struct GpuSection {
+    /// The binary has the `gpu` feature.
+    built: bool,
+    /// An adapter was chosen, or the binary has no GPU backend to find one for.
+    ok: bool,
+    /// The backend to test-render with, when an adapter was chosen.
+    backend: Option<Backend>,
+}
+
+/// Prints the `WGPU_*` settings, the adapters, and which one `--backend gpu` would use.
+#[cfg(feature = "gpu")]
+fn gpu_section() -> GpuSection {
+    for var in ["WGPU_BACKEND", "WGPU_ADAPTER_NAME", "WGPU_POWER_PREF"] {
+        if let Ok(v) = std::env::var(var) {
+            println!("{var}={v}");
+        }
+    }
+    let report = gpu::survey();
+    if report.adapters.is_empty() {
+        println!("adapters: none");
+    } else {
+        println!("adapters:");
+        for (i, a) in report.adapters.iter().enumerate() {
+            let mark = if Some(i) == report.chosen { "*" } else { " " };
+            let kind = if a.hardware { "hardware" } else { "software" };
+            println!(
+                "  {mark} [{i}] {} — {}, {} ({kind}), driver: {}",
+                a.name, a.api, a.device_type, a.driver
+            );
+        }
+    }
+    match report.chosen {
+        Some(i) => println!(
+            "--backend gpu would use: [{i}] {} because {}",
+            report.adapters[i].label(),
+            report.reason
+        ),
+        None => println!("--backend gpu would use: nothing — {}", report.reason),
+    }
+    GpuSection {
+        built: true,
+        ok: report.chosen.is_some(),
+        backend: report.chosen.map(|_| Backend::Gpu(GpuOptions::default())),
+    }
+}
+
+/// Says that this binary has no GPU backend, and how to build one that has.
+#[cfg(not(feature = "gpu"))]
+fn gpu_section() -> GpuSection {
+    println!(
+        "gpu: not in this binary (built without the `gpu` cargo feature); \
+         `cargo build --release --features gpu` adds the wgpu backend"
+    );
+    GpuSection {
+        built: false,
+        ok: true,
+        backend: None,
+    }
 }

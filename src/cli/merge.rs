@@ -53,11 +53,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .unwrap_or(BackendArg::Auto),
         };
         let sheet = options["sheet_problem"].as_str();
-        let mut sheets = super::sweep::write_sheets(lock.dir(), &plan, sheet, backend.backend())?;
-        sheets.extend(super::sweep::relation_outputs(
-            lock.dir(),
-            Some(backend.backend()),
-        )?);
+        let backend = backend.backend()?;
+        let mut sheets = super::sweep::write_sheets(lock.dir(), &plan, sheet, backend.clone())?;
+        sheets.extend(super::sweep::relation_outputs(lock.dir(), Some(backend))?);
         for s in sheets {
             eprintln!("contact sheet: {}", s.display());
         }

@@ -15,7 +15,8 @@ pub struct Reporter {
     written: AtomicU64,
     failed: AtomicU64,
     start: Instant,
-    last_log: Mutex<Instant>,
+    /// When the last log line was printed, and the images written then.
+    last_log: Mutex<(Instant, u64)>,
     quiet: bool,
 }
 
@@ -41,7 +42,7 @@ impl Reporter {
             written: AtomicU64::new(0),
             failed: AtomicU64::new(0),
             start: Instant::now(),
-            last_log: Mutex::new(Instant::now()),
+            last_log: Mutex::new((Instant::now(), 0)),
             quiet,
         }
     }
@@ -75,12 +76,14 @@ impl Progress for Reporter {
             return;
         }
         let mut last = self.last_log.lock().unwrap_or_else(|p| p.into_inner());
-        if last.elapsed() >= LOG_EVERY {
-            *last = Instant::now();
+        let (at, before) = *last;
+        if at.elapsed() >= LOG_EVERY {
+            *last = (Instant::now(), n);
             let secs = self.start.elapsed().as_secs_f64();
             eprintln!(
-                "geomrender: {n} images written ({:.1} images/s), {} failed",
+                "geomrender: {n} images written in {secs:.0} s ({:.1} images/s; {:.1} since the last line), {} failed",
                 n as f64 / secs,
+                (n - before) as f64 / at.elapsed().as_secs_f64(),
                 self.failed.load(Ordering::Relaxed)
             );
         }

@@ -10,6 +10,7 @@ use geomrender::pipeline::{
     self, Backend, Job, LineKind, Outputs, RunOptions, RunSummary, SkipCount, SkipReason,
 };
 use geomrender::render::CpuRenderer;
+#[cfg(feature = "gpu")]
 use geomrender::render::gpu::{GpuOptions, TargetSize};
 use geomrender::render::{BackendKind, Requested, decide};
 use geomrender::render::{DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, TessellateOptions};
@@ -69,9 +70,9 @@ pub struct ResumeArg {
 /// Rendering settings shared by `render`, `sweep` and `bench`.
 #[derive(clap::Args, Clone)]
 pub struct EngineArgs {
-    /// What draws: `gpu` (wgpu, any adapter incl. lavapipe), `cpu` (the direct
-    /// rasteriser), `resvg` (the reference), or `auto`: a hardware GPU when there is
-    /// one, else `cpu`.
+    /// What draws: `gpu` (wgpu, any adapter incl. lavapipe; built with `--features
+    /// gpu`), `cpu` (the direct rasteriser), `resvg` (the reference), or `auto`: a
+    /// hardware GPU when there is one (and the `gpu` feature), else `cpu`.
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendArg,
     /// Files per image: `png` (rendered) and/or `svg` (the exact SVG equivalent),
@@ -95,9 +96,11 @@ pub struct EngineArgs {
     /// GPU: largest side of the square target scenes are tiled into per submission
     /// (clamped to the device limit). Default: 512 on software adapters such as
     /// lavapipe (one 512×512 diagram, or many smaller scenes), 4096 on hardware GPUs.
+    #[cfg(feature = "gpu")]
     #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(64..=16384))]
     frame_size: Option<u32>,
     /// GPU: most scenes per submission; 1 renders one scene per submission.
+    #[cfg(feature = "gpu")]
     #[arg(long, default_value_t = GpuOptions::DEFAULT_MAX_TILES as u32, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     max_tiles: u32,
@@ -118,7 +121,8 @@ pub struct EngineArgs {
 pub enum BackendArg {
     /// A hardware GPU adapter when present, else the CPU.
     Auto,
-    /// wgpu on the adapter `doctor` names (hardware, lavapipe or llvmpipe).
+    /// wgpu on the adapter `doctor` names (hardware, lavapipe or llvmpipe); in a
+    /// binary built with the `gpu` cargo feature.
     Gpu,
     /// The direct CPU rasteriser (tiny-skia, cached glyph masks), in parallel.
     Cpu,
@@ -138,25 +142,35 @@ impl BackendArg {
     }
 
     /// The backend it decides on, with default settings (for single scenes).
-    pub fn backend(self) -> Backend {
-        match decide(self.into()).kind {
+    pub fn backend(self) -> anyhow::Result<Backend> {
+        Ok(match decide(self.requested()?).kind {
+            #[cfg(feature = "gpu")]
             BackendKind::Gpu => Backend::Gpu(GpuOptions::default()),
             BackendKind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
             BackendKind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
-        }
+        })
+    }
+
+    /// What the library is asked for. `gpu` in a binary built without the `gpu`
+    /// cargo feature is an error that says how to build one with it.
+    pub fn requested(self) -> anyhow::Result<Requested> {
+        Ok(match self {
+            BackendArg::Auto => Requested::Auto,
+            #[cfg(feature = "gpu")]
+            BackendArg::Gpu => Requested::Gpu,
+            #[cfg(not(feature = "gpu"))]
+            BackendArg::Gpu => anyhow::bail!("{NO_GPU}"),
+            BackendArg::Cpu => Requested::Cpu,
+            BackendArg::Resvg => Requested::Resvg,
+        })
     }
 }
 
-impl From<BackendArg> for Requested {
-    fn from(b: BackendArg) -> Requested {
-        match b {
-            BackendArg::Auto => Requested::Auto,
-            BackendArg::Gpu => Requested::Gpu,
-            BackendArg::Cpu => Requested::Cpu,
-            BackendArg::Resvg => Requested::Resvg,
-        }
-    }
-}
+/// Why `--backend gpu` is refused by a binary built without the `gpu` feature.
+#[cfg(not(feature = "gpu"))]
+pub const NO_GPU: &str = "--backend gpu: this geomrender was built without the `gpu` cargo feature \
+     (wgpu), so it draws with the CPU rasteriser only; build it with \
+     `cargo build --release --features gpu` (or `cargo run --release --features gpu -- …`)";
 
 /// Output file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -199,7 +213,8 @@ impl EngineArgs {
     /// The run options these flags describe, writing into `out` (resuming a previous
     /// run there when `resume`).
     pub fn options(&self, out: &Path, resume: bool) -> anyhow::Result<RunOptions> {
-        let backend = match decide(self.backend.into()).kind {
+        let backend = match decide(self.backend.requested()?).kind {
+            #[cfg(feature = "gpu")]
             BackendKind::Gpu => Backend::Gpu(GpuOptions {
                 target_size: self.frame_size.map_or(TargetSize::Auto, TargetSize::square),
                 max_tiles: self.max_tiles as usize,
