@@ -20,6 +20,7 @@
 //! errors     errors.jsonl: one row per failed line or image
 //! skipped    skipped.jsonl: one row per variant not drawn (none such, or its base again)
 //! resume     `--resume`: which rows of an earlier run are kept
+//! seen       the ids written so far (as fingerprints), to refuse a repeated one
 //! stats      stage times (prepare, render, encode, write)
 //! shard      `--shard I/N|auto`: a run's slice, and the begin/finish protocol
 //! ```
@@ -31,6 +32,7 @@ mod gpu_stage;
 mod jobs;
 mod read;
 mod resume;
+mod seen;
 pub mod shard;
 mod sink;
 mod skipped;

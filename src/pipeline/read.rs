@@ -4,6 +4,7 @@
 use super::errors::ErrorLog;
 use super::jobs::Skipped;
 use super::resume::{Cursor, Kept};
+use super::seen::Seen;
 use super::skipped::SkipLog;
 use super::{
     Done, Expand, JobError, LineError, LineFault, Meta, Progress, Raster, RunError, RunOptions,
@@ -83,8 +84,8 @@ impl Reader<'_> {
         #[cfg(not(feature = "gpu"))]
         let gpu = false;
         let mut lines = Lines::new(input);
-        // Every id written so far: the only state that grows with the input (~40 bytes a line).
-        let mut seen: HashSet<Box<str>> = HashSet::new();
+        // Every id written so far: the only state that grows with the input.
+        let mut seen = Seen::default();
         let mut cursor = Cursor::default();
         // Lines per step: `chunk_lines` images' worth, judged from the lines before
         // (a line with 14 variants renders 14 images, and a step's images are all in
@@ -152,7 +153,7 @@ impl Reader<'_> {
         &mut self,
         number: u64,
         result: Result<Line, JobError>,
-        seen: &mut HashSet<Box<str>>,
+        seen: &mut Seen,
         cursor: &mut Cursor,
         next: &Next<'_>,
         ready: &mut Vec<Done>,
@@ -179,7 +180,7 @@ impl Reader<'_> {
         if let Some(dup) = works
             .iter()
             .map(Work::id)
-            .find(|id| seen.contains(*id) || !ids.insert(*id))
+            .find(|id| seen.contains(id) || !ids.insert(*id))
         {
             let id = dup.to_string();
             self.reject(
@@ -189,7 +190,7 @@ impl Reader<'_> {
             return Ok(true);
         }
         for w in works {
-            seen.insert(w.id().into());
+            seen.insert(w.id());
             match &w {
                 Work::Kept(id, input) => cursor.skipped(self.kept, id, input)?,
                 other => cursor.rendered(self.kept, other.id())?,
