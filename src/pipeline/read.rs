@@ -16,7 +16,6 @@ use crate::render::CpuRenderer;
 #[cfg(feature = "gpu")]
 use crate::render::{PreparedScene, prepare};
 use rayon::prelude::*;
-use std::collections::HashSet;
 use std::io::BufRead;
 use std::sync::mpsc::SyncSender;
 
@@ -176,12 +175,8 @@ impl Reader<'_> {
             }
         };
         // A duplicate id rejects the whole line, before any of its images is written.
-        let mut ids = HashSet::new();
-        if let Some(dup) = works
-            .iter()
-            .map(Work::id)
-            .find(|id| seen.contains(id) || !ids.insert(*id))
-        {
+        let ids: Vec<&str> = works.iter().map(Work::id).collect();
+        if let Some(dup) = seen.first_repeat(&ids) {
             let id = dup.to_string();
             self.reject(
                 fail(JobError::of(&id, LineFault::DuplicateId { id: id.clone() })),
@@ -189,8 +184,8 @@ impl Reader<'_> {
             )?;
             return Ok(true);
         }
+        seen.insert_line(&ids);
         for w in works {
-            seen.insert(w.id());
             match &w {
                 Work::Kept(id, input) => cursor.skipped(self.kept, id, input)?,
                 other => cursor.rendered(self.kept, other.id())?,

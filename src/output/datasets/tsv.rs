@@ -19,9 +19,11 @@
 //!   itself ("Options:\nA. …"), as MMBench's TSVs expect.
 //!
 //! `image` is the base64 of the image file's exact bytes (PNG, or JPEG for `jpeg`
-//! variants). Fields holding a tab, a newline or a quote are quoted as CSV does, by
-//! the `csv` crate (`pandas.read_csv(sep="\t")` and VLMEvalKit's loader read them
-//! back).
+//! variants), encoded straight into the file's buffer a few KB at a time: it is
+//! most of the table's bytes and never needs quoting. Other fields holding a tab, a
+//! newline or a quote are quoted as CSV does (as the `csv` crate's
+//! `QuoteStyle::Necessary` writes them; a test compares the two), so
+//! `pandas.read_csv(sep="\t")` and VLMEvalKit's loader read them back.
 
 use super::{DatasetError, DatasetRow, Layout, Writer, io};
 use crate::generate::Answer;
@@ -29,6 +31,7 @@ use crate::generate::relations::MAX_CHOICES;
 use crate::output::atomic::AtomicFile;
 use crate::output::dir::Dir;
 use base64::Engine;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// The TSV's name under `vlmevalkit/` (and the dataset name to give VLMEvalKit).
@@ -67,7 +70,7 @@ pub(super) struct Tsv {
     path: PathBuf,
     /// The run's manifest, to name a row in errors.
     manifest: PathBuf,
-    out: csv::Writer<AtomicFile>,
+    out: AtomicFile,
     /// Whether the header is written (at the first row, which sets the layout).
     started: bool,
 }
@@ -77,12 +80,59 @@ pub(super) fn is_table(name: &str) -> bool {
     name.strip_suffix(".tsv") == Some(NAME)
 }
 
-/// A `csv` error as the I/O error it is (a writer of strings has no other kind).
-fn csv_io(e: csv::Error) -> std::io::Error {
-    match e.into_kind() {
-        csv::ErrorKind::Io(e) => e,
-        other => std::io::Error::other(format!("{other:?}")),
+/// A field of the table: text (quoted when it needs to be) or image bytes (base64).
+#[derive(Clone, Copy)]
+enum Field<'a> {
+    Text(&'a str),
+    Base64(&'a [u8]),
+}
+
+/// Writes `fields` as one record: tab-separated, ending in `\n`.
+fn write_record(out: &mut impl Write, fields: &[Field<'_>]) -> std::io::Result<()> {
+    for (i, field) in fields.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b"\t")?;
+        }
+        match *field {
+            Field::Text(text) => write_text(out, text)?,
+            Field::Base64(bytes) => write_base64(out, bytes)?,
+        }
     }
+    out.write_all(b"\n")
+}
+
+/// A text field, in quotes (each quote doubled) when it holds a tab, a quote, `\r`
+/// or `\n`, as the `csv` crate's `QuoteStyle::Necessary` does.
+fn write_text(out: &mut impl Write, text: &str) -> std::io::Result<()> {
+    if !text
+        .bytes()
+        .any(|b| matches!(b, b'\t' | b'"' | b'\r' | b'\n'))
+    {
+        return out.write_all(text.as_bytes());
+    }
+    out.write_all(b"\"")?;
+    for (i, part) in text.split('"').enumerate() {
+        if i > 0 {
+            out.write_all(b"\"\"")?;
+        }
+        out.write_all(part.as_bytes())?;
+    }
+    out.write_all(b"\"")
+}
+
+/// Standard base64 with padding, encoded a block at a time into a buffer on the
+/// stack (no copy of the whole image as text).
+fn write_base64(out: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
+    const IN: usize = 3 * 1024;
+    let mut buf = [0u8; IN / 3 * 4];
+    for block in bytes.chunks(IN) {
+        // Every block but the last is a multiple of 3 bytes: no padding inside.
+        let n = base64::engine::general_purpose::STANDARD
+            .encode_slice(block, &mut buf)
+            .expect("4/3 of the block fits");
+        out.write_all(&buf[..n])?;
+    }
+    Ok(())
 }
 
 impl Tsv {
@@ -90,11 +140,7 @@ impl Tsv {
         let sub = dir.sub("vlmevalkit").map_err(io(&dir.join("vlmevalkit")))?;
         let name = format!("{NAME}.tsv");
         let path = sub.join(&name);
-        let file = AtomicFile::create_in(&sub, &name).map_err(io(&path))?;
-        let out = csv::WriterBuilder::new()
-            .delimiter(b'\t')
-            .quote_style(csv::QuoteStyle::Necessary)
-            .from_writer(file);
+        let out = AtomicFile::create_in(&sub, &name).map_err(io(&path))?;
         Ok(Tsv {
             path,
             manifest: dir.join("manifest.jsonl"),
@@ -103,29 +149,26 @@ impl Tsv {
         })
     }
 
-    fn write<I: AsRef<[u8]>>(
-        &mut self,
-        fields: impl IntoIterator<Item = I>,
-    ) -> Result<(), DatasetError> {
-        self.out
-            .write_record(fields)
-            .map_err(|e| io(&self.path)(csv_io(e)))
+    fn write(&mut self, fields: &[Field<'_>]) -> Result<(), DatasetError> {
+        write_record(&mut self.out, fields).map_err(io(&self.path))
     }
 
     /// Writes the header of `layout`'s table, once.
     fn start(&mut self, layout: Layout) -> Result<(), DatasetError> {
         if !std::mem::replace(&mut self.started, true) {
-            match layout {
-                Layout::Open => self.write(OPEN)?,
-                Layout::Choice => self.write(CHOICE)?,
-            }
+            let names: &[&str] = match layout {
+                Layout::Open => &OPEN,
+                Layout::Choice => &CHOICE,
+            };
+            let fields: Vec<Field<'_>> = names.iter().map(|n| Field::Text(n)).collect();
+            self.write(&fields)?;
         }
         Ok(())
     }
 
     /// A multiple-choice row: options and answer letter (empty for a row without a
     /// relation item).
-    fn push_choice(&mut self, r: &DatasetRow, image: &str) -> Result<(), DatasetError> {
+    fn push_choice(&mut self, r: &DatasetRow) -> Result<(), DatasetError> {
         let choices = r.relation.as_ref().map_or(&[][..], |f| &f.choices[..]);
         if choices.len() > OPTIONS.len() {
             return Err(DatasetError::TooManyChoices {
@@ -145,22 +188,23 @@ impl Tsv {
         let letter = r.letter().map(String::from).unwrap_or_default();
         let relation = r.relation.as_ref().map_or("", |f| f.relation.as_str());
         let index = r.index.to_string();
-        self.write([
-            index.as_str(),
-            image,
-            stem(question, choices),
-            a,
-            b,
-            c,
-            d,
-            e,
-            &letter,
-            &r.axis,
-            relation,
-            &r.id,
-            &r.base_id,
-            &r.axis,
-            &r.value,
+        let text = |t| Field::Text(t);
+        self.write(&[
+            text(&index),
+            Field::Base64(&r.image),
+            text(stem(question, choices)),
+            text(a),
+            text(b),
+            text(c),
+            text(d),
+            text(e),
+            text(&letter),
+            text(&r.axis),
+            text(relation),
+            text(&r.id),
+            text(&r.base_id),
+            text(&r.axis),
+            text(&r.value),
         ])
     }
 }
@@ -179,9 +223,8 @@ fn stem<'a>(question: &'a str, choices: &[String]) -> &'a str {
 impl Writer for Tsv {
     fn push(&mut self, r: &DatasetRow, layout: Layout) -> Result<(), DatasetError> {
         self.start(layout)?;
-        let image = base64::engine::general_purpose::STANDARD.encode(&r.image);
         if layout == Layout::Choice {
-            return self.push_choice(r, &image);
+            return self.push_choice(r);
         }
         let answer = match r.answer {
             Some(Answer::Number(v)) => format!("{v}"),
@@ -189,24 +232,24 @@ impl Writer for Tsv {
             None => String::new(),
         };
         let index = r.index.to_string();
-        self.write([
-            index.as_str(),
-            &image,
-            r.question.as_deref().unwrap_or_default(),
-            &answer,
-            &r.axis,
-            &r.id,
-            &r.base_id,
-            &r.axis,
-            &r.value,
+        let text = |t| Field::Text(t);
+        self.write(&[
+            text(&index),
+            Field::Base64(&r.image),
+            text(r.question.as_deref().unwrap_or_default()),
+            text(&answer),
+            text(&r.axis),
+            text(&r.id),
+            text(&r.base_id),
+            text(&r.axis),
+            text(&r.value),
         ])
     }
 
     fn finish(mut self: Box<Self>, layout: Layout) -> Result<Vec<PathBuf>, DatasetError> {
         self.start(layout)?;
         let Tsv { path, out, .. } = *self;
-        let file = out.into_inner().map_err(|e| io(&path)(e.into_error()))?;
-        file.commit(false).map_err(io(&path))?;
+        out.commit(false).map_err(io(&path))?;
         Ok(vec![PathBuf::from(format!("vlmevalkit/{NAME}.tsv"))])
     }
 }
@@ -249,6 +292,44 @@ mod tests {
             text,
             "index\timage\tquestion\tanswer\tcategory\tid\tbase_id\taxis\tvalue\n\
              0\tAQID\t\"say \"\"x\"\"\tthen\nmore\"\t2.5\tbase\tp1\tp1\tbase\tbase\n"
+        );
+    }
+
+    #[test]
+    fn records_are_the_bytes_the_csv_crate_writes() {
+        let texts = [
+            "",
+            "plain",
+            "tab\there",
+            "quote\"d",
+            "\"",
+            "\"\"",
+            "line\nbreak",
+            "cr\rhere",
+            "all\t\"\r\n",
+            "ünïcode ∥",
+            "#hash",
+            " spaced ",
+            "a,b;c",
+        ];
+        let images: [&[u8]; 5] = [b"", b"\x01", b"\x01\x02", &[7; 3072], &[0xfe; 7000]];
+        let mut ours = Vec::new();
+        let mut theirs = csv::WriterBuilder::new()
+            .delimiter(b'\t')
+            .quote_style(csv::QuoteStyle::Necessary)
+            .flexible(true)
+            .from_writer(Vec::new());
+        for (i, image) in images.iter().enumerate() {
+            let mut fields = vec![Field::Base64(image)];
+            fields.extend(texts.iter().skip(i).map(|t| Field::Text(t)));
+            write_record(&mut ours, &fields).unwrap();
+            let mut record = vec![base64::engine::general_purpose::STANDARD.encode(image)];
+            record.extend(texts.iter().skip(i).map(|t| t.to_string()));
+            theirs.write_record(&record).unwrap();
+        }
+        assert_eq!(
+            String::from_utf8(ours).unwrap(),
+            String::from_utf8(theirs.into_inner().unwrap()).unwrap()
         );
     }
 
