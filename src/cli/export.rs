@@ -153,9 +153,12 @@ pub fn open_run_dir(path: &Path) -> anyhow::Result<Dir> {
 }
 
 impl SinkArgs {
-    /// The datasets for the run's [`RunOptions`](geomrender::pipeline::RunOptions).
-    pub fn options(&self) -> DatasetOptions {
-        options(sinks(&self.sinks), self.shards)
+    /// The datasets for the run's [`RunOptions`](geomrender::pipeline::RunOptions);
+    /// an error before any work when this binary cannot write one of them.
+    pub fn options(&self) -> anyhow::Result<DatasetOptions> {
+        let opts = options(sinks(&self.sinks), self.shards);
+        opts.check_built()?;
+        Ok(opts)
     }
 }
 

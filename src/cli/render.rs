@@ -277,7 +277,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut options = RunOptions {
         input_path: (!stdin).then(|| args.input.clone()),
         recipe: plan.recipe(),
-        datasets: args.sink.options(),
+        datasets: args.sink.options()?,
         ..args.engine.options(&dir, args.resume.resume)?
     };
     let (reader, total): (Box<dyn BufRead>, Option<u64>) = if stdin {

@@ -72,6 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .to_string()
     });
     let plan = Plan::parse(&variants, false).context("--variants")?;
+    let datasets = args.sink.options()?;
     let shard = args.shard.resolve()?;
     anyhow::ensure!(
         !(args.gallery && shard.is_some()),
@@ -111,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = RunOptions {
         input_path: Some(problems_path.clone()),
         recipe: plan.recipe(),
-        datasets: args.sink.options(),
+        datasets,
         ..args.engine.options(&dir, args.resume.resume)?
     };
     let reader = BufReader::new(

@@ -131,29 +131,50 @@ fn the_checker_sees_grouped_and_inline_paths() {
 }
 
 /// The optional dependencies stay behind their cargo features: wgpu, glyphon and
-/// pollster only in the modules that `#[cfg(feature = "gpu")]` declares, clap,
-/// indicatif and anyhow only in the binary. They are dev-dependencies too (so that
+/// pollster only in the modules that `#[cfg(feature = "gpu")]` declares, Arrow and
+/// Parquet only in those `#[cfg(feature = "parquet")]` declares, clap, indicatif
+/// and anyhow only in the binary. They are dev-dependencies too (so that
 /// the library-only test build reuses the default one), so no test build would
 /// catch a stray use; this check does.
 #[test]
 fn optional_dependencies_stay_behind_their_features() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    // (declaring file, module line) of every gpu-gated module, and its files.
+    // (declaring file, module line, its files, feature) of every gated module.
     let gated = [
-        ("render/mod.rs", "pub mod gpu;", "render/gpu/"),
-        ("render/mod.rs", "mod prepare;", "render/prepare.rs"),
-        ("render/mod.rs", "mod text;", "render/text.rs"),
-        ("pipeline/mod.rs", "mod gpu_stage;", "pipeline/gpu_stage.rs"),
+        ("render/mod.rs", "pub mod gpu;", "render/gpu/", "gpu"),
+        ("render/mod.rs", "mod prepare;", "render/prepare.rs", "gpu"),
+        ("render/mod.rs", "mod text;", "render/text.rs", "gpu"),
+        (
+            "pipeline/mod.rs",
+            "mod gpu_stage;",
+            "pipeline/gpu_stage.rs",
+            "gpu",
+        ),
+        (
+            "output/datasets/mod.rs",
+            "mod parquet;",
+            "output/datasets/parquet.rs",
+            "parquet",
+        ),
+        (
+            "output/datasets/mod.rs",
+            "mod card;",
+            "output/datasets/card.rs",
+            "parquet",
+        ),
     ];
-    for (parent, decl, _) in gated {
+    for (parent, decl, _, feature) in gated {
         let text = std::fs::read_to_string(src.join(parent)).unwrap();
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
         let at = lines.iter().position(|l| *l == decl);
+        let cfg = format!("#[cfg(feature = \"{feature}\")]");
         assert!(
-            at.is_some_and(|i| i > 0 && lines[i - 1] == "#[cfg(feature = \"gpu\")]"),
-            "{parent}: `{decl}` is not behind #[cfg(feature = \"gpu\")]"
+            at.is_some_and(|i| i > 0 && lines[i - 1] == cfg),
+            "{parent}: `{decl}` is not behind {cfg}"
         );
     }
+    let behind =
+        |rel: &str, feature: &str| gated.iter().any(|g| g.3 == feature && rel.starts_with(g.2));
     let mut stack = vec![src.clone()];
     let mut strays = Vec::new();
     while let Some(dir) = stack.pop() {
@@ -172,9 +193,12 @@ fn optional_dependencies_stay_behind_their_features() {
             for (n, line) in text.lines().enumerate() {
                 let code = line.split("//").next().unwrap_or_default();
                 for (krate, allowed) in [
-                    ("wgpu", gated.iter().any(|g| rel.starts_with(g.2))),
-                    ("glyphon", gated.iter().any(|g| rel.starts_with(g.2))),
-                    ("pollster", gated.iter().any(|g| rel.starts_with(g.2))),
+                    ("wgpu", behind(&rel, "gpu")),
+                    ("glyphon", behind(&rel, "gpu")),
+                    ("pollster", behind(&rel, "gpu")),
+                    ("arrow_array", behind(&rel, "parquet")),
+                    ("arrow_schema", behind(&rel, "parquet")),
+                    ("parquet", behind(&rel, "parquet")),
                     ("clap", rel.starts_with("cli/") || rel == "main.rs"),
                     ("indicatif", rel.starts_with("cli/") || rel == "main.rs"),
                     ("anyhow", rel.starts_with("cli/") || rel == "main.rs"),
@@ -182,7 +206,9 @@ fn optional_dependencies_stay_behind_their_features() {
                     let uses = code.match_indices(krate).any(|(i, _)| {
                         let before = code[..i].chars().next_back();
                         let after = &code[i + krate.len()..];
+                        // (`mod parquet;` declares our module of that name.)
                         !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+                            && !code[..i].ends_with("mod ")
                             && (after.starts_with("::") || after.starts_with(';'))
                     });
                     if uses && !allowed {

@@ -13,6 +13,7 @@
 
 use super::Layout;
 use super::parquet::Type;
+use super::parquet_names::{CARD_HEADING, CARD_START};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
@@ -147,7 +148,7 @@ pub(super) struct Sizes {
 
 /// The card: YAML front matter (the config, the features, `dataset_info`) and a short
 /// description of the columns (the relation items' too, on a [`Layout::Choice`]
-/// dataset). [`is_card`] recognises it: keep the two together.
+/// dataset). `parquet_names::is_card` recognises it by its start and heading.
 pub(super) fn card(layout: Layout, features: &[(&str, Type)], sizes: &Sizes) -> String {
     let mut list = String::new();
     for (name, ty) in features {
@@ -169,10 +170,10 @@ pub(super) fn card(layout: Layout, features: &[(&str, Type)], sizes: &Sizes) -> 
         download_size,
     } = sizes;
     format!(
-        "---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n    path: data/test-*.parquet\n\
+        "{CARD_START}- config_name: default\n  data_files:\n  - split: test\n    path: data/test-*.parquet\n\
          dataset_info:\n  features:\n{list}  splits:\n  - name: test\n    num_bytes: {num_bytes}\n    num_examples: {rows}\n\
          \x20 download_size: {download_size}\n  dataset_size: {num_bytes}\n---\n\n\
-         # geomrender dataset\n\n{what} rendered by geomrender, one row per image \
+         {CARD_HEADING}\n\n{what} rendered by geomrender, one row per image \
          (base images and their robustness variants).\n\n\
          - `axis` / `value`: the variant (`base` / `base` for base images); `variant` is the same as JSON.\n\
          - `image`: the PNG (or JPEG, for `jpeg` variants) as written, decoded by `datasets` to a PIL image.\n\
@@ -183,14 +184,9 @@ pub(super) fn card(layout: Layout, features: &[(&str, Type)], sizes: &Sizes) -> 
     )
 }
 
-/// Whether `bytes` are a dataset card this sink wrote (its front matter and heading).
-pub(super) fn is_card(bytes: &[u8]) -> bool {
-    let heading = b"\n---\n\n# geomrender dataset\n";
-    bytes.starts_with(b"---\nconfigs:\n") && bytes.windows(heading.len()).any(|w| w == heading)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::parquet_names::is_card;
     use super::*;
     use arrow_array::{ArrayRef, Float64Array, StringArray};
     use std::sync::Arc;

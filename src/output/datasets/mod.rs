@@ -20,18 +20,22 @@
 //! whole and takes both.
 //!
 //! ```text
-//! row         the typed dataset row (image bytes, texts, variant) from a manifest row
-//! shards      shard naming, cutting and the final `-of-000NN` renames
-//! parquet     Hugging Face Parquet (`data/test-*.parquet`)
-//! card        its dataset card (README.md: the config, features and split sizes)
-//! webdataset  WebDataset tar shards (`wds/*.tar`: png/json per sample)
-//! tsv         VLMEvalKit's TSV (base64 images; open questions, or option columns A–E)
-//! lmms_eval   an lmms-eval task folder (YAML per condition + utils.py)
+//! row            the typed dataset row (image bytes, texts, variant) from a manifest row
+//! shards         shard naming, cutting and the final `-of-000NN` renames
+//! parquet        Hugging Face Parquet (`data/test-*.parquet`; the `parquet` feature)
+//! card           its dataset card (README.md: the config, features and split sizes)
+//! parquet_names  its file names and the card's signature, in every build
+//! webdataset     WebDataset tar shards (`wds/*.tar`: png/json per sample)
+//! tsv            VLMEvalKit's TSV (base64 images; open questions, or option columns A–E)
+//! lmms_eval      an lmms-eval task folder (YAML per condition + utils.py)
 //! ```
 
+#[cfg(feature = "parquet")]
 mod card;
 mod lmms_eval;
+#[cfg(feature = "parquet")]
 mod parquet;
+mod parquet_names;
 mod row;
 mod shards;
 mod tsv;
@@ -82,11 +86,17 @@ impl Sink {
     /// `README.md` beside the folders, is recognised by its content).
     fn owns(self) -> (&'static str, fn(&str) -> bool) {
         match self {
-            Sink::Parquet => ("data", parquet::is_shard),
+            Sink::Parquet => ("data", parquet_names::is_shard),
             Sink::WebDataset => ("wds", webdataset::is_shard),
             Sink::VlmEvalKit => ("vlmevalkit", tsv::is_table),
             Sink::LmmsEval => ("lmms_eval", lmms_eval::is_task_file),
         }
+    }
+
+    /// Whether this build writes the sink: Arrow and Parquet (a quarter of a first
+    /// build's CPU time) come with the `parquet` feature.
+    pub fn built(self) -> bool {
+        cfg!(feature = "parquet") || !matches!(self, Sink::Parquet | Sink::LmmsEval)
     }
 
     /// Whether the sink's dataset holds rows of one [`Layout`] only (all but
@@ -139,7 +149,7 @@ const CARD: &str = "README.md";
 /// (Missing, a link, a directory or an oversized file: not ours.)
 fn is_card(dir: &Dir) -> bool {
     dir.read(CARD, 1 << 20)
-        .is_ok_and(|bytes| card::is_card(&bytes))
+        .is_ok_and(|bytes| parquet_names::is_card(&bytes))
 }
 
 /// Which datasets are written, and how they are cut into shards.
@@ -164,6 +174,17 @@ impl DatasetOptions {
         sinks.sort();
         sinks.dedup();
         sinks
+    }
+}
+
+impl DatasetOptions {
+    /// Whether this build writes every dataset asked for: the Parquet sink (and
+    /// lmms-eval, which reads its shards) needs the `parquet` feature.
+    pub fn check_built(&self) -> Result<(), DatasetError> {
+        match self.sinks.iter().find(|s| !s.built()) {
+            Some(sink) => Err(DatasetError::NotBuilt(sink.name())),
+            None => Ok(()),
+        }
     }
 }
 
@@ -220,6 +241,13 @@ pub enum DatasetError {
     },
     #[error("parquet: {0}")]
     Parquet(String),
+    /// A sink this binary was built without (the sink's name).
+    #[error(
+        "the {0} dataset needs the `parquet` feature, which this build was made without \
+         (Arrow and Parquet are a quarter of a first build): `cargo build --release \
+         --features parquet` (or `cargo run --release --features parquet -- …`) adds it"
+    )]
+    NotBuilt(&'static str),
     /// The lmms-eval task folder cannot be written as asked (the message says why).
     #[error("lmms-eval: {0}")]
     LmmsEval(String),
@@ -362,10 +390,14 @@ impl DatasetWriter {
         if sinks.is_empty() {
             return Ok(None);
         }
+        opts.check_built()?;
         let mut writers: Vec<Box<dyn Writer>> = Vec::new();
         for sink in &sinks {
             writers.push(match sink {
-                Sink::Parquet => Box::new(parquet::Shards::new(dir)?),
+                #[cfg(feature = "parquet")]
+                Sink::Parquet => Box::new(self::parquet::Shards::new(dir)?),
+                #[cfg(not(feature = "parquet"))]
+                Sink::Parquet => return Err(DatasetError::NotBuilt(sink.name())),
                 Sink::WebDataset => Box::new(webdataset::Shards::new(dir)?),
                 Sink::VlmEvalKit => Box::new(tsv::Tsv::new(dir)?),
                 Sink::LmmsEval => Box::new(lmms_eval::Tasks::new(dir)?),
@@ -535,6 +567,7 @@ pub fn export(dir: &Dir, opts: &DatasetOptions) -> Result<Exported, DatasetError
     if opts.sinks.is_empty() {
         return Ok(Exported::default());
     }
+    opts.check_built()?;
     let sinks = opts.written();
     let mut layouts = LayoutCheck::default();
     for_each_row(dir, |path, line, row| {
@@ -587,6 +620,34 @@ mod tests {
         let mut layouts = LayoutCheck::default();
         assert_eq!(check(&mut layouts, &all, 1, None), Ok(Layout::Open));
         assert!(check(&mut layouts, &all, 2, Some(Layout::Choice)).is_err());
+    }
+
+    #[test]
+    fn a_build_without_parquet_refuses_its_sinks_before_any_work() {
+        let asked = |sinks: Vec<Sink>| {
+            DatasetOptions {
+                sinks,
+                ..DatasetOptions::default()
+            }
+            .check_built()
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(asked(vec![Sink::WebDataset, Sink::VlmEvalKit]), Ok(()));
+        for sink in [Sink::Parquet, Sink::LmmsEval] {
+            let got = asked(vec![Sink::WebDataset, sink]);
+            if cfg!(feature = "parquet") {
+                assert_eq!(got, Ok(()));
+            } else {
+                let e = got.unwrap_err();
+                assert!(
+                    e.starts_with(&format!(
+                        "the {} dataset needs the `parquet` feature",
+                        sink.name()
+                    )) && e.contains("`cargo build --release --features parquet`"),
+                    "{e}"
+                );
+            }
+        }
     }
 
     #[test]

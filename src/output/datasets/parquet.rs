@@ -14,6 +14,7 @@
 //! `domain`, `subset` and `mode` after the shared columns.
 
 use super::card::{ArrowSize, Sizes, card};
+use super::parquet_names::is_shard;
 use super::row::spelling;
 use super::shards::ShardFiles;
 use super::{DatasetError, DatasetRow, Layout, Writer, io};
@@ -277,6 +278,11 @@ impl std::io::Write for Counted {
     }
 }
 
+/// `data/test-00000-of-00003.parquet` (`parquet_names::is_shard` recognises it).
+fn shard_name(k: usize, n: usize) -> String {
+    format!("test-{k:05}-of-{n:05}.parquet")
+}
+
 /// The Parquet shards being written.
 pub(super) struct Shards {
     dir: Dir,
@@ -290,15 +296,6 @@ pub(super) struct Shards {
     arrow: ArrowSize,
     /// Bytes of the shards completed.
     file_bytes: u64,
-}
-
-/// `data/test-00000-of-00003.parquet`.
-fn shard_name(k: usize, n: usize) -> String {
-    format!("test-{k:05}-of-{n:05}.parquet")
-}
-
-pub(super) fn is_shard(name: &str) -> bool {
-    name.starts_with("test-") && name.contains("-of-") && name.ends_with(".parquet")
 }
 
 impl Shards {

@@ -95,6 +95,7 @@ impl ShardFiles {
     }
 
     /// The sink's folder (for messages).
+    #[cfg(feature = "parquet")]
     pub(super) fn folder(&self) -> &Path {
         self.folder.path()
     }
