@@ -175,9 +175,7 @@ impl DatasetOptions {
         sinks.dedup();
         sinks
     }
-}
 
-impl DatasetOptions {
     /// Whether this build writes every dataset asked for: the Parquet sink (and
     /// lmms-eval, which reads its shards) needs the `parquet` feature.
     pub fn check_built(&self) -> Result<(), DatasetError> {
