@@ -16,7 +16,9 @@ use super::blend::{Source, mul255};
 use crate::font::FONT_DATA;
 use crate::scene::{Anchor, Baseline, Color, TextItem};
 use resvg::tiny_skia::{FillRule, Mask, PathBuilder, Pixmap, Transform};
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::{Arc, LazyLock, RwLock};
 use ttf_parser::{Face, GlyphId, OutlineBuilder};
 
@@ -53,18 +55,9 @@ pub struct PlacedGlyph {
 /// Shapes and places `t`'s glyphs (origin on the baseline, y down).
 pub fn layout(t: &TextItem) -> Vec<PlacedGlyph> {
     let font = &*FONT;
-    let hr = harfrust::FontRef::from_index(FONT_DATA, 0).expect("the embedded font parses");
-    let shaper = font.shaper.shaper(&hr).build();
-    let mut buffer = harfrust::UnicodeBuffer::new();
-    buffer.push_str(&t.text);
-    buffer.guess_segment_properties();
-    let output = shaper.shape(buffer, harfrust::ShapeOptions::new());
+    let run = shaped(&t.text);
     let scale = t.size / font.units_per_em;
-    let advance: f32 = output
-        .glyph_positions()
-        .iter()
-        .map(|p| p.x_advance as f32 * scale)
-        .sum();
+    let advance: f32 = run.iter().map(|g| g.x_advance as f32 * scale).sum();
     let mut x = match t.anchor {
         Anchor::Start => t.x,
         Anchor::Middle => t.x - advance / 2.0,
@@ -75,16 +68,73 @@ pub fn layout(t: &TextItem) -> Vec<PlacedGlyph> {
             Baseline::Alphabetic => 0.0,
             Baseline::Central => crate::font::metrics().central_shift(t.size),
         };
-    let mut placed = Vec::with_capacity(output.len());
-    for (info, pos) in output.glyph_infos().iter().zip(output.glyph_positions()) {
+    let mut placed = Vec::with_capacity(run.len());
+    for g in run.iter() {
         placed.push(PlacedGlyph {
-            glyph: info.glyph_id as u16,
-            x: x + pos.x_offset as f32 * scale,
-            y: y - pos.y_offset as f32 * scale,
+            glyph: g.glyph,
+            x: x + g.x_offset as f32 * scale,
+            y: y - g.y_offset as f32 * scale,
         });
-        x += pos.x_advance as f32 * scale;
+        x += g.x_advance as f32 * scale;
     }
     placed
+}
+
+/// A glyph as harfrust shaped it: its id, and its advance and offsets in font units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ShapedGlyph {
+    glyph: u16,
+    x_advance: i32,
+    x_offset: i32,
+    y_offset: i32,
+}
+
+/// Texts a thread keeps shaped before it starts afresh.
+const SHAPED_MAX: usize = 256;
+
+thread_local! {
+    /// The runs this thread shaped lately, by text. A run depends on its text alone
+    /// (one font, default features), and the same labels and values come back in
+    /// every variant of a problem: shaping each anew (harfrust builds a shape plan
+    /// per call) was 5–6 % of a sweep's CPU time.
+    static SHAPED: RefCell<HashMap<Box<str>, Rc<[ShapedGlyph]>>> = RefCell::new(HashMap::new());
+}
+
+/// `text` shaped, from this thread's cache or by harfrust.
+fn shaped(text: &str) -> Rc<[ShapedGlyph]> {
+    SHAPED.with(|cache| {
+        if let Some(run) = cache.borrow().get(text) {
+            return run.clone();
+        }
+        let run: Rc<[ShapedGlyph]> = shape(text).into();
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= SHAPED_MAX {
+            cache.clear();
+        }
+        cache.insert(text.into(), run.clone());
+        run
+    })
+}
+
+/// `text` shaped by harfrust on the embedded font.
+fn shape(text: &str) -> Vec<ShapedGlyph> {
+    let hr = harfrust::FontRef::from_index(FONT_DATA, 0).expect("the embedded font parses");
+    let shaper = FONT.shaper.shaper(&hr).build();
+    let mut buffer = harfrust::UnicodeBuffer::new();
+    buffer.push_str(text);
+    buffer.guess_segment_properties();
+    let output = shaper.shape(buffer, harfrust::ShapeOptions::new());
+    output
+        .glyph_infos()
+        .iter()
+        .zip(output.glyph_positions())
+        .map(|(info, pos)| ShapedGlyph {
+            glyph: info.glyph_id as u16,
+            x_advance: pos.x_advance,
+            x_offset: pos.x_offset,
+            y_offset: pos.y_offset,
+        })
+        .collect()
 }
 
 /// A glyph's coverage at one size and phase: `width × height` bytes whose top-left
@@ -256,5 +306,26 @@ mod tests {
         assert!((start[0].x - middle[0].x - shift / 2.0).abs() < 1e-3);
         assert!(shift > 40.0 && shift < 80.0, "{shift}");
         assert_eq!(start.len(), 5);
+    }
+
+    #[test]
+    fn a_cached_run_is_the_run_harfrust_shapes() {
+        for text in ["AB 12", "x = 3.5", "∠ABC", "", "AV To"] {
+            let fresh = shape(text);
+            assert_eq!(&*shaped(text), &fresh[..], "{text:?}");
+            assert_eq!(&*shaped(text), &fresh[..], "{text:?} from the cache");
+        }
+        // Kerning reaches the cached run: "AV" is narrower than "A" and "V" apart.
+        let width = |t: &str| shaped(t).iter().map(|g| g.x_advance).sum::<i32>();
+        assert!(width("AV") < width("A") + width("V"));
+    }
+
+    #[test]
+    fn the_cache_stays_bounded_and_right() {
+        for k in 0..SHAPED_MAX * 3 {
+            let text = format!("x = {k} cm");
+            assert_eq!(&*shaped(&text), &shape(&text)[..], "{text:?}");
+            assert!(SHAPED.with(|c| c.borrow().len()) <= SHAPED_MAX);
+        }
     }
 }
