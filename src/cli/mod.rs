@@ -8,7 +8,7 @@
 //! doctor     adapters and a test render      bench     images/s of a whole run, stage shares
 //! shard      --shard/--shards flags          progress  progress bar or periodic log lines
 //! audit      variants against their bases      interrupt SIGINT/SIGTERM: a resumable run
-//! gallery    a finished run as a static site
+//! gallery    a finished run as a static site   malloc    glibc's thresholds for a batch run
 //! ```
 
 use clap::{Parser, Subcommand};
@@ -21,6 +21,7 @@ mod export;
 mod gallery;
 mod generate;
 mod interrupt;
+mod malloc;
 mod merge;
 mod progress;
 mod render;
@@ -75,6 +76,7 @@ enum Command {
 /// Parses the command line, runs the subcommand and maps errors to exit codes:
 /// 0 success, 1 some input items failed, 2 the run could not proceed.
 pub fn main() -> ExitCode {
+    malloc::tune();
     die_quietly_on_closed_pipe();
     quiet_headless_vulkan();
     interrupt::install();

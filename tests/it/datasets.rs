@@ -190,7 +190,8 @@ fn a_killed_run_with_sinks_resumes_to_the_same_shards() {
 /// this quick in a debug build; `--chunk-lines 8` lets the short run fill the
 /// pipeline as the long one does. What remains (measured +4.5 MiB on 17 MiB; +4.6
 /// to +5.2 MiB on 21–22 MiB since text shaping is cached per thread and memory is
-/// trimmed every 512 images, 2026-12-03) is the set of ids seen (one entry per id
+/// trimmed every 512 images; +5.4 to +6.1 MiB on 23 MiB since the binary fixes
+/// glibc's mmap and trim thresholds, `cli/malloc.rs`; 2026-12-03) is the set of ids seen (one entry per id
 /// stem), each open Parquet shard's footer (row-group metadata, ~1 MB per 10,000
 /// rows), each thread's last 256 shaped texts (these texts all differ) and the
 /// allocator's high-water mark. On the default sweep's 512² diagrams (release) the
