@@ -30,7 +30,6 @@ use crate::generate::Answer;
 use crate::generate::relations::MAX_CHOICES;
 use crate::output::atomic::AtomicFile;
 use crate::output::dir::Dir;
-use base64::Engine;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -121,16 +120,17 @@ fn write_text(out: &mut impl Write, text: &str) -> std::io::Result<()> {
 }
 
 /// Standard base64 with padding, encoded a block at a time into a buffer on the
-/// stack (no copy of the whole image as text).
+/// stack (no copy of the whole image as text). `base64-simd` picks AVX2 or SSSE3
+/// at run time: 3.5× the `base64` crate's speed on the sweep's PNGs (7.1 against
+/// 2.0 GB/s on a 2-vCPU AMD EPYC), where the TSV's base64 was 2 % of an all-sinks
+/// sweep's CPU samples. The test below checks it against `base64`.
 fn write_base64(out: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
     const IN: usize = 3 * 1024;
     let mut buf = [0u8; IN / 3 * 4];
     for block in bytes.chunks(IN) {
         // Every block but the last is a multiple of 3 bytes: no padding inside.
-        let n = base64::engine::general_purpose::STANDARD
-            .encode_slice(block, &mut buf)
-            .expect("4/3 of the block fits");
-        out.write_all(&buf[..n])?;
+        let text = base64_simd::STANDARD.encode(block, base64_simd::Out::from_slice(&mut buf));
+        out.write_all(text)?;
     }
     Ok(())
 }
@@ -297,6 +297,8 @@ mod tests {
 
     #[test]
     fn records_are_the_bytes_the_csv_crate_writes() {
+        // `base64`, the other crate, is the reference for `write_base64`.
+        use base64::{Engine, engine::general_purpose::STANDARD};
         let texts = [
             "",
             "plain",
@@ -312,7 +314,16 @@ mod tests {
             " spaced ",
             "a,b;c",
         ];
-        let images: [&[u8]; 5] = [b"", b"\x01", b"\x01\x02", &[7; 3072], &[0xfe; 7000]];
+        // Every byte value, over several SIMD lanes and two block boundaries.
+        let varied: Vec<u8> = (0..10_007u32).map(|i| (i * 151 % 256) as u8).collect();
+        let images: [&[u8]; 6] = [
+            b"",
+            b"\x01",
+            b"\x01\x02",
+            &[7; 3072],
+            &[0xfe; 7000],
+            &varied,
+        ];
         let mut ours = Vec::new();
         let mut theirs = csv::WriterBuilder::new()
             .delimiter(b'\t')
@@ -323,7 +334,7 @@ mod tests {
             let mut fields = vec![Field::Base64(image)];
             fields.extend(texts.iter().skip(i).map(|t| Field::Text(t)));
             write_record(&mut ours, &fields).unwrap();
-            let mut record = vec![base64::engine::general_purpose::STANDARD.encode(image)];
+            let mut record = vec![STANDARD.encode(image)];
             record.extend(texts.iter().skip(i).map(|t| t.to_string()));
             theirs.write_record(&record).unwrap();
         }
