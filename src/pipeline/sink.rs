@@ -4,7 +4,7 @@
 
 use super::{Done, Progress, Raster, RunError, StageTimes, Timer};
 use crate::digest::sha256_hex;
-use crate::output::datasets::DatasetWriter;
+use crate::output::datasets::{DatasetWriter, WrittenRow};
 use crate::output::dir::Dir;
 use crate::output::manifest::{ImageRecord, ManifestRow, ManifestWriter, SvgFile};
 use rayon::prelude::*;
@@ -15,7 +15,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 const TRIM_EVERY: usize = 512;
 
 /// A batch's rows with their raster files' bytes, on their way to the datasets.
-type ToDatasets = Vec<(ManifestRow, Vec<u8>)>;
+type ToDatasets = Vec<WrittenRow>;
 
 /// What the sink appends to: the manifest, and the datasets if any.
 pub(super) type Outputs = (ManifestWriter, Option<DatasetWriter>);
@@ -90,11 +90,19 @@ impl Sink<'_> {
                 let _t = Timer::new(&self.stats.write);
                 for row in rows {
                     let (row, raster) = row?;
-                    manifest.write_row(&row).map_err(manifest_err)?;
-                    self.progress.image_written(&row.image.id);
                     // Runs without raster images get no datasets (refused at the start).
-                    if let Some(bytes) = raster.filter(|_| datasets.is_some()) {
-                        written.push((row, bytes));
+                    match raster.filter(|_| datasets.is_some()) {
+                        Some(image) => {
+                            // The line is made once, for the manifest and the datasets.
+                            let line = row.to_json();
+                            manifest.write_raw(&line).map_err(manifest_err)?;
+                            self.progress.image_written(&row.image.id);
+                            written.push(WrittenRow { row, line, image });
+                        }
+                        None => {
+                            manifest.write_row(&row).map_err(manifest_err)?;
+                            self.progress.image_written(&row.image.id);
+                        }
                     }
                 }
                 // Each batch's rows reach the file at once, so a killed run keeps them.

@@ -321,6 +321,15 @@ fn check_raster(path: &Path, line: u64, row: &ManifestRow) -> Result<(), Dataset
     Ok(())
 }
 
+/// A manifest row as the run wrote it, on its way to the datasets.
+pub struct WrittenRow {
+    pub row: ManifestRow,
+    /// The row's JSON as the manifest holds it (`row.to_json()`, no newline).
+    pub line: String,
+    /// The image file's bytes.
+    pub image: Vec<u8>,
+}
+
 /// The datasets of one output directory, written row by row in manifest order:
 /// by the render pipeline as images come out of it, and by [`export`] from a
 /// finished directory. Rows pushed in the same order give the same bytes.
@@ -442,12 +451,12 @@ impl DatasetWriter {
     /// a rayon worker of its own, so that the sinks run side by side and no single
     /// thread carries all of them. Rows up to one of the wrong layout are written
     /// and that row's error returned; of the sinks' errors, the first sink's.
-    pub fn push_batch(&mut self, rows: Vec<(ManifestRow, Vec<u8>)>) -> Result<(), DatasetError> {
+    pub fn push_batch(&mut self, rows: Vec<WrittenRow>) -> Result<(), DatasetError> {
         use rayon::prelude::*;
         let mut planned = Vec::with_capacity(rows.len());
         let mut refused = None;
-        for (row, image) in rows {
-            let data = DatasetRow::new(self.rows, &row, image);
+        for WrittenRow { row, line, image } in rows {
+            let data = DatasetRow::with_line(self.rows, &row, line, image);
             let layout = match self.layout.check(
                 &self.sinks,
                 &self.dir.join("manifest.jsonl"),

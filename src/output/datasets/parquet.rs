@@ -21,8 +21,9 @@ use super::{DatasetError, DatasetRow, Layout, Writer, io};
 use crate::output::atomic::AtomicFile;
 use crate::output::dir::Dir;
 use arrow_array::builder::{
-    BinaryBuilder, Float64Builder, Int64Builder, ListBuilder, StringBuilder,
+    BinaryBuilder, Float64Builder, GenericByteBuilder, Int64Builder, ListBuilder, StringBuilder,
 };
+use arrow_array::types::ByteArrayType;
 use arrow_array::{ArrayRef, RecordBatch, StructArray};
 use arrow_schema::{DataType, Field, Fields, Schema};
 use parquet::arrow::ArrowWriter;
@@ -237,8 +238,8 @@ impl Batch {
         let image = StructArray::new(
             image_fields(),
             vec![
-                Arc::new(self.bytes.finish()) as ArrayRef,
-                Arc::new(self.paths.finish()) as ArrayRef,
+                Arc::new(renew(&mut self.bytes).finish()) as ArrayRef,
+                Arc::new(renew(&mut self.paths).finish()) as ArrayRef,
             ],
             None,
         );
@@ -249,7 +250,7 @@ impl Batch {
                     Type::Image => Arc::new(image.clone()),
                     Type::Float64 => Arc::new(self.answer.finish()),
                     Type::Int64 => Arc::new(self.ints.entry(name).or_default().finish()),
-                    Type::String => Arc::new(self.strings.entry(name).or_default().finish()),
+                    Type::String => Arc::new(renew(self.strings.entry(name).or_default()).finish()),
                     Type::Strings => Arc::new(self.choices.finish()),
                 }
             })
@@ -258,6 +259,17 @@ impl Batch {
         RecordBatch::try_new(schema.clone(), columns)
             .map_err(|e| DatasetError::Parquet(e.to_string()))
     }
+}
+
+/// The builder with this batch's values, leaving in its place one sized for a batch
+/// like it: a finished builder starts empty, and growing it again image by image
+/// copied each batch's images twice more (`realloc`, 0.7 % of an all-sinks sweep).
+fn renew<T: ByteArrayType>(builder: &mut GenericByteBuilder<T>) -> GenericByteBuilder<T> {
+    let bytes = builder.values_slice().len();
+    std::mem::replace(
+        builder,
+        GenericByteBuilder::with_capacity(BATCH, bytes + bytes / 4),
+    )
 }
 
 /// A shard file that counts the bytes written to it (the card's `download_size`).

@@ -113,6 +113,18 @@ pub fn axis_and_value(row: &ManifestRow) -> (String, String) {
 
 impl DatasetRow {
     pub fn new(index: u64, row: &ManifestRow, image: Vec<u8>) -> DatasetRow {
+        DatasetRow::with_line(index, row, row.to_json(), image)
+    }
+
+    /// [`new`](Self::new) with the row's JSON already made (`line`: `row.to_json()`,
+    /// as the manifest holds it), so a run that writes the manifest line does not
+    /// serialise the row twice.
+    pub(crate) fn with_line(
+        index: u64,
+        row: &ManifestRow,
+        line: String,
+        image: Vec<u8>,
+    ) -> DatasetRow {
         let (axis, value) = axis_and_value(row);
         let p = row.problem.as_ref();
         let file_name = row
@@ -148,7 +160,7 @@ impl DatasetRow {
             width: row.image.width,
             height: row.image.height,
             sha256: row.image.sha256.clone(),
-            manifest_json: row.to_json(),
+            manifest_json: line,
         }
     }
 
