@@ -12,7 +12,7 @@
 //! written from the merged rows, so the result is the single-machine run's bytes.
 
 use super::atomic::AtomicFile;
-use super::datasets::{DatasetError, DatasetOptions, Exported, Sink};
+use super::datasets::{DatasetError, DatasetOptions, Exported, ParquetCompression, Sink};
 use super::dir::{Dir, Kind};
 use super::lock::{LockError, OutputLock};
 use super::manifest::{FileCheckError, ManifestRow};
@@ -72,6 +72,9 @@ pub struct ShardDone {
     pub sinks: Vec<String>,
     pub shard_rows: usize,
     pub shard_bytes: u64,
+    /// Snappy in a `done.json` from before the choice existed.
+    #[serde(default)]
+    pub parquet_compression: ParquetCompression,
     pub counts: ShardCounts,
     /// The concatenated files present, by name.
     pub files: BTreeMap<String, FileSum>,
@@ -195,6 +198,7 @@ impl ShardDone {
                 .collect(),
             shard_rows: datasets.shard_rows,
             shard_bytes: datasets.shard_bytes,
+            parquet_compression: datasets.parquet_compression,
             counts,
             files,
         })
@@ -235,6 +239,7 @@ impl ShardDone {
                 .collect(),
             shard_rows: self.shard_rows,
             shard_bytes: self.shard_bytes,
+            parquet_compression: self.parquet_compression,
         }
     }
 }
@@ -440,8 +445,16 @@ fn same_run(first: &Finished, shard: &Finished) -> Result<(), MergeError> {
     if a.options != b.options {
         differ.push(describe_difference(&a.options, &b.options));
     }
-    if (&a.sinks, a.shard_rows, a.shard_bytes) != (&b.sinks, b.shard_rows, b.shard_bytes) {
+    let datasets = |d: &ShardDone| (d.sinks.clone(), d.shard_rows, d.shard_bytes);
+    if datasets(a) != datasets(b) {
         differ.push(format!("datasets {:?} vs {:?}", a.sinks, b.sinks));
+    }
+    if a.parquet_compression != b.parquet_compression {
+        differ.push(format!(
+            "--parquet-compression {} vs {}",
+            a.parquet_compression.name(),
+            b.parquet_compression.name()
+        ));
     }
     if differ.is_empty() {
         return Ok(());

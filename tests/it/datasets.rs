@@ -133,6 +133,72 @@ fn streamed_sinks_export_and_resume_give_the_same_bytes() {
     assert!(datasets(&out) == streamed, "a re-export left other shards");
 }
 
+/// The codecs of every column chunk of every Parquet shard of a run.
+fn parquet_codecs(out: &Path) -> std::collections::BTreeSet<String> {
+    let mut codecs = std::collections::BTreeSet::new();
+    for e in std::fs::read_dir(out.join("data")).unwrap() {
+        let file = std::fs::File::open(e.unwrap().path()).unwrap();
+        let reader =
+            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        for group in reader.metadata().row_groups() {
+            for column in group.columns() {
+                codecs.insert(column.compression().to_string());
+            }
+        }
+    }
+    codecs
+}
+
+/// `--parquet-compression none` stores every column uncompressed: the same rows
+/// (the image bytes included) in larger files, the other sinks' bytes unchanged, and
+/// `export` with the flag writes the same bytes as `--sink` with it.
+#[test]
+fn uncompressed_parquet_holds_the_same_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (snappy, none) = (tmp.path().join("snappy"), tmp.path().join("none"));
+    sweep(&snappy, &[]);
+    sweep(&none, &["--parquet-compression", "none"]);
+    assert_eq!(parquet_codecs(&snappy), ["SNAPPY".to_string()].into());
+    assert_eq!(parquet_codecs(&none), ["UNCOMPRESSED".to_string()].into());
+    assert!(parquet_batches(&snappy) == parquet_batches(&none));
+    let (a, b) = (datasets_anywhere(&snappy), datasets_anywhere(&none));
+    let size = |d: &BTreeMap<String, Vec<u8>>| -> usize {
+        d.iter()
+            .filter(|(name, _)| name.starts_with("data/"))
+            .map(|(_, bytes)| bytes.len())
+            .sum()
+    };
+    assert!(size(&b) > size(&a), "{} vs {} bytes", size(&b), size(&a));
+    for (name, bytes) in &a {
+        if !name.starts_with("data/") && name != "README.md" {
+            assert!(b.get(name) == Some(bytes), "{name} differs");
+        }
+    }
+    // The card's sizes differ; its features and configs do not.
+    let card = |d: &BTreeMap<String, Vec<u8>>| -> Vec<String> {
+        String::from_utf8(d["README.md"].clone())
+            .unwrap()
+            .lines()
+            .filter(|l| !l.contains("_size") && !l.contains("num_bytes"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(card(&a), card(&b));
+    assert_ne!(a["README.md"], b["README.md"]);
+    run_ok(bin().arg("export").arg(&snappy).args([
+        "--to",
+        SINKS,
+        "--shard-rows",
+        "20",
+        "--parquet-compression",
+        "none",
+    ]));
+    assert!(
+        datasets_anywhere(&snappy) == b,
+        "export differs from --sink"
+    );
+}
+
 /// The run is killed (SIGKILL: nothing of ours runs) while rows stream into the
 /// sinks; no shard is under a final name until a run finishes, and `--resume`
 /// ends with the same bytes as a run never stopped.

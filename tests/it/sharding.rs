@@ -225,6 +225,9 @@ fn merge_refuses_what_is_not_one_finished_run_and_writes_nothing() {
     // Shard 1 made with another seed.
     run_ok(sweep_seed(&out, "5").args(["--shard", "1/3"]));
     refused(&out, "seed: 4 vs 5");
+    // Shard 1's Parquet written uncompressed.
+    run_ok(sweep(&out).args(["--shard", "1/3", "--parquet-compression", "none"]));
+    refused(&out, "--parquet-compression snappy vs none");
     run_ok(sweep(&out).args(["--shard", "1/3"]));
     // A byte of an image changed after the shard finished.
     let shard = out.join("shards/2-of-3");

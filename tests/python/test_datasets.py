@@ -107,6 +107,35 @@ def load_through_card(out: Path, rows: list, cache: Path):
     return ds
 
 
+def test_uncompressed_parquet_loads_with_datasets_to_the_exact_files(tmp_path):
+    """`--parquet-compression none`: pyarrow sees every column chunk uncompressed,
+    and `datasets` loads the directory with the image bytes the files hold."""
+    import datasets
+    import hashlib
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "none"
+    subprocess.run(
+        [BIN, "sweep", "--count", "3", "--seed", "5", "--backend", "cpu", "-q",
+         "--variants", "opacity=0.25;jpeg=50", "--sink", "parquet",
+         "--parquet-compression", "none", "--out", str(out)],
+        check=True,
+    )
+    rows = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    (shard,) = sorted((out / "data").glob("test-*.parquet"))
+    meta = pq.ParquetFile(shard).metadata
+    codecs = {meta.row_group(g).column(c).compression
+              for g in range(meta.num_row_groups) for c in range(meta.num_columns)}
+    assert codecs == {"UNCOMPRESSED"}
+    ds = datasets.load_dataset(str(out), split="test")
+    assert ds["id"] == [r["id"] for r in rows]
+    raw = ds.cast_column("image", datasets.Image(decode=False))
+    for r, got in zip(rows, raw):
+        data = got["image"]["bytes"]
+        assert data == (out / r["image"]).read_bytes(), r["id"]
+        assert hashlib.sha256(data).hexdigest() == r["sha256"]
+
+
 def test_dataset_card_loads_without_warnings_and_declares_what_datasets_records(run, tmp_path):
     """The card's dataset_info: a `splits` entry without num_bytes was dropped with
     "The `splits` field in YAML is malformed"; now every size is the one datasets

@@ -17,7 +17,7 @@ use super::card::{ArrowSize, Sizes, card};
 use super::parquet_names::is_shard;
 use super::row::spelling;
 use super::shards::ShardFiles;
-use super::{DatasetError, DatasetRow, Layout, Writer, io};
+use super::{DatasetError, DatasetRow, Layout, ParquetCompression, Writer, io};
 use crate::output::atomic::AtomicFile;
 use crate::output::dir::Dir;
 use arrow_array::builder::{
@@ -298,6 +298,7 @@ fn shard_name(k: usize, n: usize) -> String {
 /// The Parquet shards being written.
 pub(super) struct Shards {
     dir: Dir,
+    compression: Compression,
     files: ShardFiles,
     /// The layout and its schema, set by the first row.
     schema: Option<(Layout, Arc<Schema>)>,
@@ -311,9 +312,13 @@ pub(super) struct Shards {
 }
 
 impl Shards {
-    pub(super) fn new(dir: &Dir) -> Result<Shards, DatasetError> {
+    pub(super) fn new(dir: &Dir, compression: ParquetCompression) -> Result<Shards, DatasetError> {
         Ok(Shards {
             dir: dir.clone(),
+            compression: match compression {
+                ParquetCompression::Snappy => Compression::SNAPPY,
+                ParquetCompression::None => Compression::UNCOMPRESSED,
+            },
             files: ShardFiles::new(dir, "data", shard_name, is_shard)?,
             schema: None,
             writer: None,
@@ -350,7 +355,7 @@ impl Shards {
             bytes: 0,
         };
         let props = WriterProperties::builder()
-            .set_compression(Compression::SNAPPY)
+            .set_compression(self.compression)
             .set_max_row_group_row_count(Some(ROW_GROUP))
             .set_key_value_metadata(Some(vec![KeyValue::new(
                 "huggingface".to_string(),
