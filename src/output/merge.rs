@@ -445,8 +445,7 @@ fn same_run(first: &Finished, shard: &Finished) -> Result<(), MergeError> {
     if a.options != b.options {
         differ.push(describe_difference(&a.options, &b.options));
     }
-    let datasets = |d: &ShardDone| (d.sinks.clone(), d.shard_rows, d.shard_bytes);
-    if datasets(a) != datasets(b) {
+    if (&a.sinks, a.shard_rows, a.shard_bytes) != (&b.sinks, b.shard_rows, b.shard_bytes) {
         differ.push(format!("datasets {:?} vs {:?}", a.sinks, b.sinks));
     }
     if a.parquet_compression != b.parquet_compression {

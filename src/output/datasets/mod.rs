@@ -659,6 +659,13 @@ mod tests {
     }
 
     #[test]
+    fn a_codec_has_one_name_in_done_json_and_on_the_command_line() {
+        for c in [ParquetCompression::Snappy, ParquetCompression::None] {
+            assert_eq!(serde_json::to_value(c).unwrap(), c.name());
+        }
+    }
+
+    #[test]
     fn a_build_without_parquet_refuses_its_sinks_before_any_work() {
         let asked = |sinks: Vec<Sink>| {
             DatasetOptions {
