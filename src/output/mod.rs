@@ -5,7 +5,7 @@
 //! dir       the output directory as an opened handle: every path reached inside it
 //! atomic    temp file + rename in the same directory, removed on failure or signal
 //! lock      one run per output directory
-//! png       PNG encoding (fdeflate, our own filter choice)
+//! png       PNG encoding (our own filter pass and deflate stream)
 //! jpeg      JPEG encoding (the `jpeg` axis)
 //! manifest  the typed manifest row, its schema, the bounded reader
 //! contact   captioned contact sheets, one per axis

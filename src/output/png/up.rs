@@ -3,10 +3,14 @@
 //! each row of the image once. Subtracting before dropping alpha is the same as
 //! after: the filter works byte by byte.
 
+use std::ops::Range;
+
 /// `out = cur − prev` on the RGB samples of the RGBA rows `cur` and `prev`
-/// (`out` holds 3 bytes a pixel). `false` when a pixel of `cur` is not opaque;
-/// `out` is then unspecified.
-pub(super) fn rgb(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
+/// (`out` holds 3 bytes a pixel), and a range of `out` outside which every
+/// byte is zero (where the row repeats the one above: the deflater skips
+/// those bytes without reading them). `None` when a pixel of `cur` is not
+/// opaque; `out` is then unspecified.
+pub(super) fn rgb(cur: &[u8], prev: &[u8], out: &mut [u8]) -> Option<Range<usize>> {
     assert!(
         cur.len().is_multiple_of(4) && prev.len() == cur.len() && out.len() == cur.len() / 4 * 3
     );
@@ -15,7 +19,19 @@ pub(super) fn rgb(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
         // SAFETY: this CPU has AVX2 (checked just above); the lengths were checked.
         return unsafe { rgb_avx2(cur, prev, out) };
     }
-    rgb_scalar(cur, prev, out)
+    rgb_scalar(cur, prev, out).then(|| nonzero(out, 0))
+}
+
+/// The bytes of `out` from its first nonzero one at or after `from` to its
+/// last nonzero one (empty at `from` if there is none).
+fn nonzero(out: &[u8], from: usize) -> Range<usize> {
+    match out[from..].iter().position(|&b| b != 0) {
+        Some(first) => {
+            let last = out.iter().rposition(|&b| b != 0).expect("a nonzero byte");
+            from + first..last + 1
+        }
+        None => from..from,
+    }
 }
 
 /// `out = cur − prev` on whole RGBA rows (the compiler vectorises it).
@@ -42,14 +58,15 @@ fn rgb_scalar(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
 
 /// Eight pixels a step: subtract, then one byte shuffle per 128-bit lane packs
 /// its four pixels' RGB into the lane's first 12 bytes; each lane is stored as
-/// 16 bytes, the last 4 of which the next store overwrites. The rest of the row
+/// 16 bytes, the last 4 of which the next store overwrites. The steps whose
+/// difference is not all zero bound the range returned. The rest of the row
 /// goes through [`rgb_scalar`].
 ///
 /// # Safety
 /// The CPU must have AVX2; `prev.len() == cur.len() == 4n`, `out.len() == 3n`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn rgb_avx2(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
+unsafe fn rgb_avx2(cur: &[u8], prev: &[u8], out: &mut [u8]) -> Option<Range<usize>> {
     use std::arch::x86_64::*;
     let n = cur.len() / 4;
     #[rustfmt::skip]
@@ -59,6 +76,8 @@ unsafe fn rgb_avx2(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
     );
     let alpha = _mm256_set1_epi32(0xff00_0000_u32 as i32);
     let mut all = _mm256_set1_epi8(-1);
+    // Pixels [first, last) hold every nonzero step so far.
+    let (mut first, mut last) = (usize::MAX, 0);
     let mut i = 0;
     // A step writes out[3i .. 3i + 28]: in bounds while 3i + 28 <= 3n.
     while i + 10 <= n {
@@ -68,7 +87,12 @@ unsafe fn rgb_avx2(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
             let c = _mm256_loadu_si256(cur.as_ptr().add(4 * i).cast());
             let p = _mm256_loadu_si256(prev.as_ptr().add(4 * i).cast());
             all = _mm256_and_si256(all, c);
-            let d = _mm256_shuffle_epi8(_mm256_sub_epi8(c, p), pack);
+            let diff = _mm256_sub_epi8(c, p);
+            if _mm256_testz_si256(diff, diff) == 0 {
+                first = first.min(i);
+                last = i + 8;
+            }
+            let d = _mm256_shuffle_epi8(diff, pack);
             let o = out.as_mut_ptr().add(3 * i);
             _mm_storeu_si128(o.cast(), _mm256_castsi256_si128(d));
             _mm_storeu_si128(o.add(12).cast(), _mm256_extracti128_si256::<1>(d));
@@ -76,7 +100,18 @@ unsafe fn rgb_avx2(cur: &[u8], prev: &[u8], out: &mut [u8]) -> bool {
         i += 8;
     }
     let opaque = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(all, alpha), alpha)) == -1;
-    rgb_scalar(&cur[4 * i..], &prev[4 * i..], &mut out[3 * i..]) && opaque
+    if !(rgb_scalar(&cur[4 * i..], &prev[4 * i..], &mut out[3 * i..]) && opaque) {
+        return None;
+    }
+    // The tail, from the scalar pass, is scanned.
+    let tail = nonzero(out, 3 * i);
+    Some(if first == usize::MAX {
+        tail
+    } else if tail.is_empty() {
+        3 * first..3 * last
+    } else {
+        3 * first..tail.end
+    })
 }
 
 #[cfg(test)]
@@ -107,12 +142,41 @@ mod tests {
                 );
             }
             let mut got = vec![7u8; 3 * n];
-            assert!(rgb(&cur, &prev, &mut got), "{n} px");
+            assert!(rgb(&cur, &prev, &mut got).is_some(), "{n} px");
             assert_eq!(got, want, "{n} px");
             for t in 0..n {
                 let mut translucent = cur.clone();
                 translucent[4 * t + 3] = 254;
-                assert!(!rgb(&translucent, &prev, &mut got), "{n} px, pixel {t}");
+                assert!(
+                    rgb(&translucent, &prev, &mut got).is_none(),
+                    "{n} px, pixel {t}"
+                );
+            }
+        }
+    }
+
+    /// Rows equal to the one above but for one pixel (or none), at every
+    /// position: every byte outside the range returned is zero.
+    #[test]
+    fn the_range_holds_every_nonzero_byte() {
+        for n in [0usize, 1, 9, 10, 17, 40] {
+            let prev: Vec<u8> = (0..4 * n)
+                .map(|i| if i % 4 == 3 { 255 } else { i as u8 })
+                .collect();
+            for t in (0..n).map(Some).chain([None]) {
+                let mut cur = prev.clone();
+                if let Some(t) = t {
+                    cur[4 * t + 1] ^= 0x40;
+                }
+                let mut out = vec![7u8; 3 * n];
+                let range = rgb(&cur, &prev, &mut out).expect("opaque");
+                assert!(range.start <= range.end && range.end <= out.len());
+                let outside = out[..range.start].iter().chain(&out[range.end..]);
+                assert!(outside.into_iter().all(|&b| b == 0), "{n} px, pixel {t:?}");
+                match t {
+                    Some(t) => assert!(range.contains(&(3 * t + 1)), "{n} px, pixel {t}"),
+                    None => assert!(range.is_empty() || out[range].iter().all(|&b| b == 0)),
+                }
             }
         }
     }
