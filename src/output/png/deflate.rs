@@ -94,13 +94,7 @@ impl Deflater {
     /// extend a zero run; the zeros after `span` are added to the checksum
     /// with the next row's.
     pub(super) fn write_row(&mut self, filter: u8, row: &[u8], span: Range<usize>) {
-        const MOD: u64 = 65_521;
-        let sum = self.adler.finish();
-        let (mut a, mut b) = (u64::from(sum & 0xffff), u64::from(sum >> 16));
-        b += self.zeros % MOD * a;
-        a = (a + u64::from(filter)) % MOD;
-        b += a + span.start as u64 % MOD * a;
-        self.adler = simd_adler32::Adler32::from_checksum(((b % MOD) << 16 | a) as u32);
+        self.fold(Some(filter), span.start);
         self.adler.write(&row[span.clone()]);
         self.zeros = (row.len() - span.end) as u64;
         match self.last {
@@ -124,20 +118,24 @@ impl Deflater {
         }
     }
 
-    /// Adds the zeros not yet in the checksum to it.
-    fn fold_zeros(&mut self) {
-        if self.zeros > 0 {
-            const MOD: u64 = 65_521;
-            let sum = self.adler.finish();
-            let (a, b) = (u64::from(sum & 0xffff), u64::from(sum >> 16));
-            let b = (b + std::mem::take(&mut self.zeros) % MOD * a) % MOD;
-            self.adler = simd_adler32::Adler32::from_checksum((b << 16 | a) as u32);
+    /// Adds to the checksum the zeros not yet in it, then `byte` (if any) and
+    /// `zeros` more zero bytes, without reading them.
+    fn fold(&mut self, byte: Option<u8>, zeros: usize) {
+        const MOD: u64 = 65_521;
+        let sum = self.adler.finish();
+        let (mut a, mut b) = (u64::from(sum & 0xffff), u64::from(sum >> 16));
+        b += std::mem::take(&mut self.zeros) % MOD * a;
+        if let Some(byte) = byte {
+            a = (a + u64::from(byte)) % MOD;
+            b += a;
         }
+        b += zeros as u64 % MOD * a;
+        self.adler = simd_adler32::Adler32::from_checksum(((b % MOD) << 16 | a) as u32);
     }
 
     /// Appends `data` (a filtered row, filter byte first) to the stream.
     pub(super) fn write(&mut self, data: &[u8]) {
-        self.fold_zeros();
+        self.fold(None, 0);
         self.adler.write(data);
         self.scan(data);
         self.after_row();
@@ -266,7 +264,7 @@ impl Deflater {
 
     /// The whole zlib stream: header, the blocks, Adler-32.
     pub(super) fn finish(mut self) -> Vec<u8> {
-        self.fold_zeros();
+        self.fold(None, 0);
         self.end_run();
         self.write_block(true);
         let mut bytes = self.out.finish();
