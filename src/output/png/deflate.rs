@@ -97,10 +97,7 @@ impl Deflater {
         self.fold(Some(filter), span.start);
         self.adler.write(&row[span.clone()]);
         self.zeros = (row.len() - span.end) as u64;
-        match self.last {
-            None => self.literal(filter),
-            Some(_) => self.bytes(&[filter]),
-        }
+        self.bytes(&[filter]);
         self.zero_run(span.start);
         self.scan(&row[span.clone()]);
         self.zero_run(row.len() - span.end);
@@ -201,7 +198,7 @@ impl Deflater {
         }
     }
 
-    /// `data` byte by byte (`last` is set).
+    /// `data` byte by byte (the first byte of the stream is a literal).
     fn bytes(&mut self, data: &[u8]) {
         for &b in data {
             if Some(b) == self.last {

@@ -30,9 +30,8 @@ fn lengths(freq: &[u32], limit: u8) -> Vec<u8> {
     let limit = limit as usize;
     let mut syms: Vec<usize> = (0..freq.len()).filter(|&s| freq[s] > 0).collect();
     // A complete code needs two leaves: borrow unused symbols (lowest first).
-    let unused: Vec<usize> = (0..freq.len()).filter(|&s| freq[s] == 0).collect();
     let borrow = 2usize.saturating_sub(syms.len());
-    syms.extend(unused.into_iter().take(borrow));
+    syms.extend((0..freq.len()).filter(|&s| freq[s] == 0).take(borrow));
     assert!(syms.len() >= 2, "a code needs an alphabet of two symbols");
     syms.sort_by_key(|&s| (freq[s], s));
     let n = syms.len();
