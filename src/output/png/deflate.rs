@@ -205,19 +205,9 @@ impl Deflater {
                 self.run += 1;
                 continue;
             }
-            match self.run {
-                0 => {}
-                // Too short for a match: literals (gray pixels, whose three
-                // samples are equal, are the common case).
-                1 | 2 => {
-                    let last = self.last.expect("a run follows a literal");
-                    self.tokens
-                        .extend_from_slice(&[u16::from(last); 2][..self.run as usize]);
-                    self.freq[last as usize] += self.run;
-                    self.run = 0;
-                }
-                _ => self.code_run(),
-            }
+            // A run of 1 or 2 (a gray pixel's equal samples, commonly) is
+            // too short for a match: `code_run` makes it literals.
+            self.end_run();
             self.literal(b);
         }
     }
