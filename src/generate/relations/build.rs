@@ -3,9 +3,10 @@
 
 use super::construct::{self, Construction};
 use super::decide::{conditions_hold, decide};
-use super::item::{Mode, RelationItem, Subset};
+use super::eye;
+use super::item::{Asked, Mode, RelationItem, Subset};
 use super::pool::{CANNOT_BE_INFERRED, Domain, RELATIONS, relation};
-use super::sketch::Built;
+use super::sketch::{Built, Role};
 use super::text;
 use super::visual::{self, Drawn};
 use crate::generate::rng::{Rng, problem_seed};
@@ -53,6 +54,9 @@ pub const DEFAULT_INDETERMINATE: f64 = 0.15;
 /// more choices (the six angle positions) offers the answer and three others.
 pub const MAX_CHOICES: usize = 5;
 
+/// The least angle (degrees) at a drawn polygon's corner.
+const MIN_CORNER: f64 = 15.0;
+
 /// Draws per item before giving up.
 const MAX_ATTEMPTS: u32 = 1_000;
 
@@ -89,7 +93,8 @@ impl RelationOptions {
         Ok(())
     }
 
-    /// The constructions these options draw from.
+    /// The constructions these options draw from (for an indeterminate item,
+    /// those with a key this mode can drop).
     fn eligible(&self, indeterminate: bool) -> Vec<&'static Construction> {
         construct::all()
             .filter(|c| self.subset.is_none_or(|s| s == c.subset))
@@ -97,7 +102,7 @@ impl RelationOptions {
                 self.domain
                     .is_none_or(|d| relation(c.relation).is_some_and(|r| r.domain == d))
             })
-            .filter(|c| !indeterminate || c.indeterminate)
+            .filter(|c| !indeterminate || capable(c, self.mode))
             .collect()
     }
 }
@@ -108,9 +113,7 @@ pub fn generate_relation(opts: &RelationOptions, index: u64) -> Result<Problem, 
     let seed = problem_seed(opts.seed, index);
     // Per-item choices come from their own stream, so failed draws cannot bias them.
     let mut pick = Rng::for_attempt(seed, u32::MAX);
-    // The visual mode makes no indeterminate items (the share is not drawn at all,
-    // so a visual run's picks do not depend on it).
-    let mut indeterminate = opts.mode == Mode::Text && pick.chance(opts.indeterminate);
+    let mut indeterminate = pick.chance(opts.indeterminate);
     let mut eligible = opts.eligible(indeterminate);
     if eligible.is_empty() {
         indeterminate = false;
@@ -131,10 +134,10 @@ pub fn generate_relation(opts: &RelationOptions, index: u64) -> Result<Problem, 
         for _ in 0..MAX_ATTEMPTS {
             let mut rng = Rng::for_attempt(seed, attempt);
             attempt += 1;
-            let Some(built) = (construction.build)(&mut rng, indeterminate) else {
+            let Ok(built) = draw(opts.mode, construction, indeterminate, &mut rng) else {
                 continue;
             };
-            if let Some(p) = finish(opts, construction, built, &id, seed, &mut rng) {
+            if let Ok(p) = finish(opts, construction, built, &id, seed, &mut rng) {
                 return Ok(p);
             }
         }
@@ -147,6 +150,79 @@ pub fn generate_relation(opts: &RelationOptions, index: u64) -> Result<Problem, 
         attempts: attempt,
     })
 }
+
+/// Whether construction `c` has an indeterminate version in `mode`: at least
+/// [`CAPABLE`] of its first [`PROBES`] draws make one (every construction but
+/// those settled by naming alone, a quadrilateral's angles; in the visual mode,
+/// those whose relation a figure can seem to show and whose key a mark carries).
+/// Read once, from fixed seeds.
+pub(super) fn capable(c: &Construction, mode: Mode) -> bool {
+    static TABLE: std::sync::OnceLock<Vec<[bool; 2]>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        construct::all()
+            .map(|c| {
+                Mode::ALL.map(|mode| {
+                    let opts = RelationOptions {
+                        mode,
+                        ..Default::default()
+                    };
+                    let mut made = 0;
+                    for k in 0..PROBES {
+                        let mut rng = Rng::from_u64(k, 0x0063_6170_6162_6c65); // "capable"
+                        let ok = draw(mode, c, true, &mut rng)
+                            .and_then(|b| finish(&opts, c, b, "probe", k, &mut rng))
+                            .is_ok();
+                        made += usize::from(ok);
+                        if made >= CAPABLE {
+                            return true;
+                        }
+                    }
+                    false
+                })
+            })
+            .collect()
+    });
+    let m = Mode::ALL.iter().position(|x| *x == mode).unwrap_or(0);
+    construct::all()
+        .position(|x| std::ptr::eq(x, c))
+        .is_some_and(|i| table[i][m])
+}
+
+/// Draws tried, and made, for [`capable`].
+const PROBES: u64 = 64;
+const CAPABLE: usize = 3;
+
+/// One draw of construction `c`: determinate, or made indeterminate by dropping
+/// one of its keys; in the text mode with its decoys (the dropped key's
+/// replacement, and the extras every text item gets).
+fn draw(mode: Mode, c: &Construction, indeterminate: bool, rng: &mut Rng) -> Result<Built, Reject> {
+    let det = (c.build)(rng).ok_or("construction")?;
+    let mut built = if indeterminate {
+        if !super::indeterminate::can_drop(&det, mode) {
+            return Err("no key to drop");
+        }
+        let keys = super::indeterminate::droppable(&det.sketch, mode);
+        let key = *keys.get(rng.index(keys.len().max(1))).ok_or("no key")?;
+        let dropped = det.sketch.conditions[key].clone();
+        let mut b = super::indeterminate::make(&det, key, mode, rng)?;
+        if mode == Mode::Text {
+            let asked = super::indeterminate::asked_names(&b.asked);
+            super::decoy::replace(&mut b.sketch, key, &dropped, &asked, rng)
+                .ok_or("replacing the key")?;
+        }
+        b
+    } else {
+        det
+    };
+    if mode == Mode::Text {
+        let asked = super::indeterminate::asked_names(&built.asked);
+        super::decoy::extras(&mut built.sketch, &asked, rng).ok_or("extras")?;
+    }
+    Ok(built)
+}
+
+/// Why a draw was not used (the generator draws again; the tests count them).
+type Reject = &'static str;
 
 /// Problems `start..start + count`, in parallel, in index order.
 pub fn generate_relations(
@@ -161,8 +237,78 @@ pub fn generate_relations(
         .collect()
 }
 
+/// Whether the figure of `built` shows what it must, choices `offered` given: a
+/// determinate item's answer exactly and every other offered choice clearly not;
+/// an indeterminate text item's relation clearly not, and no choice in doubt; an
+/// indeterminate visual item's relation all but exactly (it looks true, no mark
+/// gives it). Angles asked about are clearly angles, and no point lies near a
+/// line or circle it is not on.
+fn looks_right(built: &Built, mode: Mode, offered: &[String]) -> Result<(), Reject> {
+    let s = &built.sketch;
+    let looks = eye::appearances(s, &built.asked);
+    let of = |o: &str| looks.iter().find(|a| a.option == o);
+    let others = |but: &str| -> Vec<Option<&eye::Appearance>> {
+        (offered.iter())
+            .filter(|o| o.as_str() != but && o.as_str() != CANNOT_BE_INFERRED)
+            .map(|o| of(o))
+            .collect()
+    };
+    match built.unsettled {
+        None => {
+            if !of(built.answer).is_some_and(|a| a.exact) {
+                return Err("answer not shown");
+            }
+            if !(others(built.answer).iter()).all(|a| a.is_some_and(|a| a.clearly_false())) {
+                return Err("another choice looks true");
+            }
+        }
+        Some(would_be) => {
+            let w = of(would_be).ok_or("no such choice")?;
+            let relation = match mode {
+                Mode::Text => w.clearly_false(),
+                Mode::Visual => !w.exact && w.looks(eye::LOOKS),
+            };
+            if !relation {
+                return Err("the open relation shown");
+            }
+            if !(others(would_be).iter()).all(|a| a.is_some_and(|a| a.unambiguous())) {
+                return Err("a choice in doubt");
+            }
+        }
+    }
+    let angles_clear = match &built.asked {
+        Asked::AngleMeasures { a, b } | Asked::AnglePositions { a, b } => [a, b].iter().all(|x| {
+            let m = super::sketch::angle_at(s.at(&x[0]), s.at(&x[1]), s.at(&x[2]));
+            (eye::CLEAR..=180.0 - eye::CLEAR).contains(&m)
+        }),
+        _ => true,
+    };
+    if !angles_clear {
+        return Err("an asked angle nearly flat");
+    }
+    // Polygons stay polygons: every corner a clear angle.
+    let corners_clear = s.polygons.iter().all(|(_, v)| {
+        (0..v.len()).all(|k| {
+            let at = |i: usize| s.points[v[i % v.len()]];
+            let m = super::sketch::angle_at(at(k + v.len() - 1), at(k), at(k + 1));
+            (MIN_CORNER..=180.0 - MIN_CORNER).contains(&m)
+        })
+    });
+    if !corners_clear {
+        return Err("a polygon nearly flat");
+    }
+    if eye::near_miss(s).is_some() {
+        return Err("near miss");
+    }
+    if s.spread() < super::sketch::MIN_SPREAD {
+        return Err("crowded");
+    }
+    Ok(())
+}
+
 /// The item, when the coordinates give the construction's answer (or, for an
-/// indeterminate one, anything but the answer its conditions no longer settle).
+/// indeterminate one, anything but the answer its conditions no longer settle)
+/// and the figure shows it as [`looks_right`] asks.
 fn finish(
     opts: &RelationOptions,
     c: &Construction,
@@ -170,25 +316,41 @@ fn finish(
     id: &str,
     seed: u64,
     rng: &mut Rng,
-) -> Option<Problem> {
-    let rel = relation(c.relation)?;
+) -> Result<Problem, Reject> {
+    let rel = relation(c.relation).ok_or("no relation")?;
     if !conditions_hold(&built.sketch) {
-        return None;
+        return Err("a condition fails");
     }
     let drawn = decide(&built.sketch, &built.asked);
     match built.unsettled {
-        Some(would_be) if drawn == Some(would_be) => return None,
+        Some(would_be) if drawn == Some(would_be) => return Err("the open relation holds"),
+        // Angles in no named position at all would be no question of positions.
+        Some(_) if drawn.is_none() && matches!(built.asked, Asked::AnglePositions { .. }) => {
+            return Err("angles in no position");
+        }
         Some(_) => {}
-        None if drawn != Some(built.answer) => return None,
+        None if drawn != Some(built.answer) => return Err("another answer holds"),
         None => {}
     }
     let marks = match opts.mode {
         Mode::Text => Drawn::default(),
-        Mode::Visual => visual::draw(&built.sketch, &built.sketch.conditions)?,
+        Mode::Visual => visual::draw(&built.sketch, &built.sketch.conditions).ok_or("marks")?,
     };
-    let choices = choices(rel.family.choices(), built.answer, rng);
-    let letter_index = choices.iter().position(|c| c == built.answer)?;
+    let choices = choices(rel.family.choices(), built.answer, built.unsettled, rng);
+    looks_right(&built, opts.mode, &choices)?;
+    let letter_index = (choices.iter())
+        .position(|c| c == built.answer)
+        .ok_or("answer not offered")?;
     let letter = text::letter(letter_index);
+    let s = &built.sketch;
+    let picture_decides = match opts.mode {
+        Mode::Visual => true,
+        Mode::Text => {
+            built.unsettled.is_none()
+                && (s.conditions.iter().zip(&s.roles))
+                    .all(|(c, r)| *r != Role::Key || !super::indeterminate::marked(c))
+        }
+    };
     let item = RelationItem {
         relation: rel.name.to_string(),
         domain: rel.domain,
@@ -200,20 +362,19 @@ fn finish(
         } else {
             c.chain.iter().map(|s| s.to_string()).collect()
         },
-        conditions: built.sketch.conditions.clone(),
+        conditions: s.conditions.clone(),
         asked: built.asked.clone(),
         choices,
+        unsettled: built.unsettled.map(String::from),
+        picture_decides,
     };
-    let question = match opts.mode {
-        Mode::Text => text::question(&item.conditions, &item.asked, &item.choices),
-        Mode::Visual => text::question(&[], &item.asked, &item.choices),
-    };
-    let cot = text::solution(&built.sketch.reasons, letter, built.answer);
+    let question = text::question_for(&item);
+    let cot = text::solution(&s.reasons, letter, built.answer);
     let both = |s: String| Texts {
         coordinate: s.clone(),
         individual: s,
     };
-    Some(Problem {
+    Ok(Problem {
         id: id.to_string(),
         seed,
         params: Params {
@@ -240,13 +401,16 @@ fn finish(
 }
 
 /// The family's choices for an item answering `answer`: at most [`MAX_CHOICES`]
-/// with "Cannot be inferred", the answer always among them, in a seeded order.
-fn choices(family: &[&str], answer: &str, rng: &mut Rng) -> Vec<String> {
-    let mut others: Vec<&str> = family.iter().copied().filter(|c| *c != answer).collect();
+/// with "Cannot be inferred", the answer always among them (and an indeterminate
+/// item's unsettled relation, which its full conditions would give), in a seeded
+/// order.
+fn choices(family: &[&str], answer: &str, unsettled: Option<&str>, rng: &mut Rng) -> Vec<String> {
+    let first = unsettled.unwrap_or(answer);
+    let mut others: Vec<&str> = family.iter().copied().filter(|c| *c != first).collect();
     rng.shuffle(&mut others);
     let mut out: Vec<&str> = Vec::with_capacity(MAX_CHOICES);
-    if answer != CANNOT_BE_INFERRED {
-        out.push(answer);
+    if family.contains(&first) {
+        out.push(first);
     }
     out.extend(others.into_iter().take(MAX_CHOICES - 1 - out.len()));
     out.push(CANNOT_BE_INFERRED);
@@ -387,19 +551,23 @@ fn diagram(b: &Built, drawn: &Drawn) -> Diagram {
 mod tests {
     use super::*;
 
-    /// Every construction yields items, in both versions where it has two, and its
-    /// draws are mostly usable (a construction whose draws keep failing the check
-    /// against its own coordinates has a bug).
+    /// Every construction yields items in every version it has (determinate and
+    /// indeterminate, text and visual), and its draws are mostly usable: one whose
+    /// draws keep failing the checks has a bug. Prints each one's rates.
     #[test]
     fn every_construction_draws() {
         let mut report = Vec::new();
+        let mut table = Vec::new();
         for c in construct::all() {
-            for (broken, mode) in [
+            let mut row = format!("{}/{}:", c.relation, c.name);
+            for (indeterminate, mode) in [
                 (false, Mode::Text),
                 (true, Mode::Text),
                 (false, Mode::Visual),
+                (true, Mode::Visual),
             ] {
-                if broken && !c.indeterminate {
+                if indeterminate && !capable(c, mode) {
+                    row.push_str(" –");
                     continue;
                 }
                 let opts = RelationOptions {
@@ -407,23 +575,34 @@ mod tests {
                     ..Default::default()
                 };
                 let mut ok = 0;
+                let mut why: std::collections::BTreeMap<Reject, usize> = Default::default();
                 for k in 0..200u64 {
                     let mut rng = Rng::for_attempt(k, 7);
-                    let Some(b) = (c.build)(&mut rng, broken) else {
-                        continue;
-                    };
-                    if finish(&opts, c, b, "x", k, &mut rng).is_some() {
-                        ok += 1;
+                    let r = draw(mode, c, indeterminate, &mut rng)
+                        .and_then(|b| finish(&opts, c, b, "x", k, &mut rng));
+                    match r {
+                        Ok(_) => ok += 1,
+                        Err(e) => *why.entry(e).or_default() += 1,
                     }
                 }
+                row.push_str(&format!(" {ok}"));
                 if ok < 100 {
+                    row.push_str(&format!(" {why:?}"));
+                }
+                let least = if indeterminate { 5 } else { 30 };
+                if ok < least {
                     report.push(format!(
-                        "{}/{} broken={broken} {mode:?}: {ok}/200",
+                        "{}/{} indeterminate={indeterminate} {mode:?}: {ok}/200",
                         c.relation, c.name
                     ));
                 }
             }
+            table.push(row);
         }
+        eprintln!(
+            "usable draws of 200 (text, text CBI, visual, visual CBI):\n{}",
+            table.join("\n")
+        );
         assert!(report.is_empty(), "{}", report.join("\n"));
     }
 }

@@ -126,7 +126,7 @@ pub(super) fn decide(s: &Sketch, asked: &Asked) -> Option<&'static str> {
                 SegmentRole::Midline => "Midline",
                 SegmentRole::Radius => "Radius",
                 SegmentRole::Diameter => "Diameter",
-                SegmentRole::Chord => "Chord",
+                SegmentRole::Chord => super::pool::CHORD,
             }
         }
     })

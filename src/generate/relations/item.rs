@@ -31,8 +31,9 @@ pub enum Mode {
     Text,
     /// The conditions drawn instead of stated (right-angle marks, arrowheads on
     /// parallels, ticks on equal segments, letters on equal angles, given values on
-    /// their elements): the relation is read from the picture. No indeterminate
-    /// items: a picture cannot leave a drawn relation open.
+    /// their elements): the relation is read from the picture, which the question
+    /// says is not drawn to scale. An indeterminate item leaves one mark out: the
+    /// relation looks true (within a degree or a percent) but nothing gives it.
     Visual,
 }
 
@@ -201,6 +202,19 @@ pub struct RelationItem {
     pub asked: Asked,
     /// The answer choices in letter order, "Cannot be inferred" among them.
     pub choices: Vec<String>,
+    /// An indeterminate item's relation as its construction's full conditions
+    /// would settle it (one of `choices`): what a reader who takes the figure at
+    /// its word, or fills in the missing condition, would answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsettled: Option<String>,
+    /// Whether the image alone, read as a textbook figure (its incidences, order
+    /// and marks, nothing measured), settles the answer: in the visual mode always
+    /// (the conditions are its marks, and a relation left unmarked is left open);
+    /// in the text mode when the item is determinate and every condition its
+    /// construction marks as needed is one a figure shows by itself (a point on a
+    /// line, segment or circle, a side of a line).
+    #[serde(default)]
+    pub picture_decides: bool,
 }
 
 impl RelationItem {

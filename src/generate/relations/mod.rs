@@ -10,6 +10,10 @@
 //! sketch     a construction's working state: named points, drawn elements, conditions, reasons
 //! construct  the constructions in one table: basic ones per relation, advanced chains
 //! decide     the generator's own check of each draw against its answer
+//! eye        how a figure looks: choices that look true, points that nearly lie on lines
+//! solve      moving a figure onto equations by the smallest steps
+//! indeterminate  "Cannot be inferred" from any construction: a key dropped, the figure moved
+//! decoy      conditions about a new element only, which settle nothing
 //! text       the question, choices and solution as GeomRel words them
 //! build      relation items for (run seed, index): options, choices, Problem
 //! stats      a run's items counted as GeomRel's Table 3 counts its dataset
@@ -29,10 +33,14 @@ mod build;
 pub mod check;
 mod construct;
 mod decide;
+mod decoy;
+mod eye;
+mod indeterminate;
 mod item;
 mod pool;
 pub mod rewrite;
 mod sketch;
+mod solve;
 mod stats;
 mod text;
 mod visual;
@@ -42,19 +50,24 @@ pub use build::{
     generate_relations,
 };
 pub use item::{AngleRef, Asked, Condition, FigureRef, Line, Mode, RelationItem, Subset};
-pub use pool::{CANNOT_BE_INFERRED, Domain, Family, RELATIONS, Relation, relation};
+pub use pool::{CANNOT_BE_INFERRED, CHORD, Domain, Family, RELATIONS, Relation, relation};
 pub use stats::Stats;
+pub use text::NOT_TO_SCALE;
 
-/// Every construction as (relation, name, subset, chain, has an indeterminate
-/// version): what the tests and the statistics table count.
+/// Every construction as (relation, name, subset, chain, whether it has an
+/// indeterminate version in the text mode, and in the visual mode): what the
+/// tests and the statistics table count.
 pub fn constructions() -> impl Iterator<
     Item = (
         &'static str,
         &'static str,
         Subset,
         &'static [&'static str],
-        bool,
+        [bool; 2],
     ),
 > {
-    construct::all().map(|c| (c.relation, c.name, c.subset, c.chain, c.indeterminate))
+    construct::all().map(|c| {
+        let modes = Mode::ALL.map(|m| build::capable(c, m));
+        (c.relation, c.name, c.subset, c.chain, modes)
+    })
 }

@@ -58,9 +58,14 @@ pub enum Family {
 /// The option every question has: the conditions do not settle the relation.
 pub const CANNOT_BE_INFERRED: &str = "Cannot be inferred";
 
+/// A chord that is not a diameter. GeomRel's plain "Chord" would also be true of
+/// every diameter (a diameter is a chord), so a diameter item offering both would
+/// have two right answers: the options of a family exclude each other.
+pub const CHORD: &str = "Chord (not a diameter)";
+
 impl Family {
     /// The choices, as GeomRel words them (appendix, table 23), without
-    /// [`CANNOT_BE_INFERRED`].
+    /// [`CANNOT_BE_INFERRED`]; each family's exclude each other ([`CHORD`]).
     pub fn choices(self) -> &'static [&'static str] {
         match self {
             Family::Collinearity => &["Collinear", "Not collinear"],
@@ -83,7 +88,7 @@ impl Family {
             Family::PointFigure => &["Inside", "Outside", "On the boundary"],
             Family::LineCircle => &["Intersecting", "Tangent", "Disjoint"],
             Family::TriangleSegment => &["Median", "Altitude", "Angle bisector", "Midline"],
-            Family::CircleSegment => &["Radius", "Diameter", "Chord"],
+            Family::CircleSegment => &["Radius", "Diameter", CHORD],
         }
     }
 }
@@ -137,7 +142,7 @@ pub static RELATIONS: &[Relation] = &[
     rel("midline", Domain::Shape, "a segment and a triangle", Family::TriangleSegment, &["Midline"]),
     rel("radius", Domain::Shape, "a segment and a circle", Family::CircleSegment, &["Radius"]),
     rel("diameter", Domain::Shape, "a segment and a circle", Family::CircleSegment, &["Diameter"]),
-    rel("chord", Domain::Shape, "a segment and a circle", Family::CircleSegment, &["Chord"]),
+    rel("chord", Domain::Shape, "a segment and a circle", Family::CircleSegment, &[CHORD]),
 ];
 
 const fn rel(

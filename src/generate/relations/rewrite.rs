@@ -3,7 +3,7 @@
 //! information (a new point on a drawn segment, stated, that no relation needs).
 //! The answer, its letter and the choices stay.
 
-use super::item::{Asked, Condition, FigureRef, Mode};
+use super::item::{Asked, Condition, FigureRef};
 use super::text;
 use crate::generate::Problem;
 use crate::generate::rng::Rng;
@@ -170,65 +170,80 @@ fn refresh_question(q: &mut Problem) {
     let Some(item) = q.relation.as_deref() else {
         return;
     };
-    let question = match item.mode {
-        Mode::Text => text::question(&item.conditions, &item.asked, &item.choices),
-        Mode::Visual => text::question(&[], &item.asked, &item.choices),
-    };
+    let question = text::question_for(item);
     q.question.coordinate = question.clone();
     q.question.individual = question;
 }
 
-/// `p` with `count` new points, each on a drawn segment (a different one each,
-/// seeded), named with unused letters and stated ("Point X lies on segment AB.")
-/// among the conditions at a seeded place: information no relation needs. `None`
-/// when `p` has fewer drawn segments or free letters than that, or is not a
-/// relation item.
+/// `p` with `count` new points, each on a drawn segment (a segment or a polygon's
+/// side; a different one each while there are enough, seeded), named with unused
+/// letters and stated ("Point X lies on segment AB.") among the conditions at a
+/// seeded place: information no relation needs, on determinate and indeterminate
+/// items alike (a new point only follows its segment). Each keeps its distance
+/// from every point and from every drawn segment it is not on. `None` when
+/// there is no room for that many, or `p` is not a relation item.
 pub fn with_unrelated(p: &Problem, count: u8) -> Option<Problem> {
     let mut q = p.clone();
-    let segments = q.diagram.rays.clone();
+    let mut segments: Vec<[usize; 2]> = q.diagram.rays.iter().map(|r| r.points).collect();
+    for s in &q.diagram.shapes {
+        let v = &s.vertices;
+        for k in 0..v.len() {
+            let e = [v[k], v[(k + 1) % v.len()]];
+            if v.len() >= 3 && !segments.iter().any(|x| *x == e || *x == [e[1], e[0]]) {
+                segments.push(e);
+            }
+        }
+    }
     let item = q.relation.as_deref_mut()?;
-    if segments.len() < usize::from(count) {
+    if segments.is_empty() {
         return None;
     }
     let mut rng = Rng::from_u64(p.seed, TAG_UNRELATED ^ u64::from(count));
-    // On an indeterminate item, only segments away from the asked elements: a new
-    // point tied to the element the question leaves open would follow it, and
-    // the counter-examples the tests build would have to move it too.
-    let open = match p.answer {
-        crate::generate::Answer::Choice(l) => item.indeterminate(l),
-        crate::generate::Answer::Number(_) => false,
-    };
-    let asked = if open {
-        asked_names(&item.asked)
-    } else {
-        Vec::new()
-    };
-    let name = |i: usize| &q.diagram.points[i].name;
-    let mut order: Vec<usize> = (0..segments.len())
-        .filter(|&k| !segments[k].points.iter().any(|&i| asked.contains(name(i))))
-        .collect();
-    rng.shuffle(&mut order);
     // The diagram's size, which a new point keeps its distance by.
     let [lo, hi] = q.diagram.bounds(crate::generate::ARC_SAMPLES_PER_TURN)?;
-    let room = MIN_GAP * (hi[0] - lo[0]).hypot(hi[1] - lo[1]);
+    let diagonal = (hi[0] - lo[0]).hypot(hi[1] - lo[1]);
+    let room = MIN_GAP * diagonal;
+    // The drawn circles (centre, radius), which a new point keeps off as well.
+    let circles: Vec<([f64; 2], f64)> = (q.diagram.shapes.iter())
+        .flat_map(|s| s.outline.iter().flat_map(|c| &c.segments))
+        .filter_map(|sg| match sg {
+            crate::generate::Segment::Arc { center, radius, .. } => Some((*center, *radius)),
+            crate::generate::Segment::Line { .. } => None,
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..segments.len()).collect();
+    rng.shuffle(&mut order);
+    // Each segment once, then each again, until `count` are placed.
+    let tries = order.iter().chain(order.iter()).copied();
     let mut placed = 0;
-    for &k in &order {
+    for k in tries {
         if placed == count {
             break;
         }
-        let [a, b] = segments[k].points;
+        let [a, b] = segments[k];
         let (pa, pb) = (q.diagram.xy(a), q.diagram.xy(b));
-        // A few places along the segment, the first clear of every point.
-        let free = (0..TRIES).map(|_| 0.2 + 0.6 * rng.unit()).find_map(|t| {
-            let at = [pa[0] + (pb[0] - pa[0]) * t, pa[1] + (pb[1] - pa[1]) * t];
+        let clear = |at: [f64; 2]| {
             let crowded =
                 (q.diagram.points.iter()).any(|x| (x.x - at[0]).hypot(x.y - at[1]) < room);
-            (!crowded).then_some(at)
-        });
+            let near = segments.iter().any(|&[c, d]| {
+                let (pc, pd) = (q.diagram.xy(c), q.diagram.xy(d));
+                let dd = segment_distance(at, pc, pd);
+                [c, d] != [a, b] && [d, c] != [a, b] && dd > 1e-9 * diagonal && dd < NEAR * diagonal
+            });
+            let on_circle = (circles.iter())
+                .any(|(c, r)| ((at[0] - c[0]).hypot(at[1] - c[1]) - r).abs() < NEAR * diagonal);
+            !crowded && !near && !on_circle
+        };
+        // A few places along the segment, the first clear.
+        let free = (0..TRIES)
+            .map(|_| 0.2 + 0.6 * rng.unit())
+            .map(|t| [pa[0] + (pb[0] - pa[0]) * t, pa[1] + (pb[1] - pa[1]) * t])
+            .find(|at| clear(*at));
         let Some(at) = free else {
             continue;
         };
         let name = ('A'..='Z')
+            .filter(|c| *c != 'O' && *c != 'I')
             .map(String::from)
             .find(|n| !q.diagram.points.iter().any(|x| &x.name == n))?;
         q.diagram.points.push(crate::generate::Point {
@@ -252,25 +267,17 @@ pub fn with_unrelated(p: &Problem, count: u8) -> Option<Problem> {
     Some(q)
 }
 
-/// The point names an asked element uses.
-fn asked_names(asked: &Asked) -> Vec<String> {
-    let figure = |f: &FigureRef| match f {
-        FigureRef::Polygon { vertices } => vertices.clone(),
-        FigureRef::Circle { center, .. } => vec![center.clone()],
-    };
-    match asked {
-        Asked::Points { points } => points.to_vec(),
-        Asked::PointLine { point, line } => vec![point.clone(), line[0].clone(), line[1].clone()],
-        Asked::Lines { a, b } => a.iter().chain(b).cloned().collect(),
-        Asked::AngleMeasures { a, b } | Asked::AnglePositions { a, b } => {
-            a.iter().chain(b).cloned().collect()
-        }
-        Asked::QuadrilateralAngles { quad, .. } => quad.to_vec(),
-        Asked::PointFigure { point, figure: f } => [vec![point.clone()], figure(f)].concat(),
-        Asked::LineCircle { line, circle } => [line.to_vec(), figure(circle)].concat(),
-        Asked::Segment { segment, figure: f } => [segment.to_vec(), figure(f)].concat(),
-    }
+/// The distance from `p` to the segment `a`–`b`.
+fn segment_distance(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = (dx * dx + dy * dy).max(f64::MIN_POSITIVE);
+    let t = (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0);
+    (p[0] - a[0] - t * dx).hypot(p[1] - a[1] - t * dy)
 }
+
+/// How near (a share of the diagram's diagonal) a new point may come to a drawn
+/// segment it is not on: no nearer than a reader would take it to lie on it.
+const NEAR: f64 = 0.03;
 
 /// How far (a share of the diagram's diagonal) a new point keeps from the others.
 const MIN_GAP: f64 = 0.07;

@@ -22,8 +22,23 @@ pub(super) struct Sketch {
     /// Angles marked with an arc.
     pub arcs: Vec<[usize; 3]>,
     pub conditions: Vec<Condition>,
+    /// What each condition is to the answer, in `conditions`' order.
+    pub roles: Vec<Role>,
     /// The solution's reasoning, sentence by sentence.
     pub reasons: Vec<String>,
+}
+
+/// What a stated condition is to the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// Part of the configuration.
+    Plain,
+    /// One the answer needs: without it the relation may not follow, so an
+    /// indeterminate item is made by replacing it ([`super::indeterminate`]).
+    Key,
+    /// About a new element only, so it settles nothing ([`super::decoy`]): an
+    /// indeterminate item's replacement for its key, or a harmless extra.
+    Decoy,
 }
 
 /// A finished construction: the sketch, what is asked and the answer (one of the
@@ -33,8 +48,8 @@ pub(super) struct Built {
     pub sketch: Sketch,
     pub asked: Asked,
     pub answer: &'static str,
-    /// An indeterminate item's: the answer its conditions no longer settle, which
-    /// its drawing must not show.
+    /// An indeterminate item's: the answer its full conditions would give, which
+    /// its conditions no longer settle.
     pub unsettled: Option<&'static str>,
 }
 
@@ -91,6 +106,28 @@ impl Sketch {
 
     pub(super) fn cond(&mut self, c: Condition) {
         self.conditions.push(c);
+        self.roles.push(Role::Plain);
+    }
+
+    /// States a condition the answer needs ([`Role::Key`]).
+    pub(super) fn key(&mut self, c: Condition) {
+        self.conditions.push(c);
+        self.roles.push(Role::Key);
+    }
+
+    /// Marks the conditions stated already that `f` picks as ones the answer needs.
+    pub(super) fn key_where(&mut self, f: impl Fn(&Condition) -> bool) {
+        for (c, r) in self.conditions.iter().zip(&mut self.roles) {
+            if f(c) {
+                *r = Role::Key;
+            }
+        }
+    }
+
+    /// Puts `c` among the conditions at `at`, in the role `role`.
+    pub(super) fn insert(&mut self, at: usize, c: Condition, role: Role) {
+        self.conditions.insert(at, c);
+        self.roles.insert(at, role);
     }
 
     pub(super) fn because(&mut self, s: impl Into<String>) {
@@ -119,14 +156,6 @@ impl Sketch {
             answer,
             unsettled: None,
         })
-    }
-
-    /// An indeterminate item: "Cannot be inferred", where the full conditions
-    /// would have answered `would_be`.
-    pub(super) fn unsettled(self, asked: Asked, would_be: &'static str) -> Option<Built> {
-        let mut b = self.done(asked, super::CANNOT_BE_INFERRED)?;
-        b.unsettled = Some(would_be);
-        Some(b)
     }
 }
 

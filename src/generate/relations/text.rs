@@ -168,6 +168,22 @@ pub(super) fn question(conditions: &[Condition], asked: &Asked, choices: &[Strin
     parts.join(" ")
 }
 
+/// What a visual item says first, as textbooks do: the figure is not to scale,
+/// so only what it marks (and shows by incidence) holds.
+pub const NOT_TO_SCALE: &str = "The figure is not drawn to scale: only its marks (right angles, arrowheads on parallel lines, ticks on equal segments, equal angle letters, given values) and which points lie on which lines and circles can be relied on.";
+
+/// An item's question as its mode states it: every condition in the text mode;
+/// in the visual mode [`NOT_TO_SCALE`] instead, the conditions being drawn.
+pub(super) fn question_for(item: &super::RelationItem) -> String {
+    match item.mode {
+        super::Mode::Text => question(&item.conditions, &item.asked, &item.choices),
+        super::Mode::Visual => format!(
+            "{NOT_TO_SCALE} {}",
+            question(&[], &item.asked, &item.choices)
+        ),
+    }
+}
+
 /// The solution: the reasons, then the answer by letter and text.
 pub(super) fn solution(reasons: &[String], letter: char, text: &str) -> String {
     let mut parts = reasons.to_vec();

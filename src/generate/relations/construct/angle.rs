@@ -4,109 +4,96 @@
 
 use super::line::{fmt, right_at_c};
 use super::{Construction, basic, parallel_frame, transversal};
-use crate::generate::relations::item::Asked;
+use crate::generate::relations::item::{Asked, Condition};
 use crate::generate::relations::sketch::*;
 use crate::generate::rng::Rng;
 use crate::generate::shapes::ShapeKind;
 
 pub(super) static ALL: &[Construction] = &[
-    basic("complementary", "values", false, complementary_values),
-    basic(
-        "complementary",
-        "right_angle_split",
-        true,
-        complementary_split,
-    ),
+    basic("complementary", "values", complementary_values),
+    basic("complementary", "right_angle_split", complementary_split),
     basic(
         "complementary",
         "right_triangle",
-        true,
         complementary_right_triangle,
     ),
-    basic("supplementary", "values", false, supplementary_values),
-    basic(
-        "supplementary",
-        "linear_pair",
-        true,
-        supplementary_linear_pair,
-    ),
+    basic("supplementary", "values", supplementary_values),
+    basic("supplementary", "linear_pair", supplementary_linear_pair),
     basic(
         "supplementary",
         "parallel_consecutive",
-        true,
         supplementary_parallel,
     ),
     basic(
         "supplementary",
         "parallelogram",
-        true,
         supplementary_parallelogram,
     ),
-    basic("corresponding", "transversal", false, |r, _| {
+    basic("corresponding", "transversal", |r| {
         positions(r, CORRESPONDING, Lines::Oblique)
     }),
-    basic("corresponding", "parallel_lines", false, |r, _| {
+    basic("corresponding", "parallel_lines", |r| {
         positions(r, CORRESPONDING, Lines::Parallel)
     }),
-    basic("corresponding", "converging", false, |r, _| {
+    basic("corresponding", "converging", |r| {
         positions(r, CORRESPONDING, Lines::Meeting)
     }),
-    basic("alternate_interior", "transversal", false, |r, _| {
+    basic("alternate_interior", "transversal", |r| {
         positions(r, ALTERNATE_INTERIOR, Lines::Oblique)
     }),
-    basic("alternate_interior", "parallel_lines", false, |r, _| {
+    basic("alternate_interior", "parallel_lines", |r| {
         positions(r, ALTERNATE_INTERIOR, Lines::Parallel)
     }),
-    basic("alternate_interior", "converging", false, |r, _| {
+    basic("alternate_interior", "converging", |r| {
         positions(r, ALTERNATE_INTERIOR, Lines::Meeting)
     }),
-    basic("consecutive_interior", "transversal", false, |r, _| {
+    basic("consecutive_interior", "transversal", |r| {
         positions(r, CONSECUTIVE_INTERIOR, Lines::Oblique)
     }),
-    basic("consecutive_interior", "parallel_lines", false, |r, _| {
+    basic("consecutive_interior", "parallel_lines", |r| {
         positions(r, CONSECUTIVE_INTERIOR, Lines::Parallel)
     }),
-    basic("consecutive_interior", "converging", false, |r, _| {
+    basic("consecutive_interior", "converging", |r| {
         positions(r, CONSECUTIVE_INTERIOR, Lines::Meeting)
     }),
-    basic("alternate_exterior", "transversal", false, |r, _| {
+    basic("alternate_exterior", "transversal", |r| {
         positions(r, ALTERNATE_EXTERIOR, Lines::Oblique)
     }),
-    basic("alternate_exterior", "parallel_lines", false, |r, _| {
+    basic("alternate_exterior", "parallel_lines", |r| {
         positions(r, ALTERNATE_EXTERIOR, Lines::Parallel)
     }),
-    basic("alternate_exterior", "converging", false, |r, _| {
+    basic("alternate_exterior", "converging", |r| {
         positions(r, ALTERNATE_EXTERIOR, Lines::Meeting)
     }),
-    basic("consecutive_exterior", "transversal", false, |r, _| {
+    basic("consecutive_exterior", "transversal", |r| {
         positions(r, CONSECUTIVE_EXTERIOR, Lines::Oblique)
     }),
-    basic("consecutive_exterior", "parallel_lines", false, |r, _| {
+    basic("consecutive_exterior", "parallel_lines", |r| {
         positions(r, CONSECUTIVE_EXTERIOR, Lines::Parallel)
     }),
-    basic("consecutive_exterior", "converging", false, |r, _| {
+    basic("consecutive_exterior", "converging", |r| {
         positions(r, CONSECUTIVE_EXTERIOR, Lines::Meeting)
     }),
-    basic("vertical", "crossing_lines", false, vertical_crossing),
-    basic("vertical", "transversal", false, |r, _| {
+    basic("vertical", "crossing_lines", vertical_crossing),
+    basic("vertical", "transversal", |r| {
         positions(r, VERTICAL, Lines::Oblique)
     }),
-    basic("vertical", "diagonals", false, vertical_diagonals),
-    basic("quadrilateral_angles", "convex", false, |r, _| {
+    basic("vertical", "diagonals", vertical_diagonals),
+    basic("quadrilateral_angles", "convex", |r| {
         quadrilateral(r, Quad::Convex)
     }),
-    basic("quadrilateral_angles", "parallelogram", false, |r, _| {
+    basic("quadrilateral_angles", "parallelogram", |r| {
         quadrilateral(r, Quad::Parallelogram)
     }),
-    basic("quadrilateral_angles", "trapezoid", false, |r, _| {
+    basic("quadrilateral_angles", "trapezoid", |r| {
         quadrilateral(r, Quad::Trapezoid)
     }),
-    basic("quadrilateral_angles", "rectangle", false, |r, _| {
+    basic("quadrilateral_angles", "rectangle", |r| {
         quadrilateral(r, Quad::Rectangle)
     }),
 ];
 
-/// Two angles of `a` degrees (and `b` for "neither"), apart: ∠ABC and ∠DEF.
+/// Two angles of `x` and `y` degrees, apart: ∠ABC and ∠DEF, both stated.
 fn two_angles(rng: &mut Rng, s: &mut Sketch, x: f64, y: f64) {
     let b = s.pt("B", [uniform(rng, 1.0, 2.0), uniform(rng, 6.0, 7.0)]);
     let t = uniform(rng, -20.0, 10.0);
@@ -121,11 +108,11 @@ fn two_angles(rng: &mut Rng, s: &mut Sketch, x: f64, y: f64) {
     }
     s.arc("ABC");
     s.arc("DEF");
-    s.cond(angle_value("ABC", x));
-    s.cond(angle_value("DEF", y));
+    s.key(angle_value("ABC", x));
+    s.key(angle_value("DEF", y));
 }
 
-fn complementary_values(rng: &mut Rng, _: bool) -> Option<Built> {
+fn complementary_values(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let x = degrees(rng, 20, 70);
     let neither = rng.chance(1.0 / 3.0);
@@ -155,62 +142,41 @@ fn complementary_values(rng: &mut Rng, _: bool) -> Option<Built> {
     s.done(ask_measures("ABC", "DEF"), "Complementary")
 }
 
-fn complementary_split(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn complementary_split(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let b = s.pt("B", [uniform(rng, 1.5, 2.5), uniform(rng, 7.0, 8.0)]);
     let t = uniform(rng, -15.0, 15.0);
-    let right = if broken {
-        90.0 + degrees(rng, 15, 30) * if rng.chance(0.5) { 1.0 } else { -1.0 }
-    } else {
-        90.0
-    };
     s.pt("C", go(b, t, uniform(rng, 6.0, 7.0)));
-    s.pt("A", go(b, t - right, uniform(rng, 5.0, 6.0)));
+    s.pt("A", go(b, t - 90.0, uniform(rng, 5.0, 6.0)));
     s.pt(
         "D",
-        go(
-            b,
-            t - right * uniform(rng, 0.3, 0.7),
-            uniform(rng, 5.0, 6.5),
-        ),
+        go(b, t - 90.0 * uniform(rng, 0.3, 0.7), uniform(rng, 5.0, 6.5)),
     );
     for l in ["BA", "BC", "BD"] {
         s.seg(l);
     }
     s.arc("ABD");
     s.arc("DBC");
-    s.cond(same_side("DA", "BC"));
-    s.cond(same_side("DC", "BA"));
-    if broken {
-        let e = s.pt("E", [uniform(rng, 7.5, 8.5), uniform(rng, 0.5, 1.5)]);
-        s.pt("F", go(e, heading(b, s.at("A")) + 90.0, 2.5));
-        s.seg("EF");
-        s.cond(perpendicular("AB", "EF"));
-        s.because("AB ⟂ EF, but nothing relates EF to BC: ∠ABC may be any angle, so ∠ABD and ∠DBC may or may not be complementary.");
-        return s.unsettled(ask_measures("ABD", "DBC"), "Complementary");
-    }
-    s.cond(perpendicular("AB", "BC"));
+    s.key(same_side("DA", "BC"));
+    s.key(same_side("DC", "BA"));
+    s.key(perpendicular("AB", "BC"));
     s.because("AB ⟂ BC makes ∠ABC = 90°, and D lies inside ∠ABC, so ∠ABD + ∠DBC = ∠ABC = 90°: they are complementary.");
     s.done(ask_measures("ABD", "DBC"), "Complementary")
 }
 
-fn complementary_right_triangle(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn complementary_right_triangle(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
-    right_at_c(rng, &mut s, broken)?;
+    right_at_c(rng, &mut s)?;
     s.arc("BAC");
     s.arc("ABC");
-    if broken {
-        s.because("Nothing fixes ∠ACB: ∠BAC + ∠ABC = 180° − ∠ACB may or may not be 90°.");
-        return s.unsettled(ask_measures("BAC", "ABC"), "Complementary");
-    }
-    s.cond(perpendicular("AC", "BC"));
+    s.key(perpendicular("AC", "BC"));
     s.because(
         "AC ⟂ BC makes ∠ACB = 90°, so ∠BAC + ∠ABC = 180° − 90° = 90°: they are complementary.",
     );
     s.done(ask_measures("BAC", "ABC"), "Complementary")
 }
 
-fn supplementary_values(rng: &mut Rng, _: bool) -> Option<Built> {
+fn supplementary_values(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let x = degrees(rng, 30, 150);
     if (x - 90.0).abs() < 5.0 {
@@ -225,76 +191,48 @@ fn supplementary_values(rng: &mut Rng, _: bool) -> Option<Built> {
     s.done(ask_measures("ABC", "DEF"), "Supplementary")
 }
 
-fn supplementary_linear_pair(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn supplementary_linear_pair(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let b = s.pt("B", [5.0, 7.0]);
     let t = uniform(rng, -15.0, 15.0);
-    let bend = if broken { degrees(rng, 20, 35) } else { 0.0 };
     s.pt("C", go(b, t, uniform(rng, 4.0, 5.0)));
-    s.pt("A", go(b, t + 180.0 + bend, uniform(rng, 4.0, 5.0)));
+    s.pt("A", go(b, t + 180.0, uniform(rng, 4.0, 5.0)));
     s.pt(
         "D",
         go(b, t - degrees(rng, 55, 125), uniform(rng, 4.0, 5.0)),
     );
-    for l in ["BA", "BC", "BD"] {
+    // AC drawn whole: B is seen to lie on it.
+    for l in ["AC", "BD"] {
         s.seg(l);
     }
     s.arc("ABD");
     s.arc("DBC");
-    if broken {
-        s.cond(opposite_sides("AC", "BD"));
-        s.because("A and C are on opposite sides of BD, but B is not known to lie on AC: ∠ABC may or may not be a straight angle, so the two angles may or may not be supplementary.");
-        return s.unsettled(ask_measures("ABD", "DBC"), "Supplementary");
-    }
-    s.cond(between("B", "AC"));
+    s.cond(opposite_sides("AC", "BD"));
+    s.key(between("B", "AC"));
     s.because("B lies on segment AC, so ∠ABD and ∠DBC form a linear pair: ∠ABD + ∠DBC = 180°, they are supplementary.");
     s.done(ask_measures("ABD", "DBC"), "Supplementary")
 }
 
-fn supplementary_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let (mut s, _) = parallel_frame(rng, 40, 140, 10.0, broken)?;
+fn supplementary_parallel(rng: &mut Rng) -> Option<Built> {
+    let (mut s, _) = parallel_frame(rng, 40, 140, 10.0)?;
     s.arc("BGH");
     s.arc("DHG");
-    if broken {
-        s.because("Nothing relates AB to CD: ∠BGH + ∠DHG may or may not be 180°.");
-        return s.unsettled(ask_measures("BGH", "DHG"), "Supplementary");
-    }
-    s.cond(parallel("AB", "CD"));
+    s.key(parallel("AB", "CD"));
     s.because("AB ∥ CD, and ∠BGH and ∠DHG are consecutive interior angles at the transversal EF: they sum to 180°, so they are supplementary.");
     s.done(ask_measures("BGH", "DHG"), "Supplementary")
 }
 
-fn supplementary_parallelogram(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn supplementary_parallelogram(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let a = s.pt("A", [uniform(rng, 0.0, 1.5), uniform(rng, 6.0, 7.0)]);
     let b = s.pt("B", [uniform(rng, 6.0, 7.5), uniform(rng, 6.0, 7.0)]);
     let d = s.pt("D", [uniform(rng, 1.5, 3.5), uniform(rng, 1.0, 2.0)]);
-    let k = if broken {
-        if rng.chance(0.5) {
-            uniform(rng, 0.45, 0.7)
-        } else {
-            uniform(rng, 1.35, 1.6)
-        }
-    } else {
-        1.0
-    };
-    s.pt("C", add(d, mul(sub(b, a), k)));
-    s.poly(
-        if broken {
-            ShapeKind::Trapezoid
-        } else {
-            ShapeKind::Parallelogram
-        },
-        "ABCD",
-    );
+    s.pt("C", add(d, sub(b, a)));
+    s.poly(ShapeKind::Parallelogram, "ABCD");
     s.arc("DAB");
     s.arc("ABC");
     s.cond(parallel("AB", "DC"));
-    if broken {
-        s.because("Only AB ∥ DC is known: ∠DAB + ∠ADC = 180°, but ∠DAB + ∠ABC may or may not be.");
-        return s.unsettled(ask_measures("DAB", "ABC"), "Supplementary");
-    }
-    s.cond(parallel("AD", "BC"));
+    s.key(parallel("AD", "BC"));
     s.because("AD ∥ BC, and ∠DAB and ∠ABC are consecutive interior angles at the transversal AB: they sum to 180°, so they are supplementary.");
     s.done(ask_measures("DAB", "ABC"), "Supplementary")
 }
@@ -355,6 +293,9 @@ fn positions(rng: &mut Rng, pairs: (&'static str, &[(&str, &str)]), lines: Lines
         Lines::Meeting => a + degrees(rng, 25, 40) * if rng.chance(0.5) { 1.0 } else { -1.0 },
     };
     let mut s = transversal(rng, a, b);
+    // Where the angles sit follows from the order along the transversal and the
+    // sides of it the lines' ends are on.
+    s.key_where(|c| matches!(c, Condition::SameSide { .. } | Condition::Between { .. }));
     match lines {
         Lines::Oblique => {}
         Lines::Parallel => s.cond(parallel("AB", "CD")),
@@ -410,7 +351,7 @@ fn reason(answer: &str, x: &str, y: &str) -> String {
     format!("∠{x} and ∠{y}: {why}.")
 }
 
-fn vertical_crossing(rng: &mut Rng, _: bool) -> Option<Built> {
+fn vertical_crossing(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let o = s.pt("O", [5.0, 5.0]);
     let t = uniform(rng, -30.0, 30.0);
@@ -421,8 +362,8 @@ fn vertical_crossing(rng: &mut Rng, _: bool) -> Option<Built> {
     s.pt("D", go(o, u, uniform(rng, 3.0, 4.0)));
     s.seg("AB");
     s.seg("CD");
-    s.cond(between("O", "AB"));
-    s.cond(between("O", "CD"));
+    s.key(between("O", "AB"));
+    s.key(between("O", "CD"));
     let (x, y) = [
         ("AOC", "BOD"),
         ("AOD", "BOC"),
@@ -437,7 +378,7 @@ fn vertical_crossing(rng: &mut Rng, _: bool) -> Option<Built> {
     s.done(ask_positions(x, y), "Vertical angles")
 }
 
-fn vertical_diagonals(rng: &mut Rng, _: bool) -> Option<Built> {
+fn vertical_diagonals(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let pts = [
         [uniform(rng, 0.0, 2.0), uniform(rng, 0.0, 2.0)],
@@ -453,8 +394,8 @@ fn vertical_diagonals(rng: &mut Rng, _: bool) -> Option<Built> {
     for l in ["AB", "BC", "CD", "DA", "AC", "BD"] {
         s.seg(l);
     }
-    s.cond(between("O", "AC"));
-    s.cond(between("O", "BD"));
+    s.key(between("O", "AC"));
+    s.key(between("O", "BD"));
     let (x, y) = [("AOB", "COD"), ("BOC", "DOA")][rng.index(2)];
     s.arc(x);
     s.arc(y);

@@ -14,8 +14,7 @@ use crate::generate::shapes::ShapeKind;
 const fn chain(
     chain: &'static [&'static str],
     name: &'static str,
-    indeterminate: bool,
-    build: fn(&mut Rng, bool) -> Option<Built>,
+    build: fn(&mut Rng) -> Option<Built>,
 ) -> Construction {
     // The asked relation is the chain's last.
     let relation = chain[chain.len() - 1];
@@ -24,7 +23,6 @@ const fn chain(
         name,
         subset: Subset::Advanced,
         chain,
-        indeterminate,
         build,
     }
 }
@@ -33,73 +31,61 @@ pub(super) static ALL: &[Construction] = &[
     chain(
         &["midline", "parallel", "perpendicular"],
         "midline_then_perpendicular",
-        true,
         midline_perpendicular,
     ),
     chain(
         &["corresponding", "parallel", "supplementary"],
         "equal_corresponding_then_consecutive",
-        true,
         corresponding_supplementary,
     ),
     chain(
         &["diameter", "perpendicular", "parallel"],
         "thales_then_parallel",
-        true,
         thales_parallel,
     ),
     chain(
         &["line_circle_tangent", "perpendicular"],
         "tangent_then_perpendicular",
-        true,
         tangent_perpendicular,
     ),
     chain(
         &["median", "point_inside"],
         "median_then_inside",
-        true,
         median_inside,
     ),
     chain(
         &["parallel", "perpendicular", "collinear"],
         "perpendiculars_then_collinear",
-        true,
         perpendiculars_collinear,
     ),
     chain(
         &["parallel", "median", "point_on_line"],
         "parallelogram_then_on_diagonal",
-        true,
         parallelogram_on_line,
     ),
     chain(
         &["supplementary", "parallel", "perpendicular"],
         "consecutive_then_perpendicular",
-        true,
         supplementary_perpendicular,
     ),
     chain(
         &["angle_bisector", "perpendicular"],
         "isosceles_bisector_then_perpendicular",
-        true,
         bisector_perpendicular,
     ),
     chain(
         &["line_circle_tangent", "parallel", "line_circle_disjoint"],
         "tangent_then_disjoint",
-        true,
         tangent_disjoint,
     ),
     chain(
         &["midline", "point_inside"],
         "midline_then_inside",
-        true,
         midline_inside,
     ),
     chain(
         &["vertical", "complementary"],
         "vertical_then_complementary",
-        true,
         vertical_complementary,
     ),
 ];
@@ -118,29 +104,20 @@ fn flip(rng: &mut Rng) -> f64 {
     if rng.chance(0.5) { 1.0 } else { -1.0 }
 }
 
-fn midline_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn midline_perpendicular(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
     s.pt("M", mid(a, b));
-    let t = if broken {
-        uniform(rng, 0.62, 0.75)
-    } else {
-        0.5
-    };
-    s.pt("N", lerp(a, c, t));
+    s.pt("N", mid(a, c));
     s.seg("MN");
     let e = s.pt("E", lerp(b, c, uniform(rng, 0.3, 0.7)));
     s.pt("F", go(e, heading(b, c) - 90.0, uniform(rng, 7.0, 8.0)));
     s.seg("EF");
-    s.cond(midpoint("M", "AB"));
-    s.cond(perpendicular("EF", "BC"));
-    if broken {
-        s.cond(between("N", "AC"));
-        s.because("N is only known to be on AC, so MN need not be parallel to BC: MN may or may not be perpendicular to EF.");
-        return s.unsettled(ask_lines("MN", "EF"), "Perpendicular");
-    }
-    s.cond(midpoint("N", "AC"));
+    s.key(midpoint("M", "AB"));
+    s.key(perpendicular("EF", "BC"));
+    s.cond(between("N", "AC"));
+    s.key(midpoint("N", "AC"));
     s.because(
         "M and N are the midpoints of AB and AC, so MN is a midline of triangle ABC and MN ∥ BC.",
     );
@@ -148,23 +125,18 @@ fn midline_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.done(ask_lines("MN", "EF"), "Perpendicular")
 }
 
-fn corresponding_supplementary(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let (mut s, a) = parallel_frame(rng, 40, 140, 10.0, broken)?;
+fn corresponding_supplementary(rng: &mut Rng) -> Option<Built> {
+    let (mut s, _) = parallel_frame(rng, 40, 140, 10.0)?;
     s.arc("AGE");
     s.arc("BGH");
     s.arc("DHG");
-    if broken {
-        s.cond(angle_value("AGE", 180.0 - a));
-        s.because("Only ∠AGE is known; nothing fixes CD's direction, so ∠BGH + ∠DHG may or may not be 180°.");
-        return s.unsettled(ask_measures("BGH", "DHG"), "Supplementary");
-    }
-    s.cond(equal_angles("AGE", "CHG"));
+    s.key(equal_angles("AGE", "CHG"));
     s.because("∠AGE and ∠CHG are equal corresponding angles, so AB ∥ CD.");
     s.because("With AB ∥ CD, the consecutive interior angles ∠BGH and ∠DHG sum to 180°: they are supplementary.");
     s.done(ask_measures("BGH", "DHG"), "Supplementary")
 }
 
-fn thales_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn thales_parallel(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = (uniform(rng, 3.5, 4.5) * 2.0).round() / 2.0;
     let o = s.pt("O", [5.0, 5.0]);
@@ -172,12 +144,7 @@ fn thales_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
     let t = uniform(rng, -30.0, 30.0);
     s.pt("A", go(o, t + 180.0, r));
     let b = s.pt("B", go(o, t, r));
-    let k = if broken {
-        uniform(rng, 0.55, 0.75)
-    } else {
-        1.0
-    };
-    let c = s.pt("C", go(o, t - degrees(rng, 60, 120), r * k));
+    let c = s.pt("C", go(o, t - degrees(rng, 60, 120), r));
     // BD ⟂ BC at B.
     s.pt(
         "D",
@@ -186,29 +153,20 @@ fn thales_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
     for l in ["AB", "AC", "BC", "BD"] {
         s.seg(l);
     }
-    s.cond(midpoint("O", "AB"));
+    s.key(midpoint("O", "AB"));
     s.cond(on_circle("A", "O", r));
-    s.cond(perpendicular("BD", "BC"));
-    if broken {
-        s.because("C is not known to be on the circle, so ∠ACB need not be right: AC may or may not be parallel to BD.");
-        return s.unsettled(ask_lines("AC", "BD"), "Parallel");
-    }
-    s.cond(on_circle("C", "O", r));
+    s.key(perpendicular("BD", "BC"));
+    s.key(on_circle("C", "O", r));
     s.because("AB is a diameter (O is its midpoint and A is on the circle), and C is on the circle, so ∠ACB = 90°: AC ⟂ BC.");
     s.because("AC and BD are both perpendicular to BC, so AC ∥ BD.");
     s.done(ask_lines("AC", "BD"), "Parallel")
 }
 
-fn tangent_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn tangent_perpendicular(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let (r, o, t, tt) = circle_and_point(rng, &mut s);
-    let u = if broken {
-        t + 90.0 + degrees(rng, 20, 35) * flip(rng)
-    } else {
-        t + 90.0
-    };
-    s.pt("A", go(tt, u, uniform(rng, 3.0, 4.0)));
-    s.pt("B", go(tt, u + 180.0, uniform(rng, 3.0, 4.0)));
+    s.pt("A", go(tt, t + 90.0, uniform(rng, 3.0, 4.0)));
+    s.pt("B", go(tt, t - 90.0, uniform(rng, 3.0, 4.0)));
     let c = s.pt(
         "C",
         go(o, t + 180.0 + uniform(rng, 50.0, 70.0) * flip(rng), r * 1.3),
@@ -219,39 +177,23 @@ fn tangent_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
     }
     s.cond(on_circle("T", "O", r));
     s.cond(between("T", "AB"));
-    s.cond(parallel("CD", "OT"));
-    if broken {
-        s.because("AB passes through T on the circle, but is not known to be tangent: it may or may not be perpendicular to OT, and so to CD.");
-        return s.unsettled(ask_lines("CD", "AB"), "Perpendicular");
-    }
-    s.cond(tangent("AB", "O", r));
+    s.key(parallel("CD", "OT"));
+    s.key(tangent("AB", "O", r));
     s.because("AB is tangent to the circle at T, so AB ⟂ OT.");
     s.because("CD ∥ OT, so CD ⟂ AB.");
     s.done(ask_lines("CD", "AB"), "Perpendicular")
 }
 
-fn median_inside(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn median_inside(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
     let m = s.pt("M", mid(b, c));
     s.seg("AM");
-    s.cond(midpoint("M", "BC"));
-    if broken {
-        s.pt("P", lerp(m, a, uniform(rng, 1.3, 1.5)));
-        s.seg("AP");
-        s.cond(on_line("P", "AM"));
-        s.because("P is on line AM, but not known to be between A and M: it may be inside, on or outside the triangle.");
-        return s.unsettled(
-            Asked::PointFigure {
-                point: "P".into(),
-                figure: polygon("ABC"),
-            },
-            "Inside",
-        );
-    }
     s.pt("P", mid(a, m));
-    s.cond(midpoint("P", "AM"));
+    s.key(midpoint("M", "BC"));
+    s.cond(on_line("P", "AM"));
+    s.key(midpoint("P", "AM"));
     s.because("M is the midpoint of BC, so the median AM runs from A through the triangle's interior to side BC.");
     s.because("P is the midpoint of AM, strictly between its ends: P is inside triangle ABC.");
     s.done(
@@ -263,18 +205,13 @@ fn median_inside(rng: &mut Rng, broken: bool) -> Option<Built> {
     )
 }
 
-fn perpendiculars_collinear(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn perpendiculars_collinear(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let th = uniform(rng, -20.0, 20.0);
     let a = s.pt("A", [uniform(rng, 0.5, 1.5), uniform(rng, 4.0, 5.0)]);
     let b = s.pt("B", go(a, th, uniform(rng, 4.5, 5.5)));
     let c = s.pt("C", [uniform(rng, 0.5, 1.5), uniform(rng, 8.0, 9.0)]);
-    let cd = if broken {
-        th + degrees(rng, 15, 25) * flip(rng)
-    } else {
-        th
-    };
-    let d = s.pt("D", go(c, cd, uniform(rng, 9.0, 10.0)));
+    let d = s.pt("D", go(c, th, uniform(rng, 9.0, 10.0)));
     let e = foot(b, c, d);
     s.pt("E", e);
     s.pt("F", go(b, th - 90.0, uniform(rng, 2.5, 3.5)));
@@ -282,46 +219,32 @@ fn perpendiculars_collinear(rng: &mut Rng, broken: bool) -> Option<Built> {
         s.seg(l);
     }
     s.cond(between("E", "CD"));
-    s.cond(perpendicular("BE", "CD"));
-    s.cond(perpendicular("BF", "AB"));
-    if broken {
-        s.because("Nothing relates AB to CD, so BF ⟂ AB and BE ⟂ CD need not be one line: E, B and F may or may not be collinear.");
-        return s.unsettled(ask_points("EBF"), "Collinear");
-    }
-    s.cond(parallel("AB", "CD"));
+    s.key(perpendicular("BE", "CD"));
+    s.key(perpendicular("BF", "AB"));
+    s.key(parallel("AB", "CD"));
     s.because("AB ∥ CD and BE ⟂ CD, so BE ⟂ AB.");
     s.because("BE and BF are both perpendicular to AB at B, so they lie on one line: E, B and F are collinear.");
     s.done(ask_points("EBF"), "Collinear")
 }
 
-fn parallelogram_on_line(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn parallelogram_on_line(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
-    // Broken: D moved along AB, which keeps AB ∥ CD and breaks AC ∥ BD.
-    let shift = if broken {
-        mul(sub(b, a), uniform(rng, 0.25, 0.4) * flip(rng))
-    } else {
-        [0.0, 0.0]
-    };
-    s.pt("D", add(add(b, sub(c, a)), shift));
+    s.pt("D", add(b, sub(c, a)));
     s.pt("M", mid(b, c));
     for l in ["AB", "AC", "BD", "CD", "BC", "AD"] {
         s.seg(l);
     }
-    s.cond(parallel("AB", "CD"));
-    s.cond(midpoint("M", "BC"));
-    if broken {
-        s.because("Only AB ∥ CD is known, so ABDC need not be a parallelogram: AD may or may not pass through the midpoint M of BC.");
-        return s.unsettled(ask_point_line("M", "AD"), "On the line");
-    }
-    s.cond(parallel("AC", "BD"));
+    s.key(parallel("AB", "CD"));
+    s.key(midpoint("M", "BC"));
+    s.key(parallel("AC", "BD"));
     s.because("AB ∥ CD and AC ∥ BD make ABDC a parallelogram, whose diagonals AD and BC bisect each other.");
     s.because("So AD passes through the midpoint M of BC (AM is a median of triangle ABC): M is on line AD.");
     s.done(ask_point_line("M", "AD"), "On the line")
 }
 
-fn supplementary_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let (mut s, a) = parallel_frame(rng, 50, 130, 10.0, broken)?;
+fn supplementary_perpendicular(rng: &mut Rng) -> Option<Built> {
+    let (mut s, a) = parallel_frame(rng, 50, 130, 10.0)?;
     // KL ⟂ AB, crossing both lines away from the transversal.
     let ga = s.at("A");
     let g = s.at("G");
@@ -334,13 +257,9 @@ fn supplementary_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.seg("KL");
     s.arc("BGH");
     s.arc("DHG");
-    s.cond(perpendicular("KL", "AB"));
-    s.cond(angle_value("BGH", 180.0 - a));
-    if broken {
-        s.because("∠DHG is not given, so AB and CD need not be parallel: KL may or may not be perpendicular to CD.");
-        return s.unsettled(ask_lines("KL", "CD"), "Perpendicular");
-    }
-    s.cond(angle_value("DHG", a));
+    s.key(perpendicular("KL", "AB"));
+    s.key(angle_value("BGH", 180.0 - a));
+    s.key(angle_value("DHG", a));
     s.because(format!(
         "∠BGH + ∠DHG = {}° + {}° = 180°, and they are consecutive interior angles at EF, so AB ∥ CD.",
         fmt(180.0 - a),
@@ -350,19 +269,14 @@ fn supplementary_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.done(ask_lines("KL", "CD"), "Perpendicular")
 }
 
-fn bisector_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn bisector_perpendicular(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let c = s.pt("C", [uniform(rng, 4.0, 6.0), uniform(rng, 0.5, 1.5)]);
     let axis = uniform(rng, 80.0, 100.0);
     let x = degrees(rng, 20, 35);
     let la = uniform(rng, 6.5, 7.5);
-    let lb = if broken {
-        la * uniform(rng, 0.65, 0.8)
-    } else {
-        la
-    };
     let a = s.pt("A", go(c, axis + x, la));
-    let b = s.pt("B", go(c, axis - x, lb));
+    let b = s.pt("B", go(c, axis - x, la));
     let d = meet(c, go(c, axis, 1.0), a, b)?;
     s.pt("D", d);
     s.poly(ShapeKind::Triangle, "ABC");
@@ -370,14 +284,8 @@ fn bisector_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.arc("ACD");
     s.arc("DCB");
     s.cond(between("D", "AB"));
-    s.cond(equal_angles("ACD", "DCB"));
-    if broken {
-        s.because(
-            "CD bisects ∠ACB, but without CA = CB the bisector need not be perpendicular to AB.",
-        );
-        return s.unsettled(ask_lines("CD", "AB"), "Perpendicular");
-    }
-    s.cond(equal_lengths("CA", "CB"));
+    s.key(equal_angles("ACD", "DCB"));
+    s.key(equal_lengths("CA", "CB"));
     s.because(
         "CA = CB makes triangle ABC isosceles, and CD bisects the apex angle ∠ACB (∠ACD = ∠DCB).",
     );
@@ -385,25 +293,15 @@ fn bisector_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.done(ask_lines("CD", "AB"), "Perpendicular")
 }
 
-fn tangent_disjoint(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn tangent_disjoint(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let (r, o, t, tt) = circle_and_point(rng, &mut s);
-    parallel_to_tangent(rng, &mut s, (o, t, tt, r), broken);
+    parallel_to_tangent(rng, &mut s, (o, t, tt, r));
     s.seg("CD");
     s.seg("AB");
-    s.cond(tangent("CD", "O", r));
-    s.cond(parallel("AB", "CD"));
-    if broken {
-        s.because("AB ∥ CD, but which side of the tangent CD it lies on is not given: AB may miss the circle or cut it.");
-        return s.unsettled(
-            Asked::LineCircle {
-                line: line("AB"),
-                circle: circle("O", r),
-            },
-            "Disjoint",
-        );
-    }
-    s.cond(opposite_sides("OA", "CD"));
+    s.key(tangent("CD", "O", r));
+    s.key(parallel("AB", "CD"));
+    s.key(opposite_sides("OA", "CD"));
     s.because("CD is tangent, so the whole circle lies on O's side of CD.");
     s.because("AB ∥ CD lies on the other side of CD, so it does not meet the circle: disjoint.");
     s.done(
@@ -415,30 +313,18 @@ fn tangent_disjoint(rng: &mut Rng, broken: bool) -> Option<Built> {
     )
 }
 
-fn midline_inside(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn midline_inside(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
     let m = s.pt("M", mid(a, b));
     let n = s.pt("N", mid(a, c));
     s.seg("MN");
-    s.cond(midpoint("M", "AB"));
-    s.cond(midpoint("N", "AC"));
-    if broken {
-        s.pt("P", lerp(m, n, uniform(rng, 1.6, 1.9)));
-        s.seg("NP");
-        s.cond(on_line("P", "MN"));
-        s.because("P is on line MN, but not known to be between M and N: it may be inside, on or outside the triangle.");
-        return s.unsettled(
-            Asked::PointFigure {
-                point: "P".into(),
-                figure: polygon("ABC"),
-            },
-            "Inside",
-        );
-    }
     s.pt("P", lerp(m, n, uniform(rng, 0.35, 0.65)));
-    s.cond(between("P", "MN"));
+    s.key(midpoint("M", "AB"));
+    s.key(midpoint("N", "AC"));
+    s.cond(on_line("P", "MN"));
+    s.key(between("P", "MN"));
     s.because(
         "MN joins the midpoints of AB and AC: a midline, inside triangle ABC between its ends.",
     );
@@ -452,38 +338,27 @@ fn midline_inside(rng: &mut Rng, broken: bool) -> Option<Built> {
     )
 }
 
-fn vertical_complementary(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn vertical_complementary(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let x = degrees(rng, 30, 60);
     let o = s.pt("O", [5.0, 5.0]);
     let t = uniform(rng, -20.0, 20.0);
-    // AB along t; C at x from A's ray; D opposite C (or, broken, on C's ray).
+    // AB along t; C at x from A's ray; D opposite C.
     s.pt("A", go(o, t + 180.0, 4.0));
     s.pt("B", go(o, t, 4.0));
     s.pt("C", go(o, t + 180.0 + x, 4.0));
-    if broken {
-        s.pt("D", go(o, t + 180.0 + x, 2.0));
-    } else {
-        s.pt("D", go(o, t + x, 4.0));
-    }
+    s.pt("D", go(o, t + x, 4.0));
     s.pt("E", go(o, t - (90.0 - x), 3.5));
-    for l in ["AB", "OC", "OE"] {
+    for l in ["AB", "CD", "OE"] {
         s.seg(l);
-    }
-    if !broken {
-        s.seg("OD");
     }
     s.arc("AOC");
     s.arc("BOE");
     s.cond(between("O", "AB"));
-    s.cond(angle_value("AOC", x));
-    s.cond(angle_value("BOE", 90.0 - x));
-    if broken {
-        s.cond(on_line("O", "CD"));
-        s.because("O is on line CD, but not known to be between C and D: ∠BOD may be ∠AOC's vertical angle or its supplement, so ∠BOD + ∠BOE may or may not be 90°.");
-        return s.unsettled(ask_measures("BOD", "BOE"), "Complementary");
-    }
-    s.cond(between("O", "CD"));
+    s.key(angle_value("AOC", x));
+    s.key(angle_value("BOE", 90.0 - x));
+    s.cond(on_line("O", "CD"));
+    s.key(between("O", "CD"));
     s.because(format!(
         "Lines AB and CD cross at O, so ∠BOD and ∠AOC are vertical angles: ∠BOD = {}°.",
         fmt(x)

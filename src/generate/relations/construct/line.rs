@@ -7,82 +7,43 @@ use crate::generate::rng::Rng;
 use crate::generate::shapes::ShapeKind;
 
 pub(super) static ALL: &[Construction] = &[
-    basic("collinear", "midpoint", true, collinear_midpoint),
+    basic("collinear", "midpoint", collinear_midpoint),
     basic(
         "collinear",
         "two_perpendiculars",
-        true,
         collinear_two_perpendiculars,
     ),
-    basic(
-        "collinear",
-        "straight_angle",
-        true,
-        collinear_straight_angle,
-    ),
+    basic("collinear", "straight_angle", collinear_straight_angle),
     basic(
         "collinear",
         "angles_not_straight",
-        false,
         collinear_angles_not_straight,
     ),
-    basic("collinear", "right_angle", false, collinear_right_angle),
-    basic(
-        "point_on_line",
-        "perpendicular_bisector",
-        true,
-        on_line_bisector,
-    ),
+    basic("collinear", "right_angle", collinear_right_angle),
+    basic("point_on_line", "perpendicular_bisector", on_line_bisector),
     basic(
         "point_on_line",
         "parallelogram_diagonals",
-        true,
         on_line_parallelogram,
     ),
-    basic(
-        "point_on_line",
-        "parallel_lines",
-        true,
-        on_line_parallel_lines,
-    ),
-    basic("point_on_line", "perpendicular_foot", false, on_line_foot),
+    basic("point_on_line", "parallel_lines", on_line_parallel_lines),
+    basic("point_on_line", "perpendicular_foot", on_line_foot),
     basic(
         "parallel",
         "both_perpendicular",
-        true,
         parallel_both_perpendicular,
     ),
-    basic("parallel", "transitive", true, parallel_transitive),
-    basic(
-        "parallel",
-        "corresponding_angles",
-        true,
-        parallel_corresponding,
-    ),
-    basic("parallel", "alternate_angles", false, parallel_alternate),
-    basic("parallel", "midline", true, parallel_midline),
-    basic(
-        "perpendicular",
-        "parallel_and_perpendicular",
-        true,
-        perp_parallel,
-    ),
-    basic("perpendicular", "isosceles_median", true, perp_isosceles),
-    basic("perpendicular", "thales", true, perp_thales),
-    basic("perpendicular", "angle_sum", true, perp_angle_sum),
-    basic("intersecting", "angle_value", false, meet_angle_value),
-    basic(
-        "intersecting",
-        "parallel_transfer",
-        true,
-        meet_parallel_transfer,
-    ),
-    basic(
-        "intersecting",
-        "triangle_angles",
-        true,
-        meet_triangle_angles,
-    ),
+    basic("parallel", "transitive", parallel_transitive),
+    basic("parallel", "corresponding_angles", parallel_corresponding),
+    basic("parallel", "alternate_angles", parallel_alternate),
+    basic("parallel", "midline", parallel_midline),
+    basic("perpendicular", "parallel_and_perpendicular", perp_parallel),
+    basic("perpendicular", "isosceles_median", perp_isosceles),
+    basic("perpendicular", "thales", perp_thales),
+    basic("perpendicular", "angle_sum", perp_angle_sum),
+    basic("intersecting", "angle_value", meet_angle_value),
+    basic("intersecting", "parallel_transfer", meet_parallel_transfer),
+    basic("intersecting", "triangle_angles", meet_triangle_angles),
 ];
 
 /// A triangle ABC of a comfortable shape (every angle at least 25°).
@@ -90,6 +51,25 @@ pub(super) fn triangle(rng: &mut Rng, s: &mut Sketch) -> Option<[P; 3]> {
     let a = s.pt("A", [uniform(rng, 3.0, 7.0), uniform(rng, 0.0, 2.0)]);
     let b = s.pt("B", [uniform(rng, 0.0, 2.5), uniform(rng, 6.0, 8.0)]);
     let c = s.pt("C", [uniform(rng, 7.5, 10.0), uniform(rng, 6.0, 8.0)]);
+    let ok = [angle_at(b, a, c), angle_at(a, b, c), angle_at(a, c, b)]
+        .iter()
+        .all(|x| *x >= 25.0);
+    ok.then_some([a, b, c])
+}
+
+/// A triangle ABC whose apex A stands clearly off the middle of BC: the foot of
+/// the altitude from A is a sixth to a third of BC from one end, so that the
+/// median, the altitude and the angle bisector from A are told apart by eye.
+pub(super) fn triangle_apart(rng: &mut Rng, s: &mut Sketch) -> Option<[P; 3]> {
+    // A first, so that the points keep the order A, B, C.
+    s.pt("A", [0.0, 0.0]);
+    let b = s.pt("B", [uniform(rng, 0.0, 1.5), uniform(rng, 6.5, 8.0)]);
+    let c = s.pt("C", [uniform(rng, 8.5, 10.0), uniform(rng, 6.5, 8.0)]);
+    let t = uniform(rng, 0.15, 0.32);
+    let t = if rng.chance(0.5) { t } else { 1.0 - t };
+    let n = normal(b, c);
+    let up = if n[1] < 0.0 { n } else { mul(n, -1.0) };
+    let a = s.pt("A", add(lerp(b, c, t), mul(up, uniform(rng, 5.0, 7.0))));
     let ok = [angle_at(b, a, c), angle_at(a, b, c), angle_at(a, c, b)]
         .iter()
         .all(|x| *x >= 25.0);
@@ -108,18 +88,11 @@ pub(super) fn triangle_with_angles(rng: &mut Rng, s: &mut Sketch, x: f64, y: f64
     Some(())
 }
 
-/// Triangle ABC with ∠BAC = x and ∠ABC = y (whole degrees): x + y = 90, a right
-/// angle at C, or, when `broken`, at least 12° off it. Returns (x, y).
-pub(super) fn right_at_c(rng: &mut Rng, s: &mut Sketch, broken: bool) -> Option<(f64, f64)> {
+/// Triangle ABC with ∠BAC = x and ∠ABC = y (whole degrees, x + y = 90): a right
+/// angle at C. Returns (x, y).
+pub(super) fn right_at_c(rng: &mut Rng, s: &mut Sketch) -> Option<(f64, f64)> {
     let x = degrees(rng, 25, 65);
-    let y = if broken {
-        degrees(rng, 30, 75)
-    } else {
-        90.0 - x
-    };
-    if broken && (x + y - 90.0).abs() < 12.0 {
-        return None;
-    }
+    let y = 90.0 - x;
     triangle_with_angles(rng, s, x, y)?;
     Some((x, y))
 }
@@ -131,59 +104,33 @@ fn normal(a: P, b: P) -> P {
     [-d[1] / l, d[0] / l]
 }
 
-/// A whole number of degrees in `lo..=hi`, either sign.
-fn signed(rng: &mut Rng, lo: i64, hi: i64) -> f64 {
-    let d = degrees(rng, lo, hi);
-    if rng.chance(0.5) { d } else { -d }
-}
-
-fn collinear_midpoint(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn collinear_midpoint(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, _] = triangle(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
-    if broken {
-        let m = add(mid(a, b), mul(normal(a, b), uniform(rng, 1.2, 2.0)));
-        s.pt("M", m);
-        s.seg("MA");
-        s.seg("MB");
-        s.cond(equal_lengths("MA", "MB"));
-        s.because("MA = MB puts M on the perpendicular bisector of AB, which crosses line AB at one point only: M may or may not be on it.");
-        return s.unsettled(ask_points("AMB"), "Collinear");
-    }
     s.pt("M", mid(a, b));
-    s.cond(midpoint("M", "AB"));
+    s.key(midpoint("M", "AB"));
     s.because("The midpoint of a segment lies on the segment, so A, M and B lie on one line.");
     s.done(ask_points("AMB"), "Collinear")
 }
 
-fn collinear_two_perpendiculars(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn collinear_two_perpendiculars(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let th = uniform(rng, -30.0, 30.0);
     let b = s.pt("B", [uniform(rng, 3.0, 5.0), uniform(rng, 4.0, 6.0)]);
     s.pt("C", go(b, th, uniform(rng, 3.5, 5.0)));
     s.pt("A", go(b, th - 90.0, uniform(rng, 2.5, 4.0)));
+    s.pt("D", go(b, th + 90.0, uniform(rng, 2.5, 4.0)));
     s.seg("BC");
     s.seg("AB");
-    s.cond(perpendicular("AB", "BC"));
-    if broken {
-        let phi = th + signed(rng, 20, 50);
-        let e = s.pt("E", [uniform(rng, 7.5, 9.0), uniform(rng, 8.0, 9.0)]);
-        s.pt("F", go(e, phi, 3.0));
-        s.pt("D", go(b, phi + 90.0, uniform(rng, 2.5, 4.0)));
-        s.seg("EF");
-        s.seg("BD");
-        s.cond(perpendicular("BD", "EF"));
-        s.because("BD ⟂ EF says nothing about BD and BC, as nothing relates EF to BC: D may or may not lie on line AB.");
-        return s.unsettled(ask_points("ABD"), "Collinear");
-    }
-    s.pt("D", go(b, th + 90.0, uniform(rng, 2.5, 4.0)));
     s.seg("BD");
-    s.cond(perpendicular("BD", "BC"));
+    s.key(perpendicular("AB", "BC"));
+    s.key(perpendicular("BD", "BC"));
     s.because("AB and BD are both perpendicular to BC at B, and through a point there is one perpendicular to a line: A, B and D are collinear.");
     s.done(ask_points("ABD"), "Collinear")
 }
 
-fn collinear_straight_angle(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn collinear_straight_angle(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let x = degrees(rng, 35, 145);
     if (x - 90.0).abs() < 15.0 {
@@ -192,28 +139,17 @@ fn collinear_straight_angle(rng: &mut Rng, broken: bool) -> Option<Built> {
     let b = s.pt("B", [5.0, 5.0]);
     let up = uniform(rng, -110.0, -70.0);
     s.pt("D", go(b, up, uniform(rng, 3.0, 4.0)));
-    let ba = up - x;
-    s.pt("A", go(b, ba, uniform(rng, 3.0, 4.0)));
-    // C at 180 − x from BD: on the other side of BD (a straight line with A), or,
-    // when broken, on A's side.
-    let bc = if broken {
-        up - (180.0 - x)
-    } else {
-        up + (180.0 - x)
-    };
-    s.pt("C", go(b, bc, uniform(rng, 3.0, 4.0)));
+    s.pt("A", go(b, up - x, uniform(rng, 3.0, 4.0)));
+    // C at 180 − x from BD, on the other side of BD: a straight line with A.
+    s.pt("C", go(b, up + (180.0 - x), uniform(rng, 3.0, 4.0)));
     for l in ["BA", "BC", "BD"] {
         s.seg(l);
     }
     s.arc("ABD");
     s.arc("DBC");
-    s.cond(angle_value("ABD", x));
-    s.cond(angle_value("DBC", 180.0 - x));
-    if broken {
-        s.because("∠ABD + ∠DBC = 180°, but with A and C on the same side of BD that makes no straight angle: without knowing the sides, A, B and C may or may not be collinear.");
-        return s.unsettled(ask_points("ABC"), "Collinear");
-    }
-    s.cond(opposite_sides("AC", "BD"));
+    s.key(angle_value("ABD", x));
+    s.key(angle_value("DBC", 180.0 - x));
+    s.key(opposite_sides("AC", "BD"));
     s.because(format!(
         "A and C are on opposite sides of BD and ∠ABD + ∠DBC = {}° + {}° = 180°, so ∠ABC is a straight angle: A, B and C are collinear.",
         fmt(x),
@@ -222,7 +158,7 @@ fn collinear_straight_angle(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.done(ask_points("ABC"), "Collinear")
 }
 
-fn collinear_angles_not_straight(rng: &mut Rng, _: bool) -> Option<Built> {
+fn collinear_angles_not_straight(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let (x, y) = (degrees(rng, 30, 80), degrees(rng, 30, 80));
     if (x - y).abs() < 10.0 {
@@ -238,8 +174,8 @@ fn collinear_angles_not_straight(rng: &mut Rng, _: bool) -> Option<Built> {
     }
     s.arc("ABD");
     s.arc("DBC");
-    s.cond(angle_value("ABD", x));
-    s.cond(angle_value("DBC", y));
+    s.key(angle_value("ABD", x));
+    s.key(angle_value("DBC", y));
     s.because(format!(
         "Whichever sides of BD A and C are on, ∠ABC is {}° + {}° or the difference {}°, never 180° or 0°: A, B and C are not collinear.",
         fmt(x),
@@ -249,7 +185,7 @@ fn collinear_angles_not_straight(rng: &mut Rng, _: bool) -> Option<Built> {
     s.done(ask_points("ABC"), "Not collinear")
 }
 
-fn collinear_right_angle(rng: &mut Rng, _: bool) -> Option<Built> {
+fn collinear_right_angle(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let th = uniform(rng, -40.0, 40.0);
     let b = s.pt("B", [uniform(rng, 2.0, 4.0), uniform(rng, 5.0, 7.0)]);
@@ -257,116 +193,64 @@ fn collinear_right_angle(rng: &mut Rng, _: bool) -> Option<Built> {
     s.pt("A", go(b, th - 90.0, uniform(rng, 3.0, 5.0)));
     s.seg("AB");
     s.seg("BC");
-    s.cond(perpendicular("AB", "BC"));
+    s.key(perpendicular("AB", "BC"));
     s.because("AB ⟂ BC: the lines BA and BC meet at B at a right angle, so C is not on line AB: A, B and C are not collinear.");
     s.done(ask_points("ABC"), "Not collinear")
 }
 
-fn on_line_bisector(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn on_line_bisector(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let a = s.pt("A", [uniform(rng, 0.5, 2.0), uniform(rng, 4.0, 6.0)]);
     let b = s.pt("B", [uniform(rng, 8.0, 9.5), uniform(rng, 4.0, 6.0)]);
     let m = s.pt("M", mid(a, b));
     let n = normal(a, b);
     s.pt("P", add(m, mul(n, uniform(rng, 2.5, 4.0))));
-    s.cond(midpoint("M", "AB"));
-    s.cond(equal_lengths("PA", "PB"));
-    let q = add(m, mul(n, -uniform(rng, 2.5, 4.0)));
+    s.pt("Q", add(m, mul(n, -uniform(rng, 2.5, 4.0))));
     for l in ["AB", "PA", "PB", "QA", "QB", "PQ"] {
-        if l == "QA" {
-            if broken {
-                let along = sub(b, a);
-                let k = uniform(rng, 0.12, 0.25) * if rng.chance(0.5) { 1.0 } else { -1.0 };
-                s.pt("Q", add(q, mul(along, k)));
-            } else {
-                s.pt("Q", q);
-            }
-        }
         s.seg(l);
     }
-    if broken {
-        s.because("Only P is known to be equidistant from A and B; Q may be anywhere, so line PQ may or may not pass through M.");
-        return s.unsettled(ask_point_line("M", "PQ"), "On the line");
-    }
-    s.cond(equal_lengths("QA", "QB"));
+    s.cond(midpoint("M", "AB"));
+    s.key(equal_lengths("PA", "PB"));
+    s.key(equal_lengths("QA", "QB"));
     s.because("P and Q are each equidistant from A and B, so line PQ is the perpendicular bisector of AB, which passes through the midpoint M.");
     s.done(ask_point_line("M", "PQ"), "On the line")
 }
 
-fn on_line_parallelogram(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn on_line_parallelogram(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let a = s.pt("A", [uniform(rng, 0.0, 1.5), uniform(rng, 6.0, 7.0)]);
     let b = s.pt("B", [uniform(rng, 6.0, 7.5), uniform(rng, 6.0, 7.0)]);
-    let d0 = [uniform(rng, 1.5, 3.5), uniform(rng, 1.0, 2.0)];
-    let k = if broken {
-        if rng.chance(0.5) {
-            uniform(rng, 0.45, 0.7)
-        } else {
-            uniform(rng, 1.35, 1.6)
-        }
-    } else {
-        1.0
-    };
-    let d = s.pt("D", d0);
-    let c = add(d, mul(sub(b, a), k));
-    s.pt("C", c);
-    s.poly(
-        if broken {
-            ShapeKind::Trapezoid
-        } else {
-            ShapeKind::Parallelogram
-        },
-        "ABCD",
-    );
+    let d = s.pt("D", [uniform(rng, 1.5, 3.5), uniform(rng, 1.0, 2.0)]);
+    let c = s.pt("C", add(d, sub(b, a)));
+    s.poly(ShapeKind::Parallelogram, "ABCD");
     s.pt("O", mid(a, c));
     s.seg("AC");
     s.seg("BD");
-    s.cond(parallel("AB", "DC"));
-    if broken {
-        s.cond(midpoint("O", "AC"));
-        s.because("With only AB ∥ DC, ABCD is a trapezoid whose diagonals need not bisect each other: the midpoint O of AC may or may not lie on BD.");
-        return s.unsettled(ask_point_line("O", "BD"), "On the line");
-    }
-    s.cond(parallel("AD", "BC"));
-    s.cond(midpoint("O", "AC"));
+    s.key(parallel("AB", "DC"));
+    s.key(parallel("AD", "BC"));
+    s.key(midpoint("O", "AC"));
     s.because("ABCD is a parallelogram (both pairs of opposite sides parallel), and its diagonals bisect each other: the midpoint O of AC is also the midpoint of BD, so O is on line BD.");
     s.done(ask_point_line("O", "BD"), "On the line")
 }
 
-fn on_line_parallel_lines(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn on_line_parallel_lines(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let th = uniform(rng, -25.0, 25.0);
     let a = s.pt("A", [uniform(rng, 0.5, 2.0), uniform(rng, 2.0, 3.0)]);
     let b = s.pt("B", go(a, th, uniform(rng, 6.0, 8.0)));
     let p = s.pt("P", mid(a, b));
     s.seg("AB");
-    if broken {
-        // CD crosses AB at P (the picture does not show the relation the full
-        // conditions give); EF, the line AB is said to be parallel to, elsewhere.
-        let x = p;
-        let phi = th + signed(rng, 25, 60);
-        s.pt("C", go(x, phi, -uniform(rng, 2.0, 3.0)));
-        s.pt("D", go(x, phi, uniform(rng, 2.0, 3.0)));
-        let e = s.pt("E", [uniform(rng, 1.0, 2.0), uniform(rng, 8.5, 9.5)]);
-        s.pt("F", go(e, th, 5.0));
-        s.seg("CD");
-        s.seg("EF");
-        s.cond(parallel("AB", "EF"));
-        s.cond(midpoint("P", "AB"));
-        s.because("AB ∥ EF says nothing about CD: line CD may or may not pass through P.");
-        return s.unsettled(ask_point_line("P", "CD"), "Not on the line");
-    }
     let off = add(p, mul(normal(a, b), uniform(rng, 2.5, 4.0)));
     s.pt("C", go(off, th, -uniform(rng, 2.5, 3.5)));
     s.pt("D", go(off, th, uniform(rng, 2.5, 3.5)));
     s.seg("CD");
-    s.cond(parallel("AB", "CD"));
-    s.cond(midpoint("P", "AB"));
+    s.key(parallel("AB", "CD"));
+    s.key(midpoint("P", "AB"));
     s.because("P lies on line AB, and AB ∥ CD are two distinct parallel lines, which share no point: P is not on line CD.");
     s.done(ask_point_line("P", "CD"), "Not on the line")
 }
 
-fn on_line_foot(rng: &mut Rng, _: bool) -> Option<Built> {
+fn on_line_foot(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
     let h = foot(a, b, c);
@@ -374,15 +258,16 @@ fn on_line_foot(rng: &mut Rng, _: bool) -> Option<Built> {
         return None;
     }
     s.pt("H", h);
-    s.poly(ShapeKind::Triangle, "ABC");
+    // No triangle: a figure in which A lies on line BC must stay drawable.
+    s.seg("BC");
     s.seg("AH");
     let ah = (dist(a, h) * 10.0).round() / 10.0;
     // The stated length is the drawn one, rounded: move A onto it.
     let a2 = add(h, mul(sub(a, h), ah / dist(a, h)));
     s.pt("A", a2);
-    s.cond(between("H", "BC"));
-    s.cond(perpendicular("AH", "BC"));
-    s.cond(length("AH", ah));
+    s.key(between("H", "BC"));
+    s.key(perpendicular("AH", "BC"));
+    s.key(length("AH", ah));
     s.because(format!(
         "H is on line BC and AH = {} is not zero, with AH ⟂ BC: A is at distance {} from line BC, so A is not on it.",
         fmt(ah),
@@ -391,40 +276,27 @@ fn on_line_foot(rng: &mut Rng, _: bool) -> Option<Built> {
     s.done(ask_point_line("A", "BC"), "Not on the line")
 }
 
-fn parallel_both_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn parallel_both_perpendicular(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let th = uniform(rng, -20.0, 20.0);
     let g = s.pt("G", [uniform(rng, 1.5, 2.5), uniform(rng, 4.0, 5.0)]);
     let h = s.pt("H", go(g, th, uniform(rng, 4.5, 6.0)));
     s.pt("A", go(g, th - 90.0, uniform(rng, 2.5, 3.5)));
     s.pt("B", go(g, th + 90.0, uniform(rng, 2.5, 3.5)));
-    let cd = if broken {
-        th + 90.0 + signed(rng, 15, 35)
-    } else {
-        th + 90.0
-    };
-    s.pt("C", go(h, cd + 180.0, uniform(rng, 2.5, 3.5)));
-    s.pt("D", go(h, cd, uniform(rng, 2.5, 3.5)));
+    s.pt("C", go(h, th - 90.0, uniform(rng, 2.5, 3.5)));
+    s.pt("D", go(h, th + 90.0, uniform(rng, 2.5, 3.5)));
     for l in ["GH", "AB", "CD"] {
         s.seg(l);
     }
     s.cond(between("G", "AB"));
     s.cond(between("H", "CD"));
-    s.cond(perpendicular("AB", "GH"));
-    if broken {
-        let e = s.pt("E", [uniform(rng, 7.5, 8.5), uniform(rng, 8.5, 9.5)]);
-        s.pt("F", go(e, cd - 90.0, 2.5));
-        s.seg("EF");
-        s.cond(perpendicular("CD", "EF"));
-        s.because("CD ⟂ EF, but nothing relates EF to GH: CD may or may not be perpendicular to GH, so AB and CD may or may not be parallel.");
-        return s.unsettled(ask_lines("AB", "CD"), "Parallel");
-    }
-    s.cond(perpendicular("CD", "GH"));
+    s.key(perpendicular("AB", "GH"));
+    s.key(perpendicular("CD", "GH"));
     s.because("AB and CD are both perpendicular to GH, at the distinct points G and H: two lines perpendicular to the same line are parallel.");
     s.done(ask_lines("AB", "CD"), "Parallel")
 }
 
-fn parallel_transitive(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn parallel_transitive(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let th = uniform(rng, -30.0, 30.0);
     let ys = [
@@ -438,84 +310,50 @@ fn parallel_transitive(rng: &mut Rng, broken: bool) -> Option<Built> {
         let mut n = l.chars().map(String::from);
         let (p, q) = (n.next()?, n.next()?);
         let start = [uniform(rng, 0.5, 2.0), y];
-        let t = if broken && *l == "CD" {
-            th + signed(rng, 12, 25)
-        } else {
-            th
-        };
         s.pt(&p, start);
-        s.pt(&q, go(start, t, uniform(rng, 6.0, 8.0)));
+        s.pt(&q, go(start, th, uniform(rng, 6.0, 8.0)));
         s.seg(l);
     }
-    s.cond(parallel("AB", "EF"));
-    if broken {
-        let g = s.pt("G", [uniform(rng, 9.5, 10.5), uniform(rng, 2.0, 3.0)]);
-        let cd = heading(s.at("C"), s.at("D"));
-        s.pt("H", go(g, cd, 3.0));
-        s.seg("GH");
-        s.cond(parallel("CD", "GH"));
-        s.because("CD ∥ GH, but nothing relates GH to EF: CD may or may not be parallel to AB.");
-        return s.unsettled(ask_lines("AB", "CD"), "Parallel");
-    }
-    s.cond(parallel("CD", "EF"));
+    s.key(parallel("AB", "EF"));
+    s.key(parallel("CD", "EF"));
     s.because("AB and CD are both parallel to EF, and two lines parallel to a third are parallel to each other.");
     s.done(ask_lines("AB", "CD"), "Parallel")
 }
 
-fn parallel_corresponding(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let (mut s, a) = parallel_frame(rng, 40, 140, 8.0, broken)?;
+fn parallel_corresponding(rng: &mut Rng) -> Option<Built> {
+    let (mut s, _) = parallel_frame(rng, 40, 140, 8.0)?;
     // ∠AGE is the angle at G between GA and GE (E before G): 180 − a.
     s.arc("AGE");
     s.arc("CHG");
-    if broken {
-        s.cond(angle_value("AGE", 180.0 - a));
-        s.because("Only ∠AGE is known; without ∠CHG nothing fixes the direction of CD: AB and CD may or may not be parallel.");
-        return s.unsettled(ask_lines("AB", "CD"), "Parallel");
-    }
-    s.cond(equal_angles("AGE", "CHG"));
+    s.key(equal_angles("AGE", "CHG"));
     s.because("∠AGE and ∠CHG are corresponding angles (same side of the transversal EF, same position at G and H), and they are equal: AB ∥ CD.");
     s.done(ask_lines("AB", "CD"), "Parallel")
 }
 
-fn parallel_alternate(rng: &mut Rng, _: bool) -> Option<Built> {
-    let a = degrees(rng, 40, 140);
-    if (a - 90.0).abs() < 8.0 {
-        return None;
-    }
-    let mut s = transversal(rng, a, a);
+fn parallel_alternate(rng: &mut Rng) -> Option<Built> {
+    let (mut s, _) = parallel_frame(rng, 40, 140, 8.0)?;
     s.arc("BGH");
     s.arc("CHG");
-    s.cond(equal_angles("BGH", "CHG"));
+    s.key(equal_angles("BGH", "CHG"));
     s.because("∠BGH and ∠CHG are alternate interior angles (between AB and CD, on opposite sides of EF), and they are equal: AB ∥ CD.");
     s.done(ask_lines("AB", "CD"), "Parallel")
 }
 
-fn parallel_midline(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn parallel_midline(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
     s.pt("M", mid(a, b));
-    s.cond(midpoint("M", "AB"));
-    if broken {
-        let t = if rng.chance(0.5) {
-            uniform(rng, 0.25, 0.38)
-        } else {
-            uniform(rng, 0.62, 0.75)
-        };
-        s.pt("N", lerp(a, c, t));
-        s.seg("MN");
-        s.cond(between("N", "AC"));
-        s.because("N is somewhere on AC, not necessarily its midpoint: MN may or may not be parallel to BC.");
-        return s.unsettled(ask_lines("MN", "BC"), "Parallel");
-    }
     s.pt("N", mid(a, c));
     s.seg("MN");
-    s.cond(midpoint("N", "AC"));
+    s.key(midpoint("M", "AB"));
+    s.cond(between("N", "AC"));
+    s.key(midpoint("N", "AC"));
     s.because("M and N are the midpoints of AB and AC, so MN is a midline of triangle ABC, parallel to BC.");
     s.done(ask_lines("MN", "BC"), "Parallel")
 }
 
-fn perp_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn perp_parallel(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let th = uniform(rng, -25.0, 25.0);
     let a = s.pt("A", [uniform(rng, 0.5, 1.5), uniform(rng, 2.0, 3.0)]);
@@ -523,60 +361,39 @@ fn perp_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
     let c = s.pt("C", [uniform(rng, 0.5, 1.5), uniform(rng, 6.5, 7.5)]);
     s.pt("D", go(c, th, uniform(rng, 7.0, 8.0)));
     let x = lerp(s.at("A"), s.at("B"), uniform(rng, 0.4, 0.6));
-    let ef = if broken {
-        th + 90.0 + signed(rng, 15, 30)
-    } else {
-        th + 90.0
-    };
-    s.pt("E", go(x, ef, -1.5));
-    s.pt("F", go(x, ef, uniform(rng, 6.5, 7.5)));
+    s.pt("E", go(x, th + 90.0, -1.5));
+    s.pt("F", go(x, th + 90.0, uniform(rng, 6.5, 7.5)));
+    // The crossing, named and stated, so that the visual mode can mark the right
+    // angle there.
+    s.pt("K", x);
     for l in ["AB", "CD", "EF"] {
         s.seg(l);
     }
-    s.cond(parallel("AB", "CD"));
-    if broken {
-        let g = s.pt("G", [uniform(rng, 10.0, 11.0), uniform(rng, 3.0, 4.0)]);
-        s.pt("H", go(g, ef - 90.0, 3.0));
-        s.seg("GH");
-        s.cond(perpendicular("EF", "GH"));
-        s.because("EF ⟂ GH, but nothing relates GH to AB or CD: EF may or may not be perpendicular to CD.");
-        return s.unsettled(ask_lines("EF", "CD"), "Perpendicular");
-    }
-    // The crossing, named, so that the visual mode can mark the right angle there.
-    s.pt("K", x);
-    s.cond(perpendicular("EF", "AB"));
+    s.cond(between("K", "AB"));
+    s.cond(between("K", "EF"));
+    s.key(parallel("AB", "CD"));
+    s.key(perpendicular("EF", "AB"));
     s.because("EF ⟂ AB and AB ∥ CD: a line perpendicular to one of two parallel lines is perpendicular to the other, so EF ⟂ CD.");
     s.done(ask_lines("EF", "CD"), "Perpendicular")
 }
 
-fn perp_isosceles(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn perp_isosceles(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let th = uniform(rng, -20.0, 20.0);
     let a = s.pt("A", [uniform(rng, 0.5, 1.5), uniform(rng, 7.0, 8.0)]);
     let b = s.pt("B", go(a, th, uniform(rng, 7.0, 8.0)));
     let m = s.pt("M", mid(a, b));
     let h = uniform(rng, 4.5, 6.5);
-    let shift = if broken {
-        uniform(rng, 0.18, 0.3) * if rng.chance(0.5) { 1.0 } else { -1.0 }
-    } else {
-        0.0
-    };
-    s.pt("C", add(go(m, th - 90.0, h), mul(sub(b, a), shift)));
+    s.pt("C", go(m, th - 90.0, h));
     s.poly(ShapeKind::Triangle, "ABC");
     s.seg("CM");
-    s.cond(midpoint("M", "AB"));
-    if broken {
-        s.because(
-            "Without CA = CB, the median CM need not be perpendicular to AB: it may or may not be.",
-        );
-        return s.unsettled(ask_lines("CM", "AB"), "Perpendicular");
-    }
-    s.cond(equal_lengths("CA", "CB"));
+    s.key(midpoint("M", "AB"));
+    s.key(equal_lengths("CA", "CB"));
     s.because("CA = CB makes triangle ABC isosceles with apex C, and the median from the apex to the midpoint M of the base is also its altitude: CM ⟂ AB.");
     s.done(ask_lines("CM", "AB"), "Perpendicular")
 }
 
-fn perp_thales(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn perp_thales(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = (uniform(rng, 3.5, 4.5) * 2.0).round() / 2.0;
     let o = s.pt("O", [5.0, 5.0]);
@@ -584,40 +401,23 @@ fn perp_thales(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.pt("A", go(o, th + 180.0, r));
     s.pt("B", go(o, th, r));
     let phi = th - degrees(rng, 35, 145);
-    let k = if broken {
-        if rng.chance(0.5) {
-            uniform(rng, 0.55, 0.75)
-        } else {
-            uniform(rng, 1.25, 1.4)
-        }
-    } else {
-        1.0
-    };
-    s.pt("C", go(o, phi, r * k));
+    s.pt("C", go(o, phi, r));
     s.circle("O", r);
     s.seg("AB");
     s.seg("AC");
     s.seg("BC");
     s.cond(on_circle("A", "O", r));
-    s.cond(midpoint("O", "AB"));
-    if broken {
-        s.because("C is not known to lie on the circle, so ∠ACB need not be the angle in a semicircle: AC may or may not be perpendicular to BC.");
-        return s.unsettled(ask_lines("AC", "BC"), "Perpendicular");
-    }
-    s.cond(on_circle("C", "O", r));
+    s.key(midpoint("O", "AB"));
+    s.key(on_circle("C", "O", r));
     s.because("O is the midpoint of AB and OA is a radius, so AB is a diameter; C is on the circle, so ∠ACB is an angle in a semicircle, 90° (Thales): AC ⟂ BC.");
     s.done(ask_lines("AC", "BC"), "Perpendicular")
 }
 
-fn perp_angle_sum(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn perp_angle_sum(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
-    let (x, y) = right_at_c(rng, &mut s, broken)?;
-    s.cond(angle_value("BAC", x));
-    if broken {
-        s.because("Only ∠BAC is known: ∠ACB may be anything, so AC may or may not be perpendicular to BC.");
-        return s.unsettled(ask_lines("AC", "BC"), "Perpendicular");
-    }
-    s.cond(angle_value("ABC", y));
+    let (x, y) = right_at_c(rng, &mut s)?;
+    s.key(angle_value("BAC", x));
+    s.key(angle_value("ABC", y));
     s.because(format!(
         "The angles of triangle ABC sum to 180°, so ∠ACB = 180° − {}° − {}° = 90°: AC ⟂ BC.",
         fmt(x),
@@ -626,7 +426,7 @@ fn perp_angle_sum(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.done(ask_lines("AC", "BC"), "Perpendicular")
 }
 
-fn meet_angle_value(rng: &mut Rng, _: bool) -> Option<Built> {
+fn meet_angle_value(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let x = oblique(rng, 25, 155, 12.0)?;
     let b = s.pt("B", [uniform(rng, 2.0, 4.0), uniform(rng, 5.0, 7.0)]);
@@ -636,7 +436,7 @@ fn meet_angle_value(rng: &mut Rng, _: bool) -> Option<Built> {
     s.seg("BA");
     s.seg("BC");
     s.arc("ABC");
-    s.cond(angle_value("ABC", x));
+    s.key(angle_value("ABC", x));
     s.because(format!(
         "Lines BA and BC meet at B at {}°, which is not 90°: they intersect but are not perpendicular.",
         fmt(x)
@@ -644,18 +444,12 @@ fn meet_angle_value(rng: &mut Rng, _: bool) -> Option<Built> {
     s.done(ask_lines("BA", "BC"), "Intersecting but not perpendicular")
 }
 
-fn meet_parallel_transfer(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn meet_parallel_transfer(rng: &mut Rng) -> Option<Built> {
     let a = oblique(rng, 35, 145, 15.0)?;
-    // Broken: CD drawn perpendicular to EF (the picture shows no oblique crossing).
-    let b = if broken { 90.0 } else { a };
-    let mut s = transversal(rng, a, b);
+    let mut s = transversal(rng, a, a);
     s.arc("AGE");
-    s.cond(angle_value("AGE", 180.0 - a));
-    if broken {
-        s.because("Nothing relates CD to AB: CD may cross EF at any angle, so it may or may not be perpendicular to it.");
-        return s.unsettled(ask_lines("EF", "CD"), "Intersecting but not perpendicular");
-    }
-    s.cond(parallel("AB", "CD"));
+    s.key(angle_value("AGE", 180.0 - a));
+    s.key(parallel("AB", "CD"));
     s.because(format!(
         "AB ∥ CD, so EF crosses CD at the same angle as AB: {}°, not 90°. EF and CD intersect but are not perpendicular.",
         fmt(180.0 - a)
@@ -663,24 +457,16 @@ fn meet_parallel_transfer(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.done(ask_lines("EF", "CD"), "Intersecting but not perpendicular")
 }
 
-fn meet_triangle_angles(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn meet_triangle_angles(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let x = degrees(rng, 30, 70);
-    let y = if broken {
-        90.0 - x
-    } else {
-        degrees(rng, 30, 70)
-    };
-    if !broken && (x + y - 90.0).abs() < 12.0 {
+    let y = degrees(rng, 30, 70);
+    if (x + y - 90.0).abs() < 12.0 {
         return None;
     }
     triangle_with_angles(rng, &mut s, x, y)?;
-    s.cond(angle_value("BAC", x));
-    if broken {
-        s.because("Only ∠BAC is known: ∠ACB may be anything, so AC and BC may or may not be perpendicular.");
-        return s.unsettled(ask_lines("AC", "BC"), "Intersecting but not perpendicular");
-    }
-    s.cond(angle_value("ABC", y));
+    s.key(angle_value("BAC", x));
+    s.key(angle_value("ABC", y));
     s.because(format!(
         "The angles of triangle ABC sum to 180°, so AC and BC meet at C at 180° − {}° − {}° = {}°, not 90°: they intersect but are not perpendicular.",
         fmt(x),

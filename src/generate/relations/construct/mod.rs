@@ -2,9 +2,9 @@
 //! establishes one relation (a basic item: its definition or a property that
 //! implies it) or chains two or three conditions across the pool (an advanced
 //! item, GeomRel's Algorithm 1: the output element of one condition is the input
-//! of the next). Asked for an indeterminate item, a construction replaces or drops
-//! one condition its answer needs (GeomRel §2.4: "CD ⟂ EF" becomes "CD ⟂ GH") and
-//! draws a configuration in which the relation does not hold.
+//! of the next). Each marks the conditions its answer needs ([`Sketch::key`]):
+//! the indeterminate version of any construction replaces one of them
+//! ([`super::indeterminate`]), so every construction has one.
 //!
 //! ```text
 //! line    collinear, point on a line, parallel, perpendicular, intersecting
@@ -32,11 +32,9 @@ pub(crate) struct Construction {
     /// The relations the chain passes through, the asked one last (an advanced
     /// item); empty for a basic one.
     pub chain: &'static [&'static str],
-    /// Whether it has an indeterminate version.
-    pub indeterminate: bool,
-    /// Builds one item; `true` asks for the indeterminate version. `None` when the
-    /// random draw is unusable (the caller draws again).
-    pub build: fn(&mut Rng, bool) -> Option<Built>,
+    /// Builds one item, its key conditions marked. `None` when the random draw is
+    /// unusable (the caller draws again).
+    pub build: fn(&mut Rng) -> Option<Built>,
 }
 
 /// Every construction: the basic ones by domain, then the chains.
@@ -52,42 +50,28 @@ pub(crate) fn all() -> impl Iterator<Item = &'static Construction> {
 pub(super) const fn basic(
     relation: &'static str,
     name: &'static str,
-    indeterminate: bool,
-    build: fn(&mut Rng, bool) -> Option<Built>,
+    build: fn(&mut Rng) -> Option<Built>,
 ) -> Construction {
     Construction {
         relation,
         name,
         subset: Subset::Basic,
         chain: &[],
-        indeterminate,
         build,
     }
 }
 
 use super::sketch::{P, Sketch, between, go, same_side, uniform};
 
-/// A transversal frame whose lines AB and CD are parallel, or, when `broken`,
-/// turned 12° to 25° apart: `a` (the angle from E→F to GA) a whole number of
-/// degrees in `lo..=hi` at least `gap` from 90. Returns the frame and `a`.
-pub(super) fn parallel_frame(
-    rng: &mut Rng,
-    lo: i64,
-    hi: i64,
-    gap: f64,
-    broken: bool,
-) -> Option<(Sketch, f64)> {
+/// A transversal frame whose lines AB and CD are parallel: `a` (the angle from
+/// E→F to GA) a whole number of degrees in `lo..=hi` at least `gap` from 90.
+/// Returns the frame and `a`.
+pub(super) fn parallel_frame(rng: &mut Rng, lo: i64, hi: i64, gap: f64) -> Option<(Sketch, f64)> {
     let a = super::sketch::degrees(rng, lo, hi);
     if (a - 90.0).abs() < gap {
         return None;
     }
-    let b = if broken {
-        let turn = super::sketch::degrees(rng, 12, 25);
-        if rng.chance(0.5) { a + turn } else { a - turn }
-    } else {
-        a
-    };
-    Some((transversal(rng, a, b), a))
+    Some((transversal(rng, a, a), a))
 }
 
 /// Lines AB and CD cut by the transversal EF at G and H: E, G, H, F in this order

@@ -1,122 +1,88 @@
 //! Shape-based relations: a point inside, outside or on a figure; a line and a
 //! circle intersecting, tangent or disjoint; a segment that is a triangle's
 //! median, altitude, angle bisector or midline, or a circle's radius, diameter or
-//! chord.
+//! chord (not a diameter).
 
-use super::line::{fmt, triangle};
+use super::line::{fmt, triangle, triangle_apart};
 use super::{Construction, basic};
 use crate::generate::relations::item::Asked;
+use crate::generate::relations::pool::CHORD;
 use crate::generate::relations::sketch::*;
 use crate::generate::rng::Rng;
 use crate::generate::shapes::ShapeKind;
 
 pub(super) static ALL: &[Construction] = &[
-    basic("point_inside", "circle_distance", true, |r, b| {
-        circle_point(r, b, Where::Inside)
+    basic("point_inside", "circle_distance", |r| {
+        circle_point(r, Where::Inside)
     }),
-    basic(
-        "point_inside",
-        "parallelogram_center",
-        false,
-        inside_parallelogram,
-    ),
-    basic("point_inside", "chord_point", true, inside_chord),
-    basic("point_outside", "reflection", true, outside_reflection),
-    basic("point_outside", "circle_distance", true, |r, b| {
-        circle_point(r, b, Where::Outside)
+    basic("point_inside", "parallelogram_center", inside_parallelogram),
+    basic("point_inside", "chord_point", inside_chord),
+    basic("point_outside", "reflection", outside_reflection),
+    basic("point_outside", "circle_distance", |r| {
+        circle_point(r, Where::Outside)
     }),
-    basic("point_outside", "extension", true, outside_extension),
-    basic(
-        "point_on_boundary",
-        "midpoint_side",
-        true,
-        boundary_midpoint,
-    ),
-    basic("point_on_boundary", "circle_distance", true, |r, b| {
-        circle_point(r, b, Where::On)
+    basic("point_outside", "extension", outside_extension),
+    basic("point_on_boundary", "midpoint_side", boundary_midpoint),
+    basic("point_on_boundary", "circle_distance", |r| {
+        circle_point(r, Where::On)
     }),
-    basic(
-        "point_on_boundary",
-        "rectangle_side",
-        true,
-        boundary_rectangle,
-    ),
-    basic("line_circle_intersecting", "distance", true, |r, b| {
-        line_distance(r, b, Where::Inside)
+    basic("point_on_boundary", "rectangle_side", boundary_rectangle),
+    basic("line_circle_intersecting", "distance", |r| {
+        line_distance(r, Where::Inside)
     }),
-    basic(
-        "line_circle_intersecting",
-        "through_center",
-        true,
-        secant_center,
-    ),
+    basic("line_circle_intersecting", "through_center", secant_center),
     basic(
         "line_circle_intersecting",
         "through_inside_point",
-        true,
         secant_point,
     ),
-    basic("line_circle_tangent", "distance", true, |r, b| {
-        line_distance(r, b, Where::On)
+    basic("line_circle_tangent", "distance", |r| {
+        line_distance(r, Where::On)
     }),
     basic(
         "line_circle_tangent",
         "radius_perpendicular",
-        true,
         tangent_radius,
     ),
-    basic(
-        "line_circle_tangent",
-        "right_angle",
-        false,
-        tangent_right_angle,
-    ),
-    basic("line_circle_disjoint", "distance", true, |r, b| {
-        line_distance(r, b, Where::Outside)
+    basic("line_circle_tangent", "right_angle", tangent_right_angle),
+    basic("line_circle_disjoint", "distance", |r| {
+        line_distance(r, Where::Outside)
     }),
     basic(
         "line_circle_disjoint",
         "parallel_to_tangent",
-        true,
         disjoint_parallel,
     ),
-    basic(
-        "line_circle_disjoint",
-        "doubled_distance",
-        false,
-        disjoint_doubled,
-    ),
-    basic("median", "midpoint", true, median_midpoint),
-    basic("median", "equal_parts", true, median_equal_parts),
-    basic("median", "parallelogram", false, median_parallelogram),
-    basic("altitude", "perpendicular", true, altitude_perpendicular),
-    basic("altitude", "right_angle", true, altitude_right_angle),
-    basic("altitude", "angle_sum", false, altitude_angle_sum),
-    basic("angle_bisector", "equal_angles", true, |r, b| {
-        bisector(r, b, Split::Equal)
+    basic("line_circle_disjoint", "doubled_distance", disjoint_doubled),
+    basic("median", "midpoint", median_midpoint),
+    basic("median", "equal_parts", median_equal_parts),
+    basic("median", "parallelogram", median_parallelogram),
+    basic("altitude", "perpendicular", altitude_perpendicular),
+    basic("altitude", "right_angle", altitude_right_angle),
+    basic("altitude", "angle_sum", altitude_angle_sum),
+    basic("angle_bisector", "equal_angles", |r| {
+        bisector(r, Split::Equal)
     }),
-    basic("angle_bisector", "half_angle", false, |r, b| {
-        bisector(r, b, Split::Half)
+    basic("angle_bisector", "half_angle", |r| bisector(r, Split::Half)),
+    basic("angle_bisector", "two_values", |r| {
+        bisector(r, Split::Values)
     }),
-    basic("angle_bisector", "two_values", false, |r, b| {
-        bisector(r, b, Split::Values)
-    }),
-    basic("midline", "midpoints", true, midline_midpoints),
-    basic("midline", "parallel_from_midpoint", false, |r, _| {
+    basic("midline", "midpoints", midline_midpoints),
+    basic("midline", "parallel_from_midpoint", |r| {
         midline_parallel(r, false)
     }),
-    basic("midline", "parallel_to_midpoint", false, |r, _| {
+    basic("midline", "parallel_to_midpoint", |r| {
         midline_parallel(r, true)
     }),
-    basic("radius", "center_to_circle", true, radius_on_circle),
-    basic("radius", "length", true, radius_length),
-    basic("radius", "half_diameter", true, radius_half_diameter),
-    basic("diameter", "through_center", true, diameter_center),
-    basic("diameter", "inscribed_right_angle", true, diameter_thales),
-    basic("diameter", "length", true, diameter_length),
-    basic("chord", "two_points", false, chord_length),
-    basic("chord", "distance", true, chord_distance),
-    basic("chord", "inscribed_angle", false, chord_angle),
+    basic("radius", "center_to_circle", radius_on_circle),
+    basic("radius", "length", radius_length),
+    basic("radius", "half_diameter", radius_half_diameter),
+    basic("diameter", "through_center", diameter_center),
+    basic("diameter", "inscribed_right_angle", diameter_thales),
+    basic("diameter", "length", diameter_length),
+    basic("chord", "two_points", chord_length),
+    basic("chord", "distance", chord_distance),
+    basic("chord", "inscribed_angle", chord_angle),
 ];
 
 /// Where a point is against a figure, or a line against a circle.
@@ -178,28 +144,17 @@ pub(super) fn point_on_circle(rng: &mut Rng, s: &mut Sketch, r: f64) -> (P, f64,
 }
 
 /// CD through T square to OT (the tangent at T), and AB parallel to it beyond it
-/// (away from O), or, when `broken`, across the circle. `circle` is (O, T's
-/// direction, T, radius).
-pub(super) fn parallel_to_tangent(
-    rng: &mut Rng,
-    s: &mut Sketch,
-    circle: (P, f64, P, f64),
-    broken: bool,
-) {
+/// (away from O). `circle` is (O, T's direction, T, radius).
+pub(super) fn parallel_to_tangent(rng: &mut Rng, s: &mut Sketch, circle: (P, f64, P, f64)) {
     let (o, t, tt, r) = circle;
     s.pt("C", go(tt, t + 90.0, uniform(rng, 2.5, 3.5)));
     s.pt("D", go(tt, t - 90.0, uniform(rng, 2.5, 3.5)));
-    let k = if broken {
-        uniform(rng, 0.3, 0.6)
-    } else {
-        uniform(rng, 1.3, 1.5)
-    };
-    let m = go(o, t, r * k);
+    let m = go(o, t, r * uniform(rng, 1.45, 1.7));
     s.pt("A", go(m, t + 90.0, uniform(rng, 2.5, 3.5)));
     s.pt("B", go(m, t - 90.0, uniform(rng, 2.5, 3.5)));
 }
 
-fn circle_point(rng: &mut Rng, broken: bool, w: Where) -> Option<Built> {
+fn circle_point(rng: &mut Rng, w: Where) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let d = match w {
@@ -207,23 +162,10 @@ fn circle_point(rng: &mut Rng, broken: bool, w: Where) -> Option<Built> {
         Where::On => r,
         Where::Outside => (r * uniform(rng, 1.25, 1.5) * 2.0).round() / 2.0,
     };
-    // Broken: drawn where the relation does not hold.
-    let drawn = if broken {
-        match w {
-            Where::Inside | Where::On => r * uniform(rng, 1.2, 1.4),
-            Where::Outside => r * uniform(rng, 0.4, 0.7),
-        }
-    } else {
-        d
-    };
     let o = s.at("O");
-    s.pt("P", go(o, uniform(rng, 0.0, 360.0), drawn));
+    s.pt("P", go(o, uniform(rng, 0.0, 360.0), d));
     s.seg("OP");
-    if broken {
-        s.because("Nothing gives the distance OP: P may be inside, on or outside the circle.");
-        return s.unsettled(ask_figure("P", circle("O", r)), word(w));
-    }
-    s.cond(length("OP", d));
+    s.key(length("OP", d));
     let cmp = match w {
         Where::Inside => "less than",
         Where::On => "equal to",
@@ -242,7 +184,7 @@ fn circle_point(rng: &mut Rng, broken: bool, w: Where) -> Option<Built> {
     s.done(ask_figure("P", circle("O", r)), word(w))
 }
 
-fn inside_parallelogram(rng: &mut Rng, _: bool) -> Option<Built> {
+fn inside_parallelogram(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let a = s.pt("A", [uniform(rng, 0.0, 1.5), uniform(rng, 6.0, 7.0)]);
     let b = s.pt("B", [uniform(rng, 6.0, 7.5), uniform(rng, 6.0, 7.0)]);
@@ -253,101 +195,70 @@ fn inside_parallelogram(rng: &mut Rng, _: bool) -> Option<Built> {
     s.seg("AC");
     s.cond(parallel("AB", "DC"));
     s.cond(parallel("AD", "BC"));
-    s.cond(midpoint("O", "AC"));
+    s.key(midpoint("O", "AC"));
     s.because("ABCD is a parallelogram, so it is convex and its diagonal AC runs through its interior; the midpoint O of AC is inside it.");
     s.done(ask_figure("O", polygon("ABCD")), "Inside")
 }
 
-fn inside_chord(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn inside_chord(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
     let t = uniform(rng, 0.0, 360.0);
     let a = s.pt("A", go(o, t, r));
     let b = s.pt("B", go(o, t + degrees(rng, 80, 150), r));
-    s.cond(on_circle("A", "O", r));
-    s.cond(on_circle("B", "O", r));
-    if broken {
-        s.pt("P", lerp(a, b, uniform(rng, 1.25, 1.45)));
-        s.seg("AP");
-        s.cond(on_line("P", "AB"));
-        s.because("P is on line AB, but not known to be between A and B: it may be inside, on or outside the circle.");
-        return s.unsettled(ask_figure("P", circle("O", r)), "Inside");
-    }
     s.pt("P", lerp(a, b, uniform(rng, 0.3, 0.7)));
     s.seg("AB");
-    s.cond(between("P", "AB"));
+    s.key(on_circle("A", "O", r));
+    s.key(on_circle("B", "O", r));
+    s.cond(on_line("P", "AB"));
+    s.key(between("P", "AB"));
     s.because("A and B are on the circle, so the chord AB lies inside the disc, and P is strictly between A and B: P is inside the circle.");
     s.done(ask_figure("P", circle("O", r)), "Inside")
 }
 
-fn outside_reflection(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn outside_reflection(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
     let m = s.pt("M", mid(b, c));
-    s.cond(midpoint("M", "BC"));
-    if broken {
-        s.pt("D", lerp(a, m, uniform(rng, 0.45, 0.75)));
-        s.seg("AD");
-        s.cond(on_line("D", "AM"));
-        s.because("D is on line AM, but its distance from M is not given: it may be inside, on or outside triangle ABC.");
-        return s.unsettled(ask_figure("D", polygon("ABC")), "Outside");
-    }
     s.pt("D", add(m, sub(m, a)));
     s.seg("AD");
-    s.cond(midpoint("M", "AD"));
+    s.key(midpoint("M", "BC"));
+    s.cond(on_line("D", "AM"));
+    s.key(midpoint("M", "AD"));
     s.because("M is the midpoint of BC and of AD, so D is A reflected through M, a point of side BC: D is on the other side of BC from A, outside triangle ABC.");
     s.done(ask_figure("D", polygon("ABC")), "Outside")
 }
 
-fn outside_extension(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn outside_extension(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let a = s.pt("A", [uniform(rng, 0.0, 1.5), uniform(rng, 6.0, 7.0)]);
     let b = s.pt("B", [uniform(rng, 5.0, 6.0), uniform(rng, 6.0, 7.0)]);
     let d = s.pt("D", [uniform(rng, 1.5, 3.0), uniform(rng, 1.5, 2.5)]);
     s.pt("C", add(d, sub(b, a)));
     s.poly(ShapeKind::Parallelogram, "ABCD");
-    s.cond(parallel("AB", "DC"));
-    s.cond(parallel("AD", "BC"));
-    if broken {
-        s.pt("P", lerp(a, b, uniform(rng, 0.35, 0.65)));
-        s.cond(on_line("P", "AB"));
-        s.because("P is on line AB, which holds a side of ABCD and more: P may be on the boundary or outside.");
-        return s.unsettled(ask_figure("P", polygon("ABCD")), "Outside");
-    }
     s.pt("P", add(b, sub(b, a)));
     s.seg("BP");
-    s.cond(midpoint("B", "AP"));
+    s.cond(parallel("AB", "DC"));
+    s.cond(parallel("AD", "BC"));
+    s.cond(on_line("P", "AB"));
+    s.key(midpoint("B", "AP"));
     s.because("B is the midpoint of AP, so P is on line AB beyond B, past the parallelogram's corner: P is outside ABCD.");
     s.done(ask_figure("P", polygon("ABCD")), "Outside")
 }
 
-fn boundary_midpoint(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn boundary_midpoint(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, _] = triangle(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
-    if broken {
-        let n = [-(b[1] - a[1]), b[0] - a[0]];
-        let l = n[0].hypot(n[1]);
-        let k = uniform(rng, 0.15, 0.3) * flip(rng);
-        s.pt(
-            "M",
-            add(mid(a, b), mul([n[0] / l, n[1] / l], k * dist(a, b))),
-        );
-        s.seg("MA");
-        s.seg("MB");
-        s.cond(equal_lengths("MA", "MB"));
-        s.because("MA = MB only puts M on the perpendicular bisector of AB: M may be inside, on or outside triangle ABC.");
-        return s.unsettled(ask_figure("M", polygon("ABC")), "On the boundary");
-    }
     s.pt("M", mid(a, b));
-    s.cond(midpoint("M", "AB"));
+    s.key(midpoint("M", "AB"));
     s.because("M is the midpoint of side AB, a point of the triangle's boundary.");
     s.done(ask_figure("M", polygon("ABC")), "On the boundary")
 }
 
-fn boundary_rectangle(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn boundary_rectangle(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let a = s.pt("A", [uniform(rng, 0.5, 1.5), uniform(rng, 6.5, 7.5)]);
     let t = uniform(rng, -15.0, 15.0);
@@ -356,23 +267,17 @@ fn boundary_rectangle(rng: &mut Rng, broken: bool) -> Option<Built> {
     let c = s.pt("C", go(b, t - 90.0, h));
     s.pt("D", go(a, t - 90.0, h));
     s.poly(ShapeKind::Rectangle, "ABCD");
+    s.pt("P", lerp(b, c, uniform(rng, 0.3, 0.7)));
     s.cond(parallel("AB", "DC"));
     s.cond(parallel("AD", "BC"));
     s.cond(perpendicular("AB", "AD"));
-    if broken {
-        s.pt("P", lerp(b, c, uniform(rng, 1.3, 1.5)));
-        s.seg("CP");
-        s.cond(on_line("P", "BC"));
-        s.because("P is on line BC, not necessarily between B and C: it may be on the boundary or outside.");
-        return s.unsettled(ask_figure("P", polygon("ABCD")), "On the boundary");
-    }
-    s.pt("P", lerp(b, c, uniform(rng, 0.3, 0.7)));
-    s.cond(between("P", "BC"));
+    s.cond(on_line("P", "BC"));
+    s.key(between("P", "BC"));
     s.because("P lies on segment BC, a side of the rectangle: it is on the boundary.");
     s.done(ask_figure("P", polygon("ABCD")), "On the boundary")
 }
 
-fn line_distance(rng: &mut Rng, broken: bool, w: Where) -> Option<Built> {
+fn line_distance(rng: &mut Rng, w: Where) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
@@ -381,33 +286,21 @@ fn line_distance(rng: &mut Rng, broken: bool, w: Where) -> Option<Built> {
         Where::On => r,
         Where::Outside => (r * uniform(rng, 1.2, 1.4) * 2.0).round() / 2.0,
     };
-    let drawn = if broken {
-        match w {
-            Where::Inside => r * uniform(rng, 1.2, 1.4),
-            Where::On | Where::Outside => r * uniform(rng, 0.4, 0.7),
-        }
-    } else {
-        d
-    };
     let t = uniform(rng, 0.0, 360.0);
-    let h = s.pt("H", go(o, t, drawn));
+    let h = s.pt("H", go(o, t, d));
     let half = r * uniform(rng, 1.1, 1.4);
     s.pt("A", go(h, t + 90.0, half));
     s.pt("B", go(h, t - 90.0, half));
     s.seg("AB");
     s.seg("OH");
     s.cond(between("H", "AB"));
-    s.cond(perpendicular("OH", "AB"));
+    s.key(perpendicular("OH", "AB"));
+    s.key(length("OH", d));
     let answer = match w {
         Where::Inside => "Intersecting",
         Where::On => "Tangent",
         Where::Outside => "Disjoint",
     };
-    if broken {
-        s.because("OH ⟂ AB makes OH the distance from O to line AB, but its length is not given: the line may meet the circle or not.");
-        return s.unsettled(ask_circle_line("AB", r), answer);
-    }
-    s.cond(length("OH", d));
     s.because(format!(
         "OH ⟂ AB, so the distance from O to line AB is OH = {}, {} the radius {}: the line and the circle are {}.",
         fmt(d),
@@ -422,59 +315,35 @@ fn line_distance(rng: &mut Rng, broken: bool, w: Where) -> Option<Built> {
     s.done(ask_circle_line("AB", r), answer)
 }
 
-fn secant_center(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn secant_center(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
     let t = uniform(rng, 0.0, 180.0);
-    let c = if broken {
-        go(o, t + 90.0, r * uniform(rng, 1.2, 1.4))
-    } else {
-        o
-    };
-    s.pt("A", go(c, t, r * uniform(rng, 1.1, 1.4)));
-    s.pt("B", go(c, t + 180.0, r * uniform(rng, 1.1, 1.4)));
+    s.pt("A", go(o, t, r * uniform(rng, 1.1, 1.4)));
+    s.pt("B", go(o, t + 180.0, r * uniform(rng, 1.1, 1.4)));
     s.seg("AB");
-    if broken {
-        s.because("Nothing places line AB against O: it may meet the circle or not.");
-        return s.unsettled(ask_circle_line("AB", r), "Intersecting");
-    }
-    s.cond(between("O", "AB"));
+    s.key(between("O", "AB"));
     s.because(
         "Line AB passes through the centre O, at distance 0 < radius: it cuts the circle twice.",
     );
     s.done(ask_circle_line("AB", r), "Intersecting")
 }
 
-fn secant_point(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn secant_point(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
     let d = (r * uniform(rng, 0.3, 0.6) * 2.0).round() / 2.0;
-    let drawn = if broken {
-        r * uniform(rng, 1.25, 1.5)
-    } else {
-        d
-    };
     let t = uniform(rng, 0.0, 360.0);
-    let p = s.pt("P", go(o, t, drawn));
-    // A line through P, turned away from OP so that, when broken, it misses the circle.
+    let p = s.pt("P", go(o, t, d));
     let u = t + 90.0 + uniform(rng, -15.0, 15.0);
     s.pt("A", go(p, u, r * uniform(rng, 0.9, 1.2)));
     s.pt("B", go(p, u + 180.0, r * uniform(rng, 0.9, 1.2)));
     s.seg("AB");
     s.seg("OP");
     s.cond(between("P", "AB"));
-    if broken {
-        if crate::generate::relations::check::line_circle(s.at("A"), s.at("B"), o, r)
-            != crate::generate::relations::check::LineCircle::Disjoint
-        {
-            return None;
-        }
-        s.because("OP is not given: P, and line AB through it, may be inside the circle or not.");
-        return s.unsettled(ask_circle_line("AB", r), "Intersecting");
-    }
-    s.cond(length("OP", d));
+    s.key(length("OP", d));
     s.because(format!(
         "OP = {} is less than the radius {}, so P is inside the circle, and a line through a point inside a circle cuts it twice.",
         fmt(d),
@@ -483,31 +352,22 @@ fn secant_point(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.done(ask_circle_line("AB", r), "Intersecting")
 }
 
-fn tangent_radius(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn tangent_radius(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let (_, t, tt) = point_on_circle(rng, &mut s, r);
-    let u = if broken {
-        t + 90.0 + degrees(rng, 20, 35) * flip(rng)
-    } else {
-        t + 90.0
-    };
-    s.pt("A", go(tt, u, uniform(rng, 2.5, 3.5)));
-    s.pt("B", go(tt, u + 180.0, uniform(rng, 2.5, 3.5)));
+    s.pt("A", go(tt, t + 90.0, uniform(rng, 2.5, 3.5)));
+    s.pt("B", go(tt, t - 90.0, uniform(rng, 2.5, 3.5)));
     s.seg("AB");
     s.seg("OT");
-    s.cond(on_circle("T", "O", r));
+    s.key(on_circle("T", "O", r));
     s.cond(between("T", "AB"));
-    if broken {
-        s.because("AB meets the circle at T, but its angle with OT is not given: it may be tangent or cut the circle again.");
-        return s.unsettled(ask_circle_line("AB", r), "Tangent");
-    }
-    s.cond(perpendicular("AB", "OT"));
+    s.key(perpendicular("AB", "OT"));
     s.because("T is on the circle and AB ⟂ OT at T: a line perpendicular to a radius at its end on the circle is tangent.");
     s.done(ask_circle_line("AB", r), "Tangent")
 }
 
-fn tangent_right_angle(rng: &mut Rng, _: bool) -> Option<Built> {
+fn tangent_right_angle(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let (_, t, tt) = point_on_circle(rng, &mut s, r);
@@ -515,34 +375,30 @@ fn tangent_right_angle(rng: &mut Rng, _: bool) -> Option<Built> {
     s.seg("TA");
     s.seg("OT");
     s.arc("OTA");
-    s.cond(on_circle("T", "O", r));
-    s.cond(angle_value("OTA", 90.0));
+    s.key(on_circle("T", "O", r));
+    s.key(angle_value("OTA", 90.0));
     s.because("T is on the circle and ∠OTA = 90°: line TA is perpendicular to the radius OT at T, so it is tangent.");
     s.done(ask_circle_line("TA", r), "Tangent")
 }
 
-fn disjoint_parallel(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn disjoint_parallel(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let (o, t, tt) = point_on_circle(rng, &mut s, r);
-    parallel_to_tangent(rng, &mut s, (o, t, tt, r), broken);
+    parallel_to_tangent(rng, &mut s, (o, t, tt, r));
     for l in ["CD", "AB", "OT"] {
         s.seg(l);
     }
     s.cond(on_circle("T", "O", r));
     s.cond(between("T", "CD"));
-    s.cond(perpendicular("CD", "OT"));
-    s.cond(parallel("AB", "CD"));
-    if broken {
-        s.because("AB ∥ CD, but which side of CD it is on is not given: it may miss the circle or cut it.");
-        return s.unsettled(ask_circle_line("AB", r), "Disjoint");
-    }
-    s.cond(opposite_sides("OA", "CD"));
+    s.key(perpendicular("CD", "OT"));
+    s.key(parallel("AB", "CD"));
+    s.key(opposite_sides("OA", "CD"));
     s.because("CD ⟂ OT at T on the circle, so CD is tangent and the whole disc is on O's side of it; AB ∥ CD lies on the other side: AB and the circle are disjoint.");
     s.done(ask_circle_line("AB", r), "Disjoint")
 }
 
-fn disjoint_doubled(rng: &mut Rng, _: bool) -> Option<Built> {
+fn disjoint_doubled(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
@@ -558,9 +414,9 @@ fn disjoint_doubled(rng: &mut Rng, _: bool) -> Option<Built> {
     s.seg("AB");
     s.seg("OH");
     s.cond(between("H", "AB"));
-    s.cond(perpendicular("OH", "AB"));
-    s.cond(midpoint("M", "OH"));
-    s.cond(length("OM", m));
+    s.key(perpendicular("OH", "AB"));
+    s.key(midpoint("M", "OH"));
+    s.key(length("OM", m));
     s.because(format!(
         "M is the midpoint of OH, so OH = 2 · {} = {}; OH ⟂ AB makes it the distance from O to line AB, greater than the radius {}: they are disjoint.",
         fmt(m),
@@ -570,120 +426,82 @@ fn disjoint_doubled(rng: &mut Rng, _: bool) -> Option<Built> {
     s.done(ask_circle_line("AB", r), "Disjoint")
 }
 
-fn median_midpoint(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn median_midpoint(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
-    let [_, b, c] = triangle(rng, &mut s)?;
+    let [_, b, c] = triangle_apart(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
-    let t = if broken {
-        if rng.chance(0.5) {
-            uniform(rng, 0.2, 0.35)
-        } else {
-            uniform(rng, 0.65, 0.8)
-        }
-    } else {
-        0.5
-    };
-    s.pt("M", lerp(b, c, t));
+    s.pt("M", mid(b, c));
     s.seg("AM");
-    if broken {
-        s.cond(between("M", "BC"));
-        s.because("M is somewhere on BC, which makes AM a median, an altitude, an angle bisector or none of them, depending on where.");
-        return s.unsettled(ask_segment("AM", polygon("ABC")), "Median");
-    }
-    s.cond(midpoint("M", "BC"));
+    s.cond(between("M", "BC"));
+    s.key(midpoint("M", "BC"));
     s.because("AM joins the vertex A to the midpoint M of the opposite side BC: it is a median.");
     s.done(ask_segment("AM", polygon("ABC")), "Median")
 }
 
-fn median_equal_parts(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn median_equal_parts(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
-    let [_, b, c] = triangle(rng, &mut s)?;
+    let [_, b, c] = triangle_apart(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
-    let t = if broken { uniform(rng, 0.2, 0.35) } else { 0.5 };
-    s.pt("M", lerp(b, c, t));
+    s.pt("M", mid(b, c));
     s.seg("AM");
     s.cond(between("M", "BC"));
-    if broken {
-        s.because("Only M's place on BC is known, not where: AM may or may not be a median.");
-        return s.unsettled(ask_segment("AM", polygon("ABC")), "Median");
-    }
-    s.cond(equal_lengths("BM", "MC"));
+    s.key(equal_lengths("BM", "MC"));
     s.because("M is on BC with BM = MC, so M is the midpoint of BC and AM is a median.");
     s.done(ask_segment("AM", polygon("ABC")), "Median")
 }
 
-fn median_parallelogram(rng: &mut Rng, _: bool) -> Option<Built> {
+fn median_parallelogram(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
-    let [a, b, c] = triangle(rng, &mut s)?;
+    let [a, b, c] = triangle_apart(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
     s.pt("D", add(b, sub(c, a)));
     s.pt("M", mid(b, c));
     s.seg("BD");
     s.seg("CD");
     s.seg("AD");
-    s.cond(parallel("AB", "CD"));
-    s.cond(parallel("AC", "BD"));
+    s.key(parallel("AB", "CD"));
+    s.key(parallel("AC", "BD"));
     s.cond(on_line("M", "AD"));
     s.cond(on_line("M", "BC"));
     s.because("ABDC is a parallelogram (AB ∥ CD, AC ∥ BD), and its diagonals AD and BC bisect each other at M: M is the midpoint of BC, so AM is a median of triangle ABC.");
     s.done(ask_segment("AM", polygon("ABC")), "Median")
 }
 
-/// Triangle ABC, drawn, and AH with H on BC: the foot of the perpendicular from A,
-/// or, when broken, a point of BC beside it. Returns the sketch, A and H.
-fn foot_on_bc(rng: &mut Rng, broken: bool) -> Option<(Sketch, P, P)> {
+/// Triangle ABC, drawn, and AH with H on BC the foot of the perpendicular from A.
+fn foot_on_bc(rng: &mut Rng) -> Option<Sketch> {
     let mut s = Sketch::default();
-    let [a, b, c] = triangle(rng, &mut s)?;
+    let [a, b, c] = triangle_apart(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
     let f = foot(a, b, c);
     let t = dist(b, f) / dist(b, c);
     if !(0.2..=0.8).contains(&t) {
         return None;
     }
-    let h = if broken {
-        lerp(b, c, t + 0.18 * flip(rng))
-    } else {
-        f
-    };
-    s.pt("H", h);
+    s.pt("H", f);
     s.seg("AH");
-    Some((s, a, h))
+    Some(s)
 }
 
-fn altitude_perpendicular(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let (mut s, a, h) = foot_on_bc(rng, broken)?;
+fn altitude_perpendicular(rng: &mut Rng) -> Option<Built> {
+    let mut s = foot_on_bc(rng)?;
     s.cond(between("H", "BC"));
-    if broken {
-        let e = s.pt("E", [uniform(rng, 8.5, 9.5), uniform(rng, 0.5, 1.5)]);
-        s.pt("F", go(e, heading(a, h) + 90.0, 2.5));
-        s.seg("EF");
-        s.cond(perpendicular("AH", "EF"));
-        s.because(
-            "AH ⟂ EF, but nothing relates EF to BC: AH may or may not be perpendicular to BC.",
-        );
-        return s.unsettled(ask_segment("AH", polygon("ABC")), "Altitude");
-    }
-    s.cond(perpendicular("AH", "BC"));
+    s.key(perpendicular("AH", "BC"));
     s.because("AH runs from the vertex A perpendicular to the opposite side BC, meeting it at H: it is an altitude.");
     s.done(ask_segment("AH", polygon("ABC")), "Altitude")
 }
 
-fn altitude_right_angle(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let (mut s, _, _) = foot_on_bc(rng, broken)?;
+fn altitude_right_angle(rng: &mut Rng) -> Option<Built> {
+    let mut s = foot_on_bc(rng)?;
     s.arc("AHB");
     s.cond(between("H", "BC"));
-    if broken {
-        s.because("H is on BC, but ∠AHB is not given: AH may or may not be an altitude.");
-        return s.unsettled(ask_segment("AH", polygon("ABC")), "Altitude");
-    }
-    s.cond(angle_value("AHB", 90.0));
+    s.key(angle_value("AHB", 90.0));
     s.because(
         "H is on BC and ∠AHB = 90°: AH is perpendicular to BC from the vertex A, an altitude.",
     );
     s.done(ask_segment("AH", polygon("ABC")), "Altitude")
 }
 
-fn altitude_angle_sum(rng: &mut Rng, _: bool) -> Option<Built> {
+fn altitude_angle_sum(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let x = degrees(rng, 45, 75);
     let y = degrees(rng, 45, 75);
@@ -696,9 +514,9 @@ fn altitude_angle_sum(rng: &mut Rng, _: bool) -> Option<Built> {
     s.pt("H", h);
     s.poly(ShapeKind::Triangle, "ABC");
     s.seg("AH");
-    s.cond(angle_value("ABC", x));
+    s.key(angle_value("ABC", x));
     s.cond(between("H", "BC"));
-    s.cond(angle_value("BAH", 90.0 - x));
+    s.key(angle_value("BAH", 90.0 - x));
     s.because(format!(
         "In triangle ABH, ∠AHB = 180° − {}° − {}° = 90°, so AH ⟂ BC with H on BC: AH is an altitude.",
         fmt(x),
@@ -717,20 +535,23 @@ enum Split {
     Values,
 }
 
-fn bisector(rng: &mut Rng, broken: bool, how: Split) -> Option<Built> {
+fn bisector(rng: &mut Rng, how: Split) -> Option<Built> {
     let mut s = Sketch::default();
     let x = degrees(rng, 25, 40);
     let a = s.pt("A", [uniform(rng, 4.0, 6.0), uniform(rng, 0.5, 1.5)]);
     let axis = uniform(rng, 75.0, 105.0);
-    let b = s.pt("B", go(a, axis + x, uniform(rng, 6.0, 7.5)));
-    let c = s.pt("C", go(a, axis - x, uniform(rng, 6.0, 7.5)));
-    // The bisector's foot, or, when broken, another point of BC.
-    let on = if broken {
-        axis + x * 0.35 * flip(rng)
+    // Sides from A of clearly different lengths: the bisector is then neither
+    // the median nor the altitude, not even by eye.
+    let short = uniform(rng, 4.5, 5.5);
+    let long = short * uniform(rng, 1.35, 1.6);
+    let (lb, lc) = if rng.chance(0.5) {
+        (short, long)
     } else {
-        axis
+        (long, short)
     };
-    let d = meet(a, go(a, on, 1.0), b, c)?;
+    let b = s.pt("B", go(a, axis + x, lb));
+    let c = s.pt("C", go(a, axis - x, lc));
+    let d = meet(a, go(a, axis, 1.0), b, c)?;
     if dist(b, c) / dist(a, b).max(dist(a, c)) < 0.5 {
         return None;
     }
@@ -740,21 +561,15 @@ fn bisector(rng: &mut Rng, broken: bool, how: Split) -> Option<Built> {
     s.arc("BAD");
     s.arc("DAC");
     s.cond(between("D", "BC"));
-    if broken {
-        s.because(
-            "D is on BC, but the two angles at A are not compared: AD may or may not bisect ∠BAC.",
-        );
-        return s.unsettled(ask_segment("AD", polygon("ABC")), "Angle bisector");
-    }
     match how {
-        Split::Equal => s.cond(equal_angles("BAD", "DAC")),
+        Split::Equal => s.key(equal_angles("BAD", "DAC")),
         Split::Half => {
-            s.cond(angle_value("BAC", 2.0 * x));
-            s.cond(angle_value("BAD", x));
+            s.key(angle_value("BAC", 2.0 * x));
+            s.key(angle_value("BAD", x));
         }
         Split::Values => {
-            s.cond(angle_value("BAD", x));
-            s.cond(angle_value("DAC", x));
+            s.key(angle_value("BAD", x));
+            s.key(angle_value("DAC", x));
         }
     }
     s.because(match how {
@@ -776,31 +591,16 @@ fn bisector(rng: &mut Rng, broken: bool, how: Split) -> Option<Built> {
     s.done(ask_segment("AD", polygon("ABC")), "Angle bisector")
 }
 
-fn midline_midpoints(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn midline_midpoints(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let [a, b, c] = triangle(rng, &mut s)?;
     s.poly(ShapeKind::Triangle, "ABC");
     s.pt("M", mid(a, b));
-    let t = if broken {
-        if rng.chance(0.5) {
-            uniform(rng, 0.25, 0.38)
-        } else {
-            uniform(rng, 0.62, 0.75)
-        }
-    } else {
-        0.5
-    };
-    s.pt("N", lerp(a, c, t));
+    s.pt("N", mid(a, c));
     s.seg("MN");
-    s.cond(midpoint("M", "AB"));
-    if broken {
-        s.cond(between("N", "AC"));
-        s.because(
-            "N is somewhere on AC, not necessarily its midpoint: MN may or may not be a midline.",
-        );
-        return s.unsettled(ask_segment("MN", polygon("ABC")), "Midline");
-    }
-    s.cond(midpoint("N", "AC"));
+    s.key(midpoint("M", "AB"));
+    s.cond(between("N", "AC"));
+    s.key(midpoint("N", "AC"));
     s.because("MN joins the midpoints of two sides, AB and AC: it is a midline of triangle ABC.");
     s.done(ask_segment("MN", polygon("ABC")), "Midline")
 }
@@ -813,13 +613,13 @@ fn midline_parallel(rng: &mut Rng, from_n: bool) -> Option<Built> {
     s.pt("N", mid(a, c));
     s.seg("MN");
     if from_n {
-        s.cond(midpoint("N", "AC"));
+        s.key(midpoint("N", "AC"));
         s.cond(between("M", "AB"));
     } else {
-        s.cond(midpoint("M", "AB"));
+        s.key(midpoint("M", "AB"));
         s.cond(between("N", "AC"));
     }
-    s.cond(parallel("MN", "BC"));
+    s.key(parallel("MN", "BC"));
     s.because(if from_n {
         "The line through the midpoint N of AC parallel to BC meets AB at its midpoint M: MN joins two midpoints, a midline."
     } else {
@@ -828,34 +628,24 @@ fn midline_parallel(rng: &mut Rng, from_n: bool) -> Option<Built> {
     s.done(ask_segment("MN", polygon("ABC")), "Midline")
 }
 
-fn radius_on_circle(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn radius_on_circle(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
-    let k = if broken { uniform(rng, 0.4, 0.7) } else { 1.0 };
-    s.pt("A", go(o, uniform(rng, 0.0, 360.0), r * k));
+    s.pt("A", go(o, uniform(rng, 0.0, 360.0), r));
     s.seg("OA");
-    if broken {
-        s.because("A is not known to lie on the circle: OA may or may not be a radius.");
-        return s.unsettled(ask_segment("OA", circle("O", r)), "Radius");
-    }
-    s.cond(on_circle("A", "O", r));
+    s.key(on_circle("A", "O", r));
     s.because("OA joins the centre O to the point A of the circle: it is a radius.");
     s.done(ask_segment("OA", circle("O", r)), "Radius")
 }
 
-fn radius_length(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn radius_length(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
-    let k = if broken { uniform(rng, 0.4, 0.7) } else { 1.0 };
-    s.pt("A", go(o, uniform(rng, 0.0, 360.0), r * k));
+    s.pt("A", go(o, uniform(rng, 0.0, 360.0), r));
     s.seg("OA");
-    if broken {
-        s.because("OA's length is not given: A may or may not be on the circle.");
-        return s.unsettled(ask_segment("OA", circle("O", r)), "Radius");
-    }
-    s.cond(length("OA", r));
+    s.key(length("OA", r));
     s.because(format!(
         "OA = {} equals the radius, so A is on the circle and OA is a radius.",
         fmt(r)
@@ -863,60 +653,45 @@ fn radius_length(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.done(ask_segment("OA", circle("O", r)), "Radius")
 }
 
-fn radius_half_diameter(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn radius_half_diameter(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
     let t = uniform(rng, 0.0, 360.0);
     s.pt("A", go(o, t, r));
-    let k = if broken { uniform(rng, 0.4, 0.7) } else { 1.0 };
-    s.pt("B", go(o, t + 180.0, r * k));
+    s.pt("B", go(o, t + 180.0, r));
     s.seg("AB");
-    s.cond(on_circle("A", "O", r));
-    if broken {
-        s.cond(on_line("O", "AB"));
-        s.because("O is on line AB, but OB is not given: B may or may not be on the circle, so OB may or may not be a radius.");
-        return s.unsettled(ask_segment("OB", circle("O", r)), "Radius");
-    }
-    s.cond(midpoint("O", "AB"));
+    s.key(on_circle("A", "O", r));
+    s.cond(on_line("O", "AB"));
+    s.key(midpoint("O", "AB"));
     s.because("O is the midpoint of AB, so OB = OA, and A is on the circle: B is on it too, and OB is a radius.");
     s.done(ask_segment("OB", circle("O", r)), "Radius")
 }
 
-/// Circle O with A and B on it: the ends of a diameter, or, when broken, of a
-/// chord 35° to 70° of arc short of one. Returns the sketch, the radius and B's
-/// direction from O.
-fn ends_on_circle(rng: &mut Rng, broken: bool) -> (Sketch, f64, f64) {
+/// Circle O with A and B on it, the ends of a diameter. Returns the sketch, the
+/// radius and B's direction from O.
+fn ends_on_circle(rng: &mut Rng) -> (Sketch, f64, f64) {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
     let t = uniform(rng, 0.0, 360.0);
     s.pt("A", go(o, t, r));
-    let sweep = if broken {
-        180.0 - degrees(rng, 35, 70)
-    } else {
-        180.0
-    };
-    s.pt("B", go(o, t + sweep, r));
-    (s, r, t + sweep)
+    s.pt("B", go(o, t + 180.0, r));
+    (s, r, t + 180.0)
 }
 
-fn diameter_center(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let (mut s, r, _) = ends_on_circle(rng, broken);
+fn diameter_center(rng: &mut Rng) -> Option<Built> {
+    let (mut s, r, _) = ends_on_circle(rng);
     s.seg("AB");
-    s.cond(on_circle("A", "O", r));
-    s.cond(on_circle("B", "O", r));
-    if broken {
-        s.because("A and B are on the circle, but AB is not known to pass through O: it is a chord, maybe a diameter.");
-        return s.unsettled(ask_segment("AB", circle("O", r)), "Diameter");
-    }
-    s.cond(between("O", "AB"));
+    s.key(on_circle("A", "O", r));
+    s.key(on_circle("B", "O", r));
+    s.key(between("O", "AB"));
     s.because("AB joins two points of the circle through its centre O: it is a diameter.");
     s.done(ask_segment("AB", circle("O", r)), "Diameter")
 }
 
-fn diameter_thales(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let (mut s, r, b) = ends_on_circle(rng, broken);
+fn diameter_thales(rng: &mut Rng) -> Option<Built> {
+    let (mut s, r, b) = ends_on_circle(rng);
     let o = s.at("O");
     s.pt("C", go(o, b + degrees(rng, 60, 120), r));
     for l in ["AB", "AC", "BC"] {
@@ -924,27 +699,19 @@ fn diameter_thales(rng: &mut Rng, broken: bool) -> Option<Built> {
     }
     s.arc("ACB");
     for p in ["A", "B", "C"] {
-        s.cond(on_circle(p, "O", r));
+        s.key(on_circle(p, "O", r));
     }
-    if broken {
-        s.because("∠ACB is not given: AB may or may not be a diameter.");
-        return s.unsettled(ask_segment("AB", circle("O", r)), "Diameter");
-    }
-    s.cond(angle_value("ACB", 90.0));
+    s.key(angle_value("ACB", 90.0));
     s.because("A, B and C are on the circle and ∠ACB = 90°: an inscribed right angle stands on a diameter, so AB is a diameter.");
     s.done(ask_segment("AB", circle("O", r)), "Diameter")
 }
 
-fn diameter_length(rng: &mut Rng, broken: bool) -> Option<Built> {
-    let (mut s, r, _) = ends_on_circle(rng, broken);
+fn diameter_length(rng: &mut Rng) -> Option<Built> {
+    let (mut s, r, _) = ends_on_circle(rng);
     s.seg("AB");
-    s.cond(on_circle("A", "O", r));
-    s.cond(on_circle("B", "O", r));
-    if broken {
-        s.because("AB's length is not given: it may or may not be a diameter.");
-        return s.unsettled(ask_segment("AB", circle("O", r)), "Diameter");
-    }
-    s.cond(length("AB", 2.0 * r));
+    s.key(on_circle("A", "O", r));
+    s.key(on_circle("B", "O", r));
+    s.key(length("AB", 2.0 * r));
     s.because(format!(
         "A and B are on the circle and AB = {} = 2 · {}, the longest chord: AB is a diameter.",
         fmt(2.0 * r),
@@ -953,7 +720,7 @@ fn diameter_length(rng: &mut Rng, broken: bool) -> Option<Built> {
     s.done(ask_segment("AB", circle("O", r)), "Diameter")
 }
 
-fn chord_length(rng: &mut Rng, _: bool) -> Option<Built> {
+fn chord_length(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
@@ -963,48 +730,43 @@ fn chord_length(rng: &mut Rng, _: bool) -> Option<Built> {
     s.pt("A", go(o, t - half, r));
     s.pt("B", go(o, t + half, r));
     s.seg("AB");
-    s.cond(on_circle("A", "O", r));
-    s.cond(on_circle("B", "O", r));
-    s.cond(length("AB", len));
+    s.key(on_circle("A", "O", r));
+    s.key(on_circle("B", "O", r));
+    s.key(length("AB", len));
     s.because(format!(
         "A and B are on the circle and AB = {} is shorter than the diameter {}: AB is a chord, not through the centre.",
         fmt(len),
         fmt(2.0 * r)
     ));
-    s.done(ask_segment("AB", circle("O", r)), "Chord")
+    s.done(ask_segment("AB", circle("O", r)), CHORD)
 }
 
-fn chord_distance(rng: &mut Rng, broken: bool) -> Option<Built> {
+fn chord_distance(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
     let h = (r * uniform(rng, 0.3, 0.6) * 2.0).round() / 2.0;
     let t = uniform(rng, 0.0, 360.0);
-    let d = if broken { 0.0 } else { h };
-    let hp = go(o, t, d);
-    let w = (r * r - d * d).sqrt();
+    let hp = go(o, t, h);
+    let w = (r * r - h * h).sqrt();
     s.pt("A", go(hp, t + 90.0, w));
     s.pt("B", go(hp, t - 90.0, w));
-    s.seg("AB");
-    s.cond(on_circle("A", "O", r));
-    s.cond(on_circle("B", "O", r));
-    if broken {
-        s.because("A and B are on the circle, but nothing says whether AB passes through O: a chord, maybe a diameter.");
-        return s.unsettled(ask_segment("AB", circle("O", r)), "Chord");
-    }
     s.pt("H", hp);
+    s.seg("AB");
     s.seg("OH");
+    s.key(on_circle("A", "O", r));
+    s.key(on_circle("B", "O", r));
     s.cond(between("H", "AB"));
     s.cond(perpendicular("OH", "AB"));
-    s.cond(length("OH", h));
+    s.key(length("OH", h));
     s.because(format!(
         "A and B are on the circle and the distance OH from O to AB is {} > 0: AB does not pass through the centre, so it is a chord, not a diameter.",
         fmt(h)
     ));
-    s.done(ask_segment("AB", circle("O", r)), "Chord")
+    s.done(ask_segment("AB", circle("O", r)), CHORD)
 }
 
-fn chord_angle(rng: &mut Rng, _: bool) -> Option<Built> {
+fn chord_angle(rng: &mut Rng) -> Option<Built> {
     let mut s = Sketch::default();
     let r = circle_o(rng, &mut s);
     let o = s.at("O");
@@ -1019,12 +781,12 @@ fn chord_angle(rng: &mut Rng, _: bool) -> Option<Built> {
     }
     s.arc("ACB");
     for p in ["A", "B", "C"] {
-        s.cond(on_circle(p, "O", r));
+        s.key(on_circle(p, "O", r));
     }
-    s.cond(angle_value("ACB", x));
+    s.key(angle_value("ACB", x));
     s.because(format!(
         "A, B and C are on the circle and the inscribed angle ∠ACB = {}° is not 90°, so AB is not a diameter: it is a chord.",
         fmt(x)
     ));
-    s.done(ask_segment("AB", circle("O", r)), "Chord")
+    s.done(ask_segment("AB", circle("O", r)), CHORD)
 }
