@@ -94,15 +94,17 @@ pub struct RelationArgs {
     #[arg(long, value_enum, default_value = "all")]
     domain: DomainArg,
     /// Relation items: the share (0..=1) whose conditions do not settle the relation,
-    /// answered "Cannot be inferred" (a condition dropped or replaced, the picture
-    /// drawn so that it does not show the relation).
+    /// answered "Cannot be inferred": a condition the answer needs is left out (in
+    /// the text mode replaced by one of its kind about a new element) and the
+    /// figure moved so that it no longer holds (text: clearly; visual: by under a
+    /// degree or a percent, so that the relation still looks true).
     #[arg(long, default_value_t = relations::DEFAULT_INDETERMINATE, value_name = "RATIO")]
     indeterminate: f64,
     /// Relation items: `text` states every condition in words (GeomRel's setting;
     /// the question is answerable from the text alone), `visual` draws them instead
     /// (right-angle marks, arrowheads on parallels, ticks on equal segments, letters
-    /// on equal angles, given values on their elements) and asks only the question;
-    /// visual runs make no indeterminate items.
+    /// on equal angles, given values on their elements) on a figure the question
+    /// says is not drawn to scale, and asks only the question.
     #[arg(long, value_enum, default_value = "text")]
     mode: ModeArg,
 }

@@ -123,6 +123,7 @@ mod properties;
 mod raster;
 mod reference;
 mod relations;
+mod relations_shortcut;
 mod relations_verify;
 mod reliability;
 mod resume;

@@ -2040,6 +2040,15 @@ fn counter_example(
     // (and what hangs on it) taken to the other side of a line first: both
     // moves at once. A determinate item's search stops before: it only costs.
     let thorough = item.indeterminate();
+    // Each point on each line the conditions name, before, between or after its
+    // two points.
+    for i in (0..n).filter(|_| thorough) {
+        for l in lines.iter().filter(|l| !l.contains(&i)) {
+            for region in 0..3 {
+                tries.push(("", Vec::new(), Move::Along(i, *l, region)));
+            }
+        }
+    }
     for (answer, eqs) in targets(&item.ask).into_iter().filter(|_| thorough) {
         for i in 0..n {
             for l in lines.iter().filter(|l| !l.contains(&i)) {

@@ -324,10 +324,6 @@ fn finish(
     let drawn = decide(&built.sketch, &built.asked);
     match built.unsettled {
         Some(would_be) if drawn == Some(would_be) => return Err("the open relation holds"),
-        // Angles in no named position at all would be no question of positions.
-        Some(_) if drawn.is_none() && matches!(built.asked, Asked::AnglePositions { .. }) => {
-            return Err("angles in no position");
-        }
         Some(_) => {}
         None if drawn != Some(built.answer) => return Err("another answer holds"),
         None => {}
@@ -566,9 +562,9 @@ mod tests {
                 (false, Mode::Visual),
                 (true, Mode::Visual),
             ] {
-                if indeterminate && !capable(c, mode) {
+                let has = !indeterminate || capable(c, mode);
+                if !has {
                     row.push_str(" –");
-                    continue;
                 }
                 let opts = RelationOptions {
                     mode,
@@ -585,9 +581,14 @@ mod tests {
                         Err(e) => *why.entry(e).or_default() += 1,
                     }
                 }
-                row.push_str(&format!(" {ok}"));
-                if ok < 100 {
+                if has {
+                    row.push_str(&format!(" {ok}"));
+                }
+                if ok < 100 && (has || mode == Mode::Text) {
                     row.push_str(&format!(" {why:?}"));
+                }
+                if !has {
+                    continue;
                 }
                 let least = if indeterminate { 5 } else { 30 };
                 if ok < least {

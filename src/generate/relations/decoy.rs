@@ -212,6 +212,52 @@ fn extent(s: &Sketch) -> (P, P) {
     (lo, hi)
 }
 
+/// The points earlier decoys brought in: named only by decoys, and not asked.
+fn decoy_points(s: &Sketch, asked: &[String]) -> Vec<String> {
+    let names = |c: &Condition| -> Vec<String> {
+        let mut v = Vec::new();
+        let mut put = |n: &String| v.push(n.clone());
+        match c {
+            Condition::Parallel { a, b }
+            | Condition::Perpendicular { a, b }
+            | Condition::EqualLengths { a, b } => a.iter().chain(b).for_each(&mut put),
+            Condition::OnLine { point, line }
+            | Condition::Between { point, ends: line }
+            | Condition::Midpoint { point, ends: line } => {
+                put(point);
+                line.iter().for_each(put);
+            }
+            Condition::SameSide { points, line } | Condition::OppositeSides { points, line } => {
+                points.iter().chain(line).for_each(put)
+            }
+            Condition::AngleValue { angle, .. } => angle.iter().for_each(put),
+            Condition::EqualAngles { a, b } => a.iter().chain(b).for_each(put),
+            Condition::Length { segment, .. } => segment.iter().for_each(put),
+            Condition::OnCircle { point, center, .. } => {
+                put(point);
+                put(center);
+            }
+            Condition::Tangent { line, center, .. } => {
+                line.iter().for_each(&mut put);
+                put(center);
+            }
+        }
+        v
+    };
+    let mut by_decoys: Vec<String> = Vec::new();
+    let mut by_others: Vec<String> = Vec::new();
+    for (c, r) in s.conditions.iter().zip(&s.roles) {
+        let into = if *r == Role::Decoy {
+            &mut by_decoys
+        } else {
+            &mut by_others
+        };
+        into.extend(names(c));
+    }
+    by_decoys.retain(|n| !by_others.contains(n) && !asked.contains(n));
+    by_decoys
+}
+
 /// A letter no point has (not O, kept for centres, nor I), at random.
 fn fresh(s: &Sketch, taken: &[String], rng: &mut Rng) -> Option<String> {
     let free: Vec<String> = ('A'..='Z')
@@ -383,14 +429,19 @@ fn propose(
             }
             let same = kind == Kind::SameSide;
             let off: Vec<String> = (s.names.iter())
-                .filter(|n| !l.contains(n) && !asked.contains(n))
+                .filter(|n| !l.contains(n))
                 .filter(|n| {
                     let so = super::solve::side(at(n), a, b);
                     so.abs() > 0.08 * size && (so * sp > 0.0) == same
                 })
                 .cloned()
                 .collect();
-            let other = pick(&off, rng)?;
+            // A point the question does not ask about, where there is one.
+            let unasked: Vec<String> = (off.iter())
+                .filter(|n| !asked.contains(n))
+                .cloned()
+                .collect();
+            let other = pick(&unasked, rng).or_else(|| pick(&off, rng))?;
             // Drawn from a point on its own side (so that it is seen, and the
             // segment does not cross the line): the other point itself, or, for
             // opposite sides, one beside it.
@@ -416,15 +467,17 @@ fn propose(
             // A new ray from a vertex of a drawn segment (the key's angle's vertex
             // first), at a stated angle from it or equal to an angle there.
             let (v, arm, other) = vertex(s, key, rng)?;
-            // An angle made equal to one of the figure's keeps clear of the
-            // asked points: when the relation asked about holds, an angle at them
-            // may be flat (three points collinear), and one equal to it would be.
-            if kind == Kind::EqualAngles
-                && [Some(&v), Some(&arm), other.as_ref()]
-                    .iter()
-                    .any(|n| n.is_some_and(|n| asked.contains(n)))
-            {
-                return None;
+            // An angle made equal to one of the figure's is not one at the asked
+            // points alone, nor one at another decoy's new point: when the
+            // relation asked about holds, such an angle may be flat (three points
+            // collinear), and one equal to it would be.
+            let new_points = decoy_points(s, asked);
+            if kind == Kind::EqualAngles {
+                let o = other.as_ref()?;
+                let all_asked = [&v, &arm, o].iter().all(|n| asked.contains(n));
+                if all_asked || [&v, &arm, o].iter().any(|n| new_points.contains(n)) {
+                    return None;
+                }
             }
             let (pv, pa) = (at(&v), at(&arm));
             let (deg, condition) = if kind == Kind::AngleValue {

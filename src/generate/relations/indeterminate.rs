@@ -19,6 +19,9 @@ use super::sketch::{Built, Role, Sketch, dist, uniform};
 use super::solve::{self, Eq, L};
 use crate::generate::rng::Rng;
 
+/// How much wider than its determinate figure an indeterminate one may be.
+const GROWTH: f64 = 1.3;
+
 /// A condition a mark carries in the visual mode (and a figure does not show by
 /// itself): the only keys a visual indeterminate item drops.
 pub(super) fn marked(c: &Condition) -> bool {
@@ -148,6 +151,10 @@ pub(super) fn make(
     // The moved figure keeps the rest of what it stated, and the key no longer.
     if out.spread() < super::sketch::MIN_SPREAD {
         return Err("points crowd");
+    }
+    // The same figure, not one stretched to make the key fail.
+    if super::eye::size(&out) > GROWTH * size {
+        return Err("the figure stretched");
     }
     if !super::decide::conditions_hold(&out) {
         return Err("an inequality of the rest broken");

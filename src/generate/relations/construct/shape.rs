@@ -147,11 +147,13 @@ pub(super) fn point_on_circle(rng: &mut Rng, s: &mut Sketch, r: f64) -> (P, f64,
 /// (away from O). `circle` is (O, T's direction, T, radius).
 pub(super) fn parallel_to_tangent(rng: &mut Rng, s: &mut Sketch, circle: (P, f64, P, f64)) {
     let (o, t, tt, r) = circle;
-    s.pt("C", go(tt, t + 90.0, uniform(rng, 2.5, 3.5)));
-    s.pt("D", go(tt, t - 90.0, uniform(rng, 2.5, 3.5)));
-    let m = go(o, t, r * uniform(rng, 1.45, 1.7));
-    s.pt("A", go(m, t + 90.0, uniform(rng, 2.5, 3.5)));
-    s.pt("B", go(m, t - 90.0, uniform(rng, 2.5, 3.5)));
+    // Short lines well apart, so that one turned away from the other (an
+    // indeterminate item's figure) neither crosses nor crowds it.
+    s.pt("C", go(tt, t + 90.0, uniform(rng, 2.0, 2.8)));
+    s.pt("D", go(tt, t - 90.0, uniform(rng, 2.0, 2.8)));
+    let m = go(o, t, r * uniform(rng, 1.6, 1.9));
+    s.pt("A", go(m, t + 90.0, uniform(rng, 2.0, 2.8)));
+    s.pt("B", go(m, t - 90.0, uniform(rng, 2.0, 2.8)));
 }
 
 fn circle_point(rng: &mut Rng, w: Where) -> Option<Built> {
@@ -560,7 +562,7 @@ fn bisector(rng: &mut Rng, how: Split) -> Option<Built> {
     s.seg("AD");
     s.arc("BAD");
     s.arc("DAC");
-    s.cond(between("D", "BC"));
+    s.key(between("D", "BC"));
     match how {
         Split::Equal => s.key(equal_angles("BAD", "DAC")),
         Split::Half => {
