@@ -32,7 +32,9 @@ impl VariantError {
             VariantError::NoAux(_) => Some((Axis::AUX, "aux where the diagram has no such line")),
             VariantError::NoUnrelated(_) => Some((
                 Axis::UNRELATED,
-                "unrelated where no free side has room (a relation item: no drawn segment)",
+                "unrelated where neither a free side nor the free space of the base's frame \
+                 has room, or no colour is left that is told apart from the diagram's (a \
+                 relation item: no drawn segment)",
             )),
             VariantError::TooManyGrays { .. } => Some((
                 Axis::PALETTE,

@@ -5,7 +5,7 @@
 //! aux        auxiliary lines the solution uses (or does not) drawn dashed (VisAidMath)
 //! backward   the backward question: the answer given, a given asked (GeoEval §3.1.2)
 //! phrasing   the question's framing in other hand-written wordings (GeoEval §3.1.3)
-//! unrelated  rectangles the question does not need, on free sides (GeomRel §2.5)
+//! unrelated  shapes the question does not need, on free sides or in free space (GeomRel §2.5)
 //! ```
 
 pub mod aux;

@@ -1,5 +1,5 @@
-//! `unrelated`: rectangles that the question does not need, attached to free sides
-//! (GeomRel's unrelated information).
+//! `unrelated`: shapes that the question does not need, built on free sides or
+//! standing in the free space of the base's frame (GeomRel's unrelated information).
 
 use super::{AxisDef, Change, OnScene, Values, integer};
 use crate::generate::relations;
@@ -8,7 +8,7 @@ use crate::variants::VariantError;
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "unrelated",
-    changes: "that many rectangles attached to free sides (GeomRel's unrelated information, §2.5): each with one given value, its new side's length, on the image or in the question as the problem states its givens; solution and answer unchanged, no overlaps; the base drawn at its own scale and place (paths byte for byte), only the labels the new shapes crowd re-placed; a problem with no room inside the base's frame gets no such variant. On a relation item: that many new points, each on a drawn segment and stated (\"Point X lies on segment AB.\"), that no relation needs",
+    changes: "that many shapes the answer does not need (GeomRel's unrelated information, §2.5): a rectangle built outward on a free outline edge, or where no edge has room a free-standing rectangle, square or right triangle with new points in the free space of the square the base is fitted by, 8 % of its side clear of everything drawn; each with one given value, a side's whole-number length the texts do not use, on the image or in the question as the problem states its givens; solution and answer unchanged, no overlaps; the base drawn at its own scale and place (paths byte for byte), only the labels the new shapes crowd re-placed; a problem with no room inside the base's frame, or no colour left told apart from its fills, gets no such variant. On a relation item: that many new points, each on a drawn segment and stated (\"Point X lies on segment AB.\"), that no relation needs",
     from: "GeomRel §2.5 (unrelated information)",
     base: "0",
     base_number: Some(0.0),
