@@ -44,6 +44,7 @@ pub use build::{
 pub use item::{AngleRef, Asked, Condition, FigureRef, Line, Mode, RelationItem, Subset};
 pub use pool::{CANNOT_BE_INFERRED, Domain, Family, RELATIONS, Relation, relation};
 pub use stats::Stats;
+pub use text::question_stem;
 
 /// Every construction as (relation, name, subset, chain, has an indeterminate
 /// version): what the tests and the statistics table count.
