@@ -6,6 +6,7 @@
 //! linked relative to the report. Every text is escaped (`crate::html`).
 
 use super::Scoring;
+use super::base_set::BaseSetKind;
 use super::error::ScoreError;
 use super::flips::{Flip, scalar_text};
 use super::plot;
@@ -93,6 +94,7 @@ fn render(s: &Scoring, images: &str) -> Result<String, ScoreError> {
             super::MissingPolicy::Wrong => "counted wrong",
         }
     );
+    base_set(&mut h, r);
     models_table(&mut h, s);
     h += "<h2 id=\"plots\">Plots</h2>\n";
     for p in plot::render_all(r)? {
@@ -118,6 +120,38 @@ fn render(s: &Scoring, images: &str) -> Result<String, ScoreError> {
     Ok(h)
 }
 
+/// Which base problems the rows count.
+fn base_set(h: &mut String, r: &super::Report) {
+    let b = &r.base_set;
+    match b.set {
+        BaseSetKind::All => {
+            let _ = write!(
+                h,
+                "<p id=\"base-set\" data-base-set=\"all\">Base set: <strong>all</strong> {} base problems; \
+                 each row counts those with its variant (column <em>bases</em>).",
+                b.bases
+            );
+            if b.matched < b.bases {
+                let _ = write!(
+                    h,
+                    " {} have every one of the {} conditions: <code>--matched</code> counts only those.",
+                    b.matched, b.conditions
+                );
+            }
+            h.push_str("</p>\n");
+        }
+        BaseSetKind::Matched => {
+            let _ = writeln!(
+                h,
+                "<p id=\"base-set\" data-base-set=\"matched\">Base set: <strong>matched</strong>, the {} \
+                 base problems with every one of the {} conditions; {} left out ({} lacking a variant, \
+                 {} lacking a prediction). Every table counts only their images.</p>",
+                b.bases, b.conditions, b.left_out, b.lacking_variant, b.lacking_prediction
+            );
+        }
+    }
+}
+
 fn models_table(h: &mut String, s: &Scoring) {
     h.push_str("<h2>Models</h2>\n<table><thead><tr><th>model</th><th class=\"num\">predictions</th><th class=\"num\">missing</th><th class=\"num\">no answer</th></tr></thead><tbody>\n");
     for m in &s.report.models {
@@ -138,20 +172,22 @@ fn pct(v: Option<f64>) -> String {
 }
 
 fn rows_table(h: &mut String, s: &Scoring) {
-    h.push_str("<h2 id=\"accuracy\">Accuracy per axis value</h2>\n<table><thead><tr><th>model</th><th>axis</th><th>value</th>\
-                <th class=\"num\">n</th><th class=\"num\">accuracy %</th><th class=\"num\">95 % interval</th>\
+    h.push_str("<h2 id=\"accuracy\">Accuracy per axis value</h2>\n");
+    h.push_str("<table><thead><tr><th>model</th><th>axis</th><th>value</th>\
+                <th class=\"num\">n</th><th class=\"num\">bases</th><th class=\"num\">accuracy %</th><th class=\"num\">95 % interval</th>\
                 <th class=\"num\">Δ vs base (pp)</th><th class=\"num\">right→wrong</th><th class=\"num\">wrong→right</th>\
                 <th class=\"num\">McNemar p (Holm)</th></tr></thead><tbody>\n");
     for r in &s.report.rows {
         let _ = writeln!(
             h,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{}–{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{:.3}</td></tr>",
             escape(&r.model),
             escape(&r.axis),
             escape(&r.value),
             r.n,
+            r.bases,
             pct(r.accuracy),
             pct(r.ci_low),
             pct(r.ci_high),

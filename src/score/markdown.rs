@@ -1,6 +1,7 @@
 //! `report.md`: the report as tables a person reads.
 
 use super::MissingPolicy;
+use super::base_set::BaseSetKind;
 use super::relation_report::PairedGroupRow;
 use super::report::{GroupRow, Report, Row, UNKNOWN_GROUP};
 use std::collections::BTreeMap;
@@ -13,6 +14,7 @@ const LIST_LIMIT: usize = 50;
 pub(super) fn render(r: &Report) -> String {
     let mut s = String::new();
     header(&mut s, r);
+    base_set(&mut s, r);
     models(&mut s, r);
     axes(&mut s, r);
     consistency(&mut s, r);
@@ -88,6 +90,50 @@ fn header(s: &mut String, r: &Report) {
     );
 }
 
+/// Which base problems the rows count.
+fn base_set(s: &mut String, r: &Report) {
+    let b = &r.base_set;
+    let conditions = format!(
+        "{} condition{} (axis values, the base image included)",
+        b.conditions,
+        if b.conditions == 1 { "" } else { "s" }
+    );
+    let needs = match r.missing_policy {
+        MissingPolicy::Exclude => " and every model's prediction on each",
+        MissingPolicy::Wrong => "",
+    };
+    match b.set {
+        BaseSetKind::All => {
+            let _ = write!(
+                s,
+                "**Base set: all** — {} base problems; each row counts the problems that \
+                 have its variant and a scored prediction (column `bases`), so rows of a \
+                 variant not made for every problem describe a subset.",
+                b.bases
+            );
+            if b.matched < b.bases {
+                let _ = write!(
+                    s,
+                    " {} of them have an image of every one of the {conditions}{needs}: \
+                     `--matched` counts only those.",
+                    b.matched
+                );
+            }
+            s.push_str("\n\n");
+        }
+        BaseSetKind::Matched => {
+            let _ = writeln!(
+                s,
+                "**Base set: matched** — the {} base problems with an image of every one of \
+                 the {conditions}{needs}; {} left out ({} lacking a variant, {} lacking a \
+                 prediction). Every row, comparison, consistency figure and breakdown \
+                 below counts only their images.\n",
+                b.bases, b.left_out, b.lacking_variant, b.lacking_prediction
+            );
+        }
+    }
+}
+
 fn models(s: &mut String, r: &Report) {
     let _ = writeln!(
         s,
@@ -125,7 +171,7 @@ fn axes(s: &mut String, r: &Report) {
         };
         let _ = writeln!(
             s,
-            "### {}\n\n| model | value | n | accuracy | 95 % CI | missing | no answer | paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|",
+            "### {}\n\n| model | value | n | bases | accuracy | 95 % CI | missing | no answer | paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|",
             cell(axis)
         );
         let mut rows = rows.clone();
@@ -134,10 +180,11 @@ fn axes(s: &mut String, r: &Report) {
             let base = row.axis == "base";
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&row.model),
                 cell(&row.value),
                 row.n,
+                row.bases,
                 opt_pct(row.accuracy),
                 ci(row.ci_low, row.ci_high),
                 row.missing,
@@ -309,7 +356,8 @@ fn relations(s: &mut String, r: &Report) {
         ("subset", &b.subset),
         ("mode", &b.mode),
     ] {
-        relation_table(s, what, rows, paired);
+        let rows: Vec<&PairedGroupRow> = rows.iter().collect();
+        relation_table(s, what, &rows, paired);
     }
     let _ = writeln!(
         s,
@@ -318,8 +366,8 @@ fn relations(s: &mut String, r: &Report) {
          is, the share answered so; F1 = 2·TP / (answered + gold). An output naming no \
          option, or another one, is an answer other than \"Cannot be inferred\"; a \
          missing prediction is {}. – where a denominator is 0.\n\n\
-         | model | axis = value | n | gold | answered | TP | precision | 95 % CI | recall | 95 % CI | F1 |\n\
-         |---|---|---:|---:|---:|---:|---:|---|---:|---|---:|",
+         | model | axis = value | n | bases | gold | answered | TP | precision | 95 % CI | recall | 95 % CI | F1 |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|",
         match r.missing_policy {
             MissingPolicy::Exclude => "left out",
             MissingPolicy::Wrong => "such an answer",
@@ -328,10 +376,11 @@ fn relations(s: &mut String, r: &Report) {
     for c in &r.cannot_be_inferred {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(&c.model),
             cell(&axis_value(&c.axis, &c.value)),
             c.n,
+            c.bases,
             c.gold,
             c.predicted,
             c.true_positive,
@@ -346,29 +395,30 @@ fn relations(s: &mut String, r: &Report) {
 }
 
 /// One relation breakdown as a long table: a line per (model, group, axis value).
-fn relation_table(s: &mut String, what: &str, rows: &[PairedGroupRow], paired: bool) {
+fn relation_table(s: &mut String, what: &str, rows: &[&PairedGroupRow], paired: bool) {
     let _ = write!(
         s,
-        "### Accuracy by {what}\n\n| model | {what} | axis = value | n | accuracy | 95 % CI | missing | no answer |"
+        "### Accuracy by {what}\n\n| model | {what} | axis = value | n | bases | accuracy | 95 % CI | missing | no answer |"
     );
     let _ = write!(
         s,
         "{}",
         if paired {
-            " paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
+            " paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
         } else {
-            "\n|---|---|---|---:|---:|---|---:|---:|\n"
+            "\n|---|---|---|---:|---:|---:|---|---:|---:|\n"
         }
     );
     for g in rows {
         let row = &g.row;
         let _ = write!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(&row.model),
             cell(&g.group),
             cell(&axis_value(&row.axis, &row.value)),
             row.n,
+            row.bases,
             opt_pct(row.accuracy),
             ci(row.ci_low, row.ci_high),
             row.missing,
