@@ -14,7 +14,8 @@ const SHOWN_ERRORS: usize = 20;
 /// --explain), marks it with relaxed accuracy, and reports accuracy per variant axis and
 /// value with 95 % Wilson intervals, plus the paired flips of each variant against the
 /// base image of the same problem (exact McNemar test). Every row states how many base
-/// problems it counts (--matched: only those with every variant).
+/// problems it counts (--matched: only those with every variant), and blind baselines
+/// (the question text alone, cross-fitted by base) stand beside the models.
 ///
 /// Writes OUT/report.json (schema: schemas/report.schema.json), OUT/report.md and
 /// OUT/accuracy.{png,svg}, OUT/flips.{png,svg}. Exit status: 0 all lines valid; 1 some
@@ -65,7 +66,7 @@ pub struct Args {
     /// Count only the matched base problems: those with an image of every variant
     /// (axis and value) in the manifest, the base image included, and, under
     /// --missing exclude, a prediction from every model for each. Every row,
-    /// paired comparison, consistency figure and breakdown then
+    /// paired comparison, consistency figure, breakdown and blind baseline then
     /// describes the same problems. A variant not made for every base (`opacity`
     /// where it would equal the base, `unrelated`, `aux`) otherwise makes its rows
     /// count a subset. Either way the report states the base set (`base_set`) and

@@ -113,6 +113,7 @@ fn render(s: &Scoring, images: &str) -> Result<String, ScoreError> {
         }
     }
     rows_table(&mut h, s);
+    blind_table(&mut h, s);
     flips_section(&mut h, &s.flips, images);
     h += "</main>\n<script>\n";
     h += SCRIPT;
@@ -173,11 +174,15 @@ fn pct(v: Option<f64>) -> String {
 
 fn rows_table(h: &mut String, s: &Scoring) {
     h.push_str("<h2 id=\"accuracy\">Accuracy per axis value</h2>\n");
+    if !s.report.baselines.methods.is_empty() {
+        h.push_str("<p class=\"hint\">Rows <em>blind:…</em> are the blind baselines: the question text alone, no image (below).</p>\n");
+    }
     h.push_str("<table><thead><tr><th>model</th><th>axis</th><th>value</th>\
                 <th class=\"num\">n</th><th class=\"num\">bases</th><th class=\"num\">accuracy %</th><th class=\"num\">95 % interval</th>\
                 <th class=\"num\">Δ vs base (pp)</th><th class=\"num\">right→wrong</th><th class=\"num\">wrong→right</th>\
                 <th class=\"num\">McNemar p (Holm)</th></tr></thead><tbody>\n");
-    for r in &s.report.rows {
+    let blind = s.report.baselines.methods.iter().flat_map(|m| &m.rows);
+    for r in s.report.rows.iter().chain(blind) {
         let _ = writeln!(
             h,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
@@ -196,6 +201,44 @@ fn rows_table(h: &mut String, s: &Scoring) {
             r.flips_to_right,
             r.mcnemar_p_holm
         );
+    }
+    h.push_str("</tbody></table>\n");
+}
+
+/// The blind baselines pooled over every image counted, per group.
+fn blind_table(h: &mut String, s: &Scoring) {
+    let b = &s.report.baselines;
+    h.push_str(
+        "<h2 id=\"blind\">Blind baselines</h2>\n<p>What a model could get without the image: \
+         each item answered from its question text (point names and numbers masked) and \
+         the answers of other problems, by 2-fold cross-fitting split by base problem. \
+         <em>blind:template_majority</em>: the most frequent answer of the question's \
+         template; <em>blind:text_classifier</em>: logistic regression on its words, \
+         choosing among the item's options (multiple-choice items only; GeomVerse's numeric \
+         answers have the template majority only). Pooled over every image counted; \
+         report.md gives the details.</p>\n\
+         <table><thead><tr><th>baseline</th><th>group</th><th class=\"num\">n</th><th class=\"num\">bases</th>\
+         <th class=\"num\">accuracy %</th><th class=\"num\">95 % interval</th></tr></thead><tbody>\n",
+    );
+    for m in &b.methods {
+        for g in &m.summary {
+            let group = match g.dimension {
+                "all" => "all".to_string(),
+                d => format!("{d} = {}", g.group),
+            };
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+                 <td class=\"num\">{}–{}</td></tr>",
+                m.model,
+                escape(&group),
+                g.n,
+                g.bases,
+                pct(g.accuracy),
+                pct(g.ci_low),
+                pct(g.ci_high)
+            );
+        }
     }
     h.push_str("</tbody></table>\n");
 }

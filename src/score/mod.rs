@@ -9,7 +9,8 @@
 //! domain, subset and mode, with the "Cannot be inferred" class's precision, recall
 //! and F1 ([`RelationItem`], [`CannotInferRow`]). Every row states how many base
 //! problems it counts, within the report's [`BaseSet`] (all, or with `--matched`
-//! only those with every variant). [`write_report`] writes
+//! only those with every variant), and blind baselines ([`Baselines`]) show what the
+//! question text alone gets. [`write_report`] writes
 //! `report.json`, `report.md` and the plots, [`write_items`] the per-image verdicts
 //! (`items.jsonl`, [`ItemRow`]), each atomically.
 //!
@@ -31,6 +32,7 @@
 //! relation_report  relation items: accuracy per relation, domain, subset, mode;
 //!              the "Cannot be inferred" class's precision, recall and F1
 //! consistency  per (model, axis): base problems answered the same way on every variant
+//! blind        blind baselines: what the question text alone gets, cross-fitted by base
 //! not_drawn    the run's variants not drawn (`skipped.jsonl`), per value and reason
 //! items        per-image verdicts (`items.jsonl`)
 //! flips        the items whose verdict flips against their base image, per model
@@ -54,6 +56,7 @@
 
 mod accuracy;
 mod base_set;
+mod blind;
 mod consistency;
 mod error;
 mod extract;
@@ -80,6 +83,7 @@ mod xlsx;
 
 pub use accuracy::{Tolerance, is_correct};
 pub use base_set::{BaseSet, BaseSetKind};
+pub use blind::{Baseline, BaselineReport, Baselines, Fold, GEOMVERSE_TASK, SummaryRow};
 pub use consistency::Consistency;
 pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};

@@ -14,6 +14,7 @@
 
 use super::accuracy::Tolerance;
 use super::base_set::{BaseSet, base_set};
+use super::blind::{Baselines, baselines};
 use super::consistency::{Consistency, per_axis};
 use super::error::RejectedLine;
 use super::join::{Scored, Verdict};
@@ -55,6 +56,8 @@ pub struct Report {
     /// F1 of the "Cannot be inferred" class. Absent without relation items.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cannot_be_inferred: Vec<CannotInferRow>,
+    /// What a model could get without the image, from the manifest alone ([`Baselines`]).
+    pub baselines: Baselines,
     /// Every rejected input line, sorted by file and line.
     pub errors: Vec<RejectedLine>,
 }
@@ -438,6 +441,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
     errors.sort();
     let counts = counts(items, &layout, &models, &errors, predictions);
     let relations = relations.finish();
+    let baselines = baselines(items, &layout, &opts.tolerance, scope);
     Report {
         format: REPORT_FORMAT,
         tolerance: opts.tolerance,
@@ -460,6 +464,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
             mode: relations.mode,
         },
         cannot_be_inferred: relations.cannot_be_inferred,
+        baselines,
         errors,
     }
 }

@@ -1,7 +1,7 @@
 //! `score --matched` and the base-set statement: a manifest where one axis is made
 //! for only some base problems. Without `--matched` the report says how many bases
-//! each row counts; with it every row, comparison, breakdown and consistency figure
-//! counts the same matched bases, and a model's missing prediction leaves a
+//! each row counts; with it every row, comparison, breakdown, consistency figure and
+//! baseline counts the same matched bases, and a model's missing prediction leaves a
 //! base out under `--missing exclude` only.
 
 use crate::support::cli::{bin, run_ok};
@@ -209,6 +209,14 @@ fn matched_rows_all_count_the_same_bases() {
     }
     for c in report["cannot_be_inferred"].as_array().unwrap() {
         assert_eq!((&c["n"], &c["bases"]), (&json!(4), &json!(4)), "{c}");
+    }
+    // The blind baselines count the same images as the models.
+    for m in report["baselines"]["methods"].as_array().unwrap() {
+        for r in rows(&m["rows"]) {
+            assert_eq!((r.3, r.4), (4, 4), "{r:?}");
+        }
+        assert_eq!(m["summary"][0]["bases"], 4);
+        assert_eq!(m["summary"][0]["n"], 12);
     }
     assert!(
         md.contains("**Base set: matched** — the 4 base problems"),
