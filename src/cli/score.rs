@@ -13,7 +13,9 @@ const SHOWN_ERRORS: usize = 20;
 /// Extracts an answer from each raw model output (an auditable rule cascade, see
 /// --explain), marks it with relaxed accuracy, and reports accuracy per variant axis and
 /// value with 95 % Wilson intervals, plus the paired flips of each variant against the
-/// base image of the same problem (exact McNemar test).
+/// base image of the same problem (exact McNemar test). Every row states how many base
+/// problems it counts (--matched: only those with every variant), and blind baselines
+/// (the question text alone, cross-fitted by base) stand beside the models.
 ///
 /// Writes OUT/report.json (schema: schemas/report.schema.json), OUT/report.md and
 /// OUT/accuracy.{png,svg}, OUT/flips.{png,svg}. Exit status: 0 all lines valid; 1 some
@@ -60,6 +62,17 @@ pub struct Args {
     /// `wrong` scores it as a wrong answer.
     #[arg(long, value_enum, default_value_t = Missing::Exclude)]
     missing: Missing,
+
+    /// Count only the matched base problems: those with an image of every variant
+    /// (axis and value) in the manifest, the base image included, and, under
+    /// --missing exclude, a prediction from every model for each. Every row,
+    /// paired comparison, consistency figure, breakdown and blind baseline then
+    /// describes the same problems. A variant not made for every base (`opacity`
+    /// where it would equal the base, `unrelated`, `aux`) otherwise makes its rows
+    /// count a subset. Either way the report states the base set (`base_set`) and
+    /// each row's number of bases.
+    #[arg(long)]
+    matched: bool,
 
     /// Directory for the report files (created if needed; files are replaced
     /// atomically).
@@ -125,6 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Missing::Exclude => MissingPolicy::Exclude,
         Missing::Wrong => MissingPolicy::Wrong,
     };
+    opts.matched = args.matched;
     if let Some(id) = &args.explain {
         let (manifest, predictions) = score::read_sources(&args.manifest, &args.predictions)?;
         let text = score::explain_id(&manifest, &predictions, id, args.model.as_deref(), &opts)?;
@@ -171,6 +185,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         c.malformed_lines,
         files.json.display()
     );
+    if args.matched {
+        let b = &report.base_set;
+        eprintln!(
+            "matched: {} of {} base problems have an image of every one of the {} conditions \
+             and every prediction they need; {} left out ({} lacking a variant, {} lacking a \
+             prediction)",
+            b.bases,
+            b.bases + b.left_out,
+            b.conditions,
+            b.left_out,
+            b.lacking_variant,
+            b.lacking_prediction
+        );
+    }
     Ok(if report.errors.is_empty() {
         ExitCode::SUCCESS
     } else {

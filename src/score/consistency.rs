@@ -46,19 +46,21 @@ struct Problem {
     same: bool,
 }
 
-/// One model's consistency per axis, axes sorted by name.
+/// One model's consistency per axis over the items `scope` marks, axes sorted by name.
 pub(super) fn per_axis(
     model: &str,
     items: &[ManifestItem],
     verdicts: &[Option<Verdict>],
     policy: MissingPolicy,
+    scope: &[bool],
 ) -> Vec<Consistency> {
     let base_of: HashMap<&str, usize> = (items.iter().enumerate())
-        .filter(|(_, it)| it.is_base())
+        .filter(|(i, it)| it.is_base() && scope[*i])
         .map(|(i, it)| (it.base_id.as_str(), i))
         .collect();
     let mut axes: BTreeMap<String, HashMap<usize, Problem>> = BTreeMap::new();
-    for (i, item) in items.iter().enumerate().filter(|(_, it)| !it.is_base()) {
+    let variants = (items.iter().enumerate()).filter(|(i, it)| !it.is_base() && scope[*i]);
+    for (i, item) in variants {
         let Some(&b) = base_of.get(item.base_id.as_str()) else {
             continue;
         };
@@ -165,7 +167,8 @@ mod tests {
             None,
             verdict(true),
         ];
-        let rows = per_axis("m", &items, &verdicts, MissingPolicy::Exclude);
+        let all = vec![true; items.len()];
+        let rows = per_axis("m", &items, &verdicts, MissingPolicy::Exclude, &all);
         let got: Vec<(&str, u64, u64, u64)> = rows
             .iter()
             .map(|r| (r.axis.as_str(), r.n, r.consistent, r.all_right))
@@ -173,7 +176,7 @@ mod tests {
         assert_eq!(got, [("fontsize", 2, 1, 1), ("opacity", 2, 2, 1)]);
         assert_eq!(rows[0].share, Some(0.5));
         // Scored as wrong, c's missing variant agrees with its wrong base.
-        let rows = per_axis("m", &items, &verdicts, MissingPolicy::Wrong);
+        let rows = per_axis("m", &items, &verdicts, MissingPolicy::Wrong, &all);
         assert_eq!((rows[0].n, rows[0].consistent), (3, 2));
     }
 }

@@ -6,6 +6,7 @@
 //! linked relative to the report. Every text is escaped (`crate::html`).
 
 use super::Scoring;
+use super::base_set::BaseSetKind;
 use super::error::ScoreError;
 use super::flips::{Flip, scalar_text};
 use super::plot;
@@ -93,6 +94,7 @@ fn render(s: &Scoring, images: &str) -> Result<String, ScoreError> {
             super::MissingPolicy::Wrong => "counted wrong",
         }
     );
+    base_set(&mut h, r);
     models_table(&mut h, s);
     h += "<h2 id=\"plots\">Plots</h2>\n";
     for p in plot::render_all(r)? {
@@ -111,11 +113,44 @@ fn render(s: &Scoring, images: &str) -> Result<String, ScoreError> {
         }
     }
     rows_table(&mut h, s);
+    blind_table(&mut h, s);
     flips_section(&mut h, &s.flips, images);
     h += "</main>\n<script>\n";
     h += SCRIPT;
     h += "</script>\n</body>\n</html>\n";
     Ok(h)
+}
+
+/// Which base problems the rows count.
+fn base_set(h: &mut String, r: &super::Report) {
+    let b = &r.base_set;
+    match b.set {
+        BaseSetKind::All => {
+            let _ = write!(
+                h,
+                "<p id=\"base-set\" data-base-set=\"all\">Base set: <strong>all</strong> {} base problems; \
+                 each row counts those with its variant (column <em>bases</em>).",
+                b.bases
+            );
+            if b.matched < b.bases {
+                let _ = write!(
+                    h,
+                    " {} have every one of the {} conditions: <code>--matched</code> counts only those.",
+                    b.matched, b.conditions
+                );
+            }
+            h.push_str("</p>\n");
+        }
+        BaseSetKind::Matched => {
+            let _ = writeln!(
+                h,
+                "<p id=\"base-set\" data-base-set=\"matched\">Base set: <strong>matched</strong>, the {} \
+                 base problems with every one of the {} conditions; {} left out ({} lacking a variant, \
+                 {} lacking a prediction). Every table counts only their images.</p>",
+                b.bases, b.conditions, b.left_out, b.lacking_variant, b.lacking_prediction
+            );
+        }
+    }
 }
 
 fn models_table(h: &mut String, s: &Scoring) {
@@ -138,20 +173,26 @@ fn pct(v: Option<f64>) -> String {
 }
 
 fn rows_table(h: &mut String, s: &Scoring) {
-    h.push_str("<h2 id=\"accuracy\">Accuracy per axis value</h2>\n<table><thead><tr><th>model</th><th>axis</th><th>value</th>\
-                <th class=\"num\">n</th><th class=\"num\">accuracy %</th><th class=\"num\">95 % interval</th>\
+    h.push_str("<h2 id=\"accuracy\">Accuracy per axis value</h2>\n");
+    if !s.report.baselines.methods.is_empty() {
+        h.push_str("<p class=\"hint\">Rows <em>blind:…</em> are the blind baselines: the question text alone, no image (below).</p>\n");
+    }
+    h.push_str("<table><thead><tr><th>model</th><th>axis</th><th>value</th>\
+                <th class=\"num\">n</th><th class=\"num\">bases</th><th class=\"num\">accuracy %</th><th class=\"num\">95 % interval</th>\
                 <th class=\"num\">Δ vs base (pp)</th><th class=\"num\">right→wrong</th><th class=\"num\">wrong→right</th>\
                 <th class=\"num\">McNemar p (Holm)</th></tr></thead><tbody>\n");
-    for r in &s.report.rows {
+    let blind = s.report.baselines.methods.iter().flat_map(|m| &m.rows);
+    for r in s.report.rows.iter().chain(blind) {
         let _ = writeln!(
             h,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{}–{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{:.3}</td></tr>",
             escape(&r.model),
             escape(&r.axis),
             escape(&r.value),
             r.n,
+            r.bases,
             pct(r.accuracy),
             pct(r.ci_low),
             pct(r.ci_high),
@@ -160,6 +201,44 @@ fn rows_table(h: &mut String, s: &Scoring) {
             r.flips_to_right,
             r.mcnemar_p_holm
         );
+    }
+    h.push_str("</tbody></table>\n");
+}
+
+/// The blind baselines pooled over every image counted, per group.
+fn blind_table(h: &mut String, s: &Scoring) {
+    let b = &s.report.baselines;
+    h.push_str(
+        "<h2 id=\"blind\">Blind baselines</h2>\n<p>What a model could get without the image: \
+         each item answered from its question text (point names and numbers masked) and \
+         the answers of other problems, by 2-fold cross-fitting split by base problem. \
+         <em>blind:template_majority</em>: the most frequent answer of the question's \
+         template; <em>blind:text_classifier</em>: logistic regression on its words, \
+         choosing among the item's options (multiple-choice items only; GeomVerse's numeric \
+         answers have the template majority only). Pooled over every image counted; \
+         report.md gives the details.</p>\n\
+         <table><thead><tr><th>baseline</th><th>group</th><th class=\"num\">n</th><th class=\"num\">bases</th>\
+         <th class=\"num\">accuracy %</th><th class=\"num\">95 % interval</th></tr></thead><tbody>\n",
+    );
+    for m in &b.methods {
+        for g in &m.summary {
+            let group = match g.dimension {
+                "all" => "all".to_string(),
+                d => format!("{d} = {}", g.group),
+            };
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+                 <td class=\"num\">{}–{}</td></tr>",
+                m.model,
+                escape(&group),
+                g.n,
+                g.bases,
+                pct(g.accuracy),
+                pct(g.ci_low),
+                pct(g.ci_high)
+            );
+        }
     }
     h.push_str("</tbody></table>\n");
 }

@@ -1,6 +1,8 @@
 //! `report.md`: the report as tables a person reads.
 
 use super::MissingPolicy;
+use super::base_set::BaseSetKind;
+use super::blind::Baseline;
 use super::relation_report::PairedGroupRow;
 use super::report::{GroupRow, Report, Row, UNKNOWN_GROUP};
 use std::collections::BTreeMap;
@@ -13,8 +15,10 @@ const LIST_LIMIT: usize = 50;
 pub(super) fn render(r: &Report) -> String {
     let mut s = String::new();
     header(&mut s, r);
+    base_set(&mut s, r);
     models(&mut s, r);
     axes(&mut s, r);
+    blind(&mut s, r);
     consistency(&mut s, r);
     not_drawn(&mut s, r);
     relations(&mut s, r);
@@ -88,6 +92,50 @@ fn header(s: &mut String, r: &Report) {
     );
 }
 
+/// Which base problems the rows count.
+fn base_set(s: &mut String, r: &Report) {
+    let b = &r.base_set;
+    let conditions = format!(
+        "{} condition{} (axis values, the base image included)",
+        b.conditions,
+        if b.conditions == 1 { "" } else { "s" }
+    );
+    let needs = match r.missing_policy {
+        MissingPolicy::Exclude => " and every model's prediction on each",
+        MissingPolicy::Wrong => "",
+    };
+    match b.set {
+        BaseSetKind::All => {
+            let _ = write!(
+                s,
+                "**Base set: all** — {} base problems; each row counts the problems that \
+                 have its variant and a scored prediction (column `bases`), so rows of a \
+                 variant not made for every problem describe a subset.",
+                b.bases
+            );
+            if b.matched < b.bases {
+                let _ = write!(
+                    s,
+                    " {} of them have an image of every one of the {conditions}{needs}: \
+                     `--matched` counts only those.",
+                    b.matched
+                );
+            }
+            s.push_str("\n\n");
+        }
+        BaseSetKind::Matched => {
+            let _ = writeln!(
+                s,
+                "**Base set: matched** — the {} base problems with an image of every one of \
+                 the {conditions}{needs}; {} left out ({} lacking a variant, {} lacking a \
+                 prediction). Every row, comparison, consistency figure, breakdown and \
+                 baseline below counts only their images.\n",
+                b.bases, b.left_out, b.lacking_variant, b.lacking_prediction
+            );
+        }
+    }
+}
+
 fn models(s: &mut String, r: &Report) {
     let _ = writeln!(
         s,
@@ -114,9 +162,23 @@ fn axes(s: &mut String, r: &Report) {
         "## Accuracy per axis\n\n![accuracy per axis](accuracy.png)\n"
     );
     let _ = writeln!(s, "![flip rates](flips.png)\n");
+    if !r.baselines.methods.is_empty() {
+        let _ = writeln!(
+            s,
+            "Rows `blind:…` are the blind baselines: the question text alone, no image \
+             (see Blind baselines).\n"
+        );
+    }
     let mut by_axis: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
     for row in &r.rows {
         by_axis.entry(row.axis.as_str()).or_default().push(row);
+    }
+    let mut blind_by_axis: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
+    for row in r.baselines.methods.iter().flat_map(|m| &m.rows) {
+        blind_by_axis
+            .entry(row.axis.as_str())
+            .or_default()
+            .push(row);
     }
     let order = std::iter::once("base").chain(r.axes.iter().map(|a| a.axis.as_str()));
     for axis in order {
@@ -125,19 +187,21 @@ fn axes(s: &mut String, r: &Report) {
         };
         let _ = writeln!(
             s,
-            "### {}\n\n| model | value | n | accuracy | 95 % CI | missing | no answer | paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|",
+            "### {}\n\n| model | value | n | bases | accuracy | 95 % CI | missing | no answer | paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|",
             cell(axis)
         );
         let mut rows = rows.clone();
         rows.sort_by_key(|r| r.model.as_str());
+        rows.extend(blind_by_axis.get(axis).into_iter().flatten());
         for row in rows {
             let base = row.axis == "base";
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&row.model),
                 cell(&row.value),
                 row.n,
+                row.bases,
                 opt_pct(row.accuracy),
                 ci(row.ci_low, row.ci_high),
                 row.missing,
@@ -180,6 +244,67 @@ fn axes(s: &mut String, r: &Report) {
         }
         s.push('\n');
     }
+}
+
+/// The blind baselines: how they answer, the folds, and their pooled accuracy.
+fn blind(s: &mut String, r: &Report) {
+    let b = &r.baselines;
+    let folds: Vec<String> = (b.folds.iter())
+        .map(|f| format!("{} problems / {} images", f.bases, f.items))
+        .collect();
+    let _ = writeln!(
+        s,
+        "## Blind baselines\n\nWhat a model could get without the image, from the manifest \
+         alone: each item is answered from its question text and the answers of other \
+         problems, by 2-fold cross-fitting split by base problem (the fold is a hash of \
+         `base_id`, so every image of a problem is in one fold: {}); each fold is \
+         predicted by what was learnt on the other. A question's template is its text \
+         with point names (runs of capitals, as in `∠ABC`) as `@`, numbers as `#`, and \
+         without its option list.\n\n\
+         - `{}`: the training fold's most frequent answer of the item's template (multiple \
+         choice: the most frequent answer text that the item offers, as its letter); a \
+         template the fold lacks gets the fold's overall majority.\n\
+         - `{}`: logistic regression on the template's words and pairs of adjacent words, \
+         choosing among the item's options ({} full-batch gradient steps; deterministic). \
+         Multiple-choice items only: a numeric GeomVerse answer is not a choice among \
+         classes, so GeomVerse items have the template majority only.{}\n",
+        folds.join(" and "),
+        Baseline::TemplateMajority.model(),
+        Baseline::TextClassifier.model(),
+        super::blind::CLASSIFIER_ITERATIONS,
+        if b.methods.iter().any(|m| m.name == Baseline::TextClassifier) {
+            ""
+        } else {
+            " This manifest has no multiple-choice item, so it is not reported."
+        }
+    );
+    let _ = writeln!(
+        s,
+        "Their rows stand beside the models' in the tables above and below. Pooled over \
+         every image counted (a problem's images mostly share its question, so these \
+         intervals, which treat the images as independent, are narrower than the number \
+         of problems allows):\n\n\
+         | baseline | group | n | bases | accuracy | 95 % CI |\n|---|---|---:|---:|---:|---|"
+    );
+    for m in &b.methods {
+        for g in &m.summary {
+            let group = match g.dimension {
+                "all" => "all".to_string(),
+                d => format!("{d} = {}", g.group),
+            };
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} |",
+                m.model,
+                cell(&group),
+                g.n,
+                g.bases,
+                opt_pct(g.accuracy),
+                ci(g.ci_low, g.ci_high)
+            );
+        }
+    }
+    s.push('\n');
 }
 
 fn consistency(s: &mut String, r: &Report) {
@@ -303,13 +428,28 @@ fn relations(s: &mut String, r: &Report) {
             ""
         }
     );
-    for (what, rows) in [
-        ("relation", &b.relation),
-        ("domain", &b.domain),
-        ("subset", &b.subset),
-        ("mode", &b.mode),
+    let blind = &r.baselines.methods;
+    for (what, rows, of_blind) in [
+        (
+            "relation",
+            &b.relation,
+            blind.iter().map(|m| &m.relation).collect::<Vec<_>>(),
+        ),
+        (
+            "domain",
+            &b.domain,
+            blind.iter().map(|m| &m.domain).collect(),
+        ),
+        (
+            "subset",
+            &b.subset,
+            blind.iter().map(|m| &m.subset).collect(),
+        ),
+        ("mode", &b.mode, blind.iter().map(|m| &m.mode).collect()),
     ] {
-        relation_table(s, what, rows, paired);
+        let rows: Vec<&PairedGroupRow> =
+            rows.iter().chain(of_blind.into_iter().flatten()).collect();
+        relation_table(s, what, &rows, paired);
     }
     let _ = writeln!(
         s,
@@ -318,20 +458,26 @@ fn relations(s: &mut String, r: &Report) {
          is, the share answered so; F1 = 2·TP / (answered + gold). An output naming no \
          option, or another one, is an answer other than \"Cannot be inferred\"; a \
          missing prediction is {}. – where a denominator is 0.\n\n\
-         | model | axis = value | n | gold | answered | TP | precision | 95 % CI | recall | 95 % CI | F1 |\n\
-         |---|---|---:|---:|---:|---:|---:|---|---:|---|---:|",
+         | model | axis = value | n | bases | gold | answered | TP | precision | 95 % CI | recall | 95 % CI | F1 |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---|---:|---|---:|",
         match r.missing_policy {
             MissingPolicy::Exclude => "left out",
             MissingPolicy::Wrong => "such an answer",
         }
     );
-    for c in &r.cannot_be_inferred {
+    let blind = r
+        .baselines
+        .methods
+        .iter()
+        .flat_map(|m| &m.cannot_be_inferred);
+    for c in r.cannot_be_inferred.iter().chain(blind) {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(&c.model),
             cell(&axis_value(&c.axis, &c.value)),
             c.n,
+            c.bases,
             c.gold,
             c.predicted,
             c.true_positive,
@@ -346,29 +492,30 @@ fn relations(s: &mut String, r: &Report) {
 }
 
 /// One relation breakdown as a long table: a line per (model, group, axis value).
-fn relation_table(s: &mut String, what: &str, rows: &[PairedGroupRow], paired: bool) {
+fn relation_table(s: &mut String, what: &str, rows: &[&PairedGroupRow], paired: bool) {
     let _ = write!(
         s,
-        "### Accuracy by {what}\n\n| model | {what} | axis = value | n | accuracy | 95 % CI | missing | no answer |"
+        "### Accuracy by {what}\n\n| model | {what} | axis = value | n | bases | accuracy | 95 % CI | missing | no answer |"
     );
     let _ = write!(
         s,
         "{}",
         if paired {
-            " paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
+            " paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
         } else {
-            "\n|---|---|---|---:|---:|---|---:|---:|\n"
+            "\n|---|---|---|---:|---:|---:|---|---:|---:|\n"
         }
     );
     for g in rows {
         let row = &g.row;
         let _ = write!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(&row.model),
             cell(&g.group),
             cell(&axis_value(&row.axis, &row.value)),
             row.n,
+            row.bases,
             opt_pct(row.accuracy),
             ci(row.ci_low, row.ci_high),
             row.missing,

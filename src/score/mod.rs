@@ -7,7 +7,10 @@
 //! of each variant with its base image ([`Report`]). Multiple-choice GeomRel relation
 //! items (an option read by its letter or text) are also reported per relation,
 //! domain, subset and mode, with the "Cannot be inferred" class's precision, recall
-//! and F1 ([`RelationItem`], [`CannotInferRow`]). [`write_report`] writes
+//! and F1 ([`RelationItem`], [`CannotInferRow`]). Every row states how many base
+//! problems it counts, within the report's [`BaseSet`] (all, or with `--matched`
+//! only those with every variant), and blind baselines ([`Baselines`]) show what the
+//! question text alone gets. [`write_report`] writes
 //! `report.json`, `report.md` and the plots, [`write_items`] the per-image verdicts
 //! (`items.jsonl`, [`ItemRow`]), each atomically.
 //!
@@ -24,10 +27,12 @@
 //! accuracy     GeomVerse's relaxed accuracy (`Tolerance`)
 //! join         predictions matched to items, answers extracted and marked
 //! stats        Wilson intervals, exact McNemar, Holm
+//! base_set     which base problems the rows count: all, or those with every variant (`--matched`)
 //! report       the report: per (model, axis, value) accuracy and paired flips
 //! relation_report  relation items: accuracy per relation, domain, subset, mode;
 //!              the "Cannot be inferred" class's precision, recall and F1
 //! consistency  per (model, axis): base problems answered the same way on every variant
+//! blind        blind baselines: what the question text alone gets, cross-fitted by base
 //! not_drawn    the run's variants not drawn (`skipped.jsonl`), per value and reason
 //! items        per-image verdicts (`items.jsonl`)
 //! flips        the items whose verdict flips against their base image, per model
@@ -50,6 +55,8 @@
 //! ```
 
 mod accuracy;
+mod base_set;
+mod blind;
 mod consistency;
 mod error;
 mod extract;
@@ -75,6 +82,8 @@ mod write;
 mod xlsx;
 
 pub use accuracy::{Tolerance, is_correct};
+pub use base_set::{BaseSet, BaseSetKind};
+pub use blind::{Baseline, BaselineReport, Baselines, Fold, GEOMVERSE_TASK, SummaryRow};
 pub use consistency::Consistency;
 pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};
@@ -127,6 +136,11 @@ pub struct ScoreOptions {
     /// The layout of every predictions file; `None` detects it per file
     /// ([`PredictionFormat::detect`]).
     pub format: Option<PredictionFormat>,
+    /// Count only the matched bases ([`BaseSet`]): those with an image of every
+    /// variant in the manifest and, under [`MissingPolicy::Exclude`], every model's
+    /// prediction on each, so that every row describes the same problems. Off: every
+    /// base, and each row states how many it counts.
+    pub matched: bool,
 }
 
 impl ScoreOptions {

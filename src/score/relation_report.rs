@@ -24,7 +24,7 @@ use super::stats::{Z_95, wilson};
 use crate::generate::relations::{Domain, RELATIONS};
 use crate::generate::relations::{Mode, Subset};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// One cell of a relation breakdown: the [`Row`] of the items of one group.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -44,6 +44,8 @@ pub struct CannotInferRow {
     pub value: String,
     /// Relation items counted (as `n` of the accuracy rows).
     pub n: u64,
+    /// Base problems of those items.
+    pub bases: u64,
     /// Of those, items whose answer is "Cannot be inferred".
     pub gold: u64,
     /// Of those, items answered "Cannot be inferred".
@@ -64,7 +66,7 @@ pub struct CannotInferRow {
 
 /// The four ways relation items are grouped, in report order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Dimension {
+pub(super) enum Dimension {
     Relation,
     Domain,
     Subset,
@@ -72,14 +74,14 @@ enum Dimension {
 }
 
 impl Dimension {
-    const ALL: [Dimension; 4] = [
+    pub(super) const ALL: [Dimension; 4] = [
         Dimension::Relation,
         Dimension::Domain,
         Dimension::Subset,
         Dimension::Mode,
     ];
 
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             Dimension::Relation => "relation",
             Dimension::Domain => "domain",
@@ -90,7 +92,7 @@ impl Dimension {
 
     /// An item's group: its rank in report order (the pool's table order for
     /// relations) and its name.
-    fn group(self, r: &RelationItem) -> (usize, &'static str) {
+    pub(super) fn group(self, r: &RelationItem) -> (usize, &'static str) {
         let rank = |found: Option<usize>| found.unwrap_or(usize::MAX);
         match self {
             Dimension::Relation => (
@@ -118,9 +120,11 @@ impl Dimension {
 }
 
 /// "Cannot be inferred" counts of one (model, axis, value).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct ClassCounts {
     n: u64,
+    /// The bases of the counted items, by [`Layout::base_index`].
+    bases: HashSet<u32>,
     gold: u64,
     predicted: u64,
     true_positive: u64,
@@ -143,13 +147,19 @@ pub(super) struct RelationReport {
     pub cannot_be_inferred: Vec<CannotInferRow>,
 }
 
-/// The relation items of `items`, with their index.
-fn related(items: &[ManifestItem]) -> impl Iterator<Item = (usize, &RelationItem)> {
-    (items.iter().enumerate()).filter_map(|(i, it)| Some((i, it.relation.as_ref()?)))
+/// The relation items of `items` that `scope` marks, with their index.
+fn related<'a>(
+    items: &'a [ManifestItem],
+    scope: &'a [bool],
+) -> impl Iterator<Item = (usize, &'a RelationItem)> {
+    (items.iter().enumerate())
+        .filter(|(i, _)| scope[*i])
+        .filter_map(|(i, it)| Some((i, it.relation.as_ref()?)))
 }
 
 impl RelationTallies {
-    /// Adds one model's breakdown cells and "Cannot be inferred" rows.
+    /// Adds one model's breakdown cells and "Cannot be inferred" rows over the items
+    /// `scope` marks.
     pub(super) fn add_model(
         &mut self,
         model: &str,
@@ -157,12 +167,13 @@ impl RelationTallies {
         items: &[ManifestItem],
         verdicts: &[Option<Verdict>],
         policy: MissingPolicy,
+        scope: &[bool],
     ) {
         for (d, out) in Dimension::ALL.into_iter().zip(&mut self.breakdowns) {
-            out.extend(breakdown(d, model, layout, items, verdicts, policy));
+            out.extend(breakdown(d, model, layout, items, verdicts, policy, scope));
         }
         let mut classes: BTreeMap<usize, ClassCounts> = BTreeMap::new();
-        for (i, _) in related(items) {
+        for (i, _) in related(items, scope) {
             let c = classes.entry(layout.slot[i]).or_default();
             let v = verdicts[i].as_ref();
             let Label::Choice { index, choices } = &items[i].label else {
@@ -175,6 +186,7 @@ impl RelationTallies {
             let predicted = matches!(v.and_then(|v| v.answer),
                 Some(Answer::Choice(k)) if is_cannot_be_inferred(choices, k));
             c.n += 1;
+            c.bases.insert(layout.base_index[i]);
             c.gold += u64::from(gold);
             c.predicted += u64::from(predicted);
             c.true_positive += u64::from(gold && predicted);
@@ -207,9 +219,10 @@ fn breakdown(
     items: &[ManifestItem],
     verdicts: &[Option<Verdict>],
     policy: MissingPolicy,
+    scope: &[bool],
 ) -> Vec<PairedGroupRow> {
     let mut cells: BTreeMap<((usize, &str), usize), Tally> = BTreeMap::new();
-    for (i, r) in related(items) {
+    for (i, r) in related(items, scope) {
         let cell = cells.entry((d.group(r), layout.slot[i])).or_default();
         cell.add(i, layout, items, verdicts, policy);
     }
@@ -248,6 +261,7 @@ fn class_row(model: &str, axis: &str, value: String, c: ClassCounts) -> CannotIn
         axis: axis.to_string(),
         value,
         n: c.n,
+        bases: c.bases.len() as u64,
         gold: c.gold,
         predicted: c.predicted,
         true_positive: c.true_positive,
@@ -271,6 +285,7 @@ mod tests {
             gold,
             predicted,
             true_positive,
+            ..ClassCounts::default()
         };
         class_row("m", "base", "base".into(), c)
     }

@@ -13,6 +13,8 @@
 //! `.0` (24, 0.5).
 
 use super::accuracy::Tolerance;
+use super::base_set::{BaseSet, base_set};
+use super::blind::{Baselines, baselines};
 use super::consistency::{Consistency, per_axis};
 use super::error::RejectedLine;
 use super::join::{Scored, Verdict};
@@ -22,7 +24,7 @@ use super::stats::{Z_95, holm, mcnemar_exact, paired_bootstrap, wilson};
 use super::{MissingPolicy, ScoreOptions};
 use serde::Serialize;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Identifies this report format.
 pub const REPORT_FORMAT: &str = "geomrender-score-report/1";
@@ -37,6 +39,8 @@ pub struct Report {
     pub confidence: f64,
     pub inputs: Inputs,
     pub counts: Counts,
+    /// Which base problems the rows, breakdowns and consistency count ([`BaseSet`]).
+    pub base_set: BaseSet,
     pub models: Vec<ModelSummary>,
     pub axes: Vec<AxisValues>,
     pub rows: Vec<Row>,
@@ -52,6 +56,8 @@ pub struct Report {
     /// F1 of the "Cannot be inferred" class. Absent without relation items.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cannot_be_inferred: Vec<CannotInferRow>,
+    /// What a model could get without the image, from the manifest alone ([`Baselines`]).
+    pub baselines: Baselines,
     /// Every rejected input line, sorted by file and line.
     pub errors: Vec<RejectedLine>,
 }
@@ -125,6 +131,9 @@ pub struct Row {
     pub value: String,
     /// Items scored (with `missing_policy` = wrong, missing ones count here too).
     pub n: u64,
+    /// Base problems (distinct `base_id`s) of those items: which problems the row
+    /// describes, within the report's [`BaseSet`].
+    pub bases: u64,
     pub correct: u64,
     pub accuracy: Option<f64>,
     pub ci_low: Option<f64>,
@@ -175,6 +184,8 @@ pub struct GroupRow {
     pub value: String,
     pub group: String,
     pub n: u64,
+    /// Base problems of those items.
+    pub bases: u64,
     pub correct: u64,
     pub accuracy: Option<f64>,
     pub ci_low: Option<f64>,
@@ -239,9 +250,11 @@ impl Key {
 }
 
 /// Tallies for a row or a breakdown cell.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Tally {
     n: u64,
+    /// The bases of the counted items, by [`Layout::base_index`].
+    bases: HashSet<u32>,
     correct: u64,
     missing: u64,
     no_answer: u64,
@@ -268,6 +281,7 @@ impl Tally {
             return;
         };
         self.n += 1;
+        self.bases.insert(layout.base_index[i]);
         self.correct += u64::from(ok);
         self.no_answer += u64::from(v.is_some_and(|v| v.answer.is_none()));
         let base = layout.base_of.get(item.base_id.as_str()).copied();
@@ -307,10 +321,14 @@ pub(super) struct Layout<'a> {
     pub(super) slot: Vec<usize>,
     /// base_id → index of the base item.
     base_of: HashMap<&'a str, usize>,
+    /// `base_index[i]`: item i's base problem, numbered from 0 by first appearance.
+    pub(super) base_index: Vec<u32>,
+    /// Distinct base problems (`base_id`s, with or without a base image).
+    pub(super) bases: usize,
 }
 
 impl<'a> Layout<'a> {
-    fn new(items: &'a [ManifestItem]) -> Self {
+    pub(super) fn new(items: &'a [ManifestItem]) -> Self {
         let item_keys: Vec<Key> = items.iter().map(Key::of).collect();
         let mut keys: Vec<Key> = Vec::new();
         let mut sorted: Vec<&Key> = item_keys.iter().collect();
@@ -330,33 +348,44 @@ impl<'a> Layout<'a> {
             .filter(|(_, it)| it.is_base())
             .map(|(i, it)| (it.base_id.as_str(), i))
             .collect();
+        let mut numbers: HashMap<&str, u32> = HashMap::new();
+        let base_index = (items.iter())
+            .map(|it| {
+                let next = numbers.len() as u32;
+                *numbers.entry(it.base_id.as_str()).or_insert(next)
+            })
+            .collect();
         Layout {
             keys,
             slot,
             base_of,
+            base_index,
+            bases: numbers.len(),
         }
     }
 }
 
 /// One model's tallies: per row, and per (row, group) for each breakdown.
-struct ModelTallies {
-    rows: Vec<Tally>,
+pub(super) struct ModelTallies {
+    pub(super) rows: Vec<Tally>,
     depth: BTreeMap<(usize, GroupKey), Tally>,
     question_type: BTreeMap<(usize, GroupKey), Tally>,
 }
 
-fn tally_model(
+/// Tallies the items `scope` marks.
+pub(super) fn tally_model(
     layout: &Layout<'_>,
     items: &[ManifestItem],
     verdicts: &[Option<Verdict>],
     policy: MissingPolicy,
+    scope: &[bool],
 ) -> ModelTallies {
     let mut out = ModelTallies {
         rows: vec![Tally::default(); layout.keys.len()],
         depth: BTreeMap::new(),
         question_type: BTreeMap::new(),
     };
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.iter().enumerate().filter(|(i, _)| scope[*i]) {
         let slot = layout.slot[i];
         out.rows[slot].add(i, layout, items, verdicts, policy);
         if counted(verdicts[i].as_ref(), policy).is_none() {
@@ -384,6 +413,8 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
         predictions,
     } = input;
     let layout = Layout::new(items);
+    let base_set = base_set(items, &layout, &scored.verdicts, opts.missing, opts.matched);
+    let scope = &base_set.in_set;
     let mut rows = Vec::new();
     let mut depth = Vec::new();
     let mut question_type = Vec::new();
@@ -391,14 +422,10 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
     let mut consistency = Vec::new();
     let mut relations = RelationTallies::default();
     for (model, verdicts) in scored.models.iter().zip(&scored.verdicts) {
-        relations.add_model(model, &layout, items, verdicts, opts.missing);
-        consistency.extend(per_axis(model, items, verdicts, opts.missing));
-        let t = tally_model(&layout, items, verdicts, opts.missing);
-        let first = rows.len();
-        for (key, tally) in layout.keys.iter().zip(&t.rows) {
-            rows.push(make_row(model, key, tally));
-        }
-        holm_per_axis(&mut rows[first..]);
+        relations.add_model(model, &layout, items, verdicts, opts.missing, scope);
+        consistency.extend(per_axis(model, items, verdicts, opts.missing, scope));
+        let t = tally_model(&layout, items, verdicts, opts.missing, scope);
+        rows.extend(make_rows(model, &layout, &t.rows));
         for (map, out) in [(t.depth, &mut depth), (t.question_type, &mut question_type)] {
             for ((slot, group), tally) in map {
                 out.push(make_group_row(
@@ -414,6 +441,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
     errors.sort();
     let counts = counts(items, &layout, &models, &errors, predictions);
     let relations = relations.finish();
+    let baselines = baselines(items, &layout, &opts.tolerance, scope);
     Report {
         format: REPORT_FORMAT,
         tolerance: opts.tolerance,
@@ -421,6 +449,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
         confidence: 0.95,
         inputs,
         counts,
+        base_set,
         models,
         axes: axes(&layout.keys),
         rows,
@@ -435,6 +464,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
             mode: relations.mode,
         },
         cannot_be_inferred: relations.cannot_be_inferred,
+        baselines,
         errors,
     }
 }
@@ -499,6 +529,15 @@ pub(super) fn ratio(a: u64, n: u64) -> Option<f64> {
     (n > 0).then(|| a as f64 / n as f64)
 }
 
+/// One model's rows in report order, Holm-adjusted per axis.
+pub(super) fn make_rows(model: &str, layout: &Layout<'_>, tallies: &[Tally]) -> Vec<Row> {
+    let mut rows: Vec<Row> = (layout.keys.iter().zip(tallies))
+        .map(|(key, tally)| make_row(model, key, tally))
+        .collect();
+    holm_per_axis(&mut rows);
+    rows
+}
+
 fn make_row(model: &str, key: &Key, t: &Tally) -> Row {
     // Seeded by the row itself, so a row's interval does not depend on the others.
     let seed_text = format!("{model}\n{}\n{}", key.axis, key.value_label());
@@ -516,6 +555,7 @@ pub(super) fn make_row_seeded(model: &str, key: &Key, t: &Tally, seed_text: &str
         axis: key.axis.clone(),
         value: key.value_label(),
         n: t.n,
+        bases: t.bases.len() as u64,
         correct: t.correct,
         accuracy: ratio(t.correct, t.n),
         ci_low: ci.map(|c| c.low),
@@ -558,6 +598,7 @@ fn make_group_row(model: &str, key: &Key, group: String, t: &Tally) -> GroupRow 
         value: key.value_label(),
         group,
         n: t.n,
+        bases: t.bases.len() as u64,
         correct: t.correct,
         accuracy: ratio(t.correct, t.n),
         ci_low: ci.map(|c| c.low),

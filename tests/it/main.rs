@@ -66,6 +66,10 @@
 //! - `reliability`: hostile-but-realistic use: planted symlinks, device outputs,
 //!   concurrent runs, impossible flags and values, unbounded inputs.
 //! - `resume`: `render --resume` after an interruption, and what it refuses.
+//! - `score_base_set`: `score --matched` counts the same bases in every row; without it
+//!   each row says how many it counts.
+//! - `score_blind`: blind baselines on real sweeps: from the manifest alone, the same
+//!   bytes twice, GeomVerse with the template majority only.
 //! - `score_bounds`: score's inputs are bounded (file, line, model output, .xlsx
 //!   zip bombs), with errors naming file, line or id.
 //! - `score_end_to_end`: `geomrender score` reports checked against an independent
@@ -127,6 +131,8 @@ mod relations_shortcut;
 mod relations_verify;
 mod reliability;
 mod resume;
+mod score_base_set;
+mod score_blind;
 mod score_bounds;
 mod score_end_to_end;
 mod score_extraction;

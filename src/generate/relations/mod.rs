@@ -52,7 +52,7 @@ pub use build::{
 pub use item::{AngleRef, Asked, Condition, FigureRef, Line, Mode, RelationItem, Subset};
 pub use pool::{CANNOT_BE_INFERRED, CHORD, Domain, Family, RELATIONS, Relation, relation};
 pub use stats::Stats;
-pub use text::NOT_TO_SCALE;
+pub use text::{NOT_TO_SCALE, question_stem};
 
 /// Every construction as (relation, name, subset, chain, whether it has an
 /// indeterminate version in the text mode, and in the visual mode): what the

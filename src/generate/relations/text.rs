@@ -161,11 +161,24 @@ pub(super) fn question(conditions: &[Condition], asked: &Asked, choices: &[Strin
     let mut parts: Vec<String> = circles(conditions, asked);
     parts.extend(conditions.iter().map(condition));
     parts.push(ask(asked));
+    parts.push(choice_list(choices));
+    parts.join(" ")
+}
+
+/// The option list that ends a question: "Answer choices: A. … B. …".
+fn choice_list(choices: &[String]) -> String {
     let options: Vec<String> = (choices.iter().enumerate())
         .map(|(i, c)| format!("{}. {c}", letter(i)))
         .collect();
-    parts.push(format!("Answer choices: {}", options.join(" ")));
-    parts.join(" ")
+    format!("Answer choices: {}", options.join(" "))
+}
+
+/// `question` without the option list that ends it (" Answer choices: A. … B. …",
+/// as [`question`] words it for `choices`); the whole question when it does not end
+/// so (a hand-written one).
+pub fn question_stem<'a>(question: &'a str, choices: &[String]) -> &'a str {
+    let suffix = format!(" {}", choice_list(choices));
+    question.strip_suffix(&suffix).unwrap_or(question)
 }
 
 /// What a visual item says first, as textbooks do: the figure is not to scale,

@@ -27,7 +27,7 @@
 
 use super::{DatasetError, DatasetRow, Layout, Writer, io};
 use crate::generate::Answer;
-use crate::generate::relations::MAX_CHOICES;
+use crate::generate::relations::{MAX_CHOICES, question_stem as stem};
 use crate::output::atomic::AtomicFile;
 use crate::output::dir::Dir;
 use std::io::Write;
@@ -207,17 +207,6 @@ impl Tsv {
             text(&r.value),
         ])
     }
-}
-
-/// `question` without the option list that ends it, " Answer choices: A. … B. …"
-/// as `generate::relations` words it (`text::question`); the whole question when it
-/// does not end so (a hand-written one).
-fn stem<'a>(question: &'a str, choices: &[String]) -> &'a str {
-    let listed: Vec<String> = (choices.iter().zip('A'..='Z'))
-        .map(|(c, letter)| format!("{letter}. {c}"))
-        .collect();
-    let suffix = format!(" Answer choices: {}", listed.join(" "));
-    question.strip_suffix(&suffix).unwrap_or(question)
 }
 
 impl Writer for Tsv {
