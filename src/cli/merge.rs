@@ -37,6 +37,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         merged.counts.failed,
         start.elapsed().as_secs_f64()
     );
+    for line in super::render::availability_lines(&merged.availability) {
+        eprintln!("{line}");
+    }
     super::export::removed(&merged.removed, &args.out);
     super::export::describe(&merged.datasets, &args.out);
     let options = &merged.first.options;

@@ -353,7 +353,27 @@ pub fn execute(
     for line in skipped_lines(&summary.skipped) {
         eprintln!("{line}");
     }
+    for line in availability_lines(&summary.availability) {
+        eprintln!("{line}");
+    }
     Ok(summary)
+}
+
+/// "made for only some bases:" and a line per variant value that not every base
+/// has (by kind of base: GeomVerse problems, relation items, "Cannot be inferred"
+/// relation items), so that a comparison across axes can be kept to the bases
+/// they share (`score --matched`); nothing when every base has every variant.
+pub fn availability_lines(a: &geomrender::output::availability::Availability) -> Vec<String> {
+    let partial = a.partial();
+    if partial.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![
+        "made for only some bases (compare across them with `score --matched`; done.json records every count):"
+            .to_string(),
+    ];
+    lines.extend(partial.into_iter().map(|l| format!("  {l}")));
+    lines
 }
 
 /// "N variants not made: …" and "N variants skipped as identical to their base: …",

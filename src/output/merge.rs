@@ -2,8 +2,9 @@
 //! output directory one machine would have written.
 //!
 //! A shard of a run into `DIR` writes under `DIR/shards/I-of-N/` and, last of all,
-//! `done.json`: the shard, the options that decide its bytes, its counts and the
-//! SHA-256 of its manifest and problems files. [`merge`] first checks everything
+//! `done.json`: the shard, the options that decide its bytes, its counts (and
+//! which bases each variant value was made for) and the SHA-256 of its manifest
+//! and problems files. [`merge`] first checks everything
 //! (all N shards present and finished, made with the same options and version, every
 //! recorded checksum, every image's checksum from its manifest row), and only then
 //! writes `DIR/manifest.jsonl`, `problems.jsonl`, `errors.jsonl`, `images/` and the
@@ -12,6 +13,7 @@
 //! written from the merged rows, so the result is the single-machine run's bytes.
 
 use super::atomic::AtomicFile;
+use super::availability::Availability;
 use super::datasets::{DatasetError, DatasetOptions, Exported, ParquetCompression, Sink};
 use super::dir::{Dir, Kind};
 use super::lock::{LockError, OutputLock};
@@ -76,6 +78,10 @@ pub struct ShardDone {
     #[serde(default)]
     pub parquet_compression: ParquetCompression,
     pub counts: ShardCounts,
+    /// Per variant value and kind of base, how many bases had it made (none in a
+    /// `done.json` from before it was recorded).
+    #[serde(default)]
+    pub availability: Availability,
     /// The concatenated files present, by name.
     pub files: BTreeMap<String, FileSum>,
 }
@@ -179,6 +185,7 @@ impl ShardDone {
         options: serde_json::Value,
         datasets: &DatasetOptions,
         counts: ShardCounts,
+        availability: Availability,
     ) -> std::io::Result<ShardDone> {
         let mut files = BTreeMap::new();
         for name in CONCATENATED {
@@ -200,6 +207,7 @@ impl ShardDone {
             shard_bytes: datasets.shard_bytes,
             parquet_compression: datasets.parquet_compression,
             counts,
+            availability,
             files,
         })
     }
@@ -545,6 +553,8 @@ fn place(from_dir: &Dir, to_dir: &Dir, name: &str) -> std::io::Result<()> {
 pub struct Merged {
     pub shards: u64,
     pub counts: ShardCounts,
+    /// The shards' availability, summed: the whole run's.
+    pub availability: Availability,
     /// The first shard's record (options, datasets), for the caller's extras.
     pub first: ShardDone,
     pub datasets: Exported,
@@ -614,15 +624,18 @@ pub fn merge(out: &Dir) -> Result<Merged, MergeError> {
     let removed = super::datasets::remove_other_datasets(out, &opts.written())?;
     let datasets = super::datasets::export(out, &opts)?;
     let mut counts = ShardCounts::default();
+    let mut availability = Availability::default();
     for s in &shards {
         counts.lines += s.done.counts.lines;
         counts.images += s.done.counts.images;
         counts.failed += s.done.counts.failed;
         counts.skipped += s.done.counts.skipped;
+        availability.merge(&s.done.availability);
     }
     Ok(Merged {
         shards: shards.len() as u64,
         counts,
+        availability,
         first,
         datasets,
         removed,

@@ -8,12 +8,14 @@
 //! png       PNG encoding (our own filter pass and deflate stream)
 //! jpeg      JPEG encoding (the `jpeg` axis)
 //! manifest  the typed manifest row, its schema, the bounded reader
+//! availability  which bases each variant value was made for (the run's summary, done.json)
 //! contact   captioned contact sheets, one per axis
 //! datasets  Parquet, WebDataset, VLMEvalKit and lmms-eval sinks and `export`
 //! merge     a sharded run's shards as the single machine's files
 //! ```
 
 pub mod atomic;
+pub mod availability;
 pub mod contact;
 pub mod datasets;
 pub mod dir;

@@ -4,6 +4,7 @@
 use super::{Job, JobError, LineFault};
 use crate::compose::{Composed, compose, compose_variant};
 use crate::generate::{Answer, Params, Problem};
+use crate::output::availability::{Bases, Outcome};
 use crate::output::manifest::{ProblemFields, RelationFields, Source};
 use crate::scene::{check_id, limits, parse_scene_value};
 use crate::variants::{Axis, Drawing, Plan, Variant, VariantError, draw_problem, vary_scene};
@@ -95,6 +96,10 @@ pub struct Expanded {
     /// a layout that does not fit at that font size, an id too long for its
     /// suffixes): each fails alone, in plan order, each with its variant's id.
     pub failed: Vec<JobError>,
+    /// The kind of base the line is, and what became of each of the plan's
+    /// variants (not the base), in plan order: what [`super::Availability`] counts.
+    pub bases: Option<Bases>,
+    pub outcomes: Vec<(String, Outcome)>,
 }
 
 impl Job {
@@ -136,8 +141,11 @@ fn each_variant(
             }
             _ => Ok(j),
         });
-        match made {
-            Ok(j) => out.jobs.push(j),
+        let outcome = match made {
+            Ok(j) => {
+                out.jobs.push(j);
+                Outcome::Made
+            }
             Err(error) if variant.is_base() || needs_problem(&error) => return Err(error),
             Err(error) => {
                 let skipped = Skipped {
@@ -147,10 +155,22 @@ fn each_variant(
                     base_id: base_id.to_string(),
                 };
                 match (skipped.not_made(), skipped.reason()) {
-                    (None, SkipReason::NotMade) => out.failed.push(skipped.error),
-                    _ => out.skipped.push(skipped),
+                    (None, SkipReason::NotMade) => {
+                        out.failed.push(skipped.error);
+                        Outcome::Failed
+                    }
+                    (_, reason) => {
+                        out.skipped.push(skipped);
+                        match reason {
+                            SkipReason::NotMade => Outcome::NotMade,
+                            SkipReason::Identical => Outcome::Identical,
+                        }
+                    }
                 }
             }
+        };
+        if !variant.is_base() {
+            out.outcomes.push((variant.label(), outcome));
         }
     }
     Ok(out)
@@ -221,7 +241,7 @@ impl Job {
         problem.check_limits().map_err(|e| refused(e.into()))?;
         // The base's composition: variants keep its labels where they still may stand.
         let mut base: Option<Composed> = None;
-        each_variant(plan, &problem.id, |variant| {
+        let mut expanded = each_variant(plan, &problem.id, |variant| {
             let vid = variant_id(&problem.id, variant)?;
             let (drawing, composed) =
                 draw_variant(problem, variant, base.as_ref()).map_err(|e| JobError::of(&vid, e))?;
@@ -229,7 +249,9 @@ impl Job {
                 base = Some(composed.clone());
             }
             problem_job(problem, variant, vid, drawing, composed)
-        })
+        })?;
+        expanded.bases = Some(Bases::of(problem));
+        Ok(expanded)
     }
 }
 
@@ -312,7 +334,9 @@ fn scene_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
             problem: None,
         })
     };
-    each_variant(plan, &base.id, job)
+    let mut expanded = each_variant(plan, &base.id, job)?;
+    expanded.bases = Some(Bases::Scenes);
+    Ok(expanded)
 }
 
 #[cfg(test)]

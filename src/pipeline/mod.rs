@@ -38,6 +38,7 @@ mod sink;
 mod skipped;
 mod stats;
 
+pub use crate::output::availability::{Availability, Bases, Counts, Outcome};
 pub use error::{JobError, LineError, LineFault};
 pub use jobs::{Expanded, LineKind, SkipReason, Skipped, draw_variant, expand_line, line_kind};
 pub use resume::ResumeError;
@@ -220,6 +221,8 @@ pub struct RunSummary {
     /// Variants of the plan not drawn (each a row of `skipped.jsonl`), counted by
     /// reason, then variant value.
     pub skipped: Vec<SkipCount>,
+    /// Per variant value and kind of base: how many bases had it made.
+    pub availability: Availability,
     /// What rendered, as in the manifest's `backend` column.
     pub backend: String,
     /// What decides the output bytes (version, backend, formats, recipe), as JSON:
@@ -357,6 +360,7 @@ pub fn run_locked(
     let stats = StageTimes::default();
     let mut failed = errors::ErrorLog::new(out);
     let mut skips = skipped::SkipLog::new(out);
+    let mut availability = Availability::default();
     let mut lines_read = 0;
     let reader = read::Reader {
         file,
@@ -367,6 +371,7 @@ pub fn run_locked(
         cpu: renderer.cpu(),
         failed: &mut failed,
         skips: &mut skips,
+        availability: &mut availability,
         lines_read: &mut lines_read,
         kept: &kept,
     };
@@ -409,6 +414,7 @@ pub fn run_locked(
         failed_lines: failed.lines,
         first_failure: failed.first,
         skipped,
+        availability,
         backend,
         described,
         manifest,

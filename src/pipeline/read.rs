@@ -7,8 +7,8 @@ use super::resume::{Cursor, Kept};
 use super::seen::Seen;
 use super::skipped::SkipLog;
 use super::{
-    Done, Expand, JobError, LineError, LineFault, Meta, Progress, Raster, RunError, RunOptions,
-    StageTimes, Timer,
+    Availability, Bases, Done, Expand, JobError, LineError, LineFault, Meta, Outcome, Progress,
+    Raster, RunError, RunOptions, StageTimes, Timer,
 };
 use crate::digest::sha256_hex;
 use crate::jsonl::Lines;
@@ -47,6 +47,9 @@ struct Line {
     failed: Vec<JobError>,
     /// Variants not drawn, and not faults (`skipped.jsonl`).
     skipped: Vec<Skipped>,
+    /// The line's kind of base and its variants' outcomes (`Availability`).
+    bases: Option<Bases>,
+    outcomes: Vec<(String, Outcome)>,
 }
 
 impl Work {
@@ -70,6 +73,7 @@ pub(super) struct Reader<'a> {
     pub cpu: Option<std::sync::Arc<CpuRenderer>>,
     pub failed: &'a mut ErrorLog,
     pub skips: &'a mut SkipLog,
+    pub availability: &'a mut Availability,
     pub lines_read: &'a mut u64,
     /// Ids a resumed run already has (empty otherwise).
     pub kept: &'a Kept,
@@ -167,6 +171,8 @@ impl Reader<'_> {
             works,
             failed,
             skipped,
+            bases,
+            outcomes,
         } = match result {
             Ok(l) => l,
             Err(e) => {
@@ -216,6 +222,9 @@ impl Reader<'_> {
                 path: self.options.out_dir.join(super::SKIPPED),
                 source,
             })?;
+        if let Some(bases) = bases {
+            self.availability.add(bases, &outcomes);
+        }
         Ok(true)
     }
 
@@ -250,6 +259,8 @@ impl Reader<'_> {
             works,
             failed,
             skipped: expanded.skipped,
+            bases: expanded.bases,
+            outcomes: expanded.outcomes,
         })
     }
 

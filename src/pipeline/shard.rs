@@ -339,13 +339,22 @@ pub fn finish(
         failed: summary.failed,
         skipped: summary.skipped.iter().map(|c| c.count).sum(),
     };
-    ShardDone::new(dir, shard.index, shard.count, recorded, datasets, counts)
-        .and_then(|done| done.write(dir))
-        .map_err(|source| ShardError::Done {
-            what: "writing",
-            path: dir.path().to_path_buf(),
-            source,
-        })
+    let availability = summary.availability.clone();
+    ShardDone::new(
+        dir,
+        shard.index,
+        shard.count,
+        recorded,
+        datasets,
+        counts,
+        availability,
+    )
+    .and_then(|done| done.write(dir))
+    .map_err(|source| ShardError::Done {
+        what: "writing",
+        path: dir.path().to_path_buf(),
+        source,
+    })
 }
 
 #[cfg(test)]

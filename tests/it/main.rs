@@ -9,6 +9,9 @@
 //!
 //! - `audit`: `geomrender audit` passes a clean run of every axis and finds planted
 //!   defects (a variant equal to its base, one re-fitted, one of the wrong kind).
+//! - `availability`: which bases each variant value is made for, counted as a run
+//!   counts it, printed, recorded in `done.json`, summed by `merge`, and the
+//!   README's table.
 //! - `aux_lines`: `aux` lines are the heights, radii and diagonals they claim, dashed,
 //!   and keep the texts and answer.
 //! - `backends`: GPU output against resvg on the 300-scene corpus and feature scenes,
@@ -58,11 +61,15 @@
 //! - `relations`: GeomRel relation items: every relation has its constructions,
 //!   choices are distinct and their letters uniform, texts name only drawn points,
 //!   only the style axes and relabel/unrelated apply, visual marks are true,
-//!   schemas, same bytes for any threads and shards.
+//!   schemas, same bytes for any threads and shards, GeomRel's operations made
+//!   for nearly every item, the README's examples.
+//! - `relations_shortcut`: a blind reader of the question (a template classifier,
+//!   a bag-of-words regression) cannot tell "Cannot be inferred" items apart.
 //! - `relations_verify`: every relation item re-decided from its coordinates by the
-//!   test's own code; its conditions imply its answer (projected perturbations),
-//!   and each "Cannot be inferred" item gets a counter-example the test builds;
-//!   also after relabel and unrelated.
+//!   test's own code (a visual one from its picture alone); its conditions imply
+//!   its answer (projected perturbations) and no other offered option, its figure
+//!   shows no wrong option by eye, and each "Cannot be inferred" item gets a
+//!   counter-example the test builds; also after relabel and unrelated.
 //! - `reliability`: hostile-but-realistic use: planted symlinks, device outputs,
 //!   concurrent runs, impossible flags and values, unbounded inputs.
 //! - `resume`: `render --resume` after an interruption, and what it refuses.
@@ -98,6 +105,7 @@
 
 mod audit;
 mod aux_lines;
+mod availability;
 mod backends;
 mod backward;
 mod batch;

@@ -581,6 +581,7 @@ fn geomrel_operations_are_made_for_nearly_every_item() {
     let bases_open = all.iter().filter(|p| open(p)).count();
     let base_share = bases_open as f64 / all.len() as f64;
     let mut report = Vec::new();
+    let mut figures = Vec::new();
     for value in ["unrelated-1", "unrelated-2", "relabel-1"] {
         let (mut made, mut made_open) = (0, 0);
         for p in &all {
@@ -593,6 +594,7 @@ fn geomrel_operations_are_made_for_nearly_every_item() {
             }
         }
         let share = made_open as f64 / made.max(1) as f64;
+        figures.push((made, share));
         report.push(format!(
             "{value}: {made} of {} ({:.1} % 'Cannot be inferred' against {:.1} %)",
             all.len(),
@@ -603,4 +605,63 @@ fn geomrel_operations_are_made_for_nearly_every_item() {
         assert!((share - base_share).abs() <= 0.05, "{}", report.join("; "));
     }
     eprintln!("relation operations: {}", report.join("; "));
+    let [(u1, s1), (u2, s2), (r1, s3)] = figures[..] else {
+        unreachable!()
+    };
+    super::support::readme_says(&format!(
+        "`unrelated=1` for {u1}, `unrelated=2` for {u2} and `relabel=1` for {r1}, with {:.1} %, \
+         {:.1} % and {:.1} % \"Cannot be inferred\" among them against {:.1} % among the bases",
+        100.0 * s1,
+        100.0 * s2,
+        100.0 * s3,
+        100.0 * base_share
+    ));
+}
+
+/// The README's counts of the constructions with an indeterminate version, and
+/// of the determinate text items whose picture alone decides them (5,000 items,
+/// seed 200), are these.
+#[test]
+fn the_readme_counts_indeterminate_versions_and_pictures_that_decide() {
+    let (mut text, mut visual, mut all) = (0, 0, 0);
+    for (_, _, _, _, [t, v]) in constructions() {
+        all += 1;
+        text += usize::from(t);
+        visual += usize::from(v);
+    }
+    super::support::readme_says(&format!(
+        "{text} of the {all} constructions have a text-mode version"
+    ));
+    super::support::readme_says(&format!("{visual} have a visual one"));
+    let five = items(
+        &RelationOptions {
+            seed: 200,
+            ..Default::default()
+        },
+        5_000,
+    );
+    let (mut determinate, mut decided) = (0, 0);
+    for p in &five {
+        let r = p.relation.as_deref().unwrap();
+        let Answer::Choice(l) = p.answer else {
+            unreachable!()
+        };
+        assert!(!(r.indeterminate(l) && r.picture_decides), "{}", p.id);
+        if !r.indeterminate(l) {
+            determinate += 1;
+            decided += usize::from(r.picture_decides);
+        }
+    }
+    let thousands = |n: usize| {
+        if n >= 1000 {
+            format!("{},{:03}", n / 1000, n % 1000)
+        } else {
+            n.to_string()
+        }
+    };
+    super::support::readme_says(&format!(
+        "{} of {} determinate items in 5,000 text items (seed 200)",
+        thousands(decided),
+        thousands(determinate)
+    ));
 }

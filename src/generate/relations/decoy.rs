@@ -268,8 +268,11 @@ fn fresh(s: &Sketch, taken: &[String], rng: &mut Rng) -> Option<String> {
     (!free.is_empty()).then(|| free[rng.index(free.len())].clone())
 }
 
-/// The drawn segments (polygon sides included), by their points' names.
-fn segments(s: &Sketch) -> Vec<[String; 2]> {
+/// The drawn segments (polygon sides included), by their points' names, but
+/// those at a point an earlier decoy brought in: decoys are about the figure,
+/// never about each other (a point two decoys name would no longer be free).
+fn segments(s: &Sketch, asked: &[String]) -> Vec<[String; 2]> {
+    let new_points = decoy_points(s, asked);
     let mut out: Vec<[usize; 2]> = s.segments.clone();
     for (_, v) in &s.polygons {
         for k in 0..v.len() {
@@ -278,12 +281,13 @@ fn segments(s: &Sketch) -> Vec<[String; 2]> {
     }
     out.into_iter()
         .map(|[a, b]| [s.names[a].clone(), s.names[b].clone()])
+        .filter(|l| !l.iter().any(|n| new_points.contains(n)))
         .collect()
 }
 
 /// The key's lines, drawn ones first, then every drawn segment.
-fn lines(s: &Sketch, key: Option<&Condition>) -> Vec<[String; 2]> {
-    let drawn = segments(s);
+fn lines(s: &Sketch, key: Option<&Condition>, asked: &[String]) -> Vec<[String; 2]> {
+    let drawn = segments(s, asked);
     let mut out: Vec<[String; 2]> = Vec::new();
     if let Some(c) = key {
         let own: Vec<[String; 2]> = match c {
@@ -349,7 +353,7 @@ fn propose(
             // the key's first): a point at the midpoint of a segment already
             // drawn would take a place another point may need (distinct names
             // are distinct points), and so settle what the key left open.
-            let l = pick(&lines(s, key), rng)?;
+            let l = pick(&lines(s, key, asked), rng)?;
             let from = l[rng.index(2)].clone();
             let y = fresh(s, std::slice::from_ref(&x), rng)?;
             let far = go(
@@ -367,7 +371,7 @@ fn propose(
             )
         }
         Kind::Between | Kind::OnLine => {
-            let l = pick(&lines(s, key), rng)?;
+            let l = pick(&lines(s, key, asked), rng)?;
             let (a, b) = (at(&l[0]), at(&l[1]));
             if kind == Kind::Between {
                 let p = lerp(a, b, uniform(rng, 0.25, 0.75));
@@ -390,7 +394,7 @@ fn propose(
             )
         }
         Kind::Parallel | Kind::Perpendicular => {
-            let l = pick(&lines(s, key), rng)?;
+            let l = pick(&lines(s, key, asked), rng)?;
             let y = fresh(s, std::slice::from_ref(&x), rng)?;
             let h = heading(at(&l[0]), at(&l[1]))
                 + if kind == Kind::Perpendicular {
@@ -418,55 +422,38 @@ fn propose(
             )
         }
         Kind::SameSide | Kind::OppositeSides => {
-            // A new point clearly off a line, and another point of the figure on
-            // its side of it (or on the other).
-            let l = pick(&lines(s, key), rng)?;
+            // Two new points, clearly on one side of a line of the figure, or on
+            // either side of it, joined by a drawn segment (which, for opposite
+            // sides, crosses the line beyond its drawn segment). A point of the
+            // figure would be no decoy: "O and Y on one side of AB" says O is
+            // off AB, which a diameter AB needs.
+            let l = pick(&lines(s, key, asked), rng)?;
             let (a, b) = (at(&l[0]), at(&l[1]));
-            let p = somewhere(s, rng);
-            let sp = super::solve::side(p, a, b);
-            if sp.abs() < 0.08 * size {
+            let y = fresh(s, std::slice::from_ref(&x), rng)?;
+            let (p, q) = (somewhere(s, rng), somewhere(s, rng));
+            let (sp, sq) = (super::solve::side(p, a, b), super::solve::side(q, a, b));
+            let same = kind == Kind::SameSide;
+            let apart = dist(p, q) >= 0.15 * size && dist(p, q) <= 0.45 * size;
+            if sp.abs() < 0.08 * size || sq.abs() < 0.08 * size || (sp * sq > 0.0) != same || !apart
+            {
                 return None;
             }
-            let same = kind == Kind::SameSide;
-            let off: Vec<String> = (s.names.iter())
-                .filter(|n| !l.contains(n))
-                .filter(|n| {
-                    let so = super::solve::side(at(n), a, b);
-                    so.abs() > 0.08 * size && (so * sp > 0.0) == same
-                })
-                .cloned()
-                .collect();
-            // A point the question does not ask about, where there is one.
-            let unasked: Vec<String> = (off.iter())
-                .filter(|n| !asked.contains(n))
-                .cloned()
-                .collect();
-            let other = pick(&unasked, rng).or_else(|| pick(&off, rng))?;
-            // Drawn from a point on its own side (so that it is seen, and the
-            // segment does not cross the line): the other point itself, or, for
-            // opposite sides, one beside it.
-            let beside: Vec<String> = (s.names.iter())
-                .filter(|n| !l.contains(n))
-                .filter(|n| super::solve::side(at(n), a, b) * sp > 0.0)
-                .cloned()
-                .collect();
-            let from = if same {
-                other.clone()
-            } else {
-                pick(&beside, rng)?
-            };
-            let points = [x.clone(), other];
+            let points = [x.clone(), y.clone()];
             let condition = if same {
                 Condition::SameSide { points, line: l }
             } else {
                 Condition::OppositeSides { points, line: l }
             };
-            one(vec![(x.clone(), p)], vec![[from, x]], condition)
+            one(
+                vec![(x.clone(), p), (y.clone(), q)],
+                vec![[x, y]],
+                condition,
+            )
         }
         Kind::AngleValue | Kind::EqualAngles => {
             // A new ray from a vertex of a drawn segment (the key's angle's vertex
             // first), at a stated angle from it or equal to an angle there.
-            let (v, arm, other) = vertex(s, key, rng)?;
+            let (v, arm, other) = vertex(s, key, asked, rng)?;
             // An angle made equal to one of the figure's is not one at the asked
             // points alone, nor one at another decoy's new point: when the
             // relation asked about holds, such an angle may be flat (three points
@@ -508,7 +495,7 @@ fn propose(
             one(vec![(x.clone(), p)], vec![[v, x]], condition)
         }
         Kind::Length | Kind::EqualLengths => {
-            let l = pick(&lines(s, key), rng)?;
+            let l = pick(&lines(s, key, asked), rng)?;
             let v = l[rng.index(2)].clone();
             let pv = at(&v);
             let (len, condition) = if kind == Kind::Length {
@@ -574,9 +561,10 @@ fn between_names(x: &str, l: &[String; 2]) -> Condition {
 fn vertex(
     s: &Sketch,
     key: Option<&Condition>,
+    asked: &[String],
     rng: &mut Rng,
 ) -> Option<(String, String, Option<String>)> {
-    let segs = segments(s);
+    let segs = segments(s, asked);
     // Its arms: the other end of a drawn segment from it, or both ends of one
     // through it.
     let arms = |v: &String| -> Vec<String> {
