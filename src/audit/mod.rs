@@ -155,6 +155,9 @@ struct Row {
     sha256: Option<String>,
     svg: Option<String>,
     base_id: Option<String>,
+    /// SHA-256 of the input line the image came from: its Problem is used only when
+    /// the problems file's line has this hash.
+    input_sha256: Option<String>,
     #[serde(default)]
     variant: Map<String, Value>,
     question: Option<String>,
@@ -194,6 +197,14 @@ pub fn audit(dir: &Path, options: &AuditOptions) -> Result<Audit, AuditError> {
         .collect();
     audit.bases = bases.len() as u64;
     let mut drawn_cache: HashMap<usize, Option<(Drawn, Source)>> = HashMap::new();
+    // Whether each row's files are there with the recorded SHA-256 (bases once).
+    let mut intact_cache: HashMap<usize, Result<(), String>> = HashMap::new();
+    let mut intact = |k: usize| -> Result<(), String> {
+        intact_cache
+            .entry(k)
+            .or_insert_with(|| files_intact(&root, &rows[k].1))
+            .clone()
+    };
     for (i, (number, row)) in rows.iter().enumerate() {
         if row.variant.is_empty() {
             continue;
@@ -212,6 +223,10 @@ pub fn audit(dir: &Path, options: &AuditOptions) -> Result<Audit, AuditError> {
             )));
             continue;
         };
+        if let Err(reason) = intact(b).and_then(|()| intact(i)) {
+            audit.errors.push(fail(reason));
+            continue;
+        }
         let (variant, axes) = match parse_variant(&row.variant) {
             Ok(v) => v,
             Err(reason) => {
@@ -313,6 +328,21 @@ pub fn audit(dir: &Path, options: &AuditOptions) -> Result<Audit, AuditError> {
     Ok(audit)
 }
 
+/// The row's files (image and SVG) are regular files inside the run with the
+/// SHA-256 it recorded: else the row is not audited (its recorded hash says
+/// nothing about a deleted or replaced file).
+fn files_intact(root: &Dir, row: &Row) -> Result<(), String> {
+    let Some(image) = &row.image else {
+        return Err("it names no image".into());
+    };
+    let Some(sha) = &row.sha256 else {
+        return Err("it records no sha256 for its image".into());
+    };
+    crate::output::manifest::read_checked(root, image, sha)
+        .map_err(|e| format!("its image {image:?}: {e}"))?;
+    Ok(())
+}
+
 /// The stroke paint that marks a leader line in an SVG (`compose::LEADER_COLOR`).
 fn leader_stroke() -> String {
     let c = crate::compose::LEADER_COLOR;
@@ -353,7 +383,7 @@ fn parse_variant(values: &Map<String, Value>) -> Result<(Variant, Vec<Axis>), St
 fn drawing(
     root: &Dir,
     row: &Row,
-    problems: Option<&HashMap<String, Problem>>,
+    problems: Option<&Problems>,
 ) -> Result<Option<(Drawn, Source)>, String> {
     if let Some(rel) = &row.svg {
         let (dir, name) = root
@@ -370,9 +400,14 @@ fn drawing(
         return Ok(None);
     };
     let base_id = row.base_id.as_deref().unwrap_or(&row.id);
-    let problem = problems
+    let (hash, problem) = problems
         .get(base_id)
         .ok_or_else(|| format!("its problem {base_id:?} is not in the problems file"))?;
+    if row.input_sha256.as_ref() != Some(hash) {
+        return Err(format!(
+            "its problem {base_id:?} in the problems file is not the line it was drawn from              (the line's SHA-256 is not the row's input_sha256): pass the run's input with              --problems"
+        ));
+    }
     let (variant, _) = parse_variant(&row.variant)?;
     // As the run drew it: the base first, the variant against it.
     let (_, base) = draw_variant(problem, &Variant::default(), None).map_err(|e| e.to_string())?;
@@ -389,6 +424,9 @@ fn drawing(
     Ok(Some((drawn, Source::Recomposed)))
 }
 
+/// Problems by id, each with the SHA-256 of its line.
+type Problems = HashMap<String, (String, Problem)>;
+
 /// The run's Problems by id, from `options.problems` or `DIR/problems.jsonl`; bad
 /// lines are errors of the audit (it goes on).
 fn load_problems(
@@ -396,7 +434,7 @@ fn load_problems(
     root: &Dir,
     options: &AuditOptions,
     audit: &mut Audit,
-) -> Result<Option<HashMap<String, Problem>>, AuditError> {
+) -> Result<Option<Problems>, AuditError> {
     let (file, path) = match &options.problems {
         Some(p) => (
             std::fs::File::open(p).map_err(|source| AuditError::Io {
@@ -416,11 +454,14 @@ fn load_problems(
             }
         },
     };
-    let problems: Vec<(u64, Problem)> = read_jsonl(file, &path, &mut audit.errors)?;
+    let problems = read_lines(file, &path, &mut audit.errors, |t| {
+        let p = serde_json::from_str::<Problem>(t).map_err(|e| e.to_string())?;
+        Ok((crate::digest::sha256_hex(t.as_bytes()), p))
+    })?;
     Ok(Some(
         problems
             .into_iter()
-            .map(|(_, p)| (p.id.clone(), p))
+            .map(|(_, (hash, p))| (p.id.clone(), (hash, p)))
             .collect(),
     ))
 }
@@ -431,6 +472,19 @@ fn read_jsonl<T: serde::de::DeserializeOwned>(
     file: std::fs::File,
     path: &Path,
     errors: &mut Vec<AuditLineError>,
+) -> Result<Vec<(u64, T)>, AuditError> {
+    read_lines(file, path, errors, |t| {
+        serde_json::from_str::<T>(t).map_err(|e| e.to_string())
+    })
+}
+
+/// Every line of a JSONL file read by `parse`, with its number; a line it refuses
+/// is an error of the audit, which goes on.
+fn read_lines<T>(
+    file: std::fs::File,
+    path: &Path,
+    errors: &mut Vec<AuditLineError>,
+    parse: impl Fn(&str) -> Result<T, String>,
 ) -> Result<Vec<(u64, T)>, AuditError> {
     let name = path.display().to_string();
     let mut out = Vec::new();
@@ -444,10 +498,7 @@ fn read_jsonl<T: serde::de::DeserializeOwned>(
             return Ok(out);
         }
         for line in chunk {
-            let parsed = line
-                .text
-                .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str::<T>(&t).map_err(|e| e.to_string()));
+            let parsed = line.text.map_err(|e| e.to_string()).and_then(|t| parse(&t));
             match parsed {
                 Ok(v) => out.push((line.number, v)),
                 Err(reason) => errors.push(AuditLineError {

@@ -105,7 +105,8 @@ pub fn markdown(audit: &Audit) -> String {
     if !audit.errors.is_empty() {
         let _ = writeln!(md, "\n## Lines not audited\n");
         for e in audit.errors.iter().take(50) {
-            let _ = writeln!(md, "- {e}");
+            // Its reason quotes the input (Markdown passes raw HTML through).
+            let _ = writeln!(md, "- {}", crate::html::escape(&e.to_string()));
         }
     }
     md

@@ -2,7 +2,9 @@
 
 use anyhow::Context;
 use geomrender::audit::{self, AuditOptions};
-use std::path::PathBuf;
+use geomrender::output::dir::Dir;
+use geomrender::output::lock::{LockError, OutputLock};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Compare every variant of a finished run with its base image, from the files.
@@ -36,6 +38,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Not while a run writes there (nor two audits at once).
+    let _lock = lock_existing(&args.dir)?;
     let options = AuditOptions {
         problems: args.problems,
     };
@@ -63,6 +67,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The lock of the run directory `dir` (held while a command reads and writes in
+/// it): an error while a run holds it; `None` when there is no such directory (the
+/// command says so itself) or it cannot hold a lock file (read-only: no run writes
+/// there either).
+pub(super) fn lock_existing(dir: &Path) -> anyhow::Result<Option<OutputLock>> {
+    let Ok(d) = Dir::open(dir) else {
+        return Ok(None);
+    };
+    match OutputLock::acquire(d) {
+        Ok(lock) => Ok(Some(lock)),
+        Err(e @ LockError::InUse { .. }) => Err(e.into()),
+        Err(_) => Ok(None),
+    }
 }
 
 /// The per-value table: rows, flagged counts, then rows per kind of change.

@@ -210,7 +210,7 @@ fn run_once(
         )
     })?;
     settle(dir);
-    let options = engine.options(dir, false)?;
+    let options = engine.options(dir, geomrender::pipeline::Previous::Refuse)?;
     let total = count * plan.variants().len() as u64;
     let summary = execute(
         input.as_bytes(),

@@ -150,6 +150,18 @@ pub fn describe(done: &Exported, dir: &Path) {
         dir.display(),
         shown.join(", ")
     );
+    if done
+        .files
+        .iter()
+        .any(|f| f.as_os_str() == "DATASET_CARD.md")
+    {
+        eprintln!(
+            "the dataset card is {}: {} is not one geomrender wrote, so it was kept \
+             (rename the card to README.md for Hugging Face to read it)",
+            dir.join("DATASET_CARD.md").display(),
+            dir.join("README.md").display()
+        );
+    }
 }
 
 /// Opens the output directory of a finished run (`export`, `merge`), saying so

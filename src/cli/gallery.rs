@@ -46,6 +46,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     options.thumb_size = args.thumb_size;
     options.audit = !args.no_audit;
     options.problems = args.problems;
+    // Not while a run writes there (`--gallery` makes it under the run's own lock).
+    let _lock = super::audit::lock_existing(&args.dir)?;
     make(&args.dir, &options)
 }
 

@@ -7,7 +7,8 @@ use geomrender::generate::relations::{self, Domain, Mode, RelationOptions, Stats
 use geomrender::generate::{self, GenerateOptions, Generator, Info, QuestionType};
 use geomrender::output::atomic::AtomicFile;
 use geomrender::output::dir::Dir;
-use geomrender::pipeline::shard::Shard;
+use geomrender::pipeline::{self, shard::Shard};
+use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::ops::{Range, RangeInclusive};
 use std::path::{Path, PathBuf};
@@ -311,15 +312,68 @@ pub fn write_problems_in(
     opts: &Generator,
     range: Range<u64>,
 ) -> anyhow::Result<Stats> {
+    write_problems_unless_other(dir, name, opts, range, false)
+}
+
+/// [`write_problems_in`]; with `unless_other`, the file is replaced only by the same
+/// bytes: other problems (or none there) are refused, the file left as it was, and
+/// the error is the run's [`pipeline::OccupiedError`] (a sweep into a directory
+/// holding another run).
+pub fn write_problems_unless_other(
+    dir: &Dir,
+    name: &str,
+    opts: &Generator,
+    range: Range<u64>,
+    unless_other: bool,
+) -> anyhow::Result<Stats> {
     let path = dir.join(name);
     let shown = path.display();
     // Temp files of an earlier generate into the same file that was killed.
     let _ = geomrender::output::atomic::remove_stale_temps(dir, Some(name));
-    let mut file = AtomicFile::create_in(dir, name).with_context(|| format!("creating {shown}"))?;
-    let stats = write_all(&mut file, opts, range).with_context(|| format!("writing {shown}"))?;
-    file.commit(true)
+    let file = AtomicFile::create_in(dir, name).with_context(|| format!("creating {shown}"))?;
+    let mut hashed = Hashed {
+        inner: file,
+        hash: Sha256::new(),
+    };
+    let stats = write_all(&mut hashed, opts, range).with_context(|| format!("writing {shown}"))?;
+    if unless_other {
+        let before = dir.open_file(name).ok().and_then(|mut f| {
+            let mut h = Sha256::new();
+            std::io::copy(&mut f, &mut h).ok().map(|_| h.finalize())
+        });
+        if before != Some(hashed.hash.finalize()) {
+            let what = match before {
+                Some(_) => {
+                    format!("other problems (its {name} is not what this command generates)")
+                }
+                None => format!("another input (it has no {name})"),
+            };
+            return Err(pipeline::occupied(dir, what).into());
+        }
+    }
+    hashed
+        .inner
+        .commit(true)
         .with_context(|| format!("writing {shown}"))?;
     Ok(stats)
+}
+
+/// A writer that hashes what it passes on.
+struct Hashed<W> {
+    inner: W,
+    hash: Sha256,
+}
+
+impl<W: Write> Write for Hashed<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 fn write_all(w: &mut impl Write, opts: &Generator, range: Range<u64>) -> anyhow::Result<Stats> {

@@ -7,7 +7,7 @@ use anyhow::Context;
 use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::shard;
 use geomrender::pipeline::{
-    self, Backend, Job, LineKind, Outputs, RunOptions, RunSummary, SkipCount, SkipReason,
+    self, Backend, Job, LineKind, Outputs, Previous, RunOptions, RunSummary, SkipCount, SkipReason,
 };
 use geomrender::render::CpuRenderer;
 #[cfg(feature = "gpu")]
@@ -57,14 +57,33 @@ pub struct Args {
     gallery: bool,
 }
 
-/// `--resume`, shared by `render` and `sweep`.
+/// `--resume` and `--force`, shared by `render` and `sweep`: what to do with an
+/// earlier run in the --out directory. Without either, a run renders over an
+/// earlier one only when it is the same run (same options, every row from this
+/// input) and refuses any other.
 #[derive(clap::Args, Clone, Copy)]
 pub struct ResumeArg {
     /// Carry on an interrupted run in the same --out directory with the same command:
     /// images whose manifest rows and files survived intact (checked by SHA-256) are
     /// kept, the rest are rendered, and the manifest ends as one run would write it.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "force")]
     pub resume: bool,
+    /// Replace an earlier run of other input or options in the --out directory:
+    /// its manifest, images, problems, errors, contact sheets, gallery, audit and
+    /// datasets are removed first (only files this tool writes; others are kept).
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl ResumeArg {
+    /// What the run does with an earlier run in its directory.
+    pub fn previous(self) -> Previous {
+        match (self.resume, self.force) {
+            (true, _) => Previous::Resume,
+            (false, true) => Previous::Replace,
+            (false, false) => Previous::Refuse,
+        }
+    }
 }
 
 /// Rendering settings shared by `render`, `sweep` and `bench`.
@@ -210,9 +229,9 @@ fn tolerance_arg(s: &str) -> Result<f32, String> {
 }
 
 impl EngineArgs {
-    /// The run options these flags describe, writing into `out` (resuming a previous
-    /// run there when `resume`).
-    pub fn options(&self, out: &Path, resume: bool) -> anyhow::Result<RunOptions> {
+    /// The run options these flags describe, writing into `out` (doing `previous`
+    /// with an earlier run there).
+    pub fn options(&self, out: &Path, previous: Previous) -> anyhow::Result<RunOptions> {
         let backend = match decide(self.backend.requested()?).kind {
             #[cfg(feature = "gpu")]
             BackendKind::Gpu => Backend::Gpu(GpuOptions {
@@ -241,7 +260,7 @@ impl EngineArgs {
                 tolerance: self.tolerance,
             },
             chunk_lines: self.chunk_lines as usize,
-            resume,
+            previous,
             input_path: None,
             recipe: serde_json::Value::Null,
             lines: None,
@@ -278,7 +297,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         input_path: (!stdin).then(|| args.input.clone()),
         recipe: plan.recipe(),
         datasets: args.sink.options()?,
-        ..args.engine.options(&dir, args.resume.resume)?
+        ..args.engine.options(&dir, args.resume.previous())?
     };
     let (reader, total): (Box<dyn BufRead>, Option<u64>) = if stdin {
         (Box::new(BufReader::new(std::io::stdin().lock())), None)

@@ -2,7 +2,7 @@
 //! problems (depths 1–3), renders each base image and the four GeomVerse axes, and
 //! writes one captioned contact sheet per axis.
 
-use super::generate::{RelationArgs, TaskArg, write_problems_in};
+use super::generate::{RelationArgs, TaskArg, write_problems_unless_other};
 use super::render::{EngineArgs, ResumeArg, execute, report};
 use super::shard::ShardArgs;
 use anyhow::Context;
@@ -12,7 +12,7 @@ use geomrender::output::contact;
 use geomrender::output::dir::{Dir, Kind};
 use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::shard::{self, Shard};
-use geomrender::pipeline::{Backend, RunOptions, SceneRenderer};
+use geomrender::pipeline::{self, Backend, Previous, RunOptions, SceneRenderer};
 use geomrender::variants::{GEOMVERSE_SWEEP, Plan, RELATION_SWEEP};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -100,7 +100,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let range = shard.unwrap_or(Shard::WHOLE).range(args.count);
     let count = range.end - range.start;
-    write_problems_in(lock.dir(), "problems.jsonl", &opts, range.clone())?;
+    // An earlier run here: replaced (--force), or kept only for the same problems
+    // (decided before problems.jsonl changes; the run then compares options).
+    let previous = args.resume.previous();
+    let earlier = pipeline::holds_run(lock.dir());
+    if earlier && previous == Previous::Replace {
+        pipeline::clear(lock.dir(), None)?;
+    }
+    let unless_other = earlier && previous != Previous::Replace;
+    write_problems_unless_other(
+        lock.dir(),
+        "problems.jsonl",
+        &opts,
+        range.clone(),
+        unless_other,
+    )?;
     eprintln!(
         "generated {count} {} (indices {}..{}) into {}",
         opts.noun(),
@@ -113,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         input_path: Some(problems_path.clone()),
         recipe: plan.recipe(),
         datasets,
-        ..args.engine.options(&dir, args.resume.resume)?
+        ..args.engine.options(&dir, args.resume.previous())?
     };
     let reader = BufReader::new(
         lock.dir()

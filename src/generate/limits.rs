@@ -229,6 +229,40 @@ fn expr(path: &str, e: &Option<String>) -> Result<(), LimitError> {
     }
 }
 
+/// A relation item's choices: 2 to [`MAX_CHOICES`](super::relations::MAX_CHOICES),
+/// distinct, and the ones its questions list when they end with a list (a
+/// hand-written question without one names none).
+fn choices(choices: &[String], question: &Texts) -> Result<(), LimitError> {
+    use super::relations::{MAX_CHOICES, question_stem};
+    if !(2..=MAX_CHOICES).contains(&choices.len()) {
+        return Err(err(
+            "relation.choices",
+            format!("{} choices; an item has 2 to {MAX_CHOICES}", choices.len()),
+        ));
+    }
+    for (i, c) in choices.iter().enumerate() {
+        text(&format!("relation.choices[{i}]"), c, MAX_TEXT)?;
+        if choices[..i].contains(c) {
+            return Err(err(
+                &format!("relation.choices[{i}]"),
+                format!("{c:?} is offered twice"),
+            ));
+        }
+    }
+    for (path, q) in [
+        ("question.coordinate", &question.coordinate),
+        ("question.individual", &question.individual),
+    ] {
+        if q.contains("Answer choices:") && question_stem(q, choices) == q {
+            return Err(err(
+                path,
+                "its \"Answer choices:\" list is not the item's choices, in order",
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn binding(path: &str, b: &Binding) -> Result<(), LimitError> {
     value(&format!("{path}.value"), b.value)
 }
@@ -258,6 +292,7 @@ impl Problem {
         match (self.answer, &self.relation) {
             (super::Answer::Number(v), None) => value("answer", v)?,
             (super::Answer::Choice(c), Some(item)) => {
+                choices(&item.choices, &self.question)?;
                 if item.answer_text(c).is_none() {
                     return Err(err(
                         "answer",

@@ -19,6 +19,7 @@
 //! error      typed line errors (`LineError`, `LineFault`)
 //! errors     errors.jsonl: one row per failed line or image
 //! skipped    skipped.jsonl: one row per variant not drawn (none such, or its base again)
+//! previous   an earlier run in the directory: rendered over, refused or replaced
 //! resume     `--resume`: which rows of an earlier run are kept
 //! seen       the ids written so far (as fingerprints), to refuse a repeated one
 //! stats      stage times (prepare, render, encode, write)
@@ -30,6 +31,7 @@ mod errors;
 #[cfg(feature = "gpu")]
 mod gpu_stage;
 mod jobs;
+mod previous;
 mod read;
 mod resume;
 mod seen;
@@ -41,6 +43,7 @@ mod stats;
 pub use crate::output::availability::{Availability, Bases, Counts, Outcome};
 pub use error::{JobError, LineError, LineFault};
 pub use jobs::{Expanded, LineKind, SkipReason, Skipped, draw_variant, expand_line, line_kind};
+pub use previous::{OccupiedError, Previous, RUN_DIRS, RUN_FILES, clear, holds_run, occupied};
 pub use resume::ResumeError;
 pub use skipped::{SKIPPED, SKIPPED_SCHEMA, SkipCount};
 pub use stats::{StageTimes, Timer};
@@ -148,11 +151,13 @@ pub struct RunOptions {
     /// Images (jobs) per parallel step: the reader takes as many lines as make about
     /// this many images (at least one line), which bounds the images held at once.
     pub chunk_lines: usize,
-    /// Keep what a previous run in `out_dir` finished (intact files, in manifest
-    /// order) and render only the rest; see `pipeline::resume`.
-    pub resume: bool,
-    /// The input file, when the input is one: `resume` checks the kept rows against
-    /// it before any work (a stream cannot be read twice, so it cannot be resumed).
+    /// What to do with an earlier run in `out_dir`: render over it only when it is
+    /// this run again (default), keep what it finished and render the rest
+    /// (`--resume`, see `pipeline::resume`), or remove its files first (`--force`).
+    pub previous: Previous,
+    /// The input file, when the input is one: an earlier run's rows are checked
+    /// against it before any work (a stream cannot be read twice, so a run into a
+    /// directory with rows of an earlier one cannot check them).
     pub input_path: Option<PathBuf>,
     /// What else decides this run's output besides these options, e.g. the variant
     /// plan, as a JSON value; part of the fingerprint `resume` compares.
@@ -185,7 +190,7 @@ impl RunOptions {
             svg_embed_font: false,
             tessellate: TessellateOptions::default(),
             chunk_lines: Self::DEFAULT_CHUNK_LINES,
-            resume: false,
+            previous: Previous::Refuse,
             input_path: None,
             recipe: serde_json::Value::Null,
             lines: None,
@@ -272,6 +277,8 @@ pub enum RunError {
     DatasetsStopped,
     #[error(transparent)]
     Resume(#[from] ResumeError),
+    #[error(transparent)]
+    Occupied(#[from] OccupiedError),
     #[error(transparent)]
     Lock(#[from] crate::output::lock::LockError),
     #[error(transparent)]
@@ -441,15 +448,23 @@ fn open_outputs(
     (fingerprint, described): (&str, &serde_json::Value),
     partial: &Path,
 ) -> Result<(ManifestWriter, Option<DatasetWriter>, resume::Kept), RunError> {
-    let plan = match options.resume {
-        true => resume::plan(
+    let input = options.input_path.as_deref();
+    let plan = match options.previous {
+        Previous::Resume => resume::plan(
             out,
             backend,
             options.outputs,
             (fingerprint, described),
-            options.input_path.as_deref(),
+            input,
         )?,
-        false => None,
+        Previous::Refuse => {
+            previous::check(out, (fingerprint, described), input)?;
+            None
+        }
+        Previous::Replace => {
+            previous::clear(out, input)?;
+            None
+        }
     };
     let staged = match &plan {
         Some(plan) => Some(resume::stage(out, plan)?),

@@ -69,7 +69,7 @@ const STAGING: &str = ".manifest.jsonl.resume";
 
 /// The previous run's rows, wherever an interruption left them: a copy in progress,
 /// the finished manifest, or the partial one.
-fn previous(dir: &Dir) -> Option<&'static str> {
+pub(super) fn previous(dir: &Dir) -> Option<&'static str> {
     [STAGING, "manifest.jsonl", ".manifest.jsonl.partial"]
         .into_iter()
         // Regular files only: a symlink planted under one of these names is not followed.
@@ -116,7 +116,7 @@ pub(super) fn plan(
 
 /// The run-state file of `dir` must name the same options fingerprint; a refusal
 /// names each option that differs.
-fn check_options(
+pub(super) fn check_options(
     dir: &Dir,
     fingerprint: &str,
     described: &serde_json::Value,
@@ -157,7 +157,7 @@ fn check_options(
 
 /// Walks the input file: every kept row, in order, must come from an input line with
 /// its recorded hash (lines that made no row, e.g. rejected ones, are passed over).
-fn check_input(input: &Path, kept: &Kept) -> Result<(), RunError> {
+pub(super) fn check_input(input: &Path, kept: &Kept) -> Result<(), RunError> {
     let file = std::fs::File::open(input).map_err(|source| RunError::Io {
         path: input.to_path_buf(),
         source,

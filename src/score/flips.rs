@@ -69,13 +69,7 @@ pub fn flips(items: &[ManifestItem], rows: &[ItemRow], predictions: &[Prediction
     let row_of: HashMap<(&str, &str), &ItemRow> = (rows.iter())
         .map(|r| ((r.model.as_str(), r.id.as_str()), r))
         .collect();
-    let text = |model: &str, id: &str| {
-        output
-            .get(&(model, id))
-            .copied()
-            .flatten()
-            .map(str::to_string)
-    };
+    let text = |model: &str, id: &str| output.get(&(model, id)).copied().flatten().map(shown);
     let mut out = Vec::new();
     for r in rows {
         if r.axis == BASE_AXIS || r.missing {
@@ -112,6 +106,27 @@ pub fn flips(items: &[ManifestItem], rows: &[ItemRow], predictions: &[Prediction
         });
     }
     out
+}
+
+/// Bytes of a model's output a flip keeps: enough to read the answer's reasoning,
+/// and a page of every flip stays bounded however long the outputs are.
+pub(super) const OUTPUT_SHOWN: usize = 2_000;
+
+/// The first [`OUTPUT_SHOWN`] bytes of `output` (to a character boundary), and how
+/// much was cut.
+fn shown(output: &str) -> String {
+    if output.len() <= OUTPUT_SHOWN {
+        return output.to_string();
+    }
+    let mut end = OUTPUT_SHOWN;
+    while !output.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{} … [{} more bytes: the whole output is in the predictions file]",
+        &output[..end],
+        output.len() - end
+    )
 }
 
 /// A scalar as the report writes it (`12`, `0.5`, `B`).

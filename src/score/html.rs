@@ -272,7 +272,16 @@ fn flips_section(h: &mut String, flips: &[Flip], images: &str) {
     h.push_str("<table id=\"flip-table\"><thead><tr><th>image</th><th>id</th><th>model</th><th>variant</th><th>verdict</th>\
                 <th>question</th><th>gold</th><th>output on the variant</th><th>extracted</th>\
                 <th>output on the base</th><th>extracted</th></tr></thead><tbody>\n");
+    // At most FLIPS_SHOWN rows per model and axis value, so the page stays bounded.
+    let mut shown: std::collections::HashMap<(&str, &str), usize> = Default::default();
+    let mut left_out = 0usize;
     for f in flips {
+        let n = shown.entry((&f.model, &f.variant)).or_default();
+        *n += 1;
+        if *n > FLIPS_SHOWN {
+            left_out += 1;
+            continue;
+        }
         let dir = f.direction.name();
         let _ = write!(
             h,
@@ -321,4 +330,14 @@ fn flips_section(h: &mut String, flips: &[Flip], images: &str) {
         );
     }
     h.push_str("</tbody></table>\n");
+    if left_out > 0 {
+        let _ = writeln!(
+            h,
+            "<p>… and {left_out} more flips, past {FLIPS_SHOWN} per model and variant \
+             (every one is in <code>items.jsonl</code>).</p>"
+        );
+    }
 }
+
+/// Flips shown per model and variant in `report.html`.
+pub(super) const FLIPS_SHOWN: usize = 200;

@@ -295,7 +295,7 @@ fn blind(s: &mut String, r: &Report) {
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} | {} |",
-                m.model,
+                cell(&m.model),
                 cell(&group),
                 g.n,
                 g.bases,
@@ -595,8 +595,12 @@ fn problems(s: &mut String, r: &Report) {
     }
 }
 
+/// A table cell (or heading) of text from the inputs (model names, variant keys):
+/// HTML escaped, since Markdown passes raw HTML through, and on one line.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+    crate::html::escape(s)
+        .replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
 }
 
 fn pct(v: f64) -> String {

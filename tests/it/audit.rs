@@ -328,3 +328,56 @@ fn bad_manifest_lines_are_named_and_the_rest_is_audited() {
         assert!(stderr.contains(needle), "{needle:?} not in\n{stderr}");
     }
 }
+
+/// The audit passes every relabel row of 50 GeomVerse problems and of an
+/// 80-item text and visual relation run (issue 44 found a few relabel rows
+/// flagged as labels removed and added; these seeds are clean, others may not be).
+#[test]
+fn relabel_rows_of_problems_and_relation_items_pass_the_audit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, dir, _) = run_of(
+        tmp.path(),
+        3,
+        50,
+        &["--format", "png,svg", "--variants", "relabel=1,2,3"],
+    );
+    let (out, audited) = audit(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(audited.len(), 150);
+    for mode in ["text", "visual"] {
+        let dir = tmp.path().join(format!("relations-{mode}"));
+        let r = run(bin()
+            .args([
+                "sweep",
+                "--task",
+                "relations",
+                "--mode",
+                mode,
+                "--count",
+                "80",
+            ])
+            .args([
+                "--seed",
+                "5",
+                "--backend",
+                "cpu",
+                "-q",
+                "--format",
+                "png,svg",
+            ])
+            .args(["--variants", "relabel=1,2,3", "--out"])
+            .arg(&dir));
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let (out, audited) = audit(&dir);
+        assert!(
+            out.status.success(),
+            "{mode}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(audited.len(), 240, "{mode}");
+    }
+}

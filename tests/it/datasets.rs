@@ -728,3 +728,58 @@ fn a_run_mixing_relation_items_and_geomverse_problems_is_refused_where_one_datas
     assert!(stderr.contains("the parquet dataset holds"), "{stderr}");
     assert!(!out.join("data").exists() && !out.join("README.md").exists());
 }
+
+/// The user's own files beside the datasets stay: a `README.md` (the card goes to
+/// `DATASET_CARD.md`, and the run says so), and names in the sink folders that
+/// resemble ours but are not what a run writes.
+#[test]
+fn the_users_files_beside_the_datasets_stay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let theirs = [
+        "README.md",
+        "wds/geomrender-backup-2024.tar",
+        "lmms_eval/geomrender_mytask.yaml",
+        "data/test-final.parquet",
+    ];
+    for name in theirs {
+        let path = out.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, format!("mine: {name}")).unwrap();
+    }
+    let o = sweep(&out, &[]);
+    let said =
+        String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("DATASET_CARD.md"),
+        "the run does not say where the card went: {said}"
+    );
+    let card = std::fs::read_to_string(out.join("DATASET_CARD.md")).unwrap();
+    assert!(card.contains("# geomrender dataset"), "{card}");
+    // The same run without sinks removes its datasets, and only them.
+    run_ok(
+        bin()
+            .args([
+                "sweep",
+                "--count",
+                "6",
+                "--seed",
+                "3",
+                "--backend",
+                "cpu",
+                "-q",
+            ])
+            .args(["--variants", "opacity;fontsize=8,24;jpeg=50", "--out"])
+            .arg(&out),
+    );
+    assert!(
+        !out.join("DATASET_CARD.md").exists() && !out.join("wds/geomrender-000000.tar").exists()
+    );
+    for name in theirs {
+        assert_eq!(
+            std::fs::read_to_string(out.join(name)).unwrap(),
+            format!("mine: {name}"),
+            "{name} was not kept"
+        );
+    }
+}

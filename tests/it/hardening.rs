@@ -389,14 +389,15 @@ fn a_run_leaves_no_earlier_datasets_beside_its_manifest() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(x4.join("README.md").is_file());
     std::fs::write(x4.join("data/my-notes.txt"), b"mine").unwrap();
-    // Another input into the same directory, without --sink.
+    // Another input into the same directory (--force: it replaces the earlier
+    // run), without --sink.
     let other = tmp.path().join("p1.jsonl");
     run_ok(
         bin()
             .args(["generate", "--count", "1", "--seed", "9", "--out"])
             .arg(&other),
     );
-    let out = render(&other, &x4, &[]);
+    let out = render(&other, &x4, &["--force"]);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(
@@ -409,7 +410,7 @@ fn a_run_leaves_no_earlier_datasets_beside_its_manifest() {
         assert!(!x4.join(gone).exists(), "{gone} is still there");
     }
     // With one sink: only the others go.
-    let out = render(&input, &x4, &["--sink", "webdataset,vlmevalkit"]);
+    let out = render(&input, &x4, &["--sink", "webdataset,vlmevalkit", "--force"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let out = render(&input, &x4, &["--sink", "vlmevalkit"]);
     assert!(out.status.success(), "{}", stderr(&out));

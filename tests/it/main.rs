@@ -72,6 +72,9 @@
 //!   counter-example the test builds; also after relabel and unrelated.
 //! - `reliability`: hostile-but-realistic use: planted symlinks, device outputs,
 //!   concurrent runs, impossible flags and values, unbounded inputs.
+//! - `previous`: an earlier run in `--out`: the same command renders over it, other
+//!   input or options are refused with nothing changed, `--force` replaces it; `audit`
+//!   reads only the problems and intact images the run drew.
 //! - `resume`: `render --resume` after an interruption, and what it refuses.
 //! - `score_base_set`: `score --matched` counts the same bases in every row; without it
 //!   each row says how many it counts.
@@ -130,6 +133,7 @@ mod oracle;
 mod palette;
 mod phrasing;
 mod pixels;
+mod previous;
 mod problem_limits;
 mod properties;
 mod raster;

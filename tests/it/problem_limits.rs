@@ -342,3 +342,53 @@ fn blank_or_control_labels_name_the_problem_field() {
         assert!(!message.contains("items["), "{message}");
     }
 }
+
+/// A hand-edited relation item whose choices repeat, run past five, or are not the
+/// ones its question lists is a line error naming the field; the others render.
+#[test]
+fn relation_choices_that_cannot_be_scored_are_line_errors() {
+    use geomrender::generate::relations::{RelationOptions, generate_relations};
+    let items: Vec<Value> = generate_relations(&RelationOptions::default(), 0, 5)
+        .into_iter()
+        .map(|p| serde_json::to_value(p.unwrap()).unwrap())
+        .collect();
+    let cases: [(&str, fn(&mut Value), &str); 3] = [
+        (
+            "repeated",
+            |v| {
+                let first = v["relation"]["choices"][0].clone();
+                v["relation"]["choices"][1] = first;
+            },
+            "relation.choices[1]",
+        ),
+        (
+            "eight",
+            |v| {
+                let c = v["relation"]["choices"].as_array_mut().unwrap();
+                for k in c.len()..8 {
+                    c.push(format!("Option {k}").into());
+                }
+            },
+            "relation.choices: 8 choices; an item has 2 to 5",
+        ),
+        (
+            "disagree",
+            |v| {
+                let c = v["relation"]["choices"].as_array_mut().unwrap();
+                c.swap(0, 1);
+            },
+            "question.coordinate: its \"Answer choices:\" list",
+        ),
+    ];
+    for (name, edit, says) in cases {
+        let mut lines = items.clone();
+        edit(&mut lines[1]);
+        let (file, out) = input(&format!("relation-{name}"), &lines);
+        let errors = render_with_errors(&file, &out, &[]);
+        assert_eq!(errors.len(), 1, "{name}: {errors:?}");
+        let message = errors[0]["message"].as_str().unwrap();
+        assert!(message.contains(says), "{name}: {message}");
+        assert_eq!(errors[0]["line"], 2);
+        assert_eq!(manifest(&out).len(), 4, "{name}");
+    }
+}

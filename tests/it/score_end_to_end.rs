@@ -1106,3 +1106,77 @@ fn unknown_prediction_layouts_name_what_was_expected() {
         assert!(stderr.contains(want), "{name}: {stderr}");
     }
 }
+
+/// Model names come from file names, which may hold HTML: `report.md` escapes them
+/// (Markdown passes raw HTML through to the page that shows it).
+#[test]
+fn report_md_escapes_model_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = write_manifest(dir.path(), &small_sweep());
+    let items = read_items(&manifest);
+    let model = "<img src=x onerror=alert(1)> & co";
+    let preds = write_predictions(dir.path(), &items, &[model]);
+    let out = dir.path().join("scored");
+    let o = crate::support::cli::run_score(&manifest, &preds, &out);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!md.contains("<img"), "raw HTML in report.md");
+    assert!(
+        md.contains("&lt;img src=x onerror=alert(1)&gt; &amp; co"),
+        "{md}"
+    );
+}
+
+/// `report.html` stays bounded however long the outputs: each flip shows the head
+/// of its outputs and says where the rest is.
+#[test]
+fn report_html_is_bounded_by_long_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = write_manifest(dir.path(), &small_sweep());
+    let items = read_items(&manifest);
+    let preds = write_predictions(dir.path(), &items, &["m1"]);
+    // Every output 200 KB of reasoning before its answer.
+    let padded: String = std::fs::read_to_string(&preds[0])
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let text = format!(
+                "{} {}",
+                "let me think. ".repeat(14_000),
+                v["prediction"].as_str().unwrap()
+            );
+            v["prediction"] = text.into();
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(&preds[0], &padded).unwrap();
+    let out = dir.path().join("scored");
+    let o = run_ok(
+        bin()
+            .arg("score")
+            .arg("--manifest")
+            .arg(&manifest)
+            .arg("--predictions")
+            .arg(&preds[0])
+            .arg("--html")
+            .arg("--out")
+            .arg(&out),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        page.contains("more bytes: the whole output is in the predictions file"),
+        "no flip cut"
+    );
+    // 2 × 2,000 bytes of output per flip (escaped: at most ×6), plus the rest.
+    let flips = page.matches("<tr data-model=").count();
+    assert!(flips > 0, "{report}");
+    assert!(
+        page.len() < 400_000 + flips * 30_000,
+        "report.html is {} bytes for {flips} flips",
+        page.len()
+    );
+}

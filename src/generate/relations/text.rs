@@ -174,7 +174,7 @@ fn choice_list(choices: &[String]) -> String {
 }
 
 /// `question` without the option list that ends it (" Answer choices: A. … B. …",
-/// as [`question`] words it for `choices`); the whole question when it does not end
+/// as the generator words it for `choices`); the whole question when it does not end
 /// so (a hand-written one).
 pub fn question_stem<'a>(question: &'a str, choices: &[String]) -> &'a str {
     let suffix = format!(" {}", choice_list(choices));

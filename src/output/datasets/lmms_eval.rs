@@ -65,7 +65,35 @@ impl Tasks {
 pub(super) fn is_task_file(name: &str) -> bool {
     name == "_default_template_yaml"
         || name == "utils.py"
-        || (name.starts_with("geomrender") && name.ends_with(".yaml"))
+        || name == "geomrender.yaml"
+        || name
+            .strip_prefix("geomrender_")
+            .and_then(|n| n.strip_suffix(".yaml"))
+            .is_some_and(is_cell_name)
+}
+
+/// Whether `name` is one [`cell_name`] makes: `base`, or `axis__value` pairs whose
+/// axes are in the axes table (a `geomrender_mytask.yaml` of the user's is not).
+fn is_cell_name(name: &str) -> bool {
+    if name == "base" {
+        return true;
+    }
+    let parts: Vec<&str> = name.split("__").collect();
+    let axis = |a: &str| {
+        crate::variants::AXES.iter().any(|x| {
+            let mut encoded = String::new();
+            encode(x.name, &mut encoded);
+            encoded == a
+        })
+    };
+    parts.len() % 2 == 0
+        && parts.chunks(2).all(|pair| {
+            axis(pair[0])
+                && !pair[1].is_empty()
+                && pair[1]
+                    .bytes()
+                    .all(|b| b == b'_' || b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
 }
 
 /// The name of an (axis, value) cell in its task (`geomrender_<name>`) and selector
@@ -262,6 +290,29 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use std::collections::BTreeMap;
+
+    #[test]
+    fn only_the_task_files_it_writes_are_its_own() {
+        for ours in [
+            "geomrender.yaml".to_string(),
+            "utils.py".into(),
+            format!("geomrender_{}.yaml", cell_name("base", "base")),
+            format!("geomrender_{}.yaml", cell_name("opacity", "0.5")),
+            format!(
+                "geomrender_{}.yaml",
+                cell_name("fontsize+linewidth", "8+0.5")
+            ),
+        ] {
+            assert!(is_task_file(&ours), "{ours}");
+        }
+        for theirs in [
+            "geomrender_mytask.yaml",
+            "geomrender_colour__red.yaml",
+            "geomrenderx.yaml",
+        ] {
+            assert!(!is_task_file(theirs), "{theirs}");
+        }
+    }
 
     /// Reads a [`cell_name`] back into its (axis, value): the inverse that shows the
     /// names are injective.

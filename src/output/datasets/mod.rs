@@ -119,11 +119,12 @@ pub fn remove_other_datasets(dir: &Dir, keep: &[Sink]) -> Result<Vec<PathBuf>, D
             continue;
         }
         let (name, owned) = sink.owns();
-        if sink == Sink::Parquet
-            && is_card(dir)
-            && dir.remove_file(CARD).map_err(io(&dir.join(CARD)))?
-        {
-            removed.push(PathBuf::from(CARD));
+        if sink == Sink::Parquet {
+            for name in [CARD, CARD_BESIDE] {
+                if is_card(dir, name) && dir.remove_file(name).map_err(io(&dir.join(name)))? {
+                    removed.push(PathBuf::from(name));
+                }
+            }
         }
         let Some(sub) = dir.existing_sub(name).map_err(io(&dir.join(name)))? else {
             continue;
@@ -145,11 +146,24 @@ pub fn remove_other_datasets(dir: &Dir, keep: &[Sink]) -> Result<Vec<PathBuf>, D
 /// The Parquet sink's dataset card, in the output directory.
 const CARD: &str = "README.md";
 
-/// Whether `dir/README.md` is the card the Parquet sink writes (not a user's file).
+/// Where the card goes when `README.md` is the user's own.
+const CARD_BESIDE: &str = "DATASET_CARD.md";
+
+/// Whether `dir/name` is the card the Parquet sink writes (not a user's file).
 /// (Missing, a link, a directory or an oversized file: not ours.)
-fn is_card(dir: &Dir) -> bool {
-    dir.read(CARD, 1 << 20)
+fn is_card(dir: &Dir, name: &str) -> bool {
+    dir.read(name, 1 << 20)
         .is_ok_and(|bytes| parquet_names::is_card(&bytes))
+}
+
+/// The name the card is written under: `README.md` (where Hugging Face reads it)
+/// unless a file of the user's has that name, then [`CARD_BESIDE`].
+fn card_name(dir: &Dir) -> &'static str {
+    match dir.kind(CARD) {
+        Ok(None) => CARD,
+        _ if is_card(dir, CARD) => CARD,
+        _ => CARD_BESIDE,
+    }
 }
 
 /// Which datasets are written, and how they are cut into shards.

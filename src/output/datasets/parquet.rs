@@ -449,9 +449,11 @@ impl Writer for Shards {
         );
         let Shards { dir, files, .. } = *self;
         let mut files = files.publish()?;
-        dir.write_atomic("README.md", card.as_bytes())
-            .map_err(io(&dir.join("README.md")))?;
-        files.push(PathBuf::from("README.md"));
+        // A README.md of the user's stays: the card goes beside it.
+        let name = super::card_name(&dir);
+        dir.write_atomic(name, card.as_bytes())
+            .map_err(io(&dir.join(name)))?;
+        files.push(PathBuf::from(name));
         Ok(files)
     }
 }

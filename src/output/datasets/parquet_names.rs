@@ -4,7 +4,11 @@
 //! earlier run wrote.
 
 pub(super) fn is_shard(name: &str) -> bool {
-    name.starts_with("test-") && name.contains("-of-") && name.ends_with(".parquet")
+    let digits = |s: &str| s.len() >= 5 && s.bytes().all(|b| b.is_ascii_digit());
+    name.strip_prefix("test-")
+        .and_then(|n| n.strip_suffix(".parquet"))
+        .and_then(|n| n.split_once("-of-"))
+        .is_some_and(|(k, n)| digits(k) && digits(n))
 }
 
 /// The start of the card's YAML front matter, and its heading (`card::card` writes

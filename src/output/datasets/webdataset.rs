@@ -40,8 +40,12 @@ fn shard_name(k: usize, _n: usize) -> String {
     format!("geomrender-{k:06}.tar")
 }
 
+/// Whether `name` is one [`shard_name`] writes (`geomrender-` and six or more
+/// digits): a `geomrender-backup.tar` of the user's is not.
 pub(super) fn is_shard(name: &str) -> bool {
-    name.starts_with("geomrender-") && name.ends_with(".tar")
+    name.strip_prefix("geomrender-")
+        .and_then(|n| n.strip_suffix(".tar"))
+        .is_some_and(|k| k.len() >= 6 && k.bytes().all(|b| b.is_ascii_digit()))
 }
 
 impl Shards {
@@ -97,7 +101,19 @@ impl Writer for Shards {
 
 #[cfg(test)]
 mod tests {
-    use super::key;
+    use super::{is_shard, key, shard_name};
+
+    #[test]
+    fn only_the_shards_it_writes_are_its_own() {
+        assert!(is_shard(&shard_name(3, 10)) && is_shard("geomrender-1234567.tar"));
+        for theirs in [
+            "geomrender-backup-2024.tar",
+            "geomrender-.tar",
+            "geomrender-00001.tar",
+        ] {
+            assert!(!is_shard(theirs), "{theirs}");
+        }
+    }
 
     #[test]
     fn keys_have_no_dots_and_stay_apart() {
