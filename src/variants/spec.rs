@@ -12,8 +12,10 @@ use super::{Axis, AxisValue, VariantError};
 pub const GEOMVERSE_SWEEP: &str = "opacity;linewidth;fontsize;annotation";
 
 /// The default sweep of relation items: GeomVerse's style axes (the individual
-/// annotation does not apply to relation items).
-pub const RELATION_SWEEP: &str = "opacity;linewidth;fontsize";
+/// annotation does not apply to relation items) and GeomRel's own two operations,
+/// as its §2.5 makes them: one relabelling (RP; more seeds would repeat the same
+/// condition) and one or two unrelated points (UI).
+pub const RELATION_SWEEP: &str = "opacity;linewidth;fontsize;relabel=1;unrelated=1,2";
 
 /// The word of SPEC that stands for every axis (not named elsewhere in SPEC) at its
 /// default sweep.
