@@ -1,10 +1,11 @@
 //! `geomrender bench`: images/s of a whole render run (parse, compose, render,
 //! encode, write), with the busy time of each stage.
 
+use super::generate::{RelationArgs, TaskArg};
 use super::progress::stage_line;
 use super::render::{BackendArg, EngineArgs, execute};
 use anyhow::Context;
-use geomrender::generate::{GenerateOptions, generate_range};
+use geomrender::generate::{GenerateOptions, Generator};
 use geomrender::pipeline::RunSummary;
 use geomrender::scene::synthetic::diagram_scene;
 use geomrender::variants::Plan;
@@ -20,7 +21,15 @@ pub struct Args {
     /// ready-made `scenes` (synthetic diagram-like 512² Scenes).
     #[arg(long, value_enum, default_value = "problems")]
     input: Input,
-    /// Variant axes per problem, as in `render --variants`.
+    /// The generated problems: GeomVerse problems (depths 1–3), or GeomRel relation
+    /// items (shaped by --subset, --domain, --indeterminate and --mode, as in
+    /// `generate`), the same ones every run (seed 1).
+    #[arg(long, value_enum, default_value = "geomverse")]
+    task: TaskArg,
+    #[command(flatten)]
+    relations: RelationArgs,
+    /// Variant axes per problem, as in `render --variants` (`all`: every axis that
+    /// applies to the task).
     #[arg(long, value_name = "SPEC")]
     variants: Option<String>,
     /// The directory the runs write under (default: the system temp dir). Each run
@@ -58,7 +67,7 @@ enum Input {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = match &args.variants {
-        Some(spec) => Plan::parse(spec, false)?,
+        Some(spec) => super::sweep::plan_for(args.task, spec)?,
         None => Plan::base_only(),
     };
     if let Some(out) = &args.out {
@@ -68,14 +77,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut input = String::new();
     match args.input {
         Input::Problems => {
-            let opts = GenerateOptions {
-                seed: 1,
-                depth: 1..=3,
-                ..GenerateOptions::default()
+            let opts = match args.task {
+                TaskArg::Geomverse => Generator::GeomVerse(GenerateOptions {
+                    seed: 1,
+                    depth: 1..=3,
+                    ..GenerateOptions::default()
+                }),
+                TaskArg::Relations => Generator::Relations(args.relations.options(1)),
             };
-            for p in generate_range(&opts, 0, args.count) {
-                input.push_str(&serde_json::to_string(&p?)?);
-                input.push('\n');
+            opts.validate()?;
+            // In batches, as `generate` writes them: a million problems are never
+            // held twice.
+            let mut start = 0;
+            while start < args.count {
+                let n = 2048.min(args.count - start);
+                for p in opts.batch(start, n)? {
+                    input.push_str(&serde_json::to_string(&p)?);
+                    input.push('\n');
+                }
+                start += n;
             }
         }
         Input::Scenes => {

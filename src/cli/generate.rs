@@ -22,8 +22,9 @@ pub struct Args {
     /// What to generate: GeomVerse problems (a numeric answer), or GeomRel's
     /// relation identification items (multiple choice, "Cannot be inferred" among
     /// the options). --depth, --branch-prob, --distractors, --variablized, --info,
-    /// --question and --standard-only shape GeomVerse problems; --subset, --domain
-    /// and --indeterminate shape relation items.
+    /// --question and --standard-only shape GeomVerse problems; --subset, --domain,
+    /// --indeterminate and --mode shape relation items (each is refused with the
+    /// other task).
     #[arg(long, value_enum, default_value = "geomverse")]
     task: TaskArg,
     #[command(flatten)]

@@ -9,11 +9,13 @@
 //! shard      --shard/--shards flags          progress  progress bar or periodic log lines
 //! audit      variants against their bases      interrupt SIGINT/SIGTERM: a resumable run
 //! gallery    a finished run as a static site   malloc    glibc's thresholds for a batch run
+//! applies    options that do not apply to the task, mode, backend or outputs (one table)
 //! ```
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
+mod applies;
 mod audit;
 mod bench;
 mod doctor;
@@ -55,7 +57,7 @@ enum Command {
     Bench(bench::Args),
     /// Document the variant axes (`--list`).
     Variants(variants::Args),
-    /// Print a published JSON Schema (scene, problem, manifest or report).
+    /// Print a published JSON Schema (scene, problem, manifest, report, variants, …).
     Schema(schema::Args),
     /// Score model predictions against a rendered manifest, per variant.
     Score(score::Args),
@@ -80,7 +82,10 @@ pub fn main() -> ExitCode {
     die_quietly_on_closed_pipe();
     quiet_headless_vulkan();
     interrupt::install();
-    let cli = Cli::parse();
+    let command = Cli::command();
+    let matches = command.clone().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    applies::check(&command, &matches);
     let result = match cli.command {
         Command::Sweep(args) => sweep::run(args),
         Command::Generate(args) => generate::run(args),

@@ -1,4 +1,4 @@
-//! `geomrender schema scene|problem|manifest|skipped|report|score-items|audit`: print a
+//! `geomrender schema scene|problem|manifest|skipped|report|score-items|audit|variants`: print a
 //! published JSON Schema.
 
 use std::process::ExitCode;
@@ -26,6 +26,8 @@ enum Which {
     ScoreItems,
     /// A row of DIR/audit.jsonl (a variant against its base), written by `audit`.
     Audit,
+    /// The axis table, as `geomrender variants --list --json` prints it.
+    Variants,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -37,6 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Which::Report => geomrender::score::REPORT_SCHEMA,
         Which::ScoreItems => geomrender::score::ITEMS_SCHEMA,
         Which::Audit => geomrender::audit::SCHEMA,
+        Which::Variants => geomrender::variants::LIST_SCHEMA,
     };
     // The file's own bytes (it ends with its newline).
     print!("{text}");

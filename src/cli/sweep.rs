@@ -13,7 +13,7 @@ use geomrender::output::dir::{Dir, Kind};
 use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::shard::{self, Shard};
 use geomrender::pipeline::{self, Backend, Previous, RunOptions, SceneRenderer};
-use geomrender::variants::{GEOMVERSE_SWEEP, Plan, RELATION_SWEEP};
+use geomrender::variants::{AXES, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, VariantError};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -36,7 +36,8 @@ pub struct Args {
     relations: RelationArgs,
     /// Variant axes (see `geomrender variants --list`); default
     /// "opacity;linewidth;fontsize;annotation", for relation items
-    /// "opacity;linewidth;fontsize".
+    /// "opacity;linewidth;fontsize;relabel=1;unrelated=1,2". `all`: every axis at
+    /// its default sweep (for relation items, every axis that applies to them).
     #[arg(long, value_name = "SPEC")]
     variants: Option<String>,
     /// Problem shown on the contact sheets (an id from problems.jsonl); default: the
@@ -71,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         .to_string()
     });
-    let plan = Plan::parse(&variants, false).context("--variants")?;
+    let plan = plan_for(args.task, &variants)?;
     let datasets = args.sink.options()?;
     let shard = args.shard.resolve()?;
     anyhow::ensure!(
@@ -151,7 +152,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "command": "sweep",
             "count": args.count,
             "seed": args.seed,
-            "variants": variants,
+            // As parsed (`all` expanded), for `merge` to read back.
+            "variants": plan.spec(),
             "generator": format!("{opts:?}"),
             "sheet_problem": args.sheet_problem,
             "backend_arg": args.engine.backend.name(),
@@ -184,6 +186,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     drop(lock);
     super::gallery::after_run(args.gallery, &dir, None, code)
+}
+
+/// The plan of `--variants SPEC` for problems of `task`: for relation items `all`
+/// stands for the axes that apply to them, and an axis that does not is refused,
+/// naming the task (its variants would all be "not made").
+pub fn plan_for(task: TaskArg, spec: &str) -> anyhow::Result<Plan> {
+    let all = match task {
+        TaskArg::Geomverse => AllAxes::Every,
+        TaskArg::Relations => AllAxes::Relations,
+    };
+    Plan::parse_for(spec, false, all).map_err(|e| match e {
+        VariantError::NotForRelations(axis) => {
+            let apply: Vec<&str> = (AXES.iter())
+                .filter(|a| a.relations)
+                .map(|a| a.name())
+                .collect();
+            anyhow::anyhow!(
+                "--variants: {axis} does not apply to --task relations (a relation item has \
+                 no such variant); the axes that apply to relation items: {} (`all` draws \
+                 every one of them; see `geomrender variants --list`)",
+                apply.join(", ")
+            )
+        }
+        e => anyhow::Error::new(e).context("--variants"),
+    })
 }
 
 /// Relation items read to fill the domains' contact sheets (the first ones of the run).

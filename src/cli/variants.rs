@@ -1,6 +1,7 @@
-//! `geomrender variants --list`: every axis, its base value and default sweep.
+//! `geomrender variants --list [--json]`: every axis, its base value and default
+//! sweep; as JSON, the table `geomrender schema variants` describes.
 
-use geomrender::variants::AXES;
+use geomrender::variants::{ALL, AXES, GEOMVERSE_SWEEP, RELATION_SWEEP};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -8,9 +9,20 @@ pub struct Args {
     /// List the axes (the only action for now; also the default).
     #[arg(long)]
     list: bool,
+    /// The list as one JSON object on stdout (`geomrender schema variants`): every
+    /// axis with its values, default sweep, what it changes and which bases it
+    /// applies to, and the default sweeps of `sweep`.
+    #[arg(long)]
+    json: bool,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.json {
+        let mut text = serde_json::to_string_pretty(&geomrender::variants::list_json())?;
+        text.push('\n');
+        print!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
         "Variant axes for `--variants SPEC` (SPEC: `axis` for its default sweep, `axis=v1,v2`, several joined by `;`)."
     );
@@ -26,6 +38,15 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
         "A variant whose image and texts would equal its base's is not drawn (a row of skipped.jsonl); \
          `geomrender audit DIR` checks each row changes only what its axes may change."
     );
+    println!(
+        "`{ALL}` stands for every axis not named elsewhere in SPEC, each at its default sweep \
+         (`--variants all`, `--variants 'resolution=256;all'`); for relation items \
+         (`sweep`/`bench --task relations`) the axes that apply to them."
+    );
+    println!(
+        "`sweep` draws \"{GEOMVERSE_SWEEP}\" by default, and \"{RELATION_SWEEP}\" with --task relations."
+    );
+    println!("`--json` prints this list as JSON (`geomrender schema variants`).");
     println!();
     for a in AXES {
         println!("{}", a.name);
@@ -35,6 +56,10 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
         println!("  sweep:    {}", a.sweep.join(", "));
         println!("  accepts:  {}", a.accepts());
         println!("  scenes:   {}", a.on_scenes());
+        println!(
+            "  relation items: {}",
+            if a.relations { "yes" } else { "not made" }
+        );
         let may: Vec<&str> = a.may_change.iter().map(|c| c.name()).collect();
         println!("  may change (audit): {}", may.join(", "));
         println!();

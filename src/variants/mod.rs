@@ -8,6 +8,8 @@
 //! apply   one variant applied to a Problem (all axes) or to a bare Scene (style axes)
 //! change  the kinds of difference from the base an axis may make (audit's terms)
 //! ```
+//!
+//! [`list_json`] is the table as `variants --list --json` prints it ([`LIST_SCHEMA`]).
 
 mod apply;
 mod axes;
@@ -17,7 +19,25 @@ mod spec;
 pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, drawing_style, vary_scene};
 pub use axes::{AXES, Axis, AxisDef, AxisValue, Look, OnScene, Setting, Values};
 pub use change::Change;
-pub use spec::{GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, Variant};
+pub use spec::{ALL, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, Variant};
+
+/// The JSON Schema of `geomrender variants --list --json`.
+pub const LIST_SCHEMA: &str = include_str!("../../schemas/variants.schema.json");
+
+/// The axis table as `geomrender variants --list --json` prints it
+/// ([`LIST_SCHEMA`]): every axis ([`Axis::describe`]) in table order, and the
+/// default sweeps of `sweep`.
+pub fn list_json() -> serde_json::Value {
+    let axes: Vec<serde_json::Value> = AXES.iter().map(|a| a.describe()).collect();
+    serde_json::json!({
+        "axes": axes,
+        "default_sweeps": {
+            "geomverse": GEOMVERSE_SWEEP,
+            "relations": RELATION_SWEEP,
+        },
+        "all": ALL,
+    })
+}
 
 impl VariantError {
     /// When the problem simply has no such variant (not a fault of the input): the
@@ -68,6 +88,13 @@ pub enum VariantError {
     EmptyValue(&'static str),
     #[error("the variant spec names no axis")]
     EmptySpec,
+    /// `all=…`: `all` stands for every axis at its default sweep; values go with
+    /// an axis's own name.
+    #[error(
+        "{0:?}: `all` takes no values (it is every axis at its default sweep); give an \
+         axis its own values by its name beside it, e.g. `all;fontsize=8,40`"
+    )]
+    AllWithValues(String),
     #[error(
         "axis {0} needs a Problem (it rewrites the question and labels); this line is a bare Scene"
     )]

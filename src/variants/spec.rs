@@ -1,7 +1,9 @@
 //! `--variants SPEC`: which axes, which values, swept one at a time or as a grid.
 //!
 //! SPEC is `;`-separated axes, each `name` (its default sweep) or `name=v1,v2,…`:
-//! `fontsize`, `fontsize=8,12,16,24,32`, `opacity;linewidth=1,2,4`.
+//! `fontsize`, `fontsize=8,12,16,24,32`, `opacity;linewidth=1,2,4`; `all` stands
+//! for every axis of the table not named elsewhere in SPEC, each at its default
+//! sweep (`all`, `resolution=256;all`).
 
 use super::{Axis, AxisValue, VariantError};
 
@@ -10,8 +12,33 @@ use super::{Axis, AxisValue, VariantError};
 pub const GEOMVERSE_SWEEP: &str = "opacity;linewidth;fontsize;annotation";
 
 /// The default sweep of relation items: GeomVerse's style axes (the individual
-/// annotation does not apply to relation items).
-pub const RELATION_SWEEP: &str = "opacity;linewidth;fontsize";
+/// annotation does not apply to relation items) and GeomRel's own two operations,
+/// as its §2.5 makes them: one relabelling (RP; more seeds would repeat the same
+/// condition) and one or two unrelated points (UI).
+pub const RELATION_SWEEP: &str = "opacity;linewidth;fontsize;relabel=1;unrelated=1,2";
+
+/// The word of SPEC that stands for every axis (not named elsewhere in SPEC) at its
+/// default sweep.
+pub const ALL: &str = "all";
+
+/// Which axes [`ALL`] stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllAxes {
+    /// Every axis of the table (a run of GeomVerse problems, or of any input).
+    Every,
+    /// The axes that apply to relation items ([`super::AxisDef::relations`]); an
+    /// axis named in SPEC that does not is refused ([`VariantError::NotForRelations`]).
+    Relations,
+}
+
+impl AllAxes {
+    fn includes(self, axis: Axis) -> bool {
+        match self {
+            AllAxes::Every => true,
+            AllAxes::Relations => axis.relations,
+        }
+    }
+}
 
 /// A parsed SPEC.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,17 +107,41 @@ impl Plan {
         }
     }
 
-    /// Parses SPEC; `grid` selects the full product.
+    /// Parses SPEC; `grid` selects the full product; [`ALL`] stands for every axis.
     pub fn parse(spec: &str, grid: bool) -> Result<Plan, VariantError> {
+        Self::parse_for(spec, grid, AllAxes::Every)
+    }
+
+    /// Parses SPEC for the bases `all` describes: [`ALL`] stands for the axes
+    /// that apply to them, and (for relation items) an axis named that does not
+    /// is refused.
+    pub fn parse_for(spec: &str, grid: bool, all: AllAxes) -> Result<Plan, VariantError> {
+        let parts: Vec<&str> = spec.split(';').map(str::trim).collect();
+        let parts: Vec<&str> = parts.into_iter().filter(|p| !p.is_empty()).collect();
         let mut axes: Vec<(Axis, Vec<AxisValue>)> = Vec::new();
-        for part in spec.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        // Where `all` stands in SPEC (its axes go there, in table order).
+        let mut all_at = None;
+        for part in parts {
+            if part == ALL {
+                if all_at.is_some() {
+                    return Err(VariantError::DuplicateAxis(ALL));
+                }
+                all_at = Some(axes.len());
+                continue;
+            }
             let (name, values) = match part.split_once('=') {
                 Some((n, v)) => (n.trim(), Some(v)),
                 None => (part, None),
             };
+            if name == ALL {
+                return Err(VariantError::AllWithValues(part.to_string()));
+            }
             let axis = Axis::from_name(name)?;
             if axes.iter().any(|(a, _)| *a == axis) {
                 return Err(VariantError::DuplicateAxis(axis.name()));
+            }
+            if !all.includes(axis) {
+                return Err(VariantError::NotForRelations(axis));
             }
             let texts: Vec<&str> = match values {
                 Some(v) => v.split(',').map(str::trim).collect(),
@@ -107,6 +158,17 @@ impl Plan {
                 }
             }
             axes.push((axis, parsed));
+        }
+        if let Some(at) = all_at {
+            let rest: Vec<(Axis, Vec<AxisValue>)> = (super::AXES.iter().copied())
+                .filter(|a| all.includes(*a) && !axes.iter().any(|(b, _)| b == a))
+                .map(|a| {
+                    let values: Result<Vec<AxisValue>, _> =
+                        a.sweep.iter().map(|v| a.parse(v)).collect();
+                    values.map(|v| (a, v))
+                })
+                .collect::<Result<_, _>>()?;
+            axes.splice(at..at, rest);
         }
         if axes.is_empty() {
             return Err(VariantError::EmptySpec);
@@ -174,6 +236,18 @@ impl Plan {
             }
         }
         out
+    }
+
+    /// The plan as SPEC, every axis with its values (`opacity=0.1,0.25;relabel=1`),
+    /// with no `all`: what [`Plan::parse`] reads back as this plan (with `grid`).
+    pub fn spec(&self) -> String {
+        let parts: Vec<String> = (self.axes.iter())
+            .map(|(a, values)| {
+                let labels: Vec<String> = values.iter().map(|v| v.label()).collect();
+                format!("{}={}", a.name(), labels.join(","))
+            })
+            .collect();
+        parts.join(";")
     }
 
     /// The plan as JSON (axes with their value labels, and whether it is a grid): what
@@ -297,6 +371,66 @@ mod tests {
             serde_json::Value::Object(v[4].json()),
             serde_json::json!({"opacity": 1.0, "fontsize": 32.0, "annotation": "individual"})
         );
+    }
+
+    #[test]
+    fn all_is_every_axis_at_its_default_sweep() {
+        use crate::variants::AXES;
+        let every: Vec<(&str, Vec<String>)> = (AXES.iter())
+            .map(|a| (a.name(), a.sweep.iter().map(|v| v.to_string()).collect()))
+            .collect();
+        let axes = |p: &Plan| -> Vec<(&'static str, Vec<String>)> {
+            (p.axes.iter())
+                .map(|(a, v)| (a.name(), v.iter().map(|v| v.label()).collect()))
+                .collect()
+        };
+        assert_eq!(axes(&Plan::parse("all", false).unwrap()), every);
+        assert_eq!(axes(&Plan::parse(" all ; ", false).unwrap()), every);
+        // An axis named beside it keeps its own values, where SPEC names it.
+        let p = Plan::parse("resolution=256;all", false).unwrap();
+        assert_eq!(axes(&p)[0], ("resolution", vec!["256".to_string()]));
+        assert_eq!(p.axes.len(), AXES.len());
+        let p = Plan::parse("all;fontsize=40", false).unwrap();
+        assert_eq!(
+            axes(&p).last().unwrap(),
+            &("fontsize", vec!["40".to_string()])
+        );
+        assert_eq!(p.axes.len(), AXES.len());
+        // The spec it writes reads back as the same plan.
+        let p = Plan::parse("all", false).unwrap();
+        assert_eq!(Plan::parse(&p.spec(), false).unwrap(), p);
+        assert!(!p.spec().contains("all"));
+        // For relation items: the axes that apply to them, and no other.
+        let r = Plan::parse_for("all", false, AllAxes::Relations).unwrap();
+        let names: Vec<&str> = r.axes.iter().map(|(a, _)| a.name()).collect();
+        let apply: Vec<&str> = (AXES.iter())
+            .filter(|a| a.relations)
+            .map(|a| a.name())
+            .collect();
+        assert_eq!(names, apply);
+        assert!(names.contains(&"relabel") && names.contains(&"unrelated"));
+        assert_eq!(
+            Plan::parse_for("all;info", false, AllAxes::Relations),
+            Err(VariantError::NotForRelations(
+                Axis::from_name("info").unwrap()
+            ))
+        );
+        // The default sweeps parse for their bases.
+        assert!(Plan::parse_for(RELATION_SWEEP, false, AllAxes::Relations).is_ok());
+        assert!(Plan::parse(GEOMVERSE_SWEEP, false).is_ok());
+        // Refused: twice, with values, and as a grid (too many variants).
+        assert_eq!(
+            Plan::parse("all;all", false),
+            Err(VariantError::DuplicateAxis("all"))
+        );
+        assert!(matches!(
+            Plan::parse("all=1", false),
+            Err(VariantError::AllWithValues(_))
+        ));
+        assert!(matches!(
+            Plan::parse("all", true),
+            Err(VariantError::TooManyVariants { .. })
+        ));
     }
 
     #[test]

@@ -25,6 +25,9 @@
 //! - `consistency`: every name in the texts is drawn, under every axis.
 //! - `datasets`: `--sink` and `export` write the same dataset bytes, also after a
 //!   resume; what cannot be exported is refused (formats: `tests/python/`).
+//! - `discovery`: `variants --list --json` and its schema, `--variants all` (audited),
+//!   options that do not apply refused or said, the relation sweep's defaults and
+//!   `bench --task relations`.
 //! - `docs`: every `//!` table of contents names its modules; the README's axis
 //!   table is the axis table.
 //! - `gallery`: `geomrender gallery` indexes and cards every row with its image linked,
@@ -116,6 +119,7 @@ mod cli;
 mod compose_layout;
 mod consistency;
 mod datasets;
+mod discovery;
 mod docs;
 mod gallery;
 mod generate_cli;

@@ -93,6 +93,14 @@ impl RelationOptions {
         Ok(())
     }
 
+    /// Whether some construction these options draw has an indeterminate version
+    /// in their mode: where none has (the visual mode's advanced chains, say), an
+    /// item drawn to be indeterminate is made determinate, and `indeterminate`
+    /// changes nothing.
+    pub fn can_be_indeterminate(&self) -> bool {
+        !self.eligible(true).is_empty()
+    }
+
     /// The constructions these options draw from (for an indeterminate item,
     /// those with a key this mode can drop).
     fn eligible(&self, indeterminate: bool) -> Vec<&'static Construction> {

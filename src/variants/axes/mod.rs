@@ -291,6 +291,57 @@ impl Axis {
         fragment
     }
 
+    /// The axis as `geomrender variants --list --json` gives it
+    /// (`schemas/variants.schema.json`): everything its definition says, and which
+    /// bases it applies to.
+    pub fn describe(self) -> Value {
+        let values = match self.values {
+            Values::Number { lo, hi } => json!({
+                "kind": "number",
+                "minimum": schema_number(lo),
+                "maximum": schema_number(hi),
+            }),
+            Values::Integer { only: [], lo, hi } => {
+                let mut v = json!({ "kind": "integer", "minimum": lo });
+                // Unbounded (relabel's seeds): no maximum.
+                if hi != u64::MAX {
+                    v["maximum"] = Value::from(hi);
+                }
+                v
+            }
+            Values::Integer { only, .. } => json!({ "kind": "integer", "only": only }),
+            Values::Choice(words) => json!({ "kind": "choice", "only": words }),
+        };
+        let sweep: Vec<Value> = (self.sweep.iter())
+            .map(|v| match self.parse(v) {
+                Ok(v) => json!({ "label": v.label(), "value": v.json() }),
+                // Never: every sweep parses (the table's tests).
+                Err(_) => json!({ "label": v, "value": v }),
+            })
+            .collect();
+        let may: Vec<&str> = self.may_change.iter().map(|c| c.name()).collect();
+        json!({
+            "name": self.name,
+            "changes": self.changes,
+            "source": self.from,
+            "base": self.base,
+            "base_number": self.base_number,
+            "sweep": sweep,
+            "accepts": self.accepts(),
+            "values": values,
+            "manifest_schema": self.schema(),
+            "numeric": self.numeric,
+            "plot_title": self.plot_title,
+            "applies_to": {
+                "geomverse": true,
+                "relations": self.relations,
+                "scenes": !self.needs_problem(),
+            },
+            "scenes": self.on_scenes(),
+            "may_change": may,
+        })
+    }
+
     /// Parses one value of this axis.
     pub fn parse(self, text: &str) -> Result<AxisValue, VariantError> {
         let bad = || VariantError::BadValue {
