@@ -244,7 +244,7 @@ fn choices(choices: &[String], question: &Texts) -> Result<(), LimitError> {
         text(&format!("relation.choices[{i}]"), c, MAX_TEXT)?;
         if choices[..i].contains(c) {
             return Err(err(
-                &format!("relation.choices[{i}]"),
+                format!("relation.choices[{i}]"),
                 format!("{c:?} is offered twice"),
             ));
         }

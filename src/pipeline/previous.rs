@@ -204,10 +204,10 @@ pub fn clear(dir: &Dir, input: Option<&Path>) -> Result<Vec<PathBuf>, RunError> 
 fn clear_tree(dir: &Dir, rel: &Path, removed: &mut Vec<PathBuf>) -> Result<(), RunError> {
     for (name, kind) in dir.entries().map_err(io(dir.path()))? {
         match kind {
-            Kind::File if owned(&name) => {
-                if dir.remove_file(&name).map_err(io(&dir.join(&name)))? {
-                    removed.push(rel.join(&name));
-                }
+            Kind::File
+                if owned(&name) && dir.remove_file(&name).map_err(io(&dir.join(&name)))? =>
+            {
+                removed.push(rel.join(&name));
             }
             Kind::Dir => {
                 if let Some(sub) = dir.existing_sub(&name).map_err(io(&dir.join(&name)))? {

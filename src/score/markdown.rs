@@ -295,7 +295,7 @@ fn blind(s: &mut String, r: &Report) {
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} | {} |",
-                cell(&m.model),
+                cell(m.model),
                 cell(&group),
                 g.n,
                 g.bases,

@@ -151,7 +151,7 @@ refused render-out-is-a-file "afile" -- "$G" "${R[@]}" --out afile
 refused render-sink-svg-only "--format png" -- "$G" "${R[@]}" --out svg1 --format svg --sink parquet
 "$G" "${R[@]}" --out st --sink parquet,webdataset,vlmevalkit,lmms-eval 2>/dev/null
 echo mine >st/data/notes.txt
-run 60 "$G" render p6.jsonl --backend cpu -q --out st
+run 60 "$G" render p6.jsonl --backend cpu -q --out st --force
 if [ "$RC" -eq 0 ] && [ ! -e st/wds ] && [ ! -e st/README.md ] && [ -f st/data/notes.txt ] && grep -q "removed" <<<"$LAST"; then
     verdict stale-datasets-removed yes ""; else verdict stale-datasets-removed no "old datasets stayed"; fi
 echo "# mine" >st/README.md

@@ -352,7 +352,8 @@ fn relation_choices_that_cannot_be_scored_are_line_errors() {
         .into_iter()
         .map(|p| serde_json::to_value(p.unwrap()).unwrap())
         .collect();
-    let cases: [(&str, fn(&mut Value), &str); 3] = [
+    type Case = (&'static str, fn(&mut Value), &'static str);
+    let cases: [Case; 3] = [
         (
             "repeated",
             |v| {

@@ -86,7 +86,7 @@ fn is_cell_name(name: &str) -> bool {
             encoded == a
         })
     };
-    parts.len() % 2 == 0
+    parts.len().is_multiple_of(2)
         && parts.chunks(2).all(|pair| {
             axis(pair[0])
                 && !pair[1].is_empty()

@@ -158,6 +158,7 @@ fn is_card(dir: &Dir, name: &str) -> bool {
 
 /// The name the card is written under: `README.md` (where Hugging Face reads it)
 /// unless a file of the user's has that name, then [`CARD_BESIDE`].
+#[cfg(feature = "parquet")]
 fn card_name(dir: &Dir) -> &'static str {
     match dir.kind(CARD) {
         Ok(None) => CARD,
