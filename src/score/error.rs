@@ -32,17 +32,6 @@ pub enum LineReason {
     /// [`super::MAX_PREDICTION_LINE_BYTES`] for predictions); it is not parsed.
     #[error("line longer than {max} bytes, the bound on one line of this file; not read")]
     LineTooLong { max: usize },
-    /// A model output longer than [`super::MAX_PREDICTION_BYTES`]: refused, so that
-    /// answer extraction never runs on it.
-    #[error(
-        "the prediction for id {id:?} is {bytes} bytes, over the {max}-byte bound on one \
-         model output; not scored (shorten the output, e.g. cap the harness's max_new_tokens)"
-    )]
-    PredictionTooLong {
-        id: String,
-        bytes: usize,
-        max: usize,
-    },
     /// Not a JSON object.
     #[error("malformed JSON: {message}")]
     Json { message: String },

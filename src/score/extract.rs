@@ -16,8 +16,10 @@
 //! plain-space thousands groups (`1 234`) are not numbers; `\frac` reads numbers and π
 //! only, not nested expressions.
 
+use super::letters::{tokens_at, whole_reply};
 use super::normalize::{find_values, first_value, normalize_text};
 use super::option_text::option_text_rule;
+use super::relations::is_cannot_be_inferred;
 use regex::Regex;
 use serde::Serialize;
 use std::fmt;
@@ -79,13 +81,21 @@ pub enum Rule {
     /// units optional).
     GeoevalApproximately,
     /// Only for items with choices: "option C", "the correct choice is (C)", "(C) is
-    /// correct", or a reply that is just a letter ("C", "(C).", "**C**").
+    /// correct", "I choose option c", or a reply that is just a letter ("C", "(c).",
+    /// "**C**"); lower case where it cannot be a word (module `letters`).
     OptionLetter,
     /// An explicit refusal ("cannot be determined", "not enough information", …) with
-    /// no number after it: no answer, rather than a number from the reasoning.
+    /// no number after it: no answer, rather than a number from the reasoning. On an
+    /// item whose options hold "Cannot be inferred", that option.
     Refusal,
     /// The last number in the text.
     LastNumber,
+    /// Not a rule of the cascade: the rule that decided read two or more different
+    /// options ("A or B", "(A) and (C)", "A, B, C or D"), so no answer is read.
+    Hedged,
+    /// Not a rule of the cascade: an output longer than
+    /// [`MAX_PREDICTION_BYTES`](super::MAX_PREDICTION_BYTES), not read.
+    TooLong,
     /// Nothing could be read (empty output, no number).
     None,
 }
@@ -109,14 +119,17 @@ impl Rule {
         Rule::LastNumber,
     ];
 
-    /// Every rule name that can be recorded: the cascade plus `none`.
-    pub const ALL: [Rule; 15] = {
-        let mut all = [Rule::None; 15];
+    /// Every rule name that can be recorded: the cascade, then `hedged`, `too_long`
+    /// and `none`, the decisions that read no answer.
+    pub const ALL: [Rule; 17] = {
+        let mut all = [Rule::None; 17];
         let mut i = 0;
         while i < Rule::CASCADE.len() {
             all[i] = Rule::CASCADE[i];
             i += 1;
         }
+        all[i] = Rule::Hedged;
+        all[i + 1] = Rule::TooLong;
         all
     };
 
@@ -137,6 +150,8 @@ impl Rule {
             Rule::OptionLetter => "option_letter",
             Rule::Refusal => "refusal",
             Rule::LastNumber => "last_number",
+            Rule::Hedged => "hedged",
+            Rule::TooLong => "too_long",
             Rule::None => "none",
         }
     }
@@ -168,6 +183,12 @@ pub enum Outcome {
         evidence: String,
         answer: Option<Answer>,
     },
+    /// The rule's deciding occurrence names several options (0-based, in the order
+    /// named): the cascade stops there with no answer ([`Rule::Hedged`]).
+    Hedged {
+        evidence: String,
+        options: Vec<usize>,
+    },
 }
 
 /// One step of the trace.
@@ -180,9 +201,11 @@ pub struct Attempt {
 /// The result of running the cascade on one prediction.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Extraction {
-    /// The answer, `None` when nothing was read or the model refused.
+    /// The answer, `None` when nothing was read (unparsed: the model refused,
+    /// hedged, or wrote nothing readable).
     pub answer: Option<Answer>,
-    /// The rule that decided ([`Rule::None`] if none did).
+    /// The rule that decided: a rule of the cascade, [`Rule::Hedged`], or
+    /// [`Rule::None`] if none did.
     pub rule: Rule,
     /// The normalised text the rules ran on.
     pub normalized: String,
@@ -207,8 +230,12 @@ fn run(raw: &str, choices: Option<&[String]>, stop_at_first: bool) -> Extraction
     let mut decided: Option<(Rule, Option<Answer>)> = None;
     for rule in Rule::CASCADE {
         let outcome = apply(rule, &normalized, choices);
-        if let (None, Outcome::Fired { answer, .. }) = (&decided, &outcome) {
-            decided = Some((rule, *answer));
+        if decided.is_none() {
+            decided = match &outcome {
+                Outcome::Fired { answer, .. } => Some((rule, *answer)),
+                Outcome::Hedged { .. } => Some((Rule::Hedged, None)),
+                _ => None,
+            };
         }
         trace.push(Attempt { rule, outcome });
         if stop_at_first && decided.is_some() {
@@ -275,7 +302,7 @@ fn apply(rule: Rule, text: &str, choices: Option<&[String]>) -> Outcome {
             Some(n) => option_letter_rule(text, n),
             None => Outcome::NotApplicable,
         },
-        Rule::Refusal => refusal(text),
+        Rule::Refusal => refusal(text, choices),
         Rule::LastNumber => match find_values(text).last() {
             Some(m) => Outcome::Fired {
                 evidence: text[m.span.clone()].to_string(),
@@ -283,7 +310,7 @@ fn apply(rule: Rule, text: &str, choices: Option<&[String]>) -> Outcome {
             },
             None => Outcome::NoMatch,
         },
-        Rule::None => Outcome::NoMatch,
+        Rule::Hedged | Rule::TooLong | Rule::None => Outcome::NoMatch,
         _ => match trigger(rule) {
             Some(r) => phrase(rule, r, text, count),
             None => Outcome::NoMatch,
@@ -301,16 +328,13 @@ fn phrase(rule: Rule, trigger: &Regex, text: &str, choices: Option<usize>) -> Ou
     for &(start, end) in ends.iter().rev() {
         let clause = clause_after(&text[end..]);
         let evidence = format!("{}{}", &text[start..end], clause);
-        if let Some((answer, rest)) = read_answer(clause, choices) {
+        if let Some((reading, rest)) = read_answer(clause, choices) {
             let degrees_ok = rule != Rule::GeoevalAnswerToDegrees || {
                 let rest = rest.trim_start().to_lowercase();
                 rest.starts_with('°') || rest.starts_with("degree")
             };
             if degrees_ok {
-                return Outcome::Fired {
-                    evidence: evidence.trim().to_string(),
-                    answer: Some(answer),
-                };
+                return reading.outcome(evidence.trim().to_string());
             }
         }
         last_evidence.get_or_insert(evidence);
@@ -349,22 +373,47 @@ pub(super) fn clause_after(tail: &str) -> &str {
     &line[..cut]
 }
 
-/// Reads one answer from a clause: an option letter at its start (items with choices),
-/// else the first number of the clause's head (after the last `=`/`≈` of an equation).
-/// Returns the answer and the text after it.
-fn read_answer(clause: &str, choices: Option<usize>) -> Option<(Answer, &str)> {
+/// What a clause or a box holds: an answer, or several options named at once.
+enum Reading {
+    Answer(Answer),
+    Hedged(Vec<usize>),
+}
+
+impl Reading {
+    fn outcome(self, evidence: String) -> Outcome {
+        match self {
+            Reading::Answer(answer) => Outcome::Fired {
+                evidence,
+                answer: Some(answer),
+            },
+            Reading::Hedged(options) => Outcome::Hedged { evidence, options },
+        }
+    }
+}
+
+/// Reads one answer from a clause: option letters at its start (items with choices:
+/// one option, or a hedge naming several), else the first number of the clause's
+/// head (after the last `=`/`≈` of an equation). Returns it and the text after it.
+fn read_answer(clause: &str, choices: Option<usize>) -> Option<(Reading, &str)> {
     static BREAK: LazyLock<Regex> = LazyLock::new(|| {
         re(
             r"(?i)\s\((?:[a-z])|,\s|\s(?:since|because|as|where|which|so|and|but|given|if|when|while|from|rounded|or)\s",
         )
     });
     static LEADING: LazyLock<Regex> =
-        LazyLock::new(|| re(r"^(?:[\s:*=\x22'{]|\\boxed\s*\{|\\fbox\s*\{)+"));
+        LazyLock::new(|| re(r"^(?:[\s:*=\x22'“{]|\\boxed\s*\{|\\fbox\s*\{)+"));
     let stripped = LEADING.find(clause).map_or(clause, |m| &clause[m.end()..]);
     if let Some(n) = choices
-        && let Some((index, len)) = leading_letter(stripped, n)
+        && let Some((named, len)) = tokens_at(stripped)
     {
-        return Some((Answer::Choice(index), &stripped[len..]));
+        match named[..] {
+            [index] if index < n => {
+                return Some((Reading::Answer(Answer::Choice(index)), &stripped[len..]));
+            }
+            // A letter past the options is no answer: a number may still follow.
+            [_] => {}
+            _ => return Some((Reading::Hedged(named), &stripped[len..])),
+        }
     }
     let head_end = BREAK.find(stripped).map_or(stripped.len(), |m| m.start());
     let head = &stripped[..head_end];
@@ -372,18 +421,10 @@ fn read_answer(clause: &str, choices: Option<usize>) -> Option<(Answer, &str)> {
         i + head[i..].chars().next().map_or(1, char::len_utf8)
     });
     let m = first_value(&head[from..])?;
-    Some((Answer::Number(m.value), &stripped[from + m.span.end..]))
-}
-
-/// An option letter at the start: `C`, `(C)`, `option C`, `choice (C)`, valid for `n`
-/// options. Returns its index and byte length.
-fn leading_letter(s: &str, n: usize) -> Option<(usize, usize)> {
-    static LETTER: LazyLock<Regex> =
-        LazyLock::new(|| re(r"^(?:(?i:option|choice)\s*)?\(?([A-Z])\)?(?:[\s.:,)]|$)"));
-    let caps = LETTER.captures(s)?;
-    let letter = caps.get(1)?.as_str().bytes().next()?;
-    let index = usize::from(letter - b'A');
-    (index < n).then(|| (index, caps.get(1).map_or(0, |m| m.end())))
+    Some((
+        Reading::Answer(Answer::Number(m.value)),
+        &stripped[from + m.span.end..],
+    ))
 }
 
 fn boxed(text: &str, choices: Option<usize>) -> Outcome {
@@ -398,11 +439,8 @@ fn boxed(text: &str, choices: Option<usize>) -> Outcome {
         let content_end = closing_brace(&groups, content_start - 1, text.len());
         let content = &text[content_start..content_end];
         let evidence = || text[start..(content_end + 1).min(text.len())].to_string();
-        if let Some((answer, _)) = read_answer(head(content), choices) {
-            return Outcome::Fired {
-                evidence: evidence(),
-                answer: Some(answer),
-            };
+        if let Some((reading, _)) = read_answer(head(content), choices) {
+            return reading.outcome(evidence());
         }
         if last_evidence.is_none() {
             last_evidence = Some(evidence());
@@ -448,32 +486,44 @@ fn closing_brace(groups: &[(usize, Option<usize>)], brace: usize, end: usize) ->
         .unwrap_or(end)
 }
 
+/// "option C", "the correct choice is (c)", "(C) is correct", or a reply of letters
+/// only: the last such mention within the `n` options decides; one that names
+/// several options ("option A or B", a reply "A or B") is a hedge.
 fn option_letter_rule(text: &str, n: usize) -> Outcome {
     static NAMED: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r"\b(?i:option|choice)(?:\s+is)?\s*:?\s*\(?([A-Z])\)?(?:[^A-Za-z]|$)|\(([A-Z])\)\s+is\s+(?i:the\s+)?(?i:correct|right|answer)",
-        )
+        re(r"\b(?i:option|choice)\b|\([A-Za-z]\)\s+is\s+(?i:the\s+)?(?i:correct|right|answer)")
     });
-    static ALONE: LazyLock<Regex> = LazyLock::new(|| re(r"^[\s(*.]*([A-Z])[\s).:*]*$"));
-    let mut candidates: Vec<(usize, String)> = NAMED
-        .captures_iter(text)
-        .filter_map(|c| {
-            Some((
-                letter_index(c.get(1).or_else(|| c.get(2))?.as_str())?,
-                c.get(0)?.as_str().trim().to_string(),
-            ))
-        })
-        .collect();
-    if let Some(c) = ALONE.captures(text.trim())
-        && let Some(i) = c.get(1).and_then(|m| letter_index(m.as_str()))
-    {
-        candidates.push((i, text.trim().to_string()));
+    let mut candidates: Vec<(Vec<usize>, String)> = Vec::new();
+    // A mention inside the one before ("option B" of "option A or option B") is
+    // part of it.
+    let mut covered = 0;
+    for m in NAMED.find_iter(text) {
+        if m.start() < covered {
+            continue;
+        }
+        let Some((named, len)) = tokens_at(&text[m.start()..]) else {
+            continue;
+        };
+        covered = m.start() + len;
+        let evidence = match text[m.start()..].starts_with('(') {
+            true => m.as_str(),
+            false => &text[m.start()..covered],
+        };
+        candidates.push((named, evidence.trim().to_string()));
+    }
+    if let Some(named) = whole_reply(text) {
+        candidates.push((named, text.trim().to_string()));
     }
     let count = candidates.len();
-    match candidates.iter().rev().find(|(i, _)| *i < n) {
-        Some((i, evidence)) => Outcome::Fired {
+    let decides = |named: &[usize]| named.len() > 1 || named[0] < n;
+    match candidates.iter().rev().find(|(named, _)| decides(named)) {
+        Some((named, evidence)) if named.len() > 1 => Outcome::Hedged {
             evidence: evidence.clone(),
-            answer: Some(Answer::Choice(*i)),
+            options: named.clone(),
+        },
+        Some((named, evidence)) => Outcome::Fired {
+            evidence: evidence.clone(),
+            answer: Some(Answer::Choice(named[0])),
         },
         None => match candidates.pop() {
             Some((_, evidence)) => Outcome::NoValue { count, evidence },
@@ -482,37 +532,55 @@ fn option_letter_rule(text: &str, n: usize) -> Outcome {
     }
 }
 
-fn letter_index(s: &str) -> Option<usize> {
-    let b = s.bytes().next()?;
-    b.is_ascii_uppercase().then(|| usize::from(b - b'A'))
-}
-
-fn refusal(text: &str) -> Outcome {
+/// A refusal with no number after it: no answer. One that says the problem itself
+/// is undecided ("It cannot be determined.", "There is not enough information"),
+/// rather than that the model will not answer ("I can't answer", "I don't know"),
+/// is on an item with a "Cannot be inferred" option that option: it says what the
+/// option says. A model that declines never earns that option.
+fn refusal(text: &str, choices: Option<&[String]>) -> Outcome {
     static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
         re(r"(?ix)
-            \bcannot\s+be\s+(?:determined|computed|calculated|found|answered|solved)
+            (?P<undecided>
+                \b(?:cannot|can't|can\s+not)\s+be\s+(?:determined|inferred|concluded|established|deduced|told|known)
+              | \b(?:impossible|not\s+possible)\s+to\s+(?:determine|tell|infer|conclude|deduce|say)
+              | \b(?:not\s+enough|insufficient)\s+(?:information|data)
+              | \b(?:undetermined|indeterminate|undeterminable|not\s+determinable)\b
+            )
+          | \b(?:cannot|can't|can\s+not)\s+be\s+(?:computed|calculated|found|answered|solved)
           | \bcan(?:not|'t|\s+not)\s+(?:determine|compute|calculate|find|answer|solve|tell|be\s+determined)
-          | \b(?:unable|impossible|not\s+possible)\s+to\s+(?:determine|compute|calculate|find|answer|solve|tell)
-          | \b(?:not\s+enough|insufficient)\s+(?:information|data)
+          | \bunable\s+to\s+(?:determine|compute|calculate|find|answer|solve|tell)
+          | \b(?:impossible|not\s+possible)\s+to\s+(?:compute|calculate|find|answer|solve)
           | \bno\s+(?:answer|solution)\b
           | \bi\s+(?:do\s+not|don't)\s+know\b
           | \bN/A\b
         ")
     });
-    let Some(last) = REFUSAL.find_iter(text).last() else {
+    static LISTED: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:[-•*]\s+)?\(?[A-Za-z][.):]\s*$"));
+    // "D. Cannot be inferred" on a line of its own is an option listed, not said.
+    let said = |m: &regex::Captures<'_>| {
+        let start = m.get(0).map_or(0, |m| m.start());
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        !LISTED.is_match(&text[line_start..start])
+    };
+    let Some(last) = REFUSAL.captures_iter(text).filter(said).last() else {
         return Outcome::NoMatch;
     };
-    let after = &text[last.end()..];
-    if find_values(after).is_empty() {
-        Outcome::Fired {
-            evidence: last.as_str().to_string(),
-            answer: None,
-        }
-    } else {
-        Outcome::NoValue {
-            count: REFUSAL.find_iter(text).count(),
-            evidence: last.as_str().to_string(),
-        }
+    let (Some(whole), undecided) = (last.get(0), last.name("undecided").is_some()) else {
+        return Outcome::NoMatch;
+    };
+    let evidence = whole.as_str().to_string();
+    if !find_values(&text[whole.end()..]).is_empty() {
+        return Outcome::NoValue {
+            count: REFUSAL.captures_iter(text).filter(said).count(),
+            evidence,
+        };
+    }
+    let cannot_be_inferred = choices
+        .filter(|_| undecided)
+        .and_then(|c| (0..c.len()).find(|&i| is_cannot_be_inferred(c, i)));
+    Outcome::Fired {
+        evidence,
+        answer: cannot_be_inferred.map(Answer::Choice),
     }
 }
 
@@ -535,7 +603,8 @@ mod tests {
             assert_eq!(Rule::from_name(r.name()), Some(r));
         }
         assert_eq!(Rule::ALL[0], Rule::FinalAnswer);
-        assert_eq!(Rule::ALL[Rule::CASCADE.len()], Rule::None);
+        assert_eq!(Rule::ALL[Rule::CASCADE.len()], Rule::Hedged);
+        assert_eq!(Rule::ALL.last(), Some(&Rule::None));
     }
 
     #[test]
@@ -572,6 +641,82 @@ mod tests {
         assert_eq!(e.rule, Rule::None);
         let e = extract("The answer is C.", None);
         assert_eq!(e.rule, Rule::None);
+    }
+
+    fn relation_choices() -> Vec<String> {
+        [
+            "Parallel",
+            "Perpendicular",
+            "Intersecting but not perpendicular",
+            "Cannot be inferred",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    fn read(s: &str) -> (Option<Answer>, Rule) {
+        let e = extract(s, Some(&relation_choices()));
+        (e.answer, e.rule)
+    }
+
+    /// The forms the issue names, each read as its option.
+    #[test]
+    fn lower_case_letters_in_the_forms_models_write() {
+        let c = Some(Answer::Choice(2));
+        let d = Some(Answer::Choice(3));
+        assert_eq!(read("answer: (c)"), (c, Rule::AnswerIs));
+        assert_eq!(read("The correct option is d."), (d, Rule::OptionLetter));
+        assert_eq!(read("c"), (c, Rule::OptionLetter));
+        assert_eq!(read("**(c)**"), (c, Rule::OptionLetter));
+        assert_eq!(
+            read("Answer: C) Intersecting but not perpendicular"),
+            (c, Rule::AnswerIs)
+        );
+        assert_eq!(read("I choose option c"), (c, Rule::OptionLetter));
+        assert_eq!(read("the answer is c."), (c, Rule::AnswerIs));
+        // An article is not a letter.
+        assert_eq!(read("The answer is a right angle.").0, None);
+    }
+
+    #[test]
+    fn hedges_are_unparsed() {
+        for s in [
+            "The answer is A, B, C or D",
+            "A or B",
+            "A and B",
+            "(A) or (D)",
+            "The answer is either (b) or (c).",
+            "Final answer: A/B",
+            "\\boxed{A or C}",
+            "It is option A or option B.",
+        ] {
+            assert_eq!(read(s), (None, Rule::Hedged), "{s:?}");
+        }
+        // One option named twice, or points named in a statement, are no hedge.
+        assert_eq!(
+            read("The answer is A or A."),
+            (Some(Answer::Choice(0)), Rule::AnswerIs)
+        );
+        assert_eq!(
+            read("Answer: A, since A and B lie on the line."),
+            (Some(Answer::Choice(0)), Rule::AnswerIs)
+        );
+    }
+
+    #[test]
+    fn a_refusal_is_cannot_be_inferred_where_that_is_an_option() {
+        for s in [
+            "It cannot be determined.",
+            "There is not enough information to tell.",
+        ] {
+            assert_eq!(read(s), (Some(Answer::Choice(3)), Rule::Refusal), "{s:?}");
+            assert_eq!(num(s), (None, Rule::Refusal), "{s:?}");
+        }
+        let three: Vec<String> = ["Parallel", "Perpendicular", "Skew"]
+            .map(String::from)
+            .to_vec();
+        let e = extract("It cannot be determined.", Some(&three));
+        assert_eq!((e.answer, e.rule), (None, Rule::Refusal));
     }
 
     #[test]

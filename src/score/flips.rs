@@ -6,7 +6,7 @@
 
 use super::items::{ItemRow, Scalar};
 use super::manifest::{BASE_AXIS, ManifestItem};
-use super::predictions::Prediction;
+use super::predictions::{ModelOutput, Prediction};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -60,16 +60,19 @@ pub struct Flip {
 /// prediction of a repeated (model, id) pair, the one scored).
 pub fn flips(items: &[ManifestItem], rows: &[ItemRow], predictions: &[Prediction]) -> Vec<Flip> {
     let item_of: HashMap<&str, &ManifestItem> = items.iter().map(|i| (i.id.as_str(), i)).collect();
-    let mut output: HashMap<(&str, &str), Option<&str>> = HashMap::new();
+    let mut output: HashMap<(&str, &str), &ModelOutput> = HashMap::new();
     for p in predictions {
         output
             .entry((p.model.as_str(), p.id.as_str()))
-            .or_insert(p.text.as_deref());
+            .or_insert(&p.output);
     }
     let row_of: HashMap<(&str, &str), &ItemRow> = (rows.iter())
         .map(|r| ((r.model.as_str(), r.id.as_str()), r))
         .collect();
-    let text = |model: &str, id: &str| output.get(&(model, id)).copied().flatten().map(shown);
+    let text = |model: &str, id: &str| {
+        let said = output.get(&(model, id))?.shown()?;
+        Some(shown(&said))
+    };
     let mut out = Vec::new();
     for r in rows {
         if r.axis == BASE_AXIS || r.missing {

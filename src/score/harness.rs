@@ -15,7 +15,7 @@
 
 use super::error::{LineReason, RejectedLine, ScoreError};
 use super::manifest::ManifestItem;
-use super::predictions::{Prediction, check_length};
+use super::predictions::{ModelOutput, Prediction};
 use serde_json::Value;
 use std::path::Path;
 
@@ -79,10 +79,10 @@ impl PredictionFormat {
     }
 }
 
-/// The text of a sample's answer: `filtered_resps[0]`, else `resps[0][0]`, unwrapping
-/// nested lists; numbers as their JSON text; `Some(None)` for a JSON `null` (no
+/// A sample's answer: `filtered_resps[0]`, else `resps[0][0]`, unwrapping nested
+/// lists; numbers as their JSON text; [`ModelOutput::Null`] for a JSON `null` (no
 /// output: the image counts as missing); `None` when there is no answer field.
-fn response(sample: &Value) -> Option<Option<String>> {
+fn response(sample: &Value) -> Option<ModelOutput> {
     let mut v = sample
         .get("filtered_resps")
         .filter(|v| !v.is_null())
@@ -91,9 +91,9 @@ fn response(sample: &Value) -> Option<Option<String>> {
         v = a.first()?;
     }
     match v {
-        Value::String(s) => Some(Some(s.clone())),
-        Value::Number(n) => Some(Some(n.to_string())),
-        Value::Null => Some(None),
+        Value::String(s) => Some(ModelOutput::of(s.clone())),
+        Value::Number(n) => Some(ModelOutput::Text(n.to_string())),
+        Value::Null => Some(ModelOutput::Null),
         _ => None,
     }
 }
@@ -134,20 +134,16 @@ pub fn parse_lmms_eval(
             }));
             continue;
         };
-        let Some(text) = response(&sample) else {
+        let Some(output) = response(&sample) else {
             errors.push(fail(LineReason::MissingField {
                 field: "filtered_resps".into(),
             }));
             continue;
         };
-        if let Some(Err(reason)) = text.as_deref().map(|t| check_length(id, t)) {
-            errors.push(fail(reason));
-            continue;
-        }
         out.push(Prediction {
             id: id.to_string(),
             model: model.to_string(),
-            text,
+            output,
             file: file.to_string(),
             line,
         });
@@ -319,15 +315,11 @@ pub fn parse_vlmevalkit(
                 continue;
             }
         };
-        let text = r.prediction.unwrap_or_default();
-        if let Err(reason) = check_length(&id, &text) {
-            errors.push(fail(reason));
-            continue;
-        }
+        let output = ModelOutput::of(r.prediction.unwrap_or_default());
         out.push(Prediction {
             id,
             model: model.to_string(),
-            text: Some(text),
+            output,
             file: file.to_string(),
             line: r.row,
         });

@@ -154,7 +154,7 @@ fn base_set(h: &mut String, r: &super::Report) {
 }
 
 fn models_table(h: &mut String, s: &Scoring) {
-    h.push_str("<h2>Models</h2>\n<table><thead><tr><th>model</th><th class=\"num\">predictions</th><th class=\"num\">missing</th><th class=\"num\">no answer</th></tr></thead><tbody>\n");
+    h.push_str("<h2>Models</h2>\n<table><thead><tr><th>model</th><th class=\"num\">predictions</th><th class=\"num\">missing</th><th class=\"num\">unparsed</th></tr></thead><tbody>\n");
     for m in &s.report.models {
         let _ = writeln!(
             h,
@@ -162,7 +162,7 @@ fn models_table(h: &mut String, s: &Scoring) {
             escape(&m.model),
             m.predictions,
             m.missing,
-            m.no_answer
+            m.unparsed
         );
     }
     h.push_str("</tbody></table>\n");

@@ -1,12 +1,14 @@
 //! Matching predictions to manifest items, extracting answers and marking each one
 //! right or wrong. Unknown ids and duplicate (model, id) pairs are line errors; the
 //! first prediction of a duplicate pair is the one scored. A `null` prediction gives
-//! no verdict: the item counts as missing for that model.
+//! no verdict: the item counts as missing for that model; an output too long to read
+//! gives a verdict with no answer ([`Rule::TooLong`]), counted.
 
 use super::accuracy::{Tolerance, is_correct};
 use super::error::{LineReason, RejectedLine};
 use super::extract::{Answer, Rule, extract};
 use super::manifest::ManifestItem;
+use super::predictions::ModelOutput;
 use super::predictions::Prediction;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap};
@@ -83,11 +85,18 @@ pub fn score_predictions(
         .par_iter()
         .filter_map(|&(model, item, p)| {
             let label = &items[item].label;
-            let e = extract(p.text.as_deref()?, items[item].choices());
-            let correct = e.answer.is_some_and(|a| is_correct(a, label, tol));
+            let (answer, rule) = match &p.output {
+                ModelOutput::Null => return None,
+                ModelOutput::Text(text) => {
+                    let e = extract(text, items[item].choices());
+                    (e.answer, e.rule)
+                }
+                ModelOutput::TooLong { .. } => (None, Rule::TooLong),
+            };
+            let correct = answer.is_some_and(|a| is_correct(a, label, tol));
             let verdict = Verdict {
-                answer: e.answer,
-                rule: e.rule,
+                answer,
+                rule,
                 correct,
             };
             Some((model, item, verdict))

@@ -26,23 +26,65 @@ pub(super) fn render(r: &Report) -> String {
         ("depth", &r.breakdowns.depth),
         ("question type", &r.breakdowns.question_type),
     ] {
-        // Relation items have neither parameter: no table of "unknown" beside theirs.
-        let all_unknown = rows.iter().all(|g| g.group == UNKNOWN_GROUP);
-        if r.breakdowns.relation.is_empty() || !all_unknown {
-            breakdown(&mut s, what, rows);
+        // A breakdown with one group repeats the rows above: one line says so, and
+        // nothing in a relation run (its items' depth and question type are fixed).
+        match one_group(rows.iter().map(|g| g.group.as_str())) {
+            Some(_) if !r.breakdowns.relation.is_empty() => {}
+            Some(UNKNOWN_GROUP) => {}
+            Some(group) => {
+                let _ = writeln!(
+                    s,
+                    "Every item has {what} {}: no breakdown by it.\n",
+                    cell(group)
+                );
+            }
+            None => breakdown(&mut s, what, rows),
         }
     }
     problems(&mut s, r);
     s
 }
 
-fn header(s: &mut String, r: &Report) {
+/// The one group all `groups` are, or `None` when there are several (or none).
+fn one_group<'a>(mut groups: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let first = groups.next()?;
+    groups.all(|g| g == first).then_some(first)
+}
+
+/// What "correct" means, worded for the kinds of items the run holds: a numeric
+/// answer (relaxed accuracy), an option (multiple choice), or both.
+fn correctness(r: &Report) -> String {
     let t = &r.tolerance;
+    let numeric = r.counts.items - r.counts.multiple_choice;
+    let relaxed = format!(
+        "a prediction p is correct when |p − label| ≤ {} · |label| ({}); a zero label \
+         needs |p| ≤ {}",
+        t.relative,
+        pct(t.relative),
+        t.absolute_at_zero
+    );
+    let choice = "a prediction is correct when the one option it names — by its letter, \
+                  its text, or a number within the tolerance of a numeric option — is the \
+                  item's answer";
+    let said = match (numeric, r.counts.multiple_choice) {
+        (_, 0) => format!("Relaxed accuracy: {relaxed}."),
+        (0, _) => format!("Multiple choice: {choice}."),
+        _ => {
+            format!("Numeric items, relaxed accuracy: {relaxed}. Multiple-choice items: {choice}.")
+        }
+    };
+    format!(
+        "{said} A prediction from which no answer is read — a refusal, an answer naming \
+         several options, an output too long to read, or nothing readable — is \
+         *unparsed*: counted in n, never correct, and apart from *wrong*."
+    )
+}
+
+fn header(s: &mut String, r: &Report) {
     let _ = writeln!(s, "# geomrender score report\n");
     let _ = writeln!(
         s,
-        "Relaxed accuracy: a prediction p is correct when |p − label| ≤ {} · |label| \
-         ({}); a zero label needs |p| ≤ {}. Intervals are {} % Wilson score intervals; \
+        "{} Intervals are {} % Wilson score intervals; \
          flips compare each variant with the base image of the same problem, tested \
          with the exact McNemar test. Every value of an axis is paired with the same \
          base images, so their comparisons share the base's sampling noise and are not \
@@ -51,9 +93,7 @@ fn header(s: &mut String, r: &Report) {
          the values of that axis for that model, which keeps the chance of any false \
          positive on the axis at or below the level chosen; the stars of flips.png \
          mark Holm p < 0.05. Missing predictions are {}.\n",
-        t.relative,
-        pct(t.relative),
-        t.absolute_at_zero,
+        correctness(r),
         r.confidence * 100.0,
         match r.missing_policy {
             MissingPolicy::Exclude => "left out of n (and counted below)",
@@ -139,7 +179,7 @@ fn base_set(s: &mut String, r: &Report) {
 fn models(s: &mut String, r: &Report) {
     let _ = writeln!(
         s,
-        "## Models\n\n| model | predictions | missing | no answer | extraction rules |\n|---|---:|---:|---:|---|"
+        "## Models\n\n| model | predictions | missing | unparsed | extraction rules |\n|---|---:|---:|---:|---|"
     );
     for m in &r.models {
         let rules: Vec<String> = m.rules.iter().map(|(k, v)| format!("{k} {v}")).collect();
@@ -149,7 +189,7 @@ fn models(s: &mut String, r: &Report) {
             cell(&m.model),
             m.predictions,
             m.missing,
-            m.no_answer,
+            m.unparsed,
             rules.join(", ")
         );
     }
@@ -187,7 +227,7 @@ fn axes(s: &mut String, r: &Report) {
         };
         let _ = writeln!(
             s,
-            "### {}\n\n| model | value | n | bases | accuracy | 95 % CI | missing | no answer | paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|",
+            "### {}\n\n| model | value | n | bases | accuracy | 95 % CI | wrong | unparsed | missing | paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
             cell(axis)
         );
         let mut rows = rows.clone();
@@ -197,15 +237,16 @@ fn axes(s: &mut String, r: &Report) {
             let base = row.axis == "base";
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&row.model),
                 cell(&row.value),
                 row.n,
                 row.bases,
                 opt_pct(row.accuracy),
                 ci(row.ci_low, row.ci_high),
+                row.wrong,
+                row.unparsed,
                 row.missing,
-                row.no_answer,
                 if base {
                     "–".into()
                 } else {
@@ -447,9 +488,20 @@ fn relations(s: &mut String, r: &Report) {
         ),
         ("mode", &b.mode, blind.iter().map(|m| &m.mode).collect()),
     ] {
-        let rows: Vec<&PairedGroupRow> =
-            rows.iter().chain(of_blind.into_iter().flatten()).collect();
-        relation_table(s, what, &rows, paired);
+        match one_group(rows.iter().map(|g| g.group.as_str())) {
+            Some(group) => {
+                let _ = writeln!(
+                    s,
+                    "Every item has {what} {}: no breakdown by it.\n",
+                    cell(group)
+                );
+            }
+            None => {
+                let rows: Vec<&PairedGroupRow> =
+                    rows.iter().chain(of_blind.into_iter().flatten()).collect();
+                relation_table(s, what, &rows, paired);
+            }
+        }
     }
     let _ = writeln!(
         s,
@@ -495,22 +547,22 @@ fn relations(s: &mut String, r: &Report) {
 fn relation_table(s: &mut String, what: &str, rows: &[&PairedGroupRow], paired: bool) {
     let _ = write!(
         s,
-        "### Accuracy by {what}\n\n| model | {what} | axis = value | n | bases | accuracy | 95 % CI | missing | no answer |"
+        "### Accuracy by {what}\n\n| model | {what} | axis = value | n | bases | accuracy | 95 % CI | wrong | unparsed | missing |"
     );
     let _ = write!(
         s,
         "{}",
         if paired {
-            " paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
+            " paired | Δ vs base | Δ 95 % CI (bootstrap) | → wrong | → right | McNemar p | Holm p |\n|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|\n"
         } else {
-            "\n|---|---|---|---:|---:|---:|---|---:|---:|\n"
+            "\n|---|---|---|---:|---:|---:|---|---:|---:|---:|\n"
         }
     );
     for g in rows {
         let row = &g.row;
         let _ = write!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(&row.model),
             cell(&g.group),
             cell(&axis_value(&row.axis, &row.value)),
@@ -518,8 +570,9 @@ fn relation_table(s: &mut String, what: &str, rows: &[&PairedGroupRow], paired: 
             row.bases,
             opt_pct(row.accuracy),
             ci(row.ci_low, row.ci_high),
-            row.missing,
-            row.no_answer
+            row.wrong,
+            row.unparsed,
+            row.missing
         );
         if paired {
             let _ = write!(s, "{}", paired_cells(row));

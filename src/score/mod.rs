@@ -23,6 +23,7 @@
 //! xlsx         VLMEvalKit .xlsx results, bounded
 //! normalize    text clean-up and number parsing
 //! extract      the answer extraction cascade
+//! letters      option letters as models write them, and hedges naming several
 //! option_text  the cascade's rule for an option named by its text
 //! accuracy     GeomVerse's relaxed accuracy (`Tolerance`)
 //! join         predictions matched to items, answers extracted and marked
@@ -66,6 +67,7 @@ mod html;
 mod inputs;
 mod items;
 mod join;
+mod letters;
 mod manifest;
 mod markdown;
 mod normalize;
@@ -96,7 +98,7 @@ pub use join::{Scored, Verdict, score_predictions};
 pub use manifest::{BASE_AXIS, Label, ManifestItem, VariantValue, parse_manifest};
 pub use normalize::{ValueMatch, find_values, normalize_text, parse_value};
 pub use not_drawn::{NotDrawn, read_not_drawn};
-pub use predictions::{Prediction, default_model_name, parse_predictions};
+pub use predictions::{ModelOutput, Prediction, default_model_name, parse_predictions};
 pub use relation_report::{CannotInferRow, PairedGroupRow};
 pub use relations::{RELATIONS_TASK, RelationItem, is_cannot_be_inferred};
 pub use report::{

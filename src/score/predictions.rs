@@ -3,7 +3,10 @@
 //! `prediction` is the raw model output: a string, or a number (a harness that has
 //! already extracted the answer; read as its JSON text, so `44` and `"44"` score the
 //! same); `null` means there is no output for the image: it counts as missing (left
-//! out of n, or wrong with `--missing wrong`), like an image with no line at all.
+//! out of n, or wrong with `--missing wrong`), like an image with no line at all. An
+//! output longer than [`super::MAX_PREDICTION_BYTES`] is an answer that is not read:
+//! counted in n, unparsed ([`ModelOutput::TooLong`]), so that rambling never scores
+//! higher than answering.
 //! `model` defaults to the file's stem, so one file per model needs no `model` field
 //! and one file may also hold several models.
 //! Unknown fields are ignored.
@@ -12,13 +15,54 @@ use super::error::{LineReason, RejectedLine};
 use super::manifest::{bad, parse_object, required_string};
 use serde_json::Value;
 
+/// What a prediction line says the model wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelOutput {
+    /// `null`: no output for the image; it counts as missing.
+    Null,
+    /// The raw output.
+    Text(String),
+    /// An output longer than [`super::MAX_PREDICTION_BYTES`]: an answer, scored as
+    /// unparsed, whose text is not kept.
+    TooLong { bytes: usize },
+}
+
+impl ModelOutput {
+    /// The output of a harness's text: [`ModelOutput::TooLong`] past the bound.
+    pub fn of(text: String) -> ModelOutput {
+        match text.len() > super::MAX_PREDICTION_BYTES {
+            true => ModelOutput::TooLong { bytes: text.len() },
+            false => ModelOutput::Text(text),
+        }
+    }
+
+    /// The raw text, when there is one to read.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            ModelOutput::Text(t) => Some(t),
+            ModelOutput::Null | ModelOutput::TooLong { .. } => None,
+        }
+    }
+
+    /// What a page shows for it: the text, or a note of its length.
+    pub fn shown(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match self {
+            ModelOutput::Null => None,
+            ModelOutput::Text(t) => Some(t.into()),
+            ModelOutput::TooLong { bytes } => {
+                Some(format!("⟨an output of {bytes} bytes, too long to read: unparsed⟩").into())
+            }
+        }
+    }
+}
+
 /// One prediction line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prediction {
     pub id: String,
     pub model: String,
-    /// Raw model output; `None` when the line had `null`: the image counts as missing.
-    pub text: Option<String>,
+    /// What the model wrote.
+    pub output: ModelOutput,
     /// The file as named on the command line, and the 1-based line.
     pub file: String,
     pub line: usize,
@@ -38,10 +82,10 @@ pub fn parse_predictions(
             .and_then(|raw| std::str::from_utf8(raw).map_err(|_| LineReason::NotUtf8))
             .and_then(|s| parse_line(s, default_model));
         match parsed {
-            Ok((id, model, text)) => out.push(Prediction {
+            Ok((id, model, output)) => out.push(Prediction {
                 id,
                 model,
-                text,
+                output,
                 file: file.to_string(),
                 line,
             }),
@@ -58,18 +102,18 @@ pub fn parse_predictions(
 fn parse_line(
     line: &str,
     default_model: &str,
-) -> Result<(String, String, Option<String>), LineReason> {
+) -> Result<(String, String, ModelOutput), LineReason> {
     let map = parse_object(line)?;
     let id = required_string(&map, "id")?;
-    let text = match map.get("prediction") {
+    let output = match map.get("prediction") {
         None => {
             return Err(LineReason::MissingField {
                 field: "prediction".into(),
             });
         }
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.to_string()),
-        Some(Value::Null) => None,
+        Some(Value::String(s)) => ModelOutput::of(s.clone()),
+        Some(Value::Number(n)) => ModelOutput::Text(n.to_string()),
+        Some(Value::Null) => ModelOutput::Null,
         Some(_) => return Err(bad("prediction", "must be a string, a number or null")),
     };
     let model = match map.get("model") {
@@ -77,22 +121,7 @@ fn parse_line(
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         Some(_) => return Err(bad("model", "must be a non-empty string")),
     };
-    if let Some(text) = &text {
-        check_length(&id, text)?;
-    }
-    Ok((id, model, text))
-}
-
-/// Refuses a model output longer than [`super::MAX_PREDICTION_BYTES`], naming its id.
-pub(crate) fn check_length(id: &str, text: &str) -> Result<(), LineReason> {
-    match text.len() > super::MAX_PREDICTION_BYTES {
-        true => Err(LineReason::PredictionTooLong {
-            id: id.to_string(),
-            bytes: text.len(),
-            max: super::MAX_PREDICTION_BYTES,
-        }),
-        false => Ok(()),
-    }
+    Ok((id, model, output))
 }
 
 /// The model name used when a line has none: the file name without its extension.
@@ -113,7 +142,10 @@ mod tests {
         let (p, e) = parse_predictions(text, "runs/gpt.jsonl", "gpt");
         assert!(e.is_empty());
         assert_eq!((p[0].model.as_str(), p[0].line), ("gpt", 1));
-        assert_eq!((p[1].model.as_str(), p[1].text.as_deref()), ("m2", None));
+        assert_eq!(
+            (p[1].model.as_str(), &p[1].output),
+            ("m2", &ModelOutput::Null)
+        );
         assert_eq!(
             default_model_name("runs/gpt-4o.preds.jsonl".as_ref()),
             "gpt-4o.preds"
@@ -121,7 +153,7 @@ mod tests {
     }
 
     #[test]
-    fn an_over_long_line_or_output_is_a_line_error_and_the_rest_is_read() {
+    fn an_over_long_line_is_a_line_error_and_an_over_long_output_an_unread_answer() {
         use crate::score::{MAX_PREDICTION_BYTES, MAX_PREDICTION_LINE_BYTES};
         let long_text = "7".repeat(MAX_PREDICTION_BYTES + 1);
         let long_line = format!(
@@ -136,12 +168,18 @@ mod tests {
         );
         let (p, e) = parse_predictions(text.as_bytes(), "p.jsonl", "p");
         let ids: Vec<&str> = p.iter().map(|p| p.id.as_str()).collect();
-        assert_eq!(ids, ["a", "b"]);
+        assert_eq!(ids, ["a", "big", "b"]);
         assert_eq!(
-            (p[1].line, p[1].text.as_ref().map(String::len)),
+            p[1].output,
+            ModelOutput::TooLong {
+                bytes: MAX_PREDICTION_BYTES + 1
+            }
+        );
+        assert_eq!(
+            (p[2].line, p[2].output.text().map(str::len)),
             (4, Some(MAX_PREDICTION_BYTES))
         );
-        assert_eq!(e.len(), 2);
+        assert_eq!(e.len(), 1);
         assert_eq!(
             (e[0].line, &e[0].reason),
             (
@@ -150,22 +188,6 @@ mod tests {
                     max: MAX_PREDICTION_LINE_BYTES
                 }
             )
-        );
-        assert_eq!(
-            (e[1].line, &e[1].reason),
-            (
-                3,
-                &LineReason::PredictionTooLong {
-                    id: "big".into(),
-                    bytes: MAX_PREDICTION_BYTES + 1,
-                    max: MAX_PREDICTION_BYTES
-                }
-            )
-        );
-        let shown = e[1].to_string();
-        assert!(
-            shown.starts_with("p.jsonl:3: the prediction for id \"big\" is 1048577 bytes"),
-            "{shown}"
         );
         assert!(
             e[0].to_string()

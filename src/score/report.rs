@@ -84,6 +84,9 @@ pub struct InputFile {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Counts {
     pub items: usize,
+    /// Items with choices (multiple choice, such as GeomRel relation items); the
+    /// others have a numeric answer.
+    pub multiple_choice: usize,
     pub base_items: usize,
     /// Variant items whose `base_id` has no base image in the manifest: scored, never paired.
     pub variants_without_base: usize,
@@ -104,8 +107,10 @@ pub struct ModelSummary {
     pub model: String,
     pub predictions: usize,
     pub missing: usize,
-    /// Predictions from which no answer could be read (rule `none` or `refusal`).
-    pub no_answer: usize,
+    /// Predictions from which no answer could be read, scored not correct: rules
+    /// `none`, `refusal` (unless it read a "Cannot be inferred" option), `hedged`
+    /// and `too_long` (the `rules` counts tell them apart).
+    pub unparsed: usize,
     /// How many predictions each rule decided, by rule name.
     pub rules: BTreeMap<&'static str, usize>,
     /// Ids with no prediction from this model, sorted.
@@ -138,10 +143,14 @@ pub struct Row {
     pub accuracy: Option<f64>,
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
+    /// Scored items whose answer was read and is not the label (with
+    /// `missing_policy` = wrong, also the missing ones): `n = correct + wrong + unparsed`.
+    pub wrong: u64,
+    /// Scored items whose prediction held no readable answer (refused, hedged,
+    /// too long, or nothing read): in n, not correct, and not counted in `wrong`.
+    pub unparsed: u64,
     /// Items of this row with no prediction from this model.
     pub missing: u64,
-    /// Scored items whose prediction held no readable answer (counted wrong).
-    pub no_answer: u64,
     /// Items scored both here and on their base image.
     pub paired_n: u64,
     /// Right on the base image, wrong here.
@@ -257,7 +266,7 @@ pub(super) struct Tally {
     bases: HashSet<u32>,
     correct: u64,
     missing: u64,
-    no_answer: u64,
+    unparsed: u64,
     paired_n: u64,
     to_wrong: u64,
     to_right: u64,
@@ -283,7 +292,7 @@ impl Tally {
         self.n += 1;
         self.bases.insert(layout.base_index[i]);
         self.correct += u64::from(ok);
-        self.no_answer += u64::from(v.is_some_and(|v| v.answer.is_none()));
+        self.unparsed += u64::from(v.is_some_and(|v| v.answer.is_none()));
         let base = layout.base_of.get(item.base_id.as_str()).copied();
         if let Some(b) = base.filter(|_| !item.is_base())
             && let Some(base_ok) = counted(verdicts[b].as_ref(), policy)
@@ -480,6 +489,7 @@ fn counts(
     let count = |f: fn(&RejectedLine) -> bool| errors.iter().filter(|e| f(e)).count();
     Counts {
         items: items.len(),
+        multiple_choice: items.iter().filter(|i| i.choices().is_some()).count(),
         base_items: items.iter().filter(|i| i.is_base()).count(),
         variants_without_base: items
             .iter()
@@ -560,8 +570,9 @@ pub(super) fn make_row_seeded(model: &str, key: &Key, t: &Tally, seed_text: &str
         accuracy: ratio(t.correct, t.n),
         ci_low: ci.map(|c| c.low),
         ci_high: ci.map(|c| c.high),
+        wrong: t.n - t.correct - t.unparsed,
+        unparsed: t.unparsed,
         missing: t.missing,
-        no_answer: t.no_answer,
         paired_n: t.paired_n,
         flips_to_wrong: t.to_wrong,
         flips_to_right: t.to_right,
@@ -620,7 +631,7 @@ fn model_summary(
         }
     }
     missing_ids.sort();
-    let no_answer = verdicts
+    let unparsed = verdicts
         .iter()
         .flatten()
         .filter(|v| v.answer.is_none())
@@ -629,7 +640,7 @@ fn model_summary(
         model: model.to_string(),
         predictions: verdicts.iter().flatten().count(),
         missing: missing_ids.len(),
-        no_answer,
+        unparsed,
         rules,
         missing_ids,
     }

@@ -4,6 +4,7 @@ use super::accuracy::is_correct;
 use super::error::ScoreError;
 use super::extract::{Answer, Outcome, explain, option_letter};
 use super::manifest::{Label, ManifestItem};
+use super::predictions::ModelOutput;
 use super::{ScoreOptions, Source, load};
 use std::fmt::Write;
 
@@ -35,10 +36,17 @@ pub fn explain_id(
         }
         shown += 1;
         let _ = writeln!(out, "id {id}  model {}  ({}:{})", p.model, p.file, p.line);
-        match &p.text {
-            Some(text) => write_one(&mut out, item, text, opts),
-            None => {
+        match &p.output {
+            ModelOutput::Text(text) => write_one(&mut out, item, text, opts),
+            ModelOutput::Null => {
                 let _ = writeln!(out, "raw         null: no output, counted as missing");
+            }
+            ModelOutput::TooLong { bytes } => {
+                let _ = writeln!(
+                    out,
+                    "raw         {bytes} bytes, over the {}-byte bound: not read, unparsed (counted, not correct)",
+                    super::MAX_PREDICTION_BYTES
+                );
             }
         }
     }
@@ -92,11 +100,20 @@ fn write_one(out: &mut String, item: &ManifestItem, raw: &str, opts: &ScoreOptio
                 decided = true;
                 format!("{mark} {evidence:?} → {}", show(answer))
             }
+            Outcome::Hedged { evidence, options } => {
+                let mark = if decided { "would read" } else { "FIRED" };
+                decided = true;
+                let named: Vec<String> = options.iter().map(|&i| option_letter(i).into()).collect();
+                format!(
+                    "{mark} {evidence:?} → options {} at once: unparsed",
+                    named.join(", ")
+                )
+            }
         };
         let _ = writeln!(out, "  {:<27} {status}", a.rule.name());
     }
     let verdict = match e.answer {
-        None => "no answer → wrong".to_string(),
+        None => "no answer → unparsed (counted, not correct)".to_string(),
         Some(a) if is_correct(a, &item.label, tol) => format!("{} → correct", show(&Some(a))),
         Some(a) => format!("{} → wrong", show(&Some(a))),
     };

@@ -141,10 +141,11 @@ fn an_over_long_prediction_line_is_a_line_error_and_the_rest_scores() {
     assert_eq!(report["errors"][0]["reason"]["kind"], "line_too_long");
 }
 
-/// A model output over the bound is refused naming its id, in every layout, before
-/// extraction; the file's other outputs are scored.
+/// A model output over the bound is an answer that is not read, in every layout:
+/// counted in n as unparsed (rule `too_long`), so that rambling never scores higher
+/// than answering; the file's other outputs are scored, and nothing is a line error.
 #[test]
-fn an_over_long_prediction_is_refused_naming_its_id() {
+fn an_over_long_prediction_is_counted_unparsed() {
     let dir = tempfile::tempdir().unwrap();
     let manifest = manifest(dir.path());
     let long = "7".repeat(score::MAX_PREDICTION_BYTES + 1);
@@ -184,22 +185,26 @@ fn an_over_long_prediction_is_refused_naming_its_id() {
     let started = Instant::now();
     let (code, stderr) = score_cli(&manifest, &[&geomrender, &lmms, &tsv], &out);
     assert!(started.elapsed() < Duration::from_secs(60));
-    assert_eq!(code, Some(1), "{stderr}");
-    for (file, line, id) in [
-        (&geomrender, 1, "p0"),
-        (&lmms, 1, "p0__fontsize-8"),
-        (&tsv, 2, "p1__fontsize-8"),
-    ] {
-        let want = format!(
-            "{}:{line}: the prediction for id \"{id}\" is 1048577 bytes, over the \
-             1048576-byte bound on one model output; not scored",
-            file.display()
-        );
-        assert!(stderr.contains(&want), "{want}\n{stderr}");
-    }
+    assert_eq!(code, Some(0), "{stderr}");
     let report = report(&out);
-    assert_eq!(report["counts"]["predictions"], 3, "{}", report["counts"]);
-    assert_eq!(report["errors"][0]["reason"]["kind"], "prediction_too_long");
+    assert_eq!(report["counts"]["predictions"], 6, "{}", report["counts"]);
+    assert_eq!(report["counts"]["malformed_lines"], 0);
+    let models = report["models"].as_array().unwrap();
+    assert_eq!(models.len(), 3);
+    for m in models {
+        assert_eq!(
+            (&m["predictions"], &m["missing"], &m["unparsed"]),
+            (&json!(2), &json!(2), &json!(1)),
+            "{m}"
+        );
+        assert_eq!(m["rules"]["too_long"], 1, "{m}");
+    }
+    // In n: the rows of each model count both of its predictions.
+    let n: u64 = (report["rows"].as_array().unwrap().iter())
+        .filter(|r| !r["model"].as_str().unwrap().starts_with("blind:"))
+        .map(|r| r["n"].as_u64().unwrap())
+        .sum();
+    assert_eq!(n, 6);
 }
 
 /// Issue: a 3 MB workbook with one 3 GB cell aborted with an allocation failure. A

@@ -1180,3 +1180,36 @@ fn report_html_is_bounded_by_long_outputs() {
         page.len()
     );
 }
+
+/// report.md is worded for the run: a numeric run defines relaxed accuracy only, and
+/// a breakdown with one group (every item of depth 2) is a line, not a table that
+/// repeats the rows.
+#[test]
+fn report_md_of_a_numeric_run_has_no_constant_sections() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("manifest.jsonl");
+    let row = |id: &str, qt: &str| {
+        json!({"id": id, "base_id": id, "variant": {}, "answer": 44,
+               "params": {"depth": 2, "question_type": qt}})
+        .to_string()
+    };
+    std::fs::write(
+        &manifest,
+        format!("{}\n{}\n", row("p1", "area"), row("p2", "perimeter")),
+    )
+    .unwrap();
+    let preds = dir.path().join("m.jsonl");
+    std::fs::write(
+        &preds,
+        "{\"id\":\"p1\",\"prediction\":\"44\"}\n{\"id\":\"p2\",\"prediction\":\"40\"}\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    assert_eq!(run_score(&manifest, &[&preds], &out).status.code(), Some(0));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("Relaxed accuracy: a prediction p is correct"), "{md}");
+    assert!(!md.contains("Multiple choice"), "{md}");
+    assert!(md.contains("Every item has depth 2: no breakdown by it."), "{md}");
+    assert!(!md.contains("Accuracy by depth"), "{md}");
+    assert!(md.contains("Accuracy by question type"), "{md}");
+}

@@ -154,7 +154,7 @@ fn a_null_prediction_counts_as_missing() {
         let r = report(&out);
         assert_eq!(r["counts"]["missing"], 1, "{name}");
         assert_eq!(r["models"][0]["missing_ids"], json!(["p0__fs8"]), "{name}");
-        assert_eq!(r["models"][0]["no_answer"], 0, "{name}");
+        assert_eq!(r["models"][0]["unparsed"], 0, "{name}");
         let row = r["rows"]
             .as_array()
             .unwrap()

@@ -181,7 +181,7 @@ fn write_predictions(dir: &Path, items: &[Item], skip: &[&str]) -> PathBuf {
 struct Cell {
     n: u64,
     correct: u64,
-    no_answer: u64,
+    unparsed: u64,
     paired_n: u64,
     to_wrong: u64,
     to_right: u64,
@@ -201,7 +201,7 @@ fn expected_cells(
             .or_default();
         c.n += 1;
         c.correct += u64::from(it.right());
-        c.no_answer += u64::from(it.said.is_none());
+        c.unparsed += u64::from(it.said.is_none());
         if it.variant {
             let b = base[it.base_id.as_str()];
             c.paired_n += 1;
@@ -245,7 +245,7 @@ fn check_breakdown(
         let got = Cell {
             n: r["n"].as_u64().unwrap(),
             correct: r["correct"].as_u64().unwrap(),
-            no_answer: r["no_answer"].as_u64().unwrap(),
+            unparsed: r["unparsed"].as_u64().unwrap(),
             paired_n: r["paired_n"].as_u64().unwrap(),
             to_wrong: r["flips_to_wrong"].as_u64().unwrap(),
             to_right: r["flips_to_right"].as_u64().unwrap(),
@@ -431,6 +431,10 @@ fn relation_report_reproduces_the_planted_accuracies_and_cannot_be_inferred() {
 
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(!md.contains("## Accuracy by depth"), "only unknown depths");
+    // Worded for a multiple-choice run: no numeric tolerance, no constant sections.
+    assert!(md.contains("Multiple choice: a prediction is correct when the one option"));
+    assert!(!md.contains("Relaxed accuracy"), "{md}");
+    assert!(!md.contains("question type"), "{md}");
     for line in [
         "## Relation identification",
         "### Accuracy by relation",
@@ -522,6 +526,9 @@ fn geomverse_reports_have_no_relation_keys() {
     assert!(schema_validator().is_valid(&report));
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(!md.contains("Relation identification"));
+    // Both kinds of item: both definitions.
+    assert!(md.contains("Numeric items, relaxed accuracy: a prediction p is correct"));
+    assert!(md.contains("Multiple-choice items: a prediction is correct"));
     // The option text is still read on a multiple-choice item without a task.
     assert_eq!(report["rows"][0]["correct"], json!(2));
 }
@@ -582,4 +589,64 @@ fn bad_relation_rows_are_named_and_skipped() {
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(report["counts"]["items"], json!(3));
     assert_eq!(report["counts"]["malformed_lines"], json!(7));
+}
+
+/// Issue 44: relation items answered in the forms models write are all read —
+/// lower-case letters bracketed, after "option"/"answer", alone, in bold, and a
+/// list marker with its text — while answers naming several options, and refusals
+/// that decline rather than say the relation is undecided, are unparsed: counted
+/// in n, apart from wrong. "It cannot be determined." is the "Cannot be inferred"
+/// option.
+#[test]
+fn letters_in_every_common_form_are_read_and_hedges_are_unparsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let items: Vec<Item> = plan().into_iter().filter(|i| !i.variant).collect();
+    let manifest = write_manifest(dir.path(), &items);
+    let forms: [fn(char) -> String; 7] = [
+        |c| format!("answer: ({c})"),
+        |c| format!("The correct option is {c}."),
+        |c| format!("{c}"),
+        |c| format!("**({c})**"),
+        |c| format!("Answer: {}) the option", c.to_ascii_uppercase()),
+        |c| format!("I choose option {c}"),
+        |c| format!("the answer is {c}."),
+    ];
+    let mut text = String::new();
+    let mut want = (0u64, 0u64, 0u64); // correct, wrong, unparsed
+    for (i, it) in items.iter().enumerate() {
+        let gold = letter(it.gold).to_ascii_lowercase();
+        let other = letter((it.gold + 1) % it.choices.len()).to_ascii_lowercase();
+        let said = match i % 10 {
+            k @ 0..=6 => forms[k](gold),
+            7 => forms[i % 7](other),
+            8 => format!("{} or {}", letter(it.gold), letter((it.gold + 1) % it.choices.len())),
+            _ => "It cannot be determined.".to_string(),
+        };
+        let cbi = it.choices.len() - 1;
+        match i % 10 {
+            0..=6 => want.0 += 1,
+            7 => want.1 += 1,
+            8 => want.2 += 1,
+            _ if it.gold == cbi => want.0 += 1,
+            _ => want.1 += 1,
+        }
+        text.push_str(&json!({"id": it.id, "prediction": said, "model": "m1"}).to_string());
+        text.push('\n');
+    }
+    let preds = dir.path().join("m1.jsonl");
+    std::fs::write(&preds, text).unwrap();
+    let out = dir.path().join("out");
+    let run = run_score(&manifest, &[&preds], &out);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    check_schema(&report);
+    let base = find(&report["rows"], &[("model", "m1"), ("axis", "base")]);
+    assert_eq!(
+        (&base["n"], &base["correct"], &base["wrong"], &base["unparsed"]),
+        (&json!(60), &json!(want.0), &json!(want.1), &json!(want.2)),
+        "{base}"
+    );
+    assert_eq!(report["models"][0]["rules"]["hedged"], json!(6));
+    assert_eq!(report["models"][0]["unparsed"], json!(6));
 }

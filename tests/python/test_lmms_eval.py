@@ -238,6 +238,18 @@ CHOICE_TRICKY = [
     "Option A is wrong; the answer is D.",
     "Option A looks tempting, but choice C fits.",
     "Option E is not listed; option B is.",
+    # Issue 44: lower-case letters where they cannot be words, hedges, CBI refusals.
+    "answer: (c)",
+    "The correct option is d.",
+    "c",
+    "the answer is a right angle",
+    "The answer is A, B, C or D",
+    "(A) or (D)",
+    "A and B are parallel",
+    "Answer: A and B.",
+    "It cannot be determined.",
+    "I can't answer without the image.",
+    "B. Perpendicular\nD. Cannot be inferred",
 ]
 # Options named by their text (option_text, src/score/option_text.rs): after an
 # answer trigger, the longest option, whole words, not negated; or lines that are only
@@ -303,7 +315,9 @@ CHOICE_TOKENS = TOKENS + ["B", "C", "D", "E", "F", "(B)", "option ", "choice ", 
                           "Cannot be inferred", " is correct", "the answer is ", "\\boxed{C}",
                           " or ", "Final answer: ", "**", "150.8", "not ", "isn't ", "D. ",
                           "perpendicular", "Intersecting but not ", "collinear", "Not",
-                          "answer should be ", "\n- ", "angles", "Median", "ly", "_"]
+                          "answer should be ", "\n- ", "angles", "Median", "ly", "_",
+                          "c", "(d)", "a", " and ", ", ", "/", "either ", "both ", "'", "“",
+                          "cannot be determined", "not enough information", "I don't know"]
 
 
 def test_choice_extraction_and_verdicts_match_geomrender_score(tasks, tmp_path):
@@ -311,6 +325,13 @@ def test_choice_extraction_and_verdicts_match_geomrender_score(tasks, tmp_path):
     fixture = REPO / "tests" / "fixtures" / "score" / "extraction.jsonl"
     cases = [json.loads(line) for line in fixture.read_text().splitlines()]
     items = [(c["prediction"], c["choices"]) for c in cases if "choices" in c]
+    # The surface forms of option letters (issue 44), with their option sets.
+    letters = REPO / "tests" / "fixtures" / "score" / "letters.jsonl"
+    sets = {"FOUR": CHOICE_SETS[0], "THREE": ["Collinear", "Not collinear", "Cannot be inferred"],
+            "FIVE": ["Inside the circle", "On the circle", "Outside the circle",
+                     "Tangent to the circle", "Cannot be inferred"]}
+    items += [(c["prediction"], sets[c["choices"]])
+              for c in map(json.loads, letters.read_text().splitlines())]
     texts = CHOICE_TRICKY + [c["prediction"] for c in cases if "choices" not in c]
     rng = random.Random(26)
     for _ in range(1500):

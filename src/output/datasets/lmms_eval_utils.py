@@ -270,17 +270,26 @@ _BREAK = re.compile(
     r"(?i)\s\((?:[a-z])|,\s|\s(?:since|because|as|where|which|so|and|but|given|if|when|while"
     r"|from|rounded|or)\s"
 )
-_LEADING = re.compile(r"^(?:[\s:*=\x22'{]|\\boxed\s*\{|\\fbox\s*\{)+")
+_LEADING = re.compile(r"^(?:[\s:*=\x22'“{]|\\boxed\s*\{|\\fbox\s*\{)+")
 _OPEN_BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
 _REFUSAL = re.compile(r"""(?ix)
-    \bcannot\s+be\s+(?:determined|computed|calculated|found|answered|solved)
+    (?P<undecided>
+        \b(?:cannot|can't|can\s+not)\s+be\s+(?:determined|inferred|concluded|established|deduced|told|known)
+      | \b(?:impossible|not\s+possible)\s+to\s+(?:determine|tell|infer|conclude|deduce|say)
+      | \b(?:not\s+enough|insufficient)\s+(?:information|data)
+      | \b(?:undetermined|indeterminate|undeterminable|not\s+determinable)\b
+    )
+  | \b(?:cannot|can't|can\s+not)\s+be\s+(?:computed|calculated|found|answered|solved)
   | \bcan(?:not|'t|\s+not)\s+(?:determine|compute|calculate|find|answer|solve|tell|be\s+determined)
-  | \b(?:unable|impossible|not\s+possible)\s+to\s+(?:determine|compute|calculate|find|answer|solve|tell)
-  | \b(?:not\s+enough|insufficient)\s+(?:information|data)
+  | \bunable\s+to\s+(?:determine|compute|calculate|find|answer|solve|tell)
+  | \b(?:impossible|not\s+possible)\s+to\s+(?:compute|calculate|find|answer|solve)
   | \bno\s+(?:answer|solution)\b
   | \bi\s+(?:do\s+not|don't)\s+know\b
   | \bN/A\b
 """)
+_LISTED = re.compile(r"^\s*(?:[-•*]\s+)?\(?[A-Za-z][.):]\s*\Z")
+# The "Cannot be inferred" option of GeomRel (src/generate/relations: CANNOT_BE_INFERRED).
+CANNOT_BE_INFERRED = "Cannot be inferred"
 
 
 def _head(s):
@@ -300,31 +309,94 @@ def _clause_after(tail):
     return line[: end.start()] if end else line
 
 
-_LETTER = re.compile(r"^(?:(?i:option|choice)\s*)?\(?([A-Z])\)?(?:[\s.:,)]|\Z)")
-_NAMED = re.compile(
-    r"\b(?i:option|choice)(?:\s+is)?\s*:?\s*\(?([A-Z])\)?(?:[^A-Za-z]|\Z)"
-    r"|\(([A-Z])\)\s+is\s+(?i:the\s+)?(?i:correct|right|answer)"
+# --- letters.rs: option letters as models write them, and hedges -------------------
+
+_TOKEN = re.compile(
+    r"^(?i:(?:either|both)\s+)?((?i:option|choice)(?:\s+is)?\s*:?\s*)?(\(|\[)?([A-Za-z])(\)|\])?"
 )
-_ALONE = re.compile(r"^[\s(*.]*([A-Z])[\s).:*]*\Z")
+_JOIN = re.compile(r"^(?i:\s*(?:,|/|&)\s*(?:(or|and)\s+)?|\s+(or|and/or|nor|and)\s+)")
 
 
-def _leading_letter(s, n):
-    """An option letter at the start ("C", "(C)", "option C"), valid for n options:
-    (the letter, its end), or None (leading_letter)."""
-    m = _LETTER.match(s)
-    if m is None or ord(m.group(1)) - 65 >= n:
+def _token_at(s):
+    """A letter token at the start of `s`: (option index, length), or None. Upper case
+    is read wherever the rules look; lower case only where it cannot be a word:
+    bracketed, before punctuation or the end, or after "option"/"choice" (token_at)."""
+    m = _TOKEN.match(s)
+    if m is None:
         return None
-    return m.group(1), m.end(1)
+    named, opened, closed = m.group(1) is not None, m.group(2) is not None, m.group(4) is not None
+    end = m.end()
+    nxt = s[end] if end < len(s) else None
+    letter = m.group(3)
+    if closed:  # "(c)", "[C]", "C)": nothing glued after it
+        readable = nxt is None or not nxt.isalnum()
+    elif letter.isupper():
+        readable = nxt is None or nxt.isspace() or nxt in ".:,;!?)]*/&'\"”"
+    else:
+        readable = nxt is None or nxt in ".:,;!?)]/&'\"”" or (named and nxt.isspace())
+    return (ord(letter.upper()) - 65, end) if readable else None
+
+
+def _tokens_at(s):
+    """The options a text starting with a token names, in order without repeats, and
+    the length of the tokens and their joins; "and"-lists before more words name the
+    first only ("A and B are parallel") (tokens_at)."""
+    first = _token_at(s)
+    if first is None:
+        return None
+    named, end, alternatives = [first[0]], first[1], False
+    while True:
+        join = _JOIN.match(s[end:])
+        if join is None:
+            break
+        nxt = _token_at(s[end + join.end():])
+        if nxt is None:
+            break
+        word = join.group(1) or join.group(2)
+        alternatives |= "/" in join.group(0) or (word is not None and word.lower() != "and")
+        if nxt[0] not in named:
+            named.append(nxt[0])
+        end += join.end() + nxt[1]
+    rest = s[end:].lstrip()
+    if len(named) > 1 and not alternatives and rest[:1].isalnum():
+        return [first[0]], first[1]
+    return named, end
+
+
+def _whole_reply(text):
+    """The options named by a reply of letter tokens only ("C", "(c).", "A or B"),
+    or None (whole_reply)."""
+    start = 0
+    while start < len(text) and (text[start].isspace() or text[start] in "(*."):
+        start += 1
+    s = text[start:]
+    found = _tokens_at(s)
+    if found is None:
+        return None
+    named, end = found
+    return named if all(c.isspace() or c in ".:!*)" for c in s[end:]) else None
+
+
+class _Hedge:
+    """A reading that names several options (Reading::Hedged): no answer, "hedged"."""
+
+    def __init__(self, options):
+        self.options = options
 
 
 def _read_answer(clause, choices=None):
-    """An option letter at the clause's start (items with choices), else the first
-    number of its head, after the last `=`/`≈`: (answer, rest)."""
+    """Option letters at the clause's start (items with choices: one, or a _Hedge of
+    several), else the first number of its head, after the last `=`/`≈`:
+    (answer, rest)."""
     lead = _LEADING.match(clause)
     stripped = clause[lead.end():] if lead else clause
-    letter = _leading_letter(stripped, choices) if choices is not None else None
-    if letter is not None:
-        return letter[0], stripped[letter[1]:]
+    found = _tokens_at(stripped) if choices is not None else None
+    if found is not None:
+        named, length = found
+        if len(named) > 1:
+            return _Hedge(named), stripped[length:]
+        if named[0] < choices:
+            return _option_letter_of(named[0]), stripped[length:]
     cut = _BREAK.search(stripped)
     head = stripped[: cut.start()] if cut else stripped
     sign = max(head.rfind("="), head.rfind("≈"))
@@ -363,22 +435,47 @@ def _boxed(text, choices):
     return False, None
 
 
+_NAMED = re.compile(r"\b(?i:option|choice)\b|\([A-Za-z]\)\s+is\s+(?i:the\s+)?(?i:correct|right|answer)")
+
+
 def _option_letter(text, choices):
-    """"option C", "the correct choice is (C)", "(C) is correct", or a reply that is
-    only a letter; the last one within the options (option_letter_rule)."""
-    candidates = [(m.group(1) or m.group(2)) for m in _NAMED.finditer(text)]
-    alone = _ALONE.match(text.strip())
-    if alone is not None:
-        candidates.append(alone.group(1))
-    letter = next((c for c in reversed(candidates) if ord(c) - 65 < choices), None)
-    return letter is not None, letter
+    """"option C", "the correct choice is (c)", "(C) is correct", or a reply of letters
+    only: the last within the options; one naming several is a _Hedge
+    (option_letter_rule)."""
+    candidates, covered = [], 0
+    for m in _NAMED.finditer(text):
+        if m.start() < covered:
+            continue
+        found = _tokens_at(text[m.start():])
+        if found is None:
+            continue
+        covered = m.start() + found[1]
+        candidates.append(found[0])
+    whole = _whole_reply(text)
+    if whole is not None:
+        candidates.append(whole)
+    for named in reversed(candidates):
+        if len(named) > 1:
+            return True, _Hedge(named)
+        if named[0] < choices:
+            return True, _option_letter_of(named[0])
+    return False, None
 
 
-def _refusal(text):
+def _refusal(text, choices=None):
+    """A refusal with no number after it: no answer; one saying the problem is
+    undecided ("It cannot be determined.") is the "Cannot be inferred" option where the
+    item has it (refusal). "D. Cannot be inferred" on its own line is a listed option."""
     last = None
-    for last in _REFUSAL.finditer(text):
-        pass
-    return last is not None and not find_values(text[last.end():]), None
+    for m in _REFUSAL.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if not _LISTED.match(text[line_start:m.start()]):
+            last = m
+    if last is None or find_values(text[last.end():]):
+        return False, None
+    if last.group("undecided") is not None and choices is not None and CANNOT_BE_INFERRED in choices:
+        return True, _option_letter_of(choices.index(CANNOT_BE_INFERRED))
+    return True, None
 
 
 # --- option_text.rs ---------------------------------------------------------------
@@ -504,7 +601,8 @@ def _option_text(text, choices):
 def extract_with_rule(text, choices=None):
     """(the answer read, the rule that read it) as `geomrender score` reads it: a
     number, or for an item with `choices` (its options' texts, in order) also an
-    option letter ("C"); (None, "refusal") for a refusal, (None, "none") for nothing."""
+    option letter ("C"); (None, "refusal") for a refusal, (None, "hedged") for an
+    answer naming several options, (None, "none") for nothing."""
     text = normalize_text(text or "")
     count = None if choices is None else len(choices)
     for rule, trigger in _CASCADE:
@@ -513,7 +611,7 @@ def extract_with_rule(text, choices=None):
         else:
             fired, value = _phrase(rule, trigger, text, count)
         if fired:
-            return value, rule
+            return (None, "hedged") if isinstance(value, _Hedge) else (value, rule)
         if rule == "answer_is" and choices is not None:
             index = _option_text(text, choices)
             if index is not None:
@@ -521,10 +619,10 @@ def extract_with_rule(text, choices=None):
     if choices is not None:
         fired, letter = _option_letter(text, count)
         if fired:
-            return letter, "option_letter"
-    fired, _ = _refusal(text)
+            return (None, "hedged") if isinstance(letter, _Hedge) else (letter, "option_letter")
+    fired, value = _refusal(text, choices)
     if fired:
-        return None, "refusal"
+        return value, "refusal"
     values = find_values(text)
     return (values[-1][0], "last_number") if values else (None, "none")
 
