@@ -26,10 +26,19 @@ pub struct Style {
     /// centre (default 1; written only when not 1, so older rows keep their bytes).
     #[serde(skip_serializing_if = "is_one")]
     pub scale: f32,
+    /// A dot on every point that is not a corner of a drawn outline (default on;
+    /// written only when off, so older rows keep their bytes). Labels keep clear of
+    /// where the dots are either way.
+    #[serde(skip_serializing_if = "is_true")]
+    pub point_dots: bool,
 }
 
 fn is_one(v: &f32) -> bool {
     *v == 1.0
+}
+
+fn is_true(v: &bool) -> bool {
+    *v
 }
 
 impl Default for Style {
@@ -42,6 +51,7 @@ impl Default for Style {
             palette: Palette::Color,
             rotation: Rotation::R0,
             scale: 1.0,
+            point_dots: true,
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::generate::{Contour, Problem, Segment, SideKind};
 use crate::scene::{
     Anchor, Baseline, Color, FillRule, Item, LineCap, LineJoin, PathItem, TextItem,
 };
-use crate::style::Style;
+use crate::style::{Rotation, Style};
 use std::fmt::Write;
 
 /// A px coordinate or length in path data: at most 2 decimals.
@@ -161,6 +161,38 @@ fn aux_lines(p: &Problem, fit: &Fit, style: &Style) -> Item {
         dash: vec![6.0 * k, 4.0 * k],
         ..PathItem::new(d.join(" "))
     })
+}
+
+/// The point dots as one black path of circles (none when there are no dots), on
+/// top of the strokes. Each circle starts on the side the diagram's own left has
+/// turned to, so that a rotated drawing's path is the base's, rotated.
+pub(crate) fn dots(dots: &[Px], r: f32, rotation: Rotation) -> Option<Item> {
+    if dots.is_empty() {
+        return None;
+    }
+    // The diagram's left (-x) after turning clockwise on a y-down canvas.
+    let u = match rotation {
+        Rotation::R0 => [-r, 0.0],
+        Rotation::R90 => [0.0, -r],
+        Rotation::R180 => [r, 0.0],
+        Rotation::R270 => [0.0, r],
+    };
+    let mut d = String::new();
+    for &[x, y] in dots {
+        if !d.is_empty() {
+            d.push(' ');
+        }
+        let (sx, sy, ex, ey) = (f(x + u[0]), f(y + u[1]), f(x - u[0]), f(y - u[1]));
+        let _ = write!(
+            d,
+            "M {sx} {sy} A {r} {r} 0 1 0 {ex} {ey} A {r} {r} 0 1 0 {sx} {sy} Z",
+            r = f(r)
+        );
+    }
+    Some(Item::Path(PathItem {
+        fill: Some(super::DOT_COLOR),
+        ..PathItem::new(d)
+    }))
 }
 
 /// Thin lines from an element to its label where the label was pushed away; 1 px

@@ -15,14 +15,16 @@
 //! annotation, info, relabel…) moves the geometry. A label with no clear spot near
 //! its element goes farther out, with a thin leader line back to the element.
 //!
-//! Every label stays attached to its element (issue 16): an angle value's centre
-//! stays inside its own angle's wedge (candidates turn at most to the wedge's edge,
-//! and a narrow wedge's value moves out along the bisector); a side value is
-//! preferred where it is [`ATTACH_RATIO`] times nearer its own side than any other
-//! side or ray, a vertex letter where it is that much nearer its own point than any
-//! other point and outside the shapes meeting there. Clearances use
-//! `REFERENCE_LINE_WIDTH`, never the style's line width, so that positions do not
-//! depend on it.
+//! Every label stays attached to its element (issues 16 and 44): a label is
+//! preferred where it is [`ATTACH_RATIO`] times nearer its own element than any
+//! other of the kind a reader could take it for — a vertex letter or an angle value
+//! nearer its own point than any other point, a side value nearer its own side than
+//! any other side or ray. An angle value stays inside its own angle's wedge where it
+//! can; a wedge too narrow for it, or whose bisector leads to another point, puts it
+//! just outside an arm, never inside another angle's wedge at that vertex, with a
+//! leader line to its arc. A vertex letter stays outside the shapes meeting at its
+//! point. Clearances use `REFERENCE_LINE_WIDTH`, never the style's line width, so
+//! that positions do not depend on it.
 
 use super::frame::{Fit, Geometry, Px, outline_polylines};
 use super::marks::{self, Marks};
@@ -42,9 +44,9 @@ const STROKE_CLEARANCE: f32 = REFERENCE_LINE_WIDTH / 2.0 + STROKE_GAP;
 /// The largest label font size (px on the 512 px reference canvas) the diagram's
 /// margin leaves room for: the largest of the `fontsize` axis's default sweep.
 pub const ROOM_FOR_FONT_PX: f32 = 32.0;
-/// A side value or vertex letter is attached when the nearest other element of its
-/// kind is this many times farther from the label's centre than its own element.
-pub const ATTACH_RATIO: f32 = 1.2;
+/// A label is attached when the nearest other element of its kind is this many
+/// times farther from the label's centre than its own element.
+pub const ATTACH_RATIO: f32 = 1.5;
 /// `min_attachment_ratio` when no label has another element of its kind at all.
 const RATIO_CAP: f32 = 1000.0;
 /// A label pushed this far (px) beyond its natural spot gets a leader line.
@@ -65,14 +67,23 @@ pub(crate) struct Placed {
     /// A leader line from the element to the label's box, when the label was pushed
     /// away from its natural spot.
     pub leader: Option<(Px, Px)>,
-    /// How well it is attached: [`Attach::ratio`] (infinite for angle values).
+    /// How well it is attached: [`Attach::ratio`].
     pub ratio: f32,
+    /// Whether it is a vertex letter.
+    pub letter: bool,
 }
 
 /// What a label must stay with.
 enum Attach {
-    /// An angle value: its centre stays inside the wedge by construction.
-    Wedge,
+    /// An angle value: its vertex, every other point, its own wedge and those of
+    /// the other angles at its vertex (a value outside its own wedge never stands
+    /// in one of them).
+    Angle {
+        vertex: Px,
+        others: Vec<Px>,
+        own: [Px; 3],
+        wedges: Vec<[Px; 3]>,
+    },
     /// A side value: its own side, and every other side and ray.
     Segment {
         own: (Px, Px),
@@ -104,7 +115,13 @@ impl Attach {
     /// the distance to its own (infinite with no other element, or for a wedge).
     fn ratio(&self, c: Px) -> f32 {
         let (own, other) = match self {
-            Attach::Wedge => return f32::INFINITY,
+            Attach::Angle { vertex, others, .. } => (
+                len(sub(c, *vertex)),
+                others
+                    .iter()
+                    .map(|&q| len(sub(c, q)))
+                    .fold(f32::INFINITY, f32::min),
+            ),
             Attach::Segment { own, others } => (
                 point_seg(c, *own),
                 others
@@ -129,12 +146,33 @@ impl Attach {
 
     /// Whether a label centred at `c` is attached.
     fn holds(&self, c: Px) -> bool {
-        let outside = match self {
+        let clear = match self {
             Attach::Point { shapes, .. } => !shapes.iter().any(|poly| inside(poly, c)),
-            _ => true,
+            Attach::Angle { .. } | Attach::Segment { .. } => true,
         };
-        outside && self.ratio(c) >= ATTACH_RATIO
+        clear && self.ratio(c) >= ATTACH_RATIO
     }
+
+    /// Whether a label centred at `c` would name the wrong element whatever else
+    /// holds: an angle value outside its own wedge and inside another angle's at
+    /// its vertex. Never taken, not even as a fallback.
+    fn forbidden(&self, c: Px) -> bool {
+        match self {
+            Attach::Angle { own, wedges, .. } => {
+                let [a, v, b] = *own;
+                !in_wedge(c, a, v, b) && wedges.iter().any(|&[a, v, b]| in_wedge(c, a, v, b))
+            }
+            Attach::Segment { .. } | Attach::Point { .. } => false,
+        }
+    }
+}
+
+/// Whether `c` lies strictly inside the wedge at `v` between the rays to `a` and `b`
+/// (an angle below 180°).
+fn in_wedge(c: Px, a: Px, v: Px, b: Px) -> bool {
+    let (ua, ub, w) = (sub(a, v), sub(b, v), sub(c, v));
+    let s = crate::vec2::cross(ua, ub).signum();
+    crate::vec2::cross(ua, w) * s > 0.0 && crate::vec2::cross(w, ub) * s > 0.0
 }
 
 /// The margin (px, each side) the diagram is fitted into the canvas with: room for a
@@ -150,6 +188,8 @@ pub(crate) fn fit_margin(canvas: u32) -> f64 {
 pub(crate) struct Layout {
     pub fit: Fit,
     pub marks: Marks,
+    /// Where the point dots are (drawn or not, labels keep clear of them).
+    pub dots: Vec<Px>,
     pub placed: Vec<Placed>,
     pub stats: LayoutStats,
     /// What later layouts of a variant keep from this one.
@@ -171,8 +211,10 @@ pub(crate) struct Keep {
 struct Request {
     text: String,
     anchor: Px,
+    /// Whether it is a vertex letter (which `relabel` renames in place).
+    letter: bool,
     /// Preferred directions, best first.
-    dirs: Vec<Px>,
+    dirs: Vec<Dir>,
     /// Distance from the anchor to keep before the box starts.
     base: f32,
     /// Half the side's vector, for sliding side labels along their side.
@@ -180,12 +222,39 @@ struct Request {
     /// Degrees of turning away from the preferred direction that cost as much as 6 px
     /// more distance: small for angle labels, which should stay inside their angle.
     turn_cost: f32,
-    /// Most degrees the label may turn away from its preferred direction (an angle
-    /// value: less than half its angle, so that it stays inside the wedge).
-    max_turn: f32,
-    /// Where a leader line starts when the label is pushed out.
-    leader_from: Px,
     attach: Attach,
+}
+
+impl Request {
+    /// Half the box the label is placed with at font size `size`: its text's, and
+    /// for a vertex letter at least that of as many W's (the widest capital), so
+    /// that where letters go does not depend on which letters they are and a
+    /// renamed point (`relabel`) keeps its letter's place.
+    fn half(&self, size: f32) -> [f32; 2] {
+        let (mut w, h) = text_box(&self.text, size);
+        if self.letter {
+            let widest = "W".repeat(self.text.chars().count());
+            w = w.max(text_box(&widest, size).0);
+        }
+        [w / 2.0, h / 2.0]
+    }
+}
+
+/// One direction a label may go from its anchor.
+struct Dir {
+    to: Px,
+    /// Most degrees it may turn away from `to` (an angle value inside its wedge:
+    /// less than half its angle).
+    max_turn: f32,
+    /// What taking this direction costs, in the score's units (6 px of distance
+    /// each).
+    cost: f32,
+    /// Where a leader line starts when the label is pushed out (or always, with
+    /// `leader`).
+    leader_from: Px,
+    /// A label placed this way always gets a leader line (an angle value outside
+    /// its wedge).
+    leader: bool,
 }
 
 fn rotate(a: Px, deg: f32) -> Px {
@@ -219,7 +288,12 @@ pub(crate) fn layout(
         f64::from(style.scale),
     );
     let marks = marks::marks(p, &fit, style.canvas);
-    let segs = marks::stroke_segments(p, &fit, &marks);
+    let dots = super::dots::dots(p, &fit);
+    let mut segs = marks::stroke_segments(p, &fit, &marks);
+    segs.extend(super::dots::obstacles(
+        &dots,
+        super::dots::radius(style.canvas),
+    ));
     let requests = requests(p, &fit, a, style);
     let kept = keep.map(|k| kept(k, &requests, &segs, canvas, style.font_size));
     let placed = place_all(
@@ -237,6 +311,7 @@ pub(crate) fn layout(
     Ok(Layout {
         fit,
         marks,
+        dots,
         placed,
         stats,
         keep,
@@ -245,7 +320,9 @@ pub(crate) fn layout(
 
 /// For each request, the base's placement of the same text around the same anchor at
 /// the same size when it may stay: on the canvas, clear of the strokes the base did
-/// not have, off the other kept labels, and as attached to its element as it was.
+/// not have, off the other kept labels, and as attached to its element as it was. A
+/// vertex letter renamed (`relabel`) keeps its place, and its leader, where its new
+/// box is as clear of every stroke.
 fn kept(
     keep: &Keep,
     reqs: &[Request],
@@ -258,29 +335,51 @@ fn kept(
         .copied()
         .filter(|s| !keep.segs.contains(s))
         .collect();
+    let all_segs = segs.to_vec();
     let mut out: Vec<Option<Placed>> = Vec::with_capacity(reqs.len());
     let mut taken = vec![false; keep.placed.len()];
     for r in reqs {
-        let (w, h) = text_box(&r.text, size);
-        let half = [w / 2.0, h / 2.0];
-        let found = keep.placed.iter().enumerate().find(|(i, k)| {
+        let half = r.half(size);
+        let same = keep.placed.iter().enumerate().find(|(i, k)| {
             !taken[*i] && k.text == r.text && k.anchor == r.anchor && k.half == half
         });
-        let stays = found.filter(|(_, k)| {
-            on_canvas(k.center, k.half, canvas)
-                && new_segs
-                    .iter()
-                    .all(|&(a, b)| box_seg_dist(k.center, k.half, a, b) >= STROKE_CLEARANCE)
-                && (k.ratio < ATTACH_RATIO || r.attach.holds(k.center))
-                && out.iter().flatten().all(|q: &Placed| {
-                    !boxes_intersect(k.center, k.half, q.center, q.half, LABEL_GAP)
-                })
-        });
-        out.push(stays.map(|(i, k)| {
+        let renamed = || {
+            let found = keep.placed.iter().enumerate().find(|(i, k)| {
+                !taken[*i] && r.letter && k.letter && k.anchor == r.anchor && k.text != r.text
+            });
+            found.map(|(i, k)| {
+                let leader = k.leader.and_then(|_| leader(r.anchor, k.center, half));
+                (
+                    i,
+                    Placed {
+                        text: r.text.clone(),
+                        half,
+                        leader,
+                        ..k.clone()
+                    },
+                )
+            })
+        };
+        // The strokes a kept box must keep clear of: the new ones, or every one for
+        // a box of another size.
+        let stays = same
+            .map(|(i, k)| (i, k.clone(), &new_segs))
+            .or_else(|| renamed().map(|(i, k)| (i, k, &all_segs)))
+            .filter(|(_, k, segs)| {
+                on_canvas(k.center, k.half, canvas)
+                    && segs
+                        .iter()
+                        .all(|&(a, b)| box_seg_dist(k.center, k.half, a, b) >= STROKE_CLEARANCE)
+                    && (k.ratio < ATTACH_RATIO || r.attach.holds(k.center))
+                    && out.iter().flatten().all(|q: &Placed| {
+                        !boxes_intersect(k.center, k.half, q.center, q.half, LABEL_GAP)
+                    })
+            });
+        out.push(stays.map(|(i, k, _)| {
             taken[i] = true;
             Placed {
                 ratio: r.attach.ratio(k.center),
-                ..k.clone()
+                ..k
             }
         }));
     }
@@ -322,16 +421,55 @@ fn angle_requests(p: &Problem, fit: &Fit, a: Annotation, canvas: u32) -> Vec<Req
             .acos()
             .to_degrees()
             / 2.0;
+        // Outside the wedge, beyond each arm (turned away from the other arm), with
+        // a leader from the arc's end on that arm: where the wedge has no room.
+        let away = |u: Px, other: Px| {
+            let s = if crate::vec2::cross(u, other) > 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            rotate(u, s * OUTSIDE_ARM_DEG)
+        };
+        let mut dirs = vec![Dir {
+            to: dir,
+            max_turn: (half_angle - 3.0).max(0.0),
+            cost: 0.0,
+            leader_from: add(v, scale(dir, r)),
+            leader: false,
+        }];
+        for (u, other) in [(ua, ub), (ub, ua)] {
+            dirs.push(Dir {
+                to: away(u, other),
+                max_turn: OUTSIDE_ARM_DEG - 5.0,
+                cost: OUTSIDE_COST,
+                leader_from: add(v, scale(u, r)),
+                leader: true,
+            });
+        }
+        let vertex_at = |q: Px| len(sub(q, v)) < 1e-3;
+        let others = (0..p.diagram.points.len())
+            .map(pt)
+            .filter(|&q| !vertex_at(q))
+            .collect();
+        let wedges = (p.diagram.angles.iter())
+            .filter(|o| !std::ptr::eq(*o, ang) && vertex_at(pt(o.points[1])))
+            .map(|o| [pt(o.points[0]), pt(o.points[1]), pt(o.points[2])])
+            .collect();
         out.push(Request {
             text: text.to_string(),
             anchor: v,
-            dirs: vec![dir],
+            letter: false,
+            dirs,
             base: r + STROKE_CLEARANCE,
             along: None,
             turn_cost: 6.0,
-            max_turn: (half_angle - 3.0).max(0.0),
-            leader_from: add(v, scale(dir, r)),
-            attach: Attach::Wedge,
+            attach: Attach::Angle {
+                vertex: v,
+                others,
+                own: [pa, v, pb],
+                wedges,
+            },
         });
     }
     out
@@ -369,12 +507,11 @@ fn side_requests(p: &Problem, fit: &Fit, a: Annotation) -> Vec<Request> {
         out.push(Request {
             text: text.to_string(),
             anchor: mid,
-            dirs,
+            letter: false,
+            dirs: free(dirs, mid),
             base: STROKE_CLEARANCE,
             along: Some(along),
             turn_cost: 20.0,
-            max_turn: 180.0,
-            leader_from: mid,
             attach: Attach::Segment {
                 own: (s0, s1),
                 others,
@@ -382,6 +519,21 @@ fn side_requests(p: &Problem, fit: &Fit, a: Annotation) -> Vec<Request> {
         });
     }
     out
+}
+
+/// Directions a label may turn all the way round from, best first, each 2.5 more
+/// costly than the one before, with leaders from `from`.
+fn free(dirs: Vec<Px>, from: Px) -> Vec<Dir> {
+    dirs.into_iter()
+        .enumerate()
+        .map(|(k, to)| Dir {
+            to,
+            max_turn: 180.0,
+            cost: k as f32 * 2.5,
+            leader_from: from,
+            leader: false,
+        })
+        .collect()
 }
 
 /// Vertex letters: opposite the edges and rays that meet at the vertex, or away from
@@ -433,12 +585,11 @@ fn vertex_requests(p: &Problem, fit: &Fit) -> Vec<Request> {
         out.push(Request {
             text: point.name.clone(),
             anchor: here,
-            dirs: vec![away],
+            letter: true,
+            dirs: free(vec![away], here),
             base: STROKE_CLEARANCE,
             along: None,
             turn_cost: 20.0,
-            max_turn: 180.0,
-            leader_from: here,
             attach: Attach::Point {
                 own: here,
                 others,
@@ -521,22 +672,31 @@ const EXTRA: [f32; 11] = [
     0.0, 3.0, 7.0, 12.0, 20.0, 32.0, 48.0, 72.0, 100.0, 140.0, 190.0,
 ];
 const SLIDES: [f32; 5] = [0.0, 0.25, -0.25, 0.5, -0.5];
+/// Places a label without an attached, clear place tries in [`repair`].
+const REPAIR_TRIES: usize = 3;
+/// Most labels that step aside for one in [`repair`].
+const REPAIR_MOVES: usize = 2;
+/// How far beyond an arm (degrees) an angle value that leaves its wedge goes.
+const OUTSIDE_ARM_DEG: f32 = 35.0;
+/// What leaving the wedge costs an angle value: as much as 8 × 6 px farther out.
+const OUTSIDE_COST: f32 = 8.0;
 
-/// One candidate position: its score (lower is better) and how far it was pushed out.
+/// One candidate position: its score (lower is better), how far it was pushed out,
+/// and the direction it was taken in.
 struct Candidate {
     score: f32,
     center: Px,
     extra: f32,
+    dir: usize,
 }
 
 /// Places labels in order, each at its best candidate: the lowest-scoring one that
 /// is on the canvas, off every placed label, clear of strokes and attached to its
-/// element; failing that, the attached (then any) one with the most stroke clearance;
-/// failing that, the first candidate clamped to the canvas. A label that does not
+/// element; failing that, the one that is most so (attached, then clear of strokes,
+/// then as attached as it can be); failing that, the first candidate clamped to the
+/// canvas. Then each label left without an attached, clear place tries to take one
+/// from a label near it that can move to another ([`repair`]). A label that does not
 /// fit on the canvas at all is an error.
-///
-/// Kept whole: one greedy pass whose fallbacks share the loop's state (placed
-/// boxes, the stroke index); split, each helper would take all of it.
 fn place_all(
     reqs: &[Request],
     segs: &[(Px, Px)],
@@ -545,12 +705,15 @@ fn place_all(
     kept: &[Option<Placed>],
 ) -> Result<Vec<Placed>, TooLarge> {
     let mut placed: Vec<Placed> = Vec::with_capacity(reqs.len());
+    let mut good: Vec<bool> = Vec::with_capacity(reqs.len());
     for (i, r) in reqs.iter().enumerate() {
         if let Some(Some(k)) = kept.get(i) {
             placed.push(k.clone());
+            good.push(true);
             continue;
         }
-        let (w, h) = text_box(&r.text, size);
+        let half = r.half(size);
+        let (w, h) = (2.0 * half[0], 2.0 * half[1]);
         // The box must fit inside the canvas less 1 px on each side (`on_canvas`);
         // written so that a NaN size fails too.
         if !(w + 2.0 <= canvas && h + 2.0 <= canvas) {
@@ -560,109 +723,204 @@ fn place_all(
                 height: h,
             });
         }
-        let half = [w / 2.0, h / 2.0];
-        let cands = candidates(r, half);
-        // Only labels and strokes near some candidate can matter: the others are left
-        // out up front, which keeps the work per label from growing with the whole
-        // diagram. Exact: what is left out is more than its gap + 1 px away from every
-        // candidate box, so it could neither collide nor set a clearance below
-        // `STROKE_CLEARANCE` (the only clearances compared); anything not finite stays.
-        let (lo, hi) = reach(&cands, half);
-        let near = |x0: f32, x1: f32, y0: f32, y1: f32, m: f32| {
-            !(x0 > hi[0] + m || x1 < lo[0] - m || y0 > hi[1] + m || y1 < lo[1] - m)
-        };
         // The labels placed so far, and the kept ones still to come.
-        let near_labels: Vec<&Placed> = placed
+        let others: Vec<&Placed> = placed
             .iter()
             .chain(kept.iter().skip(i + 1).flatten())
-            .filter(|q| {
-                let (c, h) = (q.center, q.half);
-                near(
-                    c[0] - h[0],
-                    c[0] + h[0],
-                    c[1] - h[1],
-                    c[1] + h[1],
-                    LABEL_GAP + 1.0,
-                )
-            })
             .collect();
-        let near_segs: Vec<Seg> = segs
-            .iter()
-            .copied()
-            .filter(|&(a, b)| {
-                let m = STROKE_CLEARANCE + 1.0;
-                // Written so that a NaN coordinate keeps the segment.
-                !(a[0] > hi[0] + m && b[0] > hi[0] + m
-                    || a[0] < lo[0] - m && b[0] < lo[0] - m
-                    || a[1] > hi[1] + m && b[1] > hi[1] + m
-                    || a[1] < lo[1] - m && b[1] < lo[1] - m)
-            })
-            .map(Seg::new)
-            .collect();
-        let hard_ok = |c: Px| {
-            on_canvas(c, half, canvas)
-                && near_labels
-                    .iter()
-                    .all(|q| !boxes_intersect(c, half, q.center, q.half, LABEL_GAP))
-        };
-        // The clearance capped at `STROKE_CLEARANCE`, all that is compared: segments
-        // that cannot come nearer than the nearest so far are not measured.
-        let stroke_clearance = |c: Px| {
-            let mut clearance = STROKE_CLEARANCE;
-            for s in &near_segs {
-                if clearance <= 0.0 {
-                    break;
-                }
-                if !s.beyond(c, half, clearance) {
-                    clearance = clearance.min(box_seg_dist(c, half, s.a, s.b));
-                }
-            }
-            clearance
-        };
-        let mut chosen = None;
-        // (attached, clearance) of the best fallback so far.
-        let mut fallback: Option<((bool, f32), &Candidate)> = None;
-        let mut order = best_first(&cands).peekable();
-        let first = order.peek().copied();
-        for cand in order {
-            if !hard_ok(cand.center) {
-                continue;
-            }
-            let attached = r.attach.holds(cand.center);
-            let cl = stroke_clearance(cand.center);
-            if attached && cl >= STROKE_CLEARANCE {
-                chosen = Some(cand);
+        let (p, ok) = place_one(r, half, &others, segs, canvas);
+        placed.push(p);
+        good.push(ok);
+    }
+    repair(reqs, segs, canvas, kept, &mut placed, &mut good);
+    Ok(placed)
+}
+
+/// For each label without an attached, clear place (none was free when its turn
+/// came), other labels step aside: the label takes its best attached, clear place
+/// among the strokes and the kept labels alone, and the (at most
+/// [`REPAIR_MOVES`]) placed labels its box then meets are placed again around it;
+/// kept when every one of them finds an attached, clear place too. Up to
+/// [`REPAIR_TRIES`] places are tried, each avoiding the labels that could not move
+/// for the one before. Rare (a crowded corner), so simple.
+fn repair(
+    reqs: &[Request],
+    segs: &[(Px, Px)],
+    canvas: f32,
+    kept: &[Option<Placed>],
+    placed: &mut [Placed],
+    good: &mut [bool],
+) {
+    let movable = |j: usize| !matches!(kept.get(j), Some(Some(_)));
+    for i in 0..reqs.len() {
+        if good[i] || !movable(i) {
+            continue;
+        }
+        let half = placed[i].half;
+        // What the label may not take: the kept labels, then the ones that would not
+        // move.
+        let mut fixed: Vec<usize> = (0..reqs.len()).filter(|&j| j != i && !movable(j)).collect();
+        for _ in 0..REPAIR_TRIES {
+            let obstacles: Vec<&Placed> = fixed.iter().map(|&j| &placed[j]).collect();
+            let (pi, ok) = place_one(&reqs[i], half, &obstacles, segs, canvas);
+            if !ok {
                 break;
             }
-            let key = (attached, cl.min(STROKE_CLEARANCE));
-            if fallback.is_none_or(|(best, _)| key > best) {
-                fallback = Some((key, cand));
+            let meets =
+                |q: &Placed| boxes_intersect(pi.center, pi.half, q.center, q.half, LABEL_GAP);
+            let moved: Vec<usize> = (0..reqs.len())
+                .filter(|&j| j != i && !fixed.contains(&j) && meets(&placed[j]))
+                .collect();
+            if moved.len() > REPAIR_MOVES {
+                fixed.extend(moved);
+                continue;
+            }
+            let mut trial: Vec<Placed> = placed.to_vec();
+            trial[i] = pi;
+            let mut all_ok = true;
+            for &j in &moved {
+                let others: Vec<&Placed> = (trial.iter().enumerate())
+                    .filter(|(k, _)| *k != j)
+                    .map(|(_, q)| q)
+                    .collect();
+                let (pj, ok_j) = place_one(&reqs[j], trial[j].half, &others, segs, canvas);
+                all_ok &= ok_j || !good[j];
+                trial[j] = pj;
+            }
+            if all_ok {
+                placed.clone_from_slice(&trial);
+                good[i] = true;
+                break;
+            }
+            fixed.extend(moved);
+        }
+    }
+}
+
+/// How good a place is that is not attached and clear, best greatest: clear of
+/// strokes (never over one), then attached, then as attached as it can be, then
+/// the stroke clearance.
+type Fallback = (bool, bool, f32, f32);
+
+/// The best place for one label among `others` (see [`place_all`]), and whether it
+/// is attached and clear of every stroke there.
+fn place_one(
+    r: &Request,
+    half: [f32; 2],
+    others: &[&Placed],
+    segs: &[(Px, Px)],
+    canvas: f32,
+) -> (Placed, bool) {
+    let cands = candidates(r, half);
+    // Only labels and strokes near some candidate can matter: the others are left
+    // out up front, which keeps the work per label from growing with the whole
+    // diagram. Exact: what is left out is more than its gap + 1 px away from every
+    // candidate box, so it could neither collide nor set a clearance below
+    // `STROKE_CLEARANCE` (the only clearances compared); anything not finite stays.
+    let (lo, hi) = reach(&cands, half);
+    let near = |x0: f32, x1: f32, y0: f32, y1: f32, m: f32| {
+        !(x0 > hi[0] + m || x1 < lo[0] - m || y0 > hi[1] + m || y1 < lo[1] - m)
+    };
+    let near_labels: Vec<&Placed> = others
+        .iter()
+        .copied()
+        .filter(|q| {
+            let (c, h) = (q.center, q.half);
+            near(
+                c[0] - h[0],
+                c[0] + h[0],
+                c[1] - h[1],
+                c[1] + h[1],
+                LABEL_GAP + 1.0,
+            )
+        })
+        .collect();
+    let near_segs: Vec<Seg> = segs
+        .iter()
+        .copied()
+        .filter(|&(a, b)| {
+            let m = STROKE_CLEARANCE + 1.0;
+            // Written so that a NaN coordinate keeps the segment.
+            !(a[0] > hi[0] + m && b[0] > hi[0] + m
+                || a[0] < lo[0] - m && b[0] < lo[0] - m
+                || a[1] > hi[1] + m && b[1] > hi[1] + m
+                || a[1] < lo[1] - m && b[1] < lo[1] - m)
+        })
+        .map(Seg::new)
+        .collect();
+    let hard_ok = |c: Px| {
+        on_canvas(c, half, canvas)
+            && !r.attach.forbidden(c)
+            && near_labels
+                .iter()
+                .all(|q| !boxes_intersect(c, half, q.center, q.half, LABEL_GAP))
+    };
+    // The clearance capped at `STROKE_CLEARANCE`, all that is compared: segments
+    // that cannot come nearer than the nearest so far are not measured.
+    let stroke_clearance = |c: Px| {
+        let mut clearance = STROKE_CLEARANCE;
+        for s in &near_segs {
+            if clearance <= 0.0 {
+                break;
+            }
+            if !s.beyond(c, half, clearance) {
+                clearance = clearance.min(box_seg_dist(c, half, s.a, s.b));
             }
         }
-        let (center, extra) = match chosen.or(fallback.map(|(_, c)| c)) {
-            Some(c) => (c.center, c.extra),
-            None => {
-                let c = first.map_or(r.anchor, |x| x.center);
-                let clamped = [
-                    c[0].clamp(half[0] + 1.0, canvas - half[0] - 1.0),
-                    c[1].clamp(half[1] + 1.0, canvas - half[1] - 1.0),
-                ];
-                (clamped, 0.0)
-            }
-        };
-        let leader = (extra >= LEADER_EXTRA)
-            .then(|| leader(r.leader_from, center, half))
-            .flatten();
-        placed.push(Placed {
-            text: r.text.clone(),
-            anchor: r.anchor,
-            center,
-            half,
-            leader,
-            ratio: r.attach.ratio(center),
-        });
+        clearance
+    };
+    let mut chosen = None;
+    let mut fallback: Option<(Fallback, &Candidate)> = None;
+    let mut order = best_first(&cands).peekable();
+    let first = order.peek().copied();
+    for cand in order {
+        if !hard_ok(cand.center) {
+            continue;
+        }
+        let attached = r.attach.holds(cand.center);
+        let cl = stroke_clearance(cand.center);
+        if attached && cl >= STROKE_CLEARANCE {
+            chosen = Some(cand);
+            break;
+        }
+        let ratio = r.attach.ratio(cand.center).min(ATTACH_RATIO);
+        let key = (
+            cl >= STROKE_CLEARANCE,
+            attached,
+            ratio,
+            cl.min(STROKE_CLEARANCE),
+        );
+        if fallback.is_none_or(|(best, _)| key > best) {
+            fallback = Some((key, cand));
+        }
     }
-    Ok(placed)
+    let good = chosen.is_some();
+    let (center, extra, dir) = match chosen.or(fallback.map(|(_, c)| c)) {
+        Some(c) => (c.center, c.extra, &r.dirs[c.dir]),
+        None => {
+            let c = first.map_or(r.anchor, |x| x.center);
+            let clamped = [
+                c[0].clamp(half[0] + 1.0, canvas - half[0] - 1.0),
+                c[1].clamp(half[1] + 1.0, canvas - half[1] - 1.0),
+            ];
+            (clamped, 0.0, &r.dirs[0])
+        }
+    };
+    // A label pushed out, outside its wedge, or where it is not unmistakably its
+    // element's gets a leader line from its element.
+    let leader = (dir.leader || extra >= LEADER_EXTRA || !r.attach.holds(center))
+        .then(|| leader(dir.leader_from, center, half))
+        .flatten();
+    let placed = Placed {
+        text: r.text.clone(),
+        anchor: r.anchor,
+        center,
+        half,
+        leader,
+        ratio: r.attach.ratio(center),
+        letter: r.letter,
+    };
+    (placed, good)
 }
 
 /// Every candidate position of a request, in the order they are made.
@@ -673,20 +931,20 @@ fn candidates(r: &Request, half: [f32; 2]) -> Vec<Candidate> {
     } else {
         &SLIDES[..1]
     };
-    for (k, &dir0) in r.dirs.iter().enumerate() {
-        for &off in OFFSETS.iter().filter(|o| o.abs() <= r.max_turn) {
-            let dir = rotate(dir0, off);
+    for (k, d) in r.dirs.iter().enumerate() {
+        for &off in OFFSETS.iter().filter(|o| o.abs() <= d.max_turn) {
+            let dir = rotate(d.to, off);
             let extent = dir[0].abs() * half[0] + dir[1].abs() * half[1];
             for &extra in &EXTRA {
                 for &slide in slides {
                     let shift = r.along.map_or([0.0, 0.0], |al| scale(al, slide));
                     let center = add(add(r.anchor, shift), scale(dir, r.base + extent + extra));
-                    let score =
-                        off.abs() / r.turn_cost + extra / 6.0 + k as f32 * 2.5 + slide.abs() * 6.0;
+                    let score = off.abs() / r.turn_cost + extra / 6.0 + d.cost + slide.abs() * 6.0;
                     cands.push(Candidate {
                         score,
                         center,
                         extra,
+                        dir: k,
                     });
                 }
             }

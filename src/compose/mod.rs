@@ -22,10 +22,12 @@
 //! ```text
 //! frame   diagram units → canvas px: rotation, scale and centring (`Fit`)
 //! draw    fills and outlines, in the shapes' order
+//! dots    a dot on every point that is not a corner of an outline
 //! marks   right-angle marks and angle arcs
 //! labels  label requests, placement clear of strokes and each other, leader lines
 //! ```
 
+mod dots;
 mod draw;
 mod frame;
 mod labels;
@@ -48,6 +50,10 @@ pub const REFERENCE_LINE_WIDTH: f32 = 2.0;
 /// only paths that may differ between style variants of one problem.
 pub const LEADER_COLOR: Color = Color::rgb(0x55, 0x55, 0x55);
 
+/// Fill of the point dots (one path of circles, drawn after the strokes): no shape
+/// is filled with it.
+pub const DOT_COLOR: Color = Color::BLACK;
+
 /// How well the labels fit, measured on label boxes (glyph advances × font ascent −
 /// descent, centred on the anchor as drawn).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,10 +73,11 @@ pub struct LayoutStats {
     pub scale: f64,
     /// Labels drawn away from their element with a leader line back to it.
     pub leaders: usize,
-    /// Over the side values and vertex letters: the smallest ratio of the distance
-    /// from a label's centre to the nearest other element of its kind (another side or
-    /// ray; another point) over the distance to its own (1000 when none has another
-    /// element of its kind). Angle values are kept inside their own wedge instead.
+    /// Over every label: the smallest ratio of the distance from its centre to the
+    /// nearest other element a reader could take it for (another point, for a vertex
+    /// letter or an angle value; another side or ray, for a side value) over the
+    /// distance to its own (1000 when none has another). The layout prefers at least
+    /// [`ATTACH_RATIO`].
     pub min_attachment_ratio: f32,
 }
 
@@ -186,6 +193,10 @@ fn compose_keeping(
         }
     })?;
     let mut items = draw::shapes(problem, &layout.fit, &layout.marks, style);
+    if style.point_dots {
+        let r = dots::radius(style.canvas);
+        items.extend(draw::dots(&layout.dots, r, style.rotation));
+    }
     items.extend(draw::leaders(&layout.placed, style));
     items.extend(draw::labels(&layout.placed, style));
     let scene = Scene {

@@ -223,6 +223,44 @@ run 120 "$G" score --manifest base/manifest.jsonl --predictions long.jsonl --out
 if [ "$RC" -ne 124 ] && grep -q "long.jsonl:1" <<<"$LAST"; then verdict score-long-prediction yes ""; else verdict score-long-prediction no "no line error"; fi
 refused score-xlsx-bomb "bomb.xlsx" 60 -- "$G" score --manifest base/manifest.jsonl --predictions bomb.xlsx --predictions-format vlmevalkit --out sc4
 
+# ---- score: letters, hedges, over-long outputs, "cannot be determined" (issue 44) --------
+"$G" generate --task relations --count 8 --seed 3 --out rel8.jsonl 2>/dev/null
+"$G" render rel8.jsonl --out relbase --backend cpu -q 2>/dev/null
+python3 - <<'EOF'
+import json
+rows = [json.loads(l) for l in open("relbase/manifest.jsonl")]
+def pred(name, texts):
+    with open(name, "w") as f:
+        for r, t in zip(rows, texts):
+            f.write(json.dumps({"id": r["id"], "prediction": t}) + "\n")
+pred("hedge.jsonl", ["The answer is A, B, C or D", "A or B", "A and B", "(A) or (D)",
+                     "The answer is either B or C.", "Answer: A, B", "It is option A or option B.", "A/C"])
+forms = ["answer: ({})", "The correct option is {}.", "{}", "**({})**", "Answer: {}) that one",
+         "I choose option {}", "the answer is {}.", "Final answer: ({})"]
+pred("lower.jsonl", [f.format(r["answer"].lower()) for f, r in zip(forms, rows)])
+pred("undecided.jsonl", ["It cannot be determined."] * len(rows))
+pred("huge.jsonl", ["The answer is A. " + "x" * (2 << 20)] + ["Therefore the final answer is A."] * (len(rows) - 1))
+json.dump({"cbi": sum(1 for r in rows if r["choices"][ord(r["answer"]) - 65] == "Cannot be inferred"),
+           "n": len(rows)}, open("rel8.truth.json", "w"))
+EOF
+# check NAME DIR EXPRESSION: the Python expression holds of DIR/report.json (r: its model m,
+# its base row b) and rel8.truth.json (t), after a run that exited 0.
+check() {
+    local ok=no
+    if [ "$RC" -eq 0 ]; then
+        ok=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]+"/report.json")); t=json.load(open("rel8.truth.json")); m=r["models"][0]; b=[x for x in r["rows"] if x["axis"]=="base"][0]; print("yes" if eval(sys.argv[2]) else "no")' "$2" "$3" 2>&1)
+    fi
+    verdict "$1" "$ok" "report.json: $3 does not hold"
+}
+run 60 "$G" score --manifest relbase/manifest.jsonl --predictions hedge.jsonl --out s44a
+check score-hedges-are-unparsed s44a 'm["rules"].get("hedged") == t["n"] and b["unparsed"] == t["n"] and b["correct"] == 0'
+run 60 "$G" score --manifest relbase/manifest.jsonl --predictions lower.jsonl --out s44b
+check score-lower-case-letters-read s44b 'b["correct"] == t["n"] and m["unparsed"] == 0'
+run 60 "$G" score --manifest relbase/manifest.jsonl --predictions undecided.jsonl --out s44c
+check score-cannot-be-determined-is-cbi s44c 'b["correct"] == t["cbi"] and t["cbi"] > 0'
+run 120 "$G" score --manifest relbase/manifest.jsonl --predictions huge.jsonl --out s44d
+check score-over-long-output-counted s44d 'm["rules"].get("too_long") == 1 and b["n"] == t["n"] and b["unparsed"] == 1'
+
 # ---- gallery: image paths, links, FIFOs and changed files ---------------------------------
 for case in "../secret.txt" "/etc/passwd" "images/../../secret.txt" "images/" ""; do
     cp -a base g1; set_image g1 1 "$case"

@@ -9,13 +9,14 @@
 //!   rounding of path data to 2 decimals on both sides: 0.005 · (1 + k) px for scale k;
 //!   `scale` gives every shape's outline scaled about the canvas centre, and keeps
 //!   the path count (marks keep their px size, so only the shapes are compared).
-//! - Over font sizes 8–32 and both annotations: no angle value sits outside its own
-//!   angle's wedge and inside another angle's wedge at that vertex; side values and
-//!   vertex letters are at least 1.2 times nearer their own side or point than any
-//!   other (≥ 99.9 % of labels; the rest are printed by id).
+//! - Over font sizes 8–32, scales 0.5 and 0.7, both annotations, GeomVerse problems
+//!   and relation items: no angle value sits outside its own angle's wedge and inside
+//!   another angle's wedge at that vertex; labels nearer another element a reader
+//!   could take them for than 1 / 1.5 of their distance to their own are rare (a
+//!   bound per condition; the figures are printed).
 
 use crate::support::scenes::problems;
-use geomrender::compose::{LEADER_COLOR, compose};
+use geomrender::compose::{DOT_COLOR, LEADER_COLOR, compose};
 use geomrender::generate::{Annotation, Problem};
 use geomrender::scene::{Item, Scene};
 use geomrender::variants::{Plan, Variant, draw_problem};
@@ -180,7 +181,8 @@ fn scale_shrinks_every_shape_exactly_about_the_centre() {
             .items
             .iter()
             .filter_map(|i| match i {
-                Item::Path(p) if p.fill.is_some() => Some(p.d.clone()),
+                // The shapes: the fills but the point dots (which keep their size).
+                Item::Path(p) if p.fill.is_some() && p.fill != Some(DOT_COLOR) => Some(p.d.clone()),
                 _ => None,
             })
             .collect()
@@ -350,43 +352,247 @@ fn attachment(p: &Problem, a: Annotation, scene: &Scene) -> Attachment {
     out
 }
 
+/// The share of labels of one condition (per mille) allowed below the attachment
+/// ratio 1.5, over the corpus below. Measured here: base 6.9 ‰, font size 8 2.2,
+/// 12 4.2, 24 14.0, 32 26.9, scale 0.7 16.7, scale 0.5 44.8 (main before issue 44,
+/// measured the same way: see the README); each allowed about a sixth more.
+const WEAK_PER_MILLE: [(&str, f64); 5] = [
+    ("fontsize=24", 16.0),
+    ("fontsize=32", 31.0),
+    ("scale=0.7", 19.5),
+    ("scale=0.5", 52.0),
+    ("", 8.0),
+];
+
+/// Issues 16 and 44: labels sit with what they label, over font sizes 8–32, scales
+/// 0.5 and 0.7 and both annotations, on GeomVerse problems and relation items
+/// (text and visual), measured from the Problem's points and the Scene's items:
+/// - no angle value stands outside its own wedge and inside another angle's at its
+///   vertex;
+/// - a label nearer another element a reader could take it for than 1 / 1.5 of
+///   its distance to its own (another point for a letter or an angle value,
+///   another side or ray for a side value) is rare: at most [`WEAK_PER_MILLE`] of
+///   a condition's labels (most of them joined to their element by a leader
+///   line). The figures are printed.
 #[test]
 fn labels_stay_with_their_elements_at_every_font_size_and_scale() {
-    let corpus = problems(CORPUS, 16);
-    let plan = Plan::parse("fontsize=8,12,16,24,32;scale=0.5,0.7", false)
+    use geomrender::generate::relations::{Mode, RelationOptions, generate_relations};
+    let mut corpus: Vec<(Problem, bool)> = problems(CORPUS, 16)
+        .into_iter()
+        .map(|p| (p, true))
+        .collect();
+    for mode in [Mode::Text, Mode::Visual] {
+        let opts = RelationOptions {
+            seed: 44,
+            mode,
+            ..Default::default()
+        };
+        corpus.extend(
+            generate_relations(&opts, 0, 250)
+                .into_iter()
+                .map(|p| (p.unwrap(), false)),
+        );
+    }
+    let plan = Plan::parse("fontsize=8,12,24,32;scale=0.5,0.7", false)
         .unwrap()
         .variants();
-    let results: Vec<Attachment> = corpus
+    let results: Vec<(String, Attachment, Vec<Held>)> = corpus
         .par_iter()
-        .flat_map_iter(|p| {
+        .flat_map_iter(|(p, both)| {
             let mut out = Vec::new();
-            for v in &plan[1..] {
+            let annotations: &[Annotation] = if *both {
+                &[Annotation::Coordinate, Annotation::Individual]
+            } else {
+                &[Annotation::Coordinate]
+            };
+            for v in &plan {
                 let d = draw_problem(p, v).unwrap();
-                for a in [Annotation::Coordinate, Annotation::Individual] {
+                for &a in annotations {
                     let scene = compose(&d.problem, &d.style, a).unwrap().scene;
-                    out.push(attachment(&d.problem, a, &scene));
+                    let wedges = if *both {
+                        attachment(&d.problem, a, &scene)
+                    } else {
+                        Attachment::default()
+                    };
+                    out.push((v.label(), wedges, held(&d.problem, a, &scene)));
                 }
             }
             out
         })
         .collect();
-    let wrong: Vec<&String> = results.iter().flat_map(|r| &r.wrong_wedge).collect();
+    let wrong: Vec<&String> = results.iter().flat_map(|r| &r.1.wrong_wedge).collect();
     assert!(
         wrong.is_empty(),
         "angle values in another angle's wedge: {wrong:?}"
     );
-    let ratios: Vec<&(f64, String)> = results.iter().flat_map(|r| &r.ratios).collect();
-    let weak: Vec<&(f64, String)> = ratios.iter().copied().filter(|r| r.0 < 1.2).collect();
-    eprintln!(
-        "attachment: {} side values and letters, {} below ratio 1.2: {:?}",
-        ratios.len(),
-        weak.len(),
-        &weak[..weak.len().min(20)]
-    );
-    assert!(
-        (weak.len() as f64) <= 0.001 * ratios.len() as f64,
-        "{} of {} labels are nearer another element: {weak:?}",
-        weak.len(),
-        ratios.len()
-    );
+    let mut by: std::collections::BTreeMap<&str, (usize, usize, usize, usize)> = Default::default();
+    for (label, _, held) in &results {
+        let e = by.entry(label.as_str()).or_default();
+        for h in held {
+            e.0 += 1;
+            e.1 += usize::from(h.ratio < 1.5);
+            e.2 += usize::from(h.ratio < 1.5 && h.leader);
+            e.3 += usize::from(h.ratio < 1.0);
+        }
+    }
+    let mut failures = Vec::new();
+    for (label, (n, weak, led, below_one)) in &by {
+        let per_mille = 1000.0 * *weak as f64 / *n as f64;
+        eprintln!(
+            "{label}: {n} labels, {weak} below ratio 1.5 ({per_mille:.1} ‰; {led} with a leader), {below_one} below 1"
+        );
+        let allowed = WEAK_PER_MILLE
+            .iter()
+            .find(|(l, _)| l.is_empty() || l == label)
+            .map_or(0.0, |w| w.1);
+        if per_mille > allowed {
+            let mut worst: Vec<&Held> = (results.iter().filter(|r| r.0 == *label))
+                .flat_map(|r| &r.2)
+                .filter(|h| h.ratio < 1.5)
+                .collect();
+            worst.sort_by(|a, b| a.ratio.total_cmp(&b.ratio));
+            let shown: Vec<String> = (worst.iter().take(5))
+                .map(|h| format!("{:.2} {}", h.ratio, h.what))
+                .collect();
+            failures.push(format!(
+                "{label}: {weak} of {n} below 1.5, {led} with a leader; e.g. {shown:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+/// Every point of `p` in px as `scene` draws it (rotation 0): the fit is read off
+/// the drawing — the first fill path is the first shape's outline; a diagram of
+/// lines only draws its first non-edge side or ray first in its stroke path.
+fn points_px(p: &Problem, scene: &Scene) -> Vec<P> {
+    let d = &p.diagram;
+    let first_path = |want_fill: bool| {
+        scene.items.iter().find_map(|i| match i {
+            Item::Path(path)
+                if path.fill.is_some() == want_fill && path.stroke != Some(LEADER_COLOR) =>
+            {
+                Some(path.d.as_str())
+            }
+            _ => None,
+        })
+    };
+    let (u0, u1, d_str) = if let Some(shape) = d.shapes.first() {
+        let outline = &shape.outline[0];
+        let u1 = match outline.segments[0] {
+            geomrender::generate::Segment::Line { to }
+            | geomrender::generate::Segment::Arc { to, .. } => to,
+        };
+        (outline.start, u1, first_path(true).unwrap())
+    } else {
+        let seg = (d
+            .sides
+            .iter()
+            .filter(|s| s.kind != geomrender::generate::SideKind::Edge))
+        .map(|s| s.points)
+        .chain(d.rays.iter().map(|r| r.points))
+        .next()
+        .expect("a diagram draws something");
+        let q = |i: usize| [d.points[i].x, d.points[i].y];
+        (q(seg[0]), q(seg[1]), first_path(false).unwrap())
+    };
+    // "M x0 y0 L x1 y1 …" or "M x0 y0 A rx ry rotation large sweep x1 y1 …".
+    let t = tokens(d_str);
+    let n = |k: usize| *t[k].as_ref().unwrap();
+    let end = if t[3] == Err('A') { 9 } else { 4 };
+    let (px0, px1) = ([n(1), n(2)], [n(end), n(end + 1)]);
+    let k = dist(px0, px1) / dist(u0, u1);
+    let at = |q: P| [px0[0] + (q[0] - u0[0]) * k, px0[1] + (q[1] - u0[1]) * k];
+    d.points.iter().map(|q| at([q.x, q.y])).collect()
+}
+
+/// One label's attachment: the distance from its centre to the nearest point (or,
+/// for a side value, segment) that is not its own over the distance to its own.
+struct Held {
+    ratio: f64,
+    leader: bool,
+    what: String,
+}
+
+/// Every label of `scene` with its attachment, measured from the Problem's points.
+fn held(p: &Problem, a: Annotation, scene: &Scene) -> Vec<Held> {
+    let d = &p.diagram;
+    let pts = points_px(p, scene);
+    let leaders: Vec<[P; 2]> = (scene.items.iter())
+        .filter_map(|i| match i {
+            Item::Path(path) if path.stroke == Some(LEADER_COLOR) => {
+                let t = tokens(&path.d);
+                let n = |k: usize| *t[k].as_ref().unwrap();
+                Some([[n(1), n(2)], [n(4), n(5)]])
+            }
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for item in &scene.items {
+        let Item::Text(text) = item else { continue };
+        let c = [f64::from(text.x), f64::from(text.y)];
+        let s = text.text.as_str();
+        let size = f64::from(text.size);
+        let leader = leaders.iter().any(|l| dist(l[1], c) < 2.5 * size);
+        let nearest_other = |own: &[usize]| {
+            (0..pts.len())
+                .filter(|j| !own.contains(j))
+                .map(|j| dist(c, pts[j]))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let what = |kind: &str| format!("{} {kind} {s:?} at {:.0},{:.0}", scene.id, c[0], c[1]);
+        // A text may label several elements (two sides of one value): its own is
+        // the nearest of them.
+        let angles: Vec<_> = d
+            .angles
+            .iter()
+            .filter(|g| g.label.get(a) == Some(s))
+            .collect();
+        let sides: Vec<_> = d
+            .sides
+            .iter()
+            .filter(|g| g.label.get(a) == Some(s))
+            .collect();
+        if !angles.is_empty() {
+            let vertices: Vec<usize> = (0..pts.len())
+                .filter(|&j| angles.iter().any(|g| dist(pts[j], pts[g.points[1]]) < 1e-6))
+                .collect();
+            let own = (vertices.iter().map(|&v| dist(c, pts[v]))).fold(f64::INFINITY, f64::min);
+            out.push(Held {
+                ratio: nearest_other(&vertices) / own.max(1e-3),
+                leader,
+                what: what("angle"),
+            });
+        } else if !sides.is_empty() {
+            let own = (sides.iter())
+                .map(|g| seg_dist(c, pts[g.points[0]], pts[g.points[1]]))
+                .fold(f64::INFINITY, f64::min);
+            let other = (d
+                .sides
+                .iter()
+                .filter(|o| o.label.get(a) != Some(s))
+                .map(|o| o.points))
+            .chain(d.rays.iter().map(|r| r.points))
+            .map(|q| seg_dist(c, pts[q[0]], pts[q[1]]))
+            .fold(f64::INFINITY, f64::min);
+            out.push(Held {
+                ratio: other / own.max(1e-3),
+                leader,
+                what: what("side"),
+            });
+        } else if let Some(i) = (a == Annotation::Coordinate)
+            .then(|| d.points.iter().position(|q| q.name == s))
+            .flatten()
+        {
+            out.push(Held {
+                ratio: nearest_other(&[i]) / dist(c, pts[i]).max(1e-3),
+                leader,
+                what: what("letter"),
+            });
+        } else {
+            panic!("{}: text {s:?} labels nothing of the problem", scene.id);
+        }
+    }
+    out
 }

@@ -4,7 +4,7 @@
 //! diagram names two near-synonyms. The ΔE formula is the library's, checked against
 //! Sharma, Wu & Dalal's reference pairs in its unit tests.
 
-use geomrender::compose::compose;
+use geomrender::compose::{DOT_COLOR, compose};
 use geomrender::generate::colours::{MIN_DELTA_E, SYNONYMS, ciede2000, lab, over_white};
 use geomrender::generate::{Annotation, GenerateOptions, generate_range};
 use geomrender::scene::Item;
@@ -30,7 +30,8 @@ fn survey(opts: &GenerateOptions, n: u64) -> (Vec<Closest>, Vec<String>) {
                 .items
                 .iter()
                 .filter_map(|i| match i {
-                    Item::Path(path) => path
+                    // The shapes' fills, not the point dots.
+                    Item::Path(path) if path.fill != Some(DOT_COLOR) => path
                         .fill
                         .map(|c| lab(over_white([c.r, c.g, c.b], f64::from(path.fill_opacity)))),
                     _ => None,

@@ -1207,9 +1207,15 @@ fn report_md_of_a_numeric_run_has_no_constant_sections() {
     let out = dir.path().join("out");
     assert_eq!(run_score(&manifest, &[&preds], &out).status.code(), Some(0));
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(md.contains("Relaxed accuracy: a prediction p is correct"), "{md}");
+    assert!(
+        md.contains("Relaxed accuracy: a prediction p is correct"),
+        "{md}"
+    );
     assert!(!md.contains("Multiple choice"), "{md}");
-    assert!(md.contains("Every item has depth 2: no breakdown by it."), "{md}");
+    assert!(
+        md.contains("Every item has depth 2: no breakdown by it."),
+        "{md}"
+    );
     assert!(!md.contains("Accuracy by depth"), "{md}");
     assert!(md.contains("Accuracy by question type"), "{md}");
 }

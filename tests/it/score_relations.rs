@@ -619,7 +619,11 @@ fn letters_in_every_common_form_are_read_and_hedges_are_unparsed() {
         let said = match i % 10 {
             k @ 0..=6 => forms[k](gold),
             7 => forms[i % 7](other),
-            8 => format!("{} or {}", letter(it.gold), letter((it.gold + 1) % it.choices.len())),
+            8 => format!(
+                "{} or {}",
+                letter(it.gold),
+                letter((it.gold + 1) % it.choices.len())
+            ),
             _ => "It cannot be determined.".to_string(),
         };
         let cbi = it.choices.len() - 1;
@@ -637,13 +641,22 @@ fn letters_in_every_common_form_are_read_and_hedges_are_unparsed() {
     std::fs::write(&preds, text).unwrap();
     let out = dir.path().join("out");
     let run = run_score(&manifest, &[&preds], &out);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     check_schema(&report);
     let base = find(&report["rows"], &[("model", "m1"), ("axis", "base")]);
     assert_eq!(
-        (&base["n"], &base["correct"], &base["wrong"], &base["unparsed"]),
+        (
+            &base["n"],
+            &base["correct"],
+            &base["wrong"],
+            &base["unparsed"]
+        ),
         (&json!(60), &json!(want.0), &json!(want.1), &json!(want.2)),
         "{base}"
     );

@@ -19,12 +19,13 @@
 //! palette     fill colours                     backward    the backward question
 //! rotation    diagram turned                   aux         auxiliary lines drawn
 //! scale       diagram's drawn size             unrelated   unrelated shapes added
-//! jpeg        stored as JPEG
+//! jpeg        stored as JPEG                   dots        point dots drawn or not
 //! ```
 
 mod annotation;
 mod aux;
 mod backward;
+mod dots;
 mod fontsize;
 mod info;
 mod jpeg;
@@ -64,6 +65,7 @@ pub const AXES: &[Axis] = &[
     Axis(&aux::DEF),
     Axis(&unrelated::DEF),
     Axis(&scale::DEF),
+    Axis(&dots::DEF),
 ];
 
 /// The axes that code outside their own file names.

@@ -24,13 +24,9 @@ pub(super) static DEF: AxisDef = AxisDef {
         None => Ok(p),
     }),
     on_scene: OnScene::NeedsProblem,
-    may_change: &[
-        Change::LabelText,
-        Change::Question,
-        Change::Cot,
-        Change::LabelsMoved,
-        Change::Leaders,
-    ],
+    // Every letter is placed with the box of the widest letter, so a renamed one
+    // stays where it was, with its leader.
+    may_change: &[Change::LabelText, Change::Question, Change::Cot],
     relations: true,
     order: 4,
 };
