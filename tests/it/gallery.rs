@@ -625,3 +625,35 @@ fn replicate(from: &Path, rows: &[Value], to: &Path, copies: usize) {
     }
     std::fs::write(to.join("manifest.jsonl"), text).unwrap();
 }
+
+/// Issue 44 (#9): `--gallery` that cannot make one says so before the run starts,
+/// not after it: a `gallery` that is a link (to a victim left untouched).
+#[test]
+fn a_gallery_that_cannot_be_written_is_refused_before_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let victim = tmp.path().join("victim");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::create_dir_all(&victim).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("gallery")).unwrap();
+    let r = run(bin()
+        .args([
+            "sweep",
+            "--count",
+            "2",
+            "-q",
+            "--backend",
+            "cpu",
+            "--gallery",
+            "--out",
+        ])
+        .arg(&out));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--gallery") && err.contains("symbolic link"),
+        "{err}"
+    );
+    assert!(!out.join("manifest.jsonl").exists() && !out.join("problems.jsonl").exists());
+    assert!(std::fs::read_dir(&victim).unwrap().next().is_none());
+}
