@@ -48,7 +48,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("not audited: {e}");
     }
     if report.error_count > 20 {
-        eprintln!("… and {} more (in audit.md)", report.error_count - 20);
+        eprintln!(
+            "… and {} more (audit.md lists the first 50)",
+            report.error_count - 20
+        );
     }
     let flagged = report.flagged;
     eprintln!(

@@ -50,7 +50,7 @@ pub(super) struct IndexRow<'a> {
     /// What the cell says under the id.
     pub facts: String,
     /// Its value in each of [`COLUMNS`].
-    pub values: [&'a str; 11],
+    pub values: [&'a str; COLUMNS.len()],
     /// The variant's axes (for the label's table).
     pub axes: &'a [String],
 }

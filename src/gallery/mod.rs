@@ -180,18 +180,17 @@ impl Errors {
 /// `gallery/` and the directories in it are absent or real directories. Any size
 /// of run can have one (the manifest is streamed).
 pub fn check_writable(dir: &Path) -> Result<(), GalleryError> {
-    let io = |path: std::path::PathBuf| move |source| GalleryError::Io { path, source };
     let Ok(root) = Dir::open(dir) else {
         return Ok(()); // made by the run
     };
     let Some(site) = root
         .existing_sub(GALLERY_DIR)
-        .map_err(io(dir.join(GALLERY_DIR)))?
+        .map_err(io(&dir.join(GALLERY_DIR)))?
     else {
         return Ok(());
     };
     for sub in ["thumbs", "bases", "data"] {
-        site.existing_sub(sub).map_err(io(site.join(sub)))?;
+        site.existing_sub(sub).map_err(io(&site.join(sub)))?;
     }
     Ok(())
 }
@@ -201,10 +200,9 @@ pub fn build(dir: &Path, options: &GalleryOptions) -> Result<Gallery, GalleryErr
     if !(16..=1024).contains(&options.thumb_size) {
         return Err(GalleryError::ThumbSize(options.thumb_size));
     }
-    let io = |path: std::path::PathBuf| move |source| GalleryError::Io { path, source };
     let manifest = dir.join("manifest.jsonl");
-    let root = Dir::open(dir).map_err(io(dir.to_path_buf()))?;
-    if root.kind("manifest.jsonl").map_err(io(dir.to_path_buf()))? != Some(Kind::File) {
+    let root = Dir::open(dir).map_err(io(dir))?;
+    if root.kind("manifest.jsonl").map_err(io(dir))? != Some(Kind::File) {
         return Err(GalleryError::NoManifest {
             path: dir.to_path_buf(),
         });
@@ -219,16 +217,14 @@ pub fn build(dir: &Path, options: &GalleryOptions) -> Result<Gallery, GalleryErr
             audit::audit(dir, &o, dir).map_err(|e| e.to_string())
         }
     };
-    let scan = scan::scan(&root).map_err(io(manifest.clone()))?;
+    let scan = scan::scan(&root).map_err(io(&manifest))?;
     if scan.rows == 0 {
         return Err(GalleryError::Empty {
             path: manifest,
             first: (scan.first_error).map_or("the file is empty".into(), |e| e.to_string()),
         });
     }
-    let site = root.sub(GALLERY_DIR).map_err(io(dir.join(GALLERY_DIR)))?;
-    let sub = |name: &str| site.sub(name).map_err(io(site.join(name)));
-    let (thumbs_dir, data, bases) = (sub("thumbs")?, sub("data")?, sub("bases")?);
+    let site = root.sub(GALLERY_DIR).map_err(io(&dir.join(GALLERY_DIR)))?;
     let mut errors = Errors::default();
     let mut problems = Problems::open(dir, &root, options.problems.as_deref(), &mut |e| {
         errors.push(GalleryLineError {
@@ -246,82 +242,40 @@ pub fn build(dir: &Path, options: &GalleryOptions) -> Result<Gallery, GalleryErr
         },
     })?;
     let unavailable = audit.as_ref().err().cloned();
+    let sub = |name: &str| site.sub(name).map_err(io(&site.join(name)));
     let mut made = Made {
         notes: match &audit {
-            Ok(_) => Some(notes::Notes::open(&root).map_err(io(dir.join(audit::AUDIT_JSONL)))?),
+            Ok(_) => Some(notes::Notes::open(&root).map_err(io(&dir.join(audit::AUDIT_JSONL)))?),
             Err(_) => None,
         },
-        thumbs: thumbs::Thumbs::new(&root, thumbs_dir.clone(), options.thumb_size),
-        index: IndexWriter::create(data, options.chunk_rows).map_err(io(site.join("data")))?,
+        thumbs: thumbs::Thumbs::new(&root, sub("thumbs")?, options.thumb_size),
+        index: IndexWriter::create(sub("data")?, options.chunk_rows)
+            .map_err(io(&site.join("data")))?,
         pages: match scan.grouped {
-            true => Pages::streamed(bases.clone(), scan.bases, unavailable.clone()),
-            false => Pages::spooled(bases.clone(), scan.bases, unavailable.clone())
-                .map_err(io(site.join("bases")))?,
+            true => Pages::streamed(sub("bases")?, scan.bases, unavailable.clone()),
+            false => Pages::spooled(sub("bases")?, scan.bases, unavailable.clone())
+                .map_err(io(&site.join("bases")))?,
         },
         problems: problems.as_mut(),
-        unavailable: unavailable.clone(),
+        unavailable,
         variants: 0,
         first_page: None,
     };
-    let site_io = |name: &str| io(site.join(name));
+    // The second pass: a batch of rows at a time.
     let mut batch: Vec<entry::Entry> = Vec::with_capacity(BATCH);
-    for item in scan::Entries::open(&root).map_err(io(manifest.clone()))? {
-        match item.map_err(io(manifest.clone()))? {
+    for item in scan::Entries::open(&root).map_err(io(&manifest))? {
+        match item.map_err(io(&manifest))? {
             Err(e) => errors.push(e),
             Ok(e) => batch.push(e),
         }
         if batch.len() == BATCH {
             made.add(&mut batch, &mut errors)
-                .map_err(site_io("bases"))?;
+                .map_err(io(&site.join("bases")))?;
         }
     }
     made.add(&mut batch, &mut errors)
-        .map_err(site_io("bases"))?;
-    let Made {
-        index,
-        pages,
-        thumbs,
-        variants,
-        first_page,
-        ..
-    } = made;
-    pages.finish().map_err(site_io("bases"))?;
-    let flagged = audit.as_ref().map(|a| a.flagged);
-    let counts = index::Counts {
-        rows: scan.rows,
-        bases: scan.bases,
-        variants,
-        errors: errors.count,
-        audit: match &flagged {
-            Ok(n) => Ok(*n),
-            Err(why) => Err(why.as_str()),
-        },
-        first_page: first_page.unwrap_or_default(),
-    };
-    let filters = index
-        .finish(serde_json::json!({
-            "bases": scan.bases,
-            "errors": errors.count,
-            "audit": unavailable.is_none(),
-        }))
-        .map_err(site_io("data"))?;
-    site.write_atomic(
-        "index.html",
-        index::index_html(&counts, &filters).as_bytes(),
-    )
-    .map_err(site_io("index.html"))?;
-    site.write_atomic("gallery.css", CSS.as_bytes())
-        .map_err(site_io("gallery.css"))?;
-    site.write_atomic("gallery.js", SCRIPT.as_bytes())
-        .map_err(site_io("gallery.js"))?;
-    // What an earlier, larger gallery left: pages of bases and thumbnails no longer shown.
-    let thumbs = thumbs.finish().map_err(site_io("thumbs"))?;
-    for (name, kind) in bases.entries().map_err(site_io("bases"))? {
-        let current = scan.pages.contains(&crate::digest::fingerprint(&name));
-        if kind == Kind::File && !current {
-            bases.remove_file(&name).map_err(site_io("bases"))?;
-        }
-    }
+        .map_err(io(&site.join("bases")))?;
+    let thumbs = finish(&site, made, &scan, &audit, errors.count)?;
     errors
         .listed
         .sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
@@ -334,6 +288,59 @@ pub fn build(dir: &Path, options: &GalleryOptions) -> Result<Gallery, GalleryErr
         error_count: errors.count,
         audit,
     })
+}
+
+/// An I/O error of `path`.
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GalleryError + use<> {
+    let path = path.to_path_buf();
+    move |source| GalleryError::Io { path, source }
+}
+
+/// After the rows: the last pages, the index and its data, the stylesheet and
+/// script; then what an earlier, larger gallery left (pages of bases and
+/// thumbnails no longer shown) goes. Returns the thumbnails shown.
+fn finish(
+    site: &Dir,
+    made: Made,
+    scan: &scan::Scan,
+    audit: &Result<audit::Audit, String>,
+    errors: u64,
+) -> Result<usize, GalleryError> {
+    let at = |name: &str| io(&site.join(name));
+    made.pages.finish().map_err(at("bases"))?;
+    let counts = index::Counts {
+        rows: scan.rows,
+        bases: scan.bases,
+        variants: made.variants,
+        errors,
+        audit: match audit {
+            Ok(a) => Ok(a.flagged),
+            Err(why) => Err(why.as_str()),
+        },
+        first_page: made.first_page.unwrap_or_default(),
+    };
+    let extra = serde_json::json!({
+        "bases": scan.bases,
+        "errors": errors,
+        "audit": audit.is_ok(),
+    });
+    let filters = made.index.finish(extra).map_err(at("data"))?;
+    let html = index::index_html(&counts, &filters);
+    site.write_atomic("index.html", html.as_bytes())
+        .map_err(at("index.html"))?;
+    site.write_atomic("gallery.css", CSS.as_bytes())
+        .map_err(at("gallery.css"))?;
+    site.write_atomic("gallery.js", SCRIPT.as_bytes())
+        .map_err(at("gallery.js"))?;
+    let thumbs = made.thumbs.finish().map_err(at("thumbs"))?;
+    let bases = site.sub("bases").map_err(at("bases"))?;
+    for (name, kind) in bases.entries().map_err(at("bases"))? {
+        let current = scan.pages.contains(&crate::digest::fingerprint(&name));
+        if kind == Kind::File && !current {
+            bases.remove_file(&name).map_err(at("bases"))?;
+        }
+    }
+    Ok(thumbs)
 }
 
 /// What the second pass writes as rows come.

@@ -56,6 +56,8 @@ pub(super) struct Thumbs {
     keep: Vec<u64>,
     /// `keep`'s length when it was last sorted and deduplicated.
     distinct: usize,
+    /// How many images `recent` holds at most ([`RECENT`]).
+    remember: usize,
 }
 
 impl Thumbs {
@@ -68,25 +70,37 @@ impl Thumbs {
             recent: HashMap::new(),
             keep: Vec::new(),
             distinct: RECENT,
+            remember: RECENT,
         }
     }
 
     /// The thumbnail of each `(image path, sha256)`, or why there is none; the
     /// images not met lately are checked and made in parallel.
     pub(super) fn make(&mut self, images: &[(&str, &str)]) -> Vec<Result<Thumb, String>> {
+        let key = |(p, s): (&str, &str)| (p.to_string(), s.to_string());
         let mut work: Vec<(&str, &str)> = (images.iter().copied())
-            .filter(|(p, s)| !self.recent.contains_key(&(p.to_string(), s.to_string())))
+            .filter(|&i| !self.recent.contains_key(&key(i)))
             .collect();
         work.sort_unstable();
         work.dedup();
-        let made: Vec<((String, String), Result<Thumb, String>)> = work
+        let made: HashMap<(String, String), Result<Thumb, String>> = work
             .par_iter()
             .map(|&(path, sha)| {
-                let t = make(&self.root, &self.dir, path, sha, self.max);
-                ((path.to_string(), sha.to_string()), t)
+                (
+                    key((path, sha)),
+                    make(&self.root, &self.dir, path, sha, self.max),
+                )
             })
             .collect();
-        if self.recent.len() + made.len() > RECENT {
+        let out = (images.iter().copied())
+            .map(|i| {
+                let k = key(i);
+                (made.get(&k).or_else(|| self.recent.get(&k)))
+                    .expect("made now or met lately")
+                    .clone()
+            })
+            .collect();
+        if self.recent.len() + made.len() > self.remember {
             self.recent.clear();
         }
         for (k, t) in made {
@@ -101,11 +115,9 @@ impl Thumbs {
         if self.keep.len() > 2 * self.distinct {
             self.keep.sort_unstable();
             self.keep.dedup();
-            self.distinct = self.keep.len().max(RECENT);
+            self.distinct = self.keep.len().max(self.remember);
         }
-        (images.iter())
-            .map(|(p, s)| self.recent[&(p.to_string(), s.to_string())].clone())
-            .collect()
+        out
     }
 
     /// Removes the thumbnails no row uses (an earlier, larger gallery's, or one of
@@ -297,6 +309,35 @@ mod tests {
         let mut t = image::RgbaImage::from_pixel(2, 1, image::Rgba([0, 0, 0, 0]));
         t.put_pixel(1, 0, image::Rgba([200, 100, 50, 255]));
         assert_eq!(shrink(&t, 1, 1).get_pixel(0, 0).0, [200, 100, 50, 128]);
+    }
+
+    #[test]
+    fn images_met_before_are_kept_or_made_again_when_forgotten() {
+        let run = tempfile::tempdir().unwrap();
+        let root = Dir::open(run.path()).unwrap();
+        let mut shas = Vec::new();
+        for (k, name) in ["a.png", "b.png", "c.png", "d.png"].iter().enumerate() {
+            let img = image::RgbaImage::from_pixel(40, 20, image::Rgba([k as u8, 0, 0, 255]));
+            let mut png = Vec::new();
+            img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+                .unwrap();
+            std::fs::write(run.path().join(name), &png).unwrap();
+            shas.push(crate::digest::sha256_hex(&png));
+        }
+        let mut thumbs = Thumbs::new(&root, root.sub("thumbs").unwrap(), 16);
+        thumbs.remember = 2;
+        let at = |i: usize| (["a.png", "b.png", "c.png", "d.png"][i], shas[i].as_str());
+        let sizes = |t: Vec<Result<Thumb, String>>| -> Vec<(u32, u32)> {
+            t.into_iter()
+                .map(|t| t.map(|t| (t.width, t.height)).unwrap())
+                .collect()
+        };
+        assert_eq!(sizes(thumbs.make(&[at(0), at(1), at(0)])), [(16, 8); 3]);
+        // a is remembered, c and d are new: the cache overflows and is cleared
+        // after the batch's answers are taken.
+        assert_eq!(sizes(thumbs.make(&[at(0), at(2), at(3)])), [(16, 8); 3]);
+        assert_eq!(sizes(thumbs.make(&[at(1), at(0)])), [(16, 8); 2]);
+        assert_eq!(thumbs.finish().unwrap(), 4);
     }
 
     #[test]
