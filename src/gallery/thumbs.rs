@@ -341,6 +341,33 @@ mod tests {
     }
 
     #[test]
+    fn an_svg_is_drawn_at_the_thumbnail_size_and_loads_no_file_it_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("secret.png");
+        image::RgbaImage::from_pixel(8, 8, image::Rgba([255, 0, 0, 255]))
+            .save(&secret)
+            .unwrap();
+        let svg = format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="200">
+            <rect width="400" height="200" fill="#ffffff"/>
+            <path d="M 0 100 L 400 100" stroke="#0000ff" stroke-width="20"/>
+            <image x="0" y="0" width="400" height="200" xlink:href="{}"/>
+            <image x="0" y="0" width="400" height="200" href="file://{}"/></svg>"##,
+            secret.display(),
+            secret.display()
+        );
+        let t = svg_thumb(svg.as_bytes(), 100).unwrap();
+        assert_eq!(t.dimensions(), (100, 50));
+        assert_eq!(t.get_pixel(50, 25).0, [0, 0, 255, 255]);
+        assert_eq!(t.get_pixel(50, 5).0, [255, 255, 255, 255]);
+        assert!(
+            t.pixels().all(|p| !(p[0] > 200 && p[1] < 50)),
+            "the file was drawn"
+        );
+        assert!(svg_thumb(b"<svg", 100).is_err());
+    }
+
+    #[test]
     fn a_changed_image_is_refused_and_a_good_one_scaled() {
         let run = tempfile::tempdir().unwrap();
         let img = image::RgbaImage::from_pixel(400, 200, image::Rgba([10, 20, 30, 255]));
