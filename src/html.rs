@@ -52,6 +52,40 @@ pub fn url_path(path: &str) -> String {
     out
 }
 
+/// The file name (with `.html`) of the page of `id`, one name per id also on a
+/// file system that folds case: lower-case letters, digits, `.` and `-` as they
+/// are, `_` as `__`, an upper-case letter as `_` and its lower case, any other
+/// byte (none in an id the tool accepts) as `_~` and two hex digits, a leading `.`
+/// too. A name that would pass 200 bytes is the first 50 characters so written,
+/// `~~` (never part of a short name) and 32 hex digits of the id's SHA-256.
+pub fn page_name(id: &str) -> String {
+    let mut name = String::with_capacity(id.len() + 8);
+    let mut cut = 0;
+    for (i, b) in id.bytes().enumerate() {
+        match b {
+            b'a'..=b'z' | b'0'..=b'9' | b'-' => name.push(b as char),
+            b'.' if i > 0 => name.push('.'),
+            b'_' => name.push_str("__"),
+            b'A'..=b'Z' => {
+                name.push('_');
+                name.push(b.to_ascii_lowercase() as char);
+            }
+            _ => {
+                let _ = write!(name, "_~{b:02x}");
+            }
+        }
+        if i + 1 == 50 {
+            cut = name.len();
+        }
+    }
+    if name.len() > 200 {
+        name.truncate(cut);
+        let _ = write!(name, "~~{:032x}", crate::digest::fingerprint(id));
+    }
+    name.push_str(".html");
+    name
+}
+
 /// A JSON value as text to place inside a `<script>` element or a `.js` file:
 /// `<`, `>`, `&` and the line separators U+2028/U+2029 as `\u` escapes, so no
 /// string can close the element or open a comment.
@@ -74,6 +108,25 @@ pub fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn page_names_are_one_per_id_also_when_case_is_folded() {
+        assert_eq!(page_name("s3-000004"), "s3-000004.html");
+        assert_eq!(page_name("A_b.c"), "_a__b.c.html");
+        assert_eq!(page_name(".x/y"), "_~2ex_~2fy.html");
+        // Ids that differ only in case, or in `_` against an escape, stay apart.
+        let ids = [
+            "ab", "Ab", "aB", "AB", "_ab", "__ab", "_Ab", "a_b", "a__b", "a_B",
+        ];
+        let names: std::collections::HashSet<String> =
+            ids.iter().map(|i| page_name(i).to_lowercase()).collect();
+        assert_eq!(names.len(), ids.len());
+        // The longest ids fit a file name (255 bytes) and stay apart.
+        let long = |c: &str| format!("{}{c}", "Q".repeat(199));
+        let (a, b) = (page_name(&long("a")), page_name(&long("b")));
+        assert!(a.len() <= 255 && a != b, "{a}");
+        assert!(a.contains("~~") && !page_name(&"q".repeat(200)).contains('~'));
+    }
 
     #[test]
     fn markup_quotes_and_bidi_controls_are_text() {

@@ -4,19 +4,24 @@
 // page through textContent or setAttribute, never as markup.
 "use strict";
 var GR = (function () {
-  var store = { rows: {} };
+  var store = { rows: {}, col: {} };
   var waiting = {};
+  // GR.put("meta", value), GR.put("ids", value), GR.put("rows", k, rows),
+  // GR.put("col", name, digits): each data file is one call.
   function put(kind, a, b) {
     var key = kind;
-    if (kind === "rows") { store.rows[a] = b; key = "rows-" + a; }
+    if (kind === "rows" || kind === "col") { store[kind][a] = b; key = kind + "-" + a; }
     else { store[kind] = a; }
     (waiting[key] || []).forEach(function (f) { f(); });
     delete waiting[key];
   }
+  function have(name) {
+    var m = /^(rows|col)-(.*)$/.exec(name);
+    return m ? store[m[1]][m[1] === "rows" ? +m[2] : m[2]] : store[name];
+  }
   function load(name) {
     var key = name;
-    var have = name.indexOf("rows-") === 0 ? store.rows[+name.slice(5)] : store[name];
-    if (have !== undefined) { return Promise.resolve(); }
+    if (have(name) !== undefined) { return Promise.resolve(); }
     return new Promise(function (resolve, reject) {
       var first = !waiting[key];
       (waiting[key] = waiting[key] || []).push(resolve);
@@ -57,19 +62,29 @@ var GR = (function () {
     return;
   }
 
-  var meta, cols, state, matches = [];
+  var meta, state, matches = [];
   var $ = function (id) { return document.getElementById(id); };
+  // The filter columns besides the label (axis and value), as the index's selects
+  // name them (f-<name>) and the URL writes them (<name>=<value>).
+  var FILTERS = ["depth", "qtype", "task", "audit", "relation", "domain", "subset", "mode", "answer", "cbi"];
+  var KEYS = ["axis", "value"].concat(FILTERS, ["id"]);
+  var codes = {};
 
-  function decode(col) {
-    var s = cols[col], w = meta.widths[col], n = meta.rows, out = new Uint16Array(n);
-    var value = {};
-    for (var i = 0; i < 64; i++) { value[DIGITS.charCodeAt(i)] = i; }
-    for (var r = 0, p = 0; r < n; r++) {
-      var c = 0;
-      for (var j = 0; j < w; j++, p++) { c = c * 64 + value[s.charCodeAt(p)]; }
-      out[r] = c;
-    }
-    return out;
+  // A column's codes, from its data file (loaded the first time it is needed).
+  function column(name) {
+    if (codes[name]) { return Promise.resolve(codes[name]); }
+    return GR.load("col-" + name).then(function () {
+      var s = GR.store.col[name], w = meta.columns[name].width, n = meta.rows, out = new Uint32Array(n);
+      var value = {};
+      for (var i = 0; i < 64; i++) { value[DIGITS.charCodeAt(i)] = i; }
+      for (var r = 0, p = 0; r < n; r++) {
+        var c = 0;
+        for (var j = 0; j < w; j++, p++) { c = c * 64 + value[s.charCodeAt(p)]; }
+        out[r] = c;
+      }
+      codes[name] = out;
+      return out;
+    });
   }
 
   function option(select, value, text) {
@@ -80,7 +95,8 @@ var GR = (function () {
   }
 
   function readHash() {
-    var s = { axis: "@base", value: "", depth: "", qtype: "", task: "", id: "", page: 1 };
+    var s = { axis: "@base", page: 1 };
+    KEYS.forEach(function (k) { if (!(k in s)) { s[k] = ""; } });
     location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
       var i = kv.indexOf("=");
       if (i > 0) {
@@ -92,14 +108,15 @@ var GR = (function () {
   }
   function writeHash() {
     var parts = [];
-    ["axis", "value", "depth", "qtype", "task", "id"].forEach(function (k) {
+    KEYS.forEach(function (k) {
       if (state[k] && !(k === "axis" && state[k] === "@base")) { parts.push(k + "=" + encodeURIComponent(state[k])); }
     });
     if (state.page > 1) { parts.push("page=" + state.page); }
     try { history.replaceState(null, "", "#" + parts.join("&")); } catch (e) { /* a browser that refuses it on file:// */ }
   }
 
-  var codes = {};
+  function labels() { return meta.columns.label.values; }
+
   function fillValues() {
     var sel = $("f-value");
     sel.textContent = "";
@@ -107,7 +124,7 @@ var GR = (function () {
     var axis = state.axis;
     sel.disabled = axis === "@base" || axis === "@all";
     if (sel.disabled) { state.value = ""; return; }
-    meta.labels.forEach(function (l, code) {
+    labels().forEach(function (l) {
       if (l.axes.indexOf(axis) < 0) { return; }
       var text = l.axes.length === 1 ? l.key.slice(axis.length + 1) : l.key;
       option(sel, l.key, text + " (" + l.n + ")");
@@ -118,30 +135,35 @@ var GR = (function () {
 
   function setup() {
     var axes = [], counts = {};
-    meta.labels.forEach(function (l) {
+    labels().forEach(function (l) {
       l.axes.forEach(function (a) {
         if (!(a in counts)) { axes.push(a); counts[a] = 0; }
         counts[a] += l.n;
       });
     });
-    var base = meta.labels.filter(function (l) { return l.key === "base"; })[0];
+    var base = labels().filter(function (l) { return l.key === "base"; })[0];
     var fa = $("f-axis");
     fa.options[0].textContent = "bases only (" + (base ? base.n : 0) + ")";
     fa.options[1].textContent = "all images (" + meta.rows + ")";
     axes.forEach(function (a) { option(fa, a, a + " (" + counts[a] + ")"); });
-    [["depth", "f-depth"], ["qtype", "f-qtype"], ["task", "f-task"]].forEach(function (p) {
-      meta[p[0]].forEach(function (v) { option($(p[1]), v.key, v.key + " (" + v.n + ")"); });
-    });
     state = readHash();
+    // The index has a select for each column with more than one value: a value
+    // in the URL for another column filters nothing.
+    FILTERS = FILTERS.filter(function (k) {
+      if (!$("f-" + k)) { state[k] = ""; }
+      return $("f-" + k);
+    });
+    FILTERS.forEach(function (k) {
+      var sel = $("f-" + k);
+      meta.columns[k].values.forEach(function (v) { option(sel, v.key, v.key + " (" + v.n + ")"); });
+      sel.value = state[k];
+      if (sel.value !== state[k]) { state[k] = ""; }
+    });
     fa.value = state.axis;
     if (fa.value !== state.axis) { state.axis = "@base"; fa.value = "@base"; }
     fillValues();
-    ["depth", "qtype", "task"].forEach(function (k) {
-      $("f-" + k).value = state[k];
-      if ($("f-" + k).value !== state[k]) { state[k] = ""; }
-    });
     $("f-id").value = state.id;
-    ["axis", "value", "depth", "qtype", "task"].forEach(function (k) {
+    ["axis", "value"].concat(FILTERS).forEach(function (k) {
       $("f-" + k).addEventListener("change", function () {
         state[k] = this.value;
         if (k === "axis") { state.value = ""; fillValues(); }
@@ -166,20 +188,25 @@ var GR = (function () {
     return -1;
   }
 
-  function filter() {
+  // [column, allowed codes] for every filter set.
+  function wanted() {
     var want = [];
     // A search by id looks at every image unless an axis is chosen.
-    if (state.axis === "@base" && !state.id) { want.push(["label", [lookup(meta.labels, "base")]]); }
-    else if (state.axis !== "@all") {
+    if (state.axis === "@base" && !state.id) { want.push(["label", [lookup(labels(), "base")]]); }
+    else if (state.axis !== "@all" && state.axis !== "@base") {
       var ok = [];
-      meta.labels.forEach(function (l, i) {
+      labels().forEach(function (l, i) {
         if (state.value ? l.key === state.value : l.axes.indexOf(state.axis) >= 0) { ok.push(i); }
       });
       want.push(["label", ok]);
     }
-    ["depth", "qtype", "task"].forEach(function (k) {
-      if (state[k]) { want.push([k, [lookup(meta[k], state[k])]]); }
+    FILTERS.forEach(function (k) {
+      if (state[k]) { want.push([k, [lookup(meta.columns[k].values, state[k])]]); }
     });
+    return want;
+  }
+
+  function filter(want) {
     var sets = want.map(function (w) {
       var allowed = {};
       w[1].forEach(function (c) { allowed[c] = true; });
@@ -197,9 +224,11 @@ var GR = (function () {
   }
 
   function refresh() {
-    var ready = state.id ? GR.load("ids") : Promise.resolve();
-    return ready.then(function () {
-      matches = filter();
+    var want = wanted();
+    var ready = want.map(function (w) { return column(w[0]); });
+    if (state.id) { ready.push(GR.load("ids")); }
+    return Promise.all(ready).then(function () {
+      matches = filter(want);
       writeHash();
       return show();
     });
@@ -246,7 +275,7 @@ var GR = (function () {
 
   function card(r) {
     var row = GR.store.rows[Math.floor(r / meta.chunk)][r % meta.chunk];
-    var label = meta.labels[codes.label[r]].key;
+    var label = labels()[codes.label[r]].key;
     var li = el("li", "cell");
     li.dataset.row = r;
     li.dataset.id = row[0];
@@ -268,12 +297,9 @@ var GR = (function () {
       a.appendChild(el("span", "thumb missing", "image not readable"));
     }
     a.appendChild(el("span", "id", row[0]));
-    var facts = [label === "base" ? "base" : label];
-    var depth = meta.depth[codes.depth[r]].key, qtype = meta.qtype[codes.qtype[r]].key;
-    facts.push("depth " + depth, qtype);
-    var task = meta.task[codes.task[r]].key;
-    if (task !== "geomverse") { facts.push(task); }
-    a.appendChild(el("span", "facts", facts.join(" · ")));
+    // What the image is: its variant, then a problem's depth and question type or
+    // a relation item's relation, domain, subset and mode (written by the tool).
+    a.appendChild(el("span", "facts", row[6]));
     if (row[5]) { a.appendChild(el("span", "shapes", row[5])); }
     li.appendChild(a);
     return li;
@@ -296,10 +322,10 @@ var GR = (function () {
     if (to >= 0 && to < cells.length) { ev.preventDefault(); cells[to].focus(); }
   }
 
-  Promise.all([GR.load("meta"), GR.load("cols")]).then(function () {
+  GR.load("meta").then(function () {
     meta = GR.store.meta;
-    cols = GR.store.cols;
-    ["label", "depth", "qtype", "task"].forEach(function (c) { codes[c] = decode(c); });
+    return column("label");
+  }).then(function () {
     setup();
     return refresh();
   }).catch(function (e) {

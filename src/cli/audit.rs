@@ -1,6 +1,5 @@
 //! `geomrender audit DIR`: every variant against its base, per variant value.
 
-use anyhow::Context;
 use geomrender::audit::{self, AuditOptions};
 use geomrender::output::dir::Dir;
 use geomrender::output::lock::{LockError, OutputLock};
@@ -40,29 +39,31 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Not while a run writes there (nor two audits at once).
     let _lock = lock_existing(&args.dir)?;
-    let options = AuditOptions {
-        problems: args.problems,
-    };
-    let report = audit::audit(&args.dir, &options)?;
+    let mut options = AuditOptions::default();
+    options.problems = args.problems;
     let out = args.out.unwrap_or_else(|| args.dir.clone());
-    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-    audit::write_audit(&report, &out)
-        .with_context(|| format!("writing the audit into {}", out.display()))?;
+    let report = audit::audit(&args.dir, &options, &out)?;
     print_table(&report);
     for e in report.errors.iter().take(20) {
         eprintln!("not audited: {e}");
     }
-    let flagged = report.flagged();
+    if report.error_count > 20 {
+        eprintln!(
+            "… and {} more (audit.md lists the first 50)",
+            report.error_count - 20
+        );
+    }
+    let flagged = report.flagged;
     eprintln!(
         "audited {} variant rows of {} bases: {flagged} flagged, {} lines not audited; \
          {} and {}",
-        report.rows.len(),
+        report.rows,
         report.bases,
-        report.errors.len(),
+        report.error_count,
         out.join(audit::AUDIT_MD).display(),
         out.join(audit::AUDIT_JSONL).display()
     );
-    Ok(if flagged == 0 && report.errors.is_empty() {
+    Ok(if flagged == 0 && report.error_count == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -10,14 +10,18 @@ const SHOWN_ERRORS: usize = 20;
 /// Make a browsable gallery of a finished run: DIR/gallery/index.html.
 ///
 /// The index lists the run's images (bases first; every image with a filter) with
-/// thumbnails the tool makes, filters by variant axis, value, depth, question type
-/// and task, a search by id, and pages; each base has a page with the base and all
-/// its variants side by side, their questions, answers, solutions (collapsed),
-/// variant values and what the audit says changed. Open index.html in a browser:
-/// it works from file:// without a server or the network, and links to the run's
-/// own images rather than copying them. Making it again keeps the thumbnails it
-/// already made. Exit status: 0 every row shown; 1 some rows or images could not be
-/// shown (listed); 2 no gallery could be made.
+/// thumbnails the tool makes, filters by variant axis, value, depth, question type,
+/// task, the audit's verdict, relation, domain, subset, mode, answer and "Cannot be
+/// inferred" (those with more than one value), a search by id, and pages; each base
+/// has a page (bases/<base id>.html) with the base and all its variants side by
+/// side, their questions, answers, choices, solutions (collapsed), variant values
+/// and what the audit says changed. The audit is run first and written to
+/// DIR/audit.jsonl and DIR/audit.md (as `geomrender audit DIR` does), its rows
+/// linked to the pages. Open index.html in a browser: it works from file:// without
+/// a server or the network, and links to the run's own images rather than copying
+/// them. Making it again keeps the thumbnails it already made. The manifest is
+/// streamed, so any size of run has a gallery. Exit status: 0 every row shown; 1
+/// some rows or images could not be shown (listed); 2 no gallery could be made.
 #[derive(clap::Args)]
 pub struct Args {
     /// The run's output directory (with manifest.jsonl and its images): render,
@@ -36,7 +40,8 @@ pub struct Args {
     #[arg(long, value_name = "PROBLEMS.jsonl")]
     problems: Option<PathBuf>,
 
-    /// Do not run the audit (faster on a large run; the pages then say "no audit").
+    /// Do not run the audit (faster on a large run; the pages then say "no audit",
+    /// and DIR/audit.* are left as they are).
     #[arg(long)]
     no_audit: bool,
 }
@@ -58,23 +63,31 @@ pub fn make(dir: &Path, options: &GalleryOptions) -> anyhow::Result<ExitCode> {
     for e in g.errors.iter().take(SHOWN_ERRORS) {
         eprintln!("not shown: {e}");
     }
-    if g.errors.len() > SHOWN_ERRORS {
-        eprintln!("… and {} more", g.errors.len() - SHOWN_ERRORS);
+    if g.error_count > SHOWN_ERRORS as u64 {
+        eprintln!("… and {} more", g.error_count - SHOWN_ERRORS as u64);
     }
-    if let Some(why) = &g.audit_unavailable {
-        eprintln!("gallery without the audit: {why}");
+    match &g.audit {
+        Err(why) => eprintln!("gallery without the audit: {why}"),
+        Ok(a) => eprintln!(
+            "audited {} variant rows of {} bases: {} flagged, {} lines not audited; {}",
+            a.rows,
+            a.bases,
+            a.flagged,
+            a.error_count,
+            dir.join(geomrender::audit::AUDIT_MD).display()
+        ),
     }
     eprintln!(
         "gallery of {} images of {} bases ({} thumbnails, {} rows or images not shown): {}",
         g.rows,
         g.bases,
         g.thumbs,
-        g.errors.len(),
+        g.error_count,
         g.index.display()
     );
-    Ok(match g.errors.is_empty() {
-        true => ExitCode::SUCCESS,
-        false => ExitCode::from(1),
+    Ok(match g.error_count {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
     })
 }
 

@@ -8,6 +8,15 @@
 
 const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
+/// Whether the command is a run that `--resume` carries on (`render`, `sweep`):
+/// only then does the message say so.
+static RESUMABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Says whether the command running is a resumable run.
+pub fn set_resumable(resumable: bool) {
+    RESUMABLE.store(resumable, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Starts the signal thread. Call it first thing in `main`, before any other thread
 /// exists: threads inherit the blocked signal mask from their creator.
 pub fn install() {
@@ -50,9 +59,15 @@ fn interrupted(signal: libc::c_int) -> ! {
         libc::SIGHUP => "SIGHUP",
         _ => "a signal",
     };
-    eprintln!(
-        "\ninterrupted by {name}: removed {removed} unfinished file(s); finished images are kept, \
-         and `render`/`sweep` with the same arguments and --resume carry on from them"
-    );
+    match RESUMABLE.load(std::sync::atomic::Ordering::Relaxed) {
+        true => eprintln!(
+            "\ninterrupted by {name}: removed {removed} unfinished file(s); finished images are \
+             kept, and `render`/`sweep` with the same arguments and --resume carry on from them"
+        ),
+        false => eprintln!(
+            "\ninterrupted by {name}: removed {removed} unfinished file(s); the files finished \
+             before stay (each file is written whole or not at all)"
+        ),
+    }
     std::process::exit(128 + signal)
 }

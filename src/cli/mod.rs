@@ -86,6 +86,10 @@ pub fn main() -> ExitCode {
     let matches = command.clone().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     applies::check(&command, &matches);
+    interrupt::set_resumable(matches!(
+        cli.command,
+        Command::Render(_) | Command::Sweep(_)
+    ));
     let result = match cli.command {
         Command::Sweep(args) => sweep::run(args),
         Command::Generate(args) => generate::run(args),

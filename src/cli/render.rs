@@ -280,6 +280,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         !(args.gallery && shard.is_some()),
         "--gallery makes the gallery of a whole run: run `geomrender gallery OUT` after `geomrender merge OUT`"
     );
+    if args.gallery {
+        // Said before the run starts, not after it.
+        geomrender::gallery::check_writable(&args.out).context("--gallery")?;
+    }
     anyhow::ensure!(
         !(stdin && shard.is_some()),
         "--shard needs an input file: a stream cannot be cut into the same slices on every machine"

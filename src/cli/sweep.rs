@@ -79,6 +79,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         !(args.gallery && shard.is_some()),
         "--gallery makes the gallery of a whole run: run `geomrender gallery OUT` after `geomrender merge OUT`"
     );
+    if args.gallery {
+        // Said before the run starts, not after it.
+        geomrender::gallery::check_writable(&args.out).context("--gallery")?;
+    }
     let dir = match shard {
         Some(s) => s.dir(&args.out),
         None => args.out.clone(),

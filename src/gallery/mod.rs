@@ -1,8 +1,10 @@
 //! `geomrender gallery DIR`: a static site under `DIR/gallery/` to browse a finished
 //! run — an index of its images (bases by default) with thumbnails, filters by axis,
-//! value, depth, question type and task and a search by id; and one page per base
-//! with the base and all its variants side by side, each with its question, answer,
-//! solution, variant value and what the audit says changed.
+//! value, depth, question type, task, audit verdict, relation, domain, subset,
+//! mode, answer and "Cannot be inferred", and a search by id; and one page per
+//! base (named by its id) with the base and all its variants side by side, each
+//! with its question, answer, choices, solution, variant value and what the audit
+//! says changed.
 //!
 //! It works from `file://` with no server and no network: the index's data are
 //! JavaScript files loaded with `<script>` (a browser refuses `fetch` on `file://`),
@@ -10,24 +12,35 @@
 //! first page's rows only. Thumbnails are made by the tool; the pages link to the
 //! run's own images and never copy them. Every text is escaped (`crate::html`).
 //!
+//! The manifest is streamed, never read whole: the audit first (it writes
+//! `DIR/audit.jsonl` and `audit.md`, read back a row at a time), then a pass that
+//! counts the bases, then one that makes thumbnails, cards, pages and index data a
+//! chunk of rows at a time. Memory holds a chunk of rows and a few tables per base
+//! (module docs of `scan`, `page`, `thumbs`, `index` say how many bytes).
+//!
 //! ```text
-//! read    the manifest rows the pages show, grouped by base; shapes from problems.jsonl
+//! entry   a manifest row as the pages show it, checked
+//! scan    the rows shown, streamed; the first pass over them
 //! thumbs  thumbnails named by image digest, checked against the manifest
+//! notes   the audit's note per variant, read back from audit.jsonl
+//! page    one HTML page per base, and each row's card
 //! index   index.html and its data files: tables, columns, row chunks, ids
-//! page    one HTML page per base
 //! ```
 
+mod entry;
 mod index;
+mod notes;
 mod page;
-mod read;
+mod scan;
 mod thumbs;
 
-pub use read::{Base, Entry, Run, SCENE_TASK, read_run};
+pub use entry::{Entry, Relation, SCENE_TASK, entry};
 pub use thumbs::{Thumb, fit};
 
-use crate::audit::{self, AuditOptions};
+use crate::audit::{self, AuditOptions, Problems};
 use crate::output::dir::{Dir, Kind};
-use std::collections::{HashMap, HashSet};
+use index::{COLUMNS, IndexRow, IndexWriter, NONE};
+use page::Pages;
 use std::path::Path;
 
 /// The stylesheet and script every gallery page uses (written beside the pages).
@@ -36,6 +49,12 @@ pub const SCRIPT: &str = include_str!("../../assets/gallery/gallery.js");
 
 /// The gallery's directory inside the run directory.
 pub const GALLERY_DIR: &str = "gallery";
+
+/// Lines not shown that are kept with their reason (the rest are counted).
+pub const LISTED_ERRORS: usize = 1000;
+
+/// Rows whose thumbnails are made together (in parallel).
+const BATCH: usize = 256;
 
 /// How the gallery is made; the CLI fills the same struct.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +65,8 @@ pub struct GalleryOptions {
     pub thumb_size: u32,
     /// Index rows per data file.
     pub chunk_rows: usize,
-    /// Run the audit and show on each variant what changed (`geomrender audit`).
+    /// Run the audit (writing `DIR/audit.jsonl` and `audit.md`, as `geomrender
+    /// audit` does) and show on each variant what changed.
     pub audit: bool,
     /// The run's Problems: the shapes the index shows, and for the audit to compose
     /// each Scene again when the run wrote no SVGs ([`AuditOptions::problems`]);
@@ -70,7 +90,7 @@ impl Default for GalleryOptions {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct GalleryLineError {
     pub file: String,
-    pub line: usize,
+    pub line: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub reason: String,
@@ -111,14 +131,16 @@ pub enum GalleryError {
 pub struct Gallery {
     /// `DIR/gallery/index.html`.
     pub index: std::path::PathBuf,
-    pub rows: usize,
-    pub bases: usize,
+    pub rows: u64,
+    pub bases: u64,
     /// Distinct thumbnails made or kept.
     pub thumbs: usize,
-    /// Lines not shown and images without a thumbnail (their rows are listed).
+    /// The first [`LISTED_ERRORS`] lines not shown and images without a thumbnail
+    /// (their rows are listed), of `error_count`.
     pub errors: Vec<GalleryLineError>,
-    /// Why the audit column is empty, when it is.
-    pub audit_unavailable: Option<String>,
+    pub error_count: u64,
+    /// The audit made with it, or why there is none.
+    pub audit: Result<audit::Audit, String>,
 }
 
 /// What the audit says of one variant row, for its card.
@@ -130,125 +152,343 @@ pub struct AuditNote {
     pub identical: bool,
 }
 
+impl AuditNote {
+    /// An undeclared change, or none at all.
+    pub fn flagged(&self) -> bool {
+        self.identical || !self.undeclared.is_empty()
+    }
+}
+
+/// Lines not shown: the first kept, all counted.
+#[derive(Default)]
+struct Errors {
+    listed: Vec<GalleryLineError>,
+    count: u64,
+}
+
+impl Errors {
+    fn push(&mut self, e: GalleryLineError) {
+        self.count += 1;
+        if self.listed.len() < LISTED_ERRORS {
+            self.listed.push(e);
+        }
+    }
+}
+
+/// Whether a gallery can be written into the run directory `dir` (checked before a
+/// run with `--gallery` starts, so that it does not fail only at the end): its
+/// `gallery/` and the directories in it are absent or real directories. Any size
+/// of run can have one (the manifest is streamed).
+pub fn check_writable(dir: &Path) -> Result<(), GalleryError> {
+    let Ok(root) = Dir::open(dir) else {
+        return Ok(()); // made by the run
+    };
+    let Some(site) = root
+        .existing_sub(GALLERY_DIR)
+        .map_err(io(&dir.join(GALLERY_DIR)))?
+    else {
+        return Ok(());
+    };
+    for sub in ["thumbs", "bases", "data"] {
+        site.existing_sub(sub).map_err(io(&site.join(sub)))?;
+    }
+    Ok(())
+}
+
 /// Makes (or makes again) the gallery of the run in `dir`.
 pub fn build(dir: &Path, options: &GalleryOptions) -> Result<Gallery, GalleryError> {
     if !(16..=1024).contains(&options.thumb_size) {
         return Err(GalleryError::ThumbSize(options.thumb_size));
     }
-    let io = |path: std::path::PathBuf| move |source| GalleryError::Io { path, source };
-    let root = Dir::open(dir).map_err(io(dir.to_path_buf()))?;
-    if root.kind("manifest.jsonl").map_err(io(dir.to_path_buf()))? != Some(Kind::File) {
+    let manifest = dir.join("manifest.jsonl");
+    let root = Dir::open(dir).map_err(io(dir))?;
+    if root.kind("manifest.jsonl").map_err(io(dir))? != Some(Kind::File) {
         return Err(GalleryError::NoManifest {
             path: dir.to_path_buf(),
         });
     }
-    let mut run =
-        read_run(&root, options.problems.as_deref()).map_err(io(dir.join("manifest.jsonl")))?;
-    if run.entries.is_empty() {
+    let audit = match options.audit {
+        false => Err("not asked for (--no-audit)".to_string()),
+        true => {
+            let o = AuditOptions {
+                problems: options.problems.clone(),
+                gallery: true,
+            };
+            audit::audit(dir, &o, dir).map_err(|e| e.to_string())
+        }
+    };
+    let scan = scan::scan(&root).map_err(io(&manifest))?;
+    if scan.rows == 0 {
         return Err(GalleryError::Empty {
-            path: dir.join("manifest.jsonl"),
-            first: (run.errors.first()).map_or("the file is empty".into(), ToString::to_string),
+            path: manifest,
+            first: (scan.first_error).map_or("the file is empty".into(), |e| e.to_string()),
         });
     }
-    let (notes, audit_unavailable) = match options.audit {
-        true => audit_notes(dir, options.problems.clone()),
-        false => (
-            HashMap::new(),
-            Some("not asked for (--no-audit)".to_string()),
-        ),
+    let site = root.sub(GALLERY_DIR).map_err(io(&dir.join(GALLERY_DIR)))?;
+    let mut errors = Errors::default();
+    let mut problems = Problems::open(dir, &root, options.problems.as_deref(), &mut |e| {
+        errors.push(GalleryLineError {
+            file: e.file,
+            line: e.line,
+            id: e.id,
+            reason: e.reason,
+        })
+    })
+    .map_err(|e| match e {
+        audit::AuditError::Io { path, source } => GalleryError::Io { path, source },
+        other => GalleryError::Io {
+            path: dir.to_path_buf(),
+            source: std::io::Error::other(other.to_string()),
+        },
+    })?;
+    let unavailable = audit.as_ref().err().cloned();
+    let sub = |name: &str| site.sub(name).map_err(io(&site.join(name)));
+    let mut made = Made {
+        notes: match &audit {
+            Ok(_) => Some(notes::Notes::open(&root).map_err(io(&dir.join(audit::AUDIT_JSONL)))?),
+            Err(_) => None,
+        },
+        thumbs: thumbs::Thumbs::new(&root, sub("thumbs")?, options.thumb_size),
+        index: IndexWriter::create(sub("data")?, options.chunk_rows)
+            .map_err(io(&site.join("data")))?,
+        pages: match scan.grouped {
+            true => Pages::streamed(sub("bases")?, scan.bases, unavailable.clone()),
+            false => Pages::spooled(sub("bases")?, scan.bases, unavailable.clone())
+                .map_err(io(&site.join("bases")))?,
+        },
+        problems: problems.as_mut(),
+        unavailable,
+        variants: 0,
+        first_page: None,
     };
-    let site = root.sub(GALLERY_DIR).map_err(io(dir.join(GALLERY_DIR)))?;
-    let thumbs_dir = site.sub("thumbs").map_err(io(site.join("thumbs")))?;
-    let images: Vec<(&str, &str)> = (run.entries.iter())
-        .map(|e| (e.image.as_str(), e.sha256.as_str()))
-        .collect();
-    let made = thumbs::make_all(&root, &thumbs_dir, &images, options.thumb_size);
-    let mut thumbs: Vec<Option<Thumb>> = Vec::with_capacity(run.entries.len());
-    for e in &run.entries {
-        match &made[&e.image] {
-            Ok(t) => thumbs.push(Some(t.clone())),
-            Err(reason) => {
-                run.errors.push(GalleryLineError {
+    // The second pass: a batch of rows at a time.
+    let mut batch: Vec<entry::Entry> = Vec::with_capacity(BATCH);
+    for item in scan::Entries::open(&root).map_err(io(&manifest))? {
+        match item.map_err(io(&manifest))? {
+            Err(e) => errors.push(e),
+            Ok(e) => batch.push(e),
+        }
+        if batch.len() == BATCH {
+            made.add(&mut batch, &mut errors)
+                .map_err(io(&site.join("bases")))?;
+        }
+    }
+    made.add(&mut batch, &mut errors)
+        .map_err(io(&site.join("bases")))?;
+    let thumbs = finish(&site, made, &scan, &audit, errors.count)?;
+    errors
+        .listed
+        .sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+    Ok(Gallery {
+        index: site.join("index.html"),
+        rows: scan.rows,
+        bases: scan.bases,
+        thumbs,
+        errors: errors.listed,
+        error_count: errors.count,
+        audit,
+    })
+}
+
+/// An I/O error of `path`.
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GalleryError + use<> {
+    let path = path.to_path_buf();
+    move |source| GalleryError::Io { path, source }
+}
+
+/// After the rows: the last pages, the index and its data, the stylesheet and
+/// script; then what an earlier, larger gallery left (pages of bases and
+/// thumbnails no longer shown) goes. Returns the thumbnails shown.
+fn finish(
+    site: &Dir,
+    made: Made,
+    scan: &scan::Scan,
+    audit: &Result<audit::Audit, String>,
+    errors: u64,
+) -> Result<usize, GalleryError> {
+    let at = |name: &str| io(&site.join(name));
+    made.pages.finish().map_err(at("bases"))?;
+    let counts = index::Counts {
+        rows: scan.rows,
+        bases: scan.bases,
+        variants: made.variants,
+        errors,
+        audit: match audit {
+            Ok(a) => Ok(a.flagged),
+            Err(why) => Err(why.as_str()),
+        },
+        first_page: made.first_page.unwrap_or_default(),
+    };
+    let extra = serde_json::json!({
+        "bases": scan.bases,
+        "errors": errors,
+        "audit": audit.is_ok(),
+    });
+    let filters = made.index.finish(extra).map_err(at("data"))?;
+    let html = index::index_html(&counts, &filters);
+    site.write_atomic("index.html", html.as_bytes())
+        .map_err(at("index.html"))?;
+    site.write_atomic("gallery.css", CSS.as_bytes())
+        .map_err(at("gallery.css"))?;
+    site.write_atomic("gallery.js", SCRIPT.as_bytes())
+        .map_err(at("gallery.js"))?;
+    let thumbs = made.thumbs.finish().map_err(at("thumbs"))?;
+    let bases = site.sub("bases").map_err(at("bases"))?;
+    for (name, kind) in bases.entries().map_err(at("bases"))? {
+        let current = scan.pages.contains(&crate::digest::fingerprint(&name));
+        if kind == Kind::File && !current {
+            bases.remove_file(&name).map_err(at("bases"))?;
+        }
+    }
+    Ok(thumbs)
+}
+
+/// What the second pass writes as rows come.
+struct Made<'p> {
+    notes: Option<notes::Notes>,
+    thumbs: thumbs::Thumbs,
+    index: IndexWriter,
+    pages: Pages,
+    problems: Option<&'p mut Problems>,
+    unavailable: Option<String>,
+    variants: u64,
+    first_page: Option<String>,
+}
+
+impl Made<'_> {
+    /// A batch of rows: their thumbnails, cards and index rows (the batch is emptied).
+    fn add(&mut self, batch: &mut Vec<entry::Entry>, errors: &mut Errors) -> std::io::Result<()> {
+        let images: Vec<(&str, &str)> = (batch.iter())
+            .map(|e| (e.image.as_str(), e.sha256.as_str()))
+            .collect();
+        let thumbs = self.thumbs.make(&images);
+        for (e, thumb) in batch.iter().zip(&thumbs) {
+            if let Err(reason) = thumb {
+                errors.push(GalleryLineError {
                     file: "manifest.jsonl".into(),
                     line: e.line,
                     id: Some(e.id.clone()),
                     reason: reason.clone(),
                 });
-                thumbs.push(None);
             }
+            let note = match (&mut self.notes, e.is_base()) {
+                (Some(n), false) => n.get(e.line)?,
+                _ => None,
+            };
+            let shapes = match e.is_base() {
+                true => self.shapes(e),
+                false => Vec::new(),
+            };
+            let card = page::card(e, thumb.is_ok(), note.as_ref(), self.unavailable.as_deref());
+            let problems = &mut self.problems;
+            self.pages.add(e, card, || {
+                let shapes = match e.is_base() {
+                    true => shapes.clone(),
+                    false => shapes_of(problems.as_deref_mut(), e),
+                };
+                page::facts(e, &shapes)
+            })?;
+            self.first_page
+                .get_or_insert_with(|| crate::html::page_name(&e.base_id));
+            self.variants += u64::from(!e.is_base());
+            self.index.push(index_row(
+                e,
+                thumb.as_ref().ok(),
+                note.as_ref(),
+                &shapes,
+                self.notes.is_some(),
+            ))?;
         }
+        batch.clear();
+        Ok(())
     }
-    run.errors
-        .sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
-    let site_io = |name: &str| io(site.join(name));
-    let ctx = page::Context {
-        run: &run,
-        thumbs: &thumbs,
-        notes: &notes,
-        audit_unavailable: audit_unavailable.as_deref(),
+
+    fn shapes(&mut self, e: &entry::Entry) -> Vec<String> {
+        shapes_of(self.problems.as_deref_mut(), e)
+    }
+}
+
+/// The shape kinds of a row's Problem: carried by the row, or from the problems file.
+fn shapes_of(problems: Option<&mut Problems>, e: &entry::Entry) -> Vec<String> {
+    if let Some(s) = &e.shapes {
+        return s.clone();
+    }
+    let Some(problems) = problems else {
+        return Vec::new();
     };
-    let written_pages = page::write_all(&site, &ctx).map_err(site_io("bases"))?;
-    index::write(&site, &ctx, options).map_err(site_io("index.html"))?;
-    site.write_atomic("gallery.css", CSS.as_bytes())
-        .map_err(site_io("gallery.css"))?;
-    site.write_atomic("gallery.js", SCRIPT.as_bytes())
-        .map_err(site_io("gallery.js"))?;
-    // What an earlier, larger gallery left: pages of bases and thumbnails no longer shown.
-    let keep: HashSet<String> = made.values().flatten().map(|t| t.key.clone()).collect();
-    remove_stale_thumbs(&thumbs_dir, &keep).map_err(site_io("thumbs"))?;
-    let pages = site.sub("bases").map_err(site_io("bases"))?;
-    for (name, kind) in pages.entries().map_err(site_io("bases"))? {
-        if kind == Kind::File && !written_pages.contains(&name) {
-            pages.remove_file(&name).map_err(site_io("bases"))?;
-        }
-    }
-    Ok(Gallery {
-        index: site.join("index.html"),
-        rows: run.entries.len(),
-        bases: run.bases.len(),
-        thumbs: keep.len(),
-        errors: run.errors,
-        audit_unavailable,
-    })
-}
-
-/// The audit's note per variant id, or why there is none.
-fn audit_notes(
-    dir: &Path,
-    problems: Option<std::path::PathBuf>,
-) -> (HashMap<String, AuditNote>, Option<String>) {
-    match audit::audit(dir, &AuditOptions { problems }) {
-        Err(e) => (HashMap::new(), Some(e.to_string())),
-        Ok(report) => {
-            let notes = (report.rows.into_iter())
-                .map(|r| {
-                    let note = AuditNote {
-                        changes: (r.changes.iter())
-                            .map(|(c, n)| (c.name().to_string(), *n))
-                            .collect(),
-                        undeclared: r.undeclared.iter().map(|c| c.name().to_string()).collect(),
-                        identical: r.identical,
-                    };
-                    (r.id, note)
-                })
-                .collect();
-            (notes, None)
-        }
+    match problems.get(&e.base_id) {
+        Ok((_, p)) => (p.diagram.shapes.iter())
+            .map(|s| match serde_json::to_value(s.kind) {
+                Ok(serde_json::Value::String(k)) => k,
+                _ => String::new(),
+            })
+            .collect(),
+        Err(_) => Vec::new(),
     }
 }
 
-fn remove_stale_thumbs(thumbs: &Dir, keep: &HashSet<String>) -> std::io::Result<()> {
-    for (sub, kind) in thumbs.entries()? {
-        if kind != Kind::Dir {
-            continue;
+/// The row as the index lists it.
+fn index_row<'a>(
+    e: &'a entry::Entry,
+    thumb: Option<&'a Thumb>,
+    note: Option<&AuditNote>,
+    shapes: &[String],
+    audited: bool,
+) -> IndexRow<'a> {
+    let r = e.relation.as_ref();
+    let audit = match (audited, e.is_base(), note) {
+        (false, _, _) => NONE,
+        (true, true, _) => "base image",
+        (true, false, None) => "not audited",
+        (true, false, Some(n)) if n.flagged() => "flagged",
+        (true, false, Some(_)) => "passed",
+    };
+    let answer = match (r, &e.answer) {
+        (Some(_), Some(a)) => a.as_str(),
+        _ => NONE,
+    };
+    let cbi = match e.cannot_be_inferred() {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => NONE,
+    };
+    let values: [&str; COLUMNS.len()] = [
+        &e.label,
+        match r {
+            None => e.depth.as_deref().unwrap_or(NONE),
+            Some(_) => NONE,
+        },
+        match r {
+            None => e.question_type.as_deref().unwrap_or(NONE),
+            Some(_) => NONE,
+        },
+        &e.task,
+        audit,
+        r.map_or(NONE, |r| r.relation.as_str()),
+        r.map_or(NONE, |r| r.domain.as_str()),
+        r.map_or(NONE, |r| r.subset.as_str()),
+        r.map_or(NONE, |r| r.mode.as_str()),
+        answer,
+        cbi,
+    ];
+    let mut facts = vec![e.label.clone()];
+    match (page::relation_words(e), &e.depth) {
+        (Some(words), _) => facts.push(words),
+        (None, Some(depth)) => {
+            facts.push(format!("depth {depth}"));
+            facts.extend(e.question_type.clone());
         }
-        let dir = thumbs.sub(&sub)?;
-        for (name, kind) in dir.entries()? {
-            let key = format!("{sub}/{}", name.trim_end_matches(".png"));
-            if kind == Kind::File && !keep.contains(&key) {
-                dir.remove_file(&name)?;
-            }
-        }
+        (None, None) => facts.push(e.task.clone()),
     }
-    Ok(())
+    IndexRow {
+        id: &e.id,
+        thumb: thumb.map(|t| t.key.as_str()),
+        width: thumb.map_or(e.width, |t| t.width),
+        height: thumb.map_or(e.height, |t| t.height),
+        href: page::href(e),
+        shapes: shapes.join(", "),
+        facts: facts.join(" · "),
+        values,
+        axes: &e.axes,
+    }
 }

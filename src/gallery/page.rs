@@ -1,42 +1,28 @@
-//! One static HTML page per base (`bases/<n>.html`): the base image and every
-//! variant side by side, each with its question, answer, solution (collapsed),
+//! One static HTML page per base (`bases/<base id>.html`, the id made a file name
+//! by `html::page_name`): the base image and every variant side by side, each card
+//! with its question, answer, choices (the answer marked), solution (collapsed),
 //! variant value and the audit's note. Images are the run's own files, linked
 //! (`../../images/…`) and never copied; sizes are in the markup, so nothing moves
 //! when they load.
+//!
+//! Cards are made as rows stream by. When each base's rows stand together (as a
+//! run writes them) a page is written as soon as the next base begins, so only one
+//! page is held; otherwise ([`Pages::spooled`]) cards go to a spool file, 16 bytes
+//! a card are kept of where, and the pages are written at the end.
 
-use super::{AuditNote, Run, Thumb};
-use crate::html::{escape, url_path};
+use super::AuditNote;
+use super::entry::Entry;
+use crate::html::{escape, page_name, url_path};
 use crate::output::dir::Dir;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
+use std::os::unix::fs::FileExt;
 
-/// What the pages are made from.
-pub(super) struct Context<'a> {
-    pub run: &'a Run,
-    /// Per entry, its thumbnail (`None`: the image could not be read).
-    pub thumbs: &'a [Option<Thumb>],
-    pub notes: &'a HashMap<String, AuditNote>,
-    pub audit_unavailable: Option<&'a str>,
-}
-
-/// File name of base `b`'s page inside `bases/`.
-pub(super) fn page_name(b: usize) -> String {
-    format!("{b}.html")
-}
-
-/// Writes every base's page into `site/bases/`; returns the names written.
-pub(super) fn write_all(site: &Dir, ctx: &Context) -> std::io::Result<HashSet<String>> {
-    use rayon::prelude::*;
-    let dir = site.sub("bases")?;
-    (0..ctx.run.bases.len())
-        .into_par_iter()
-        .map(|b| {
-            let name = page_name(b);
-            dir.write_atomic(&name, render(ctx, b).as_bytes())?;
-            Ok(name)
-        })
-        .collect()
-}
+/// The id of the element that holds a page's cards: a `:` is in no row id, so no
+/// card's anchor (its row id) can be it.
+const CARDS: &str = "gallery:cards";
 
 /// The header every page shares: charset, viewport, colour schemes, stylesheet.
 pub(super) fn head(title: &str, css: &str) -> String {
@@ -49,83 +35,71 @@ pub(super) fn head(title: &str, css: &str) -> String {
     )
 }
 
-fn render(ctx: &Context, b: usize) -> String {
-    let run = ctx.run;
-    let base = &run.bases[b];
-    let first = &run.entries[base.rows[0]];
-    let mut h = head(
-        &format!("{} · geomrender gallery", base.id),
-        "../gallery.css",
-    );
-    let link = |rel: &str, to: Option<usize>| match to {
-        Some(t) => format!("<link rel=\"{rel}\" href=\"{}\">\n", page_name(t)),
-        None => String::new(),
-    };
-    let prev = b.checked_sub(1);
-    let next = (b + 1 < run.bases.len()).then_some(b + 1);
-    h += &link("prev", prev);
-    h += &link("next", next);
-    h += "</head>\n<body data-page=\"base\">\n<a class=\"skip\" href=\"#variants\">Skip to the images</a>\n<header>\n<nav aria-label=\"Bases\"><a href=\"../index.html\">All images</a>";
-    let nav = |label: &str, rel: &str, to: Option<usize>| match to {
-        Some(t) => format!(" · <a rel=\"{rel}\" href=\"{}\">{label}</a>", page_name(t)),
-        None => format!(" · <span class=\"off\">{label}</span>"),
-    };
-    h += &nav("← previous base", "prev", prev);
-    h += &nav("next base →", "next", next);
-    let _ = write!(
-        h,
-        " <span class=\"hint\">(keys ← →)</span></nav>\n<h1>Base <bdi>{}</bdi> <small>{} of {}</small></h1>\n<dl class=\"facts\">",
-        escape(&base.id),
-        b + 1,
-        run.bases.len()
-    );
-    let fact = |h: &mut String, k: &str, v: &str| {
+/// Where a row's card is, from the index: `bases/<page>#<id>`.
+pub(super) fn href(e: &Entry) -> String {
+    format!(
+        "bases/{}#{}",
+        url_path(&page_name(&e.base_id)),
+        url_path(&e.id)
+    )
+}
+
+/// What a relation item is, in a few words: `median · shape · basic · text`.
+pub(super) fn relation_words(e: &Entry) -> Option<String> {
+    let r = e.relation.as_ref()?;
+    Some(format!(
+        "{} · {} · {} · {}",
+        r.relation, r.domain, r.subset, r.mode
+    ))
+}
+
+/// The facts a page states of its base (from its first row): its task and, for a
+/// GeomVerse problem, depth and question type, for a relation item its relation,
+/// domain, subset and mode; the shapes when known.
+pub(super) fn facts(e: &Entry, shapes: &[String]) -> String {
+    let mut h = String::new();
+    let mut fact = |k: &str, v: &str| {
         let _ = write!(h, "<div><dt>{k}</dt><dd>{}</dd></div>", escape(v));
     };
-    fact(&mut h, "Task", &first.task);
-    fact(&mut h, "Depth", first.depth.as_deref().unwrap_or("—"));
-    fact(
-        &mut h,
-        "Question type",
-        first.question_type.as_deref().unwrap_or("—"),
-    );
-    if !base.shapes.is_empty() {
-        fact(&mut h, "Shapes", &base.shapes.join(", "));
+    fact("Task", &e.task);
+    match &e.relation {
+        Some(r) => {
+            fact("Relation", &r.relation);
+            fact("Domain", &r.domain);
+            fact("Subset", &r.subset);
+            fact("Mode", &r.mode);
+        }
+        None if e.question.is_some() => {
+            fact("Depth", e.depth.as_deref().unwrap_or("—"));
+            fact("Question type", e.question_type.as_deref().unwrap_or("—"));
+        }
+        None => {}
     }
-    fact(
-        &mut h,
-        "Images",
-        &format!(
-            "{} (base and {} variants)",
-            base.rows.len(),
-            base.rows.len().saturating_sub(1)
-        ),
-    );
-    h += "</dl>\n";
-    if let Some(why) = ctx.audit_unavailable {
-        let _ = writeln!(h, "<p class=\"note\">No audit: {}</p>", escape(why));
+    if !shapes.is_empty() {
+        fact("Shapes", &shapes.join(", "));
     }
-    h += "</header>\n<main id=\"variants\" class=\"variants\">\n";
-    for (k, &i) in base.rows.iter().enumerate() {
-        card(&mut h, ctx, k, i);
-    }
-    h += "</main>\n<script src=\"../gallery.js\"></script>\n</body>\n</html>\n";
     h
 }
 
-fn card(h: &mut String, ctx: &Context, k: usize, i: usize) {
-    let e = &ctx.run.entries[i];
-    let is_base = e.id == e.base_id;
+/// The card of one row.
+pub(super) fn card(
+    e: &Entry,
+    readable: bool,
+    note: Option<&AuditNote>,
+    audit_unavailable: Option<&str>,
+) -> String {
+    let mut h = String::new();
     let _ = writeln!(
         h,
-        "<article class=\"card{}\" id=\"v{k}\" data-label=\"{}\">\n<h2>{}</h2>",
-        if is_base { " base" } else { "" },
+        "<article class=\"card{}\" id=\"{}\" data-label=\"{}\">\n<h2>{}</h2>",
+        if e.is_base() { " base" } else { "" },
+        escape(&e.id),
         escape(&e.label),
         escape(&e.label)
     );
     let src = escape(&format!("../../{}", url_path(&e.image)));
-    match ctx.thumbs[i] {
-        Some(_) => {
+    match readable {
+        true => {
             let _ = writeln!(
                 h,
                 "<a class=\"full\" href=\"{src}\"><img src=\"{src}\" width=\"{}\" height=\"{}\" alt=\"Diagram {}, {}\" loading=\"lazy\"></a>",
@@ -135,7 +109,7 @@ fn card(h: &mut String, ctx: &Context, k: usize, i: usize) {
                 escape(&e.label)
             );
         }
-        None => {
+        false => {
             let _ = writeln!(
                 h,
                 "<p class=\"missing\" style=\"aspect-ratio:{}/{}\">Image not readable: <a href=\"{src}\">{}</a></p>",
@@ -150,11 +124,22 @@ fn card(h: &mut String, ctx: &Context, k: usize, i: usize) {
         "<dl>\n<div><dt>Id</dt><dd><bdi>{}</bdi></dd></div>",
         escape(&e.id)
     );
+    if let Some(words) = relation_words(e) {
+        let _ = writeln!(
+            h,
+            "<div><dt>Item</dt><dd class=\"item\">{}</dd></div>",
+            escape(&words)
+        );
+    }
     if let Some(a) = &e.answer {
+        // A relation item's letter with the option it names.
+        let text = (e.relation.as_ref())
+            .and_then(|r| r.answer.and_then(|i| r.choices.get(i)))
+            .map_or(a.clone(), |t| format!("{a}. {t}"));
         let _ = writeln!(
             h,
             "<div><dt>Answer</dt><dd class=\"answer\">{}</dd></div>",
-            escape(a)
+            escape(&text)
         );
     }
     let _ = writeln!(
@@ -162,19 +147,30 @@ fn card(h: &mut String, ctx: &Context, k: usize, i: usize) {
         "<div><dt>Size</dt><dd>{}×{}</dd></div>",
         e.width, e.height
     );
-    if !is_base {
+    if !e.is_base() {
         h.push_str("<div><dt>Audit</dt>");
-        audit_cell(h, ctx, &e.id);
+        audit_cell(&mut h, note, audit_unavailable);
         h.push_str("</div>\n");
     }
     h.push_str("</dl>\n");
-    if let Some(q) = &e.question {
+    if let Some(q) = e.question_text() {
         let _ = writeln!(h, "<p class=\"question\">{}</p>", escape(q));
     }
-    if !e.choices.is_empty() {
+    if let Some(r) = &e.relation {
         h.push_str("<ol class=\"choices\" type=\"A\">");
-        for c in &e.choices {
-            let _ = write!(h, "<li>{}</li>", escape(c));
+        for (i, c) in r.choices.iter().enumerate() {
+            match r.answer == Some(i) {
+                true => {
+                    let _ = write!(
+                        h,
+                        "<li class=\"answer\"><strong>{}</strong> <span class=\"mark\">✓ the answer</span></li>",
+                        escape(c)
+                    );
+                }
+                false => {
+                    let _ = write!(h, "<li>{}</li>", escape(c));
+                }
+            }
         }
         h.push_str("</ol>\n");
     }
@@ -186,22 +182,22 @@ fn card(h: &mut String, ctx: &Context, k: usize, i: usize) {
         );
     }
     h.push_str("</article>\n");
+    h
 }
 
-fn audit_cell(h: &mut String, ctx: &Context, id: &str) {
-    let Some(note) = ctx.notes.get(id) else {
-        let why = match ctx.audit_unavailable {
+fn audit_cell(h: &mut String, note: Option<&AuditNote>, audit_unavailable: Option<&str>) {
+    let Some(note) = note else {
+        let why = match audit_unavailable {
             Some(_) => "not audited",
-            None => "not audited (see audit's errors)",
+            None => "not audited (see audit.md)",
         };
         let _ = write!(h, "<dd class=\"audit\">{why}</dd>");
         return;
     };
-    let flagged = note.identical || !note.undeclared.is_empty();
     let _ = write!(
         h,
         "<dd class=\"audit{}\">",
-        if flagged { " flag" } else { "" }
+        if note.flagged() { " flag" } else { "" }
     );
     if note.identical {
         h.push_str("<strong>identical to the base</strong>");
@@ -219,4 +215,238 @@ fn audit_cell(h: &mut String, ctx: &Context, id: &str) {
         }
     }
     h.push_str("</dd>");
+}
+
+/// One base's page being gathered.
+struct Open {
+    id: String,
+    facts: String,
+    /// Cards, the base's own first.
+    cards: Vec<String>,
+}
+
+/// Where a spooled base's facts and cards are in the spool: `(offset, length)`.
+struct Spooled {
+    facts: (u64, u32),
+    cards: Vec<(u64, u32)>,
+}
+
+enum Store {
+    /// The page of the current base (rows of a base stand together).
+    Current(Option<Open>),
+    Spool {
+        file: BufWriter<File>,
+        at: u64,
+        /// Per base page name's fingerprint.
+        bases: HashMap<u128, Spooled>,
+        /// Base ids in the order they first appear.
+        order: Vec<Box<str>>,
+    },
+}
+
+/// The base pages being written into `bases/`.
+pub(super) struct Pages {
+    dir: Dir,
+    /// Bases in all (the first pass counted them).
+    total: u64,
+    /// Pages written so far.
+    written: u64,
+    /// The id of the last page written (its successor's "previous").
+    prev: Option<String>,
+    audit_unavailable: Option<String>,
+    store: Store,
+}
+
+impl Pages {
+    /// Pages written as each base's rows end (they stand together).
+    pub(super) fn streamed(dir: Dir, total: u64, audit_unavailable: Option<String>) -> Pages {
+        Pages {
+            dir,
+            total,
+            written: 0,
+            prev: None,
+            audit_unavailable,
+            store: Store::Current(None),
+        }
+    }
+
+    /// Pages written at the end from a spool of cards (a base's rows are apart).
+    pub(super) fn spooled(
+        dir: Dir,
+        total: u64,
+        audit_unavailable: Option<String>,
+    ) -> std::io::Result<Pages> {
+        let file = BufWriter::new(dir.anonymous()?);
+        let mut pages = Pages::streamed(dir, total, audit_unavailable);
+        pages.store = Store::Spool {
+            file,
+            at: 0,
+            bases: HashMap::new(),
+            order: Vec::new(),
+        };
+        Ok(pages)
+    }
+
+    /// Adds a row's card; `facts` is asked for when the row is its base's first.
+    pub(super) fn add(
+        &mut self,
+        e: &Entry,
+        card: String,
+        facts: impl FnOnce() -> String,
+    ) -> std::io::Result<()> {
+        match &mut self.store {
+            Store::Current(current) => {
+                if current.as_ref().is_some_and(|o| o.id != e.base_id) {
+                    let done = current.take().expect("checked");
+                    self.write(done, Some(&e.base_id))?;
+                }
+                let Store::Current(current) = &mut self.store else {
+                    unreachable!("the store does not change")
+                };
+                let open = current.get_or_insert_with(|| Open {
+                    id: e.base_id.clone(),
+                    facts: facts(),
+                    cards: Vec::new(),
+                });
+                match e.is_base() {
+                    true => open.cards.insert(0, card),
+                    false => open.cards.push(card),
+                }
+            }
+            Store::Spool {
+                file,
+                at,
+                bases,
+                order,
+            } => {
+                let mut put = |text: &str| -> std::io::Result<(u64, u32)> {
+                    file.write_all(text.as_bytes())?;
+                    let place = (*at, text.len() as u32);
+                    *at += text.len() as u64;
+                    Ok(place)
+                };
+                let key = crate::digest::fingerprint(&page_name(&e.base_id));
+                if let std::collections::hash_map::Entry::Vacant(slot) = bases.entry(key) {
+                    let facts = put(&facts())?;
+                    order.push(e.base_id.as_str().into());
+                    slot.insert(Spooled {
+                        facts,
+                        cards: Vec::new(),
+                    });
+                }
+                let place = put(&card)?;
+                let cards = &mut bases.get_mut(&key).expect("inserted above").cards;
+                match e.is_base() {
+                    true => cards.insert(0, place),
+                    false => cards.push(place),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the pages not written yet.
+    pub(super) fn finish(mut self) -> std::io::Result<()> {
+        match std::mem::replace(&mut self.store, Store::Current(None)) {
+            Store::Current(current) => {
+                if let Some(open) = current {
+                    self.write(open, None)?;
+                }
+            }
+            Store::Spool {
+                file, bases, order, ..
+            } => {
+                let file = file.into_inner().map_err(|e| e.into_error())?;
+                let read = |(at, len): (u64, u32)| -> std::io::Result<String> {
+                    let mut buf = vec![0u8; len as usize];
+                    file.read_exact_at(&mut buf, at)?;
+                    String::from_utf8(buf)
+                        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+                };
+                for (k, id) in order.iter().enumerate() {
+                    let s = &bases[&crate::digest::fingerprint(&page_name(id))];
+                    let open = Open {
+                        id: id.to_string(),
+                        facts: read(s.facts)?,
+                        cards: s.cards.iter().map(|&c| read(c)).collect::<Result<_, _>>()?,
+                    };
+                    self.write(open, order.get(k + 1).map(|n| &**n))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, open: Open, next: Option<&str>) -> std::io::Result<()> {
+        let html = render(
+            &open,
+            self.written,
+            self.total,
+            self.prev.as_deref(),
+            next,
+            self.audit_unavailable.as_deref(),
+        );
+        self.dir
+            .write_atomic(&page_name(&open.id), html.as_bytes())?;
+        self.written += 1;
+        self.prev = Some(open.id);
+        Ok(())
+    }
+}
+
+/// The page of base number `k` (from 0) of `total`.
+fn render(
+    open: &Open,
+    k: u64,
+    total: u64,
+    prev: Option<&str>,
+    next: Option<&str>,
+    audit_unavailable: Option<&str>,
+) -> String {
+    let mut h = head(
+        &format!("{} · geomrender gallery", open.id),
+        "../gallery.css",
+    );
+    let to = |id: &str| escape(&url_path(&page_name(id)));
+    for (rel, id) in [("prev", prev), ("next", next)] {
+        if let Some(id) = id {
+            let _ = writeln!(h, "<link rel=\"{rel}\" href=\"{}\">", to(id));
+        }
+    }
+    let _ = write!(
+        h,
+        "</head>\n<body data-page=\"base\">\n<a class=\"skip\" href=\"#{CARDS}\">Skip to the images</a>\n<header>\n<nav aria-label=\"Bases\"><a href=\"../index.html\">All images</a>"
+    );
+    for (label, rel, id) in [
+        ("← previous base", "prev", prev),
+        ("next base →", "next", next),
+    ] {
+        let _ = match id {
+            Some(id) => write!(h, " · <a rel=\"{rel}\" href=\"{}\">{label}</a>", to(id)),
+            None => write!(h, " · <span class=\"off\">{label}</span>"),
+        };
+    }
+    let _ = write!(
+        h,
+        " <span class=\"hint\">(keys ← →)</span></nav>\n<h1>Base <bdi>{}</bdi> <small>{} of {}</small></h1>\n<dl class=\"facts\">{}",
+        escape(&open.id),
+        k + 1,
+        total,
+        open.facts
+    );
+    let n = open.cards.len();
+    let _ = writeln!(
+        h,
+        "<div><dt>Images</dt><dd>{n} (base and {} variants)</dd></div></dl>",
+        n.saturating_sub(1)
+    );
+    if let Some(why) = audit_unavailable {
+        let _ = writeln!(h, "<p class=\"note\">No audit: {}</p>", escape(why));
+    }
+    let _ = writeln!(h, "</header>\n<main id=\"{CARDS}\" class=\"variants\">");
+    for c in &open.cards {
+        h.push_str(c);
+    }
+    h.push_str("</main>\n<script src=\"../gallery.js\"></script>\n</body>\n</html>\n");
+    h
 }

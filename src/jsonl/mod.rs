@@ -15,6 +15,9 @@ pub const MAX_LINE_BYTES: usize = 64 << 20;
 pub struct Line {
     /// 1-based line number.
     pub number: u64,
+    /// Byte offset of the line's start in the input (where [`Lines::starting_at`]
+    /// reads it again).
+    pub offset: u64,
     pub text: Result<String, LineReadError>,
 }
 
@@ -78,23 +81,37 @@ pub fn count(mut reader: impl BufRead) -> std::io::Result<u64> {
 pub struct Lines<R> {
     reader: R,
     number: u64,
+    /// Bytes consumed so far (the next line's offset).
+    pos: u64,
     buf: Vec<u8>,
 }
 
 impl<R: BufRead> Lines<R> {
     pub fn new(reader: R) -> Self {
+        Lines::starting_at(reader, 1, 0)
+    }
+
+    /// Lines of a reader already positioned at byte `offset` of its input, where
+    /// line `number` starts (a line read again from its [`Line::offset`]).
+    pub fn starting_at(reader: R, number: u64, offset: u64) -> Self {
         Lines {
             reader,
-            number: 0,
+            number: number.saturating_sub(1),
+            pos: offset,
             buf: Vec::new(),
         }
+    }
+
+    /// The next line; `None` at the end of input.
+    pub fn next_line(&mut self) -> std::io::Result<Option<Line>> {
+        self.read_line()
     }
 
     /// Up to `n` more lines; an empty vector at the end of input.
     pub fn next_chunk(&mut self, n: usize) -> std::io::Result<Vec<Line>> {
         let mut out = Vec::with_capacity(n);
         while out.len() < n {
-            match self.next_line()? {
+            match self.read_line()? {
                 Some(line) => out.push(line),
                 None => break,
             }
@@ -102,15 +119,17 @@ impl<R: BufRead> Lines<R> {
         Ok(out)
     }
 
-    fn next_line(&mut self) -> std::io::Result<Option<Line>> {
+    fn read_line(&mut self) -> std::io::Result<Option<Line>> {
         loop {
             self.buf.clear();
+            let offset = self.pos;
             let read = (&mut self.reader)
                 .take(MAX_LINE_BYTES as u64 + 1)
                 .read_until(b'\n', &mut self.buf)?;
             if read == 0 {
                 return Ok(None);
             }
+            self.pos += read as u64;
             self.number += 1;
             let complete = self.buf.last() == Some(&b'\n');
             if !complete && self.buf.len() > MAX_LINE_BYTES {
@@ -121,12 +140,14 @@ impl<R: BufRead> Lines<R> {
                     let n = (&mut self.reader)
                         .take(1 << 20)
                         .read_until(b'\n', &mut sink)?;
+                    self.pos += n as u64;
                     if n == 0 || sink.last() == Some(&b'\n') {
                         break;
                     }
                 }
                 return Ok(Some(Line {
                     number: self.number,
+                    offset,
                     text: Err(LineReadError::TooLong {
                         max: MAX_LINE_BYTES,
                     }),
@@ -149,6 +170,7 @@ impl<R: BufRead> Lines<R> {
             });
             return Ok(Some(Line {
                 number: self.number,
+                offset,
                 text,
             }));
         }
@@ -217,6 +239,24 @@ mod tests {
         let chunk = lines.next_chunk(10).unwrap();
         assert_eq!(chunk[0].text.as_deref(), Ok("{}"));
         assert_eq!(chunk[1].text.as_deref(), Ok("\u{feff}{}"));
+    }
+
+    #[test]
+    fn each_line_can_be_read_again_from_its_offset() {
+        let data = "\u{feff}a\n\n  \r\nbb\r\nccc";
+        let mut lines = Lines::new(data.as_bytes());
+        let all = lines.next_chunk(10).unwrap();
+        let at: Vec<(u64, u64)> = all.iter().map(|l| (l.number, l.offset)).collect();
+        assert_eq!(at, vec![(1, 0), (4, 10), (5, 14)]);
+        for l in &all {
+            let rest = &data.as_bytes()[l.offset as usize..];
+            let again = Lines::starting_at(rest, l.number, l.offset)
+                .next_line()
+                .unwrap()
+                .unwrap();
+            assert_eq!((again.number, again.offset), (l.number, l.offset));
+            assert_eq!(again.text, l.text);
+        }
     }
 
     #[test]

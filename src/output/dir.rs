@@ -354,6 +354,27 @@ fn not_inside(rel: &str) -> std::io::Error {
     )
 }
 
+/// Opens the user's own file at `path` for reading (links followed: the path is
+/// theirs) when it is a regular file; a FIFO, device, socket or directory is
+/// refused at once, without waiting on it (the caller names the path).
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    let fd = rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(io_err)?;
+    let kind = Kind::of(FileType::from_raw_mode(
+        rustix::fs::fstat(&fd).map_err(io_err)?.st_mode,
+    ));
+    if kind != Kind::File {
+        return Err(refused(kind, "regular file"));
+    }
+    // Reads block as usual from here (the flag only kept the open from waiting).
+    rustix::fs::fcntl_setfl(&fd, OFlags::RDONLY).map_err(io_err)?;
+    Ok(File::from(fd))
+}
+
 /// Reads `file` whole, refusing more than `max` bytes (counted as read, so a file
 /// that grows, or lies about its size, stops at the bound too).
 pub fn read_bounded(file: File, max: u64) -> std::io::Result<Vec<u8>> {
@@ -412,6 +433,32 @@ mod tests {
             std::fs::read(t.path().join("out/moved/a.png")).unwrap(),
             b"x"
         );
+    }
+
+    #[test]
+    fn a_user_path_opens_only_as_a_regular_file_and_never_waits_on_a_fifo() {
+        let t = tempfile::tempdir().unwrap();
+        let fifo = t.path().join("fifo");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            FileType::Fifo,
+            Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let e = open_regular(&fifo).unwrap_err().to_string();
+        assert!(e.contains("is a device, FIFO or socket"), "{e}");
+        let e = open_regular(t.path()).unwrap_err().to_string();
+        assert!(e.contains("is a directory"), "{e}");
+        std::fs::write(t.path().join("a"), "x").unwrap();
+        symlink(t.path().join("a"), t.path().join("b")).unwrap();
+        let mut text = String::new();
+        open_regular(&t.path().join("b"))
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        assert_eq!(text, "x");
     }
 
     #[test]

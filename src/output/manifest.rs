@@ -246,30 +246,15 @@ pub fn each_row<E>(
     name: &str,
     mut f: impl FnMut(u64, ManifestRow) -> Result<(), E>,
 ) -> Result<(), RowsError<E>> {
-    let file = dir.open_file(name).map_err(RowsError::Io)?;
-    let mut lines = crate::jsonl::Lines::new(std::io::BufReader::new(file));
-    loop {
-        let chunk = lines.next_chunk(256).map_err(RowsError::Io)?;
-        if chunk.is_empty() {
-            return Ok(());
-        }
-        for line in chunk {
-            let bad = |why: String| RowsError::Bad {
-                line: line.number,
-                why,
-            };
-            let text = line.text.map_err(|e| bad(e.to_string()))?;
-            let row: ManifestRow = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-            crate::scene::check_id(&row.image.id).map_err(|_| {
-                bad(format!(
-                    "id {:?} is not one this tool writes (1 to 200 of A-Z a-z 0-9 . _ -, not \
-                     starting with .)",
-                    row.image.id
-                ))
-            })?;
-            f(line.number, row).map_err(RowsError::Stopped)?;
-        }
+    for read in super::rows::Rows::open(dir, name).map_err(RowsError::Io)? {
+        let read = read.map_err(RowsError::Io)?;
+        let row = read.row.map_err(|e| RowsError::Bad {
+            line: read.line,
+            why: e.why,
+        })?;
+        f(read.line, row).map_err(RowsError::Stopped)?;
     }
+    Ok(())
 }
 
 /// Streams rows to `<dir>/.manifest.jsonl.partial`; [`ManifestWriter::finish`] renames it.

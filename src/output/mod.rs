@@ -7,7 +7,8 @@
 //! lock      one run per output directory
 //! png       PNG encoding (our own filter pass and deflate stream)
 //! jpeg      JPEG encoding (the `jpeg` axis)
-//! manifest  the typed manifest row, its schema, the bounded reader
+//! manifest  the typed manifest row, its schema, the writer
+//! rows      the manifest read back line by line (every reader of it)
 //! availability  which bases each variant value was made for (the run's summary, done.json)
 //! contact   captioned contact sheets, one per axis
 //! datasets  Parquet, WebDataset, VLMEvalKit and lmms-eval sinks and `export`
@@ -24,6 +25,7 @@ pub mod lock;
 pub mod manifest;
 pub mod merge;
 mod png;
+pub mod rows;
 
 pub use jpeg::encode_jpeg;
 pub use png::encode_png;

@@ -35,6 +35,7 @@ mod previous;
 mod read;
 mod resume;
 mod seen;
+pub use seen::Seen;
 pub mod shard;
 mod sink;
 mod skipped;

@@ -63,16 +63,8 @@ impl CpuRenderer {
 
     /// resvg on the Scene's SVG (`--backend resvg`), the reference.
     pub fn resvg() -> Self {
-        let mut db = fontdb::Database::new();
-        db.load_font_source(fontdb::Source::Binary(Arc::new(FONT_DATA)));
-        db.set_sans_serif_family(FONT_FAMILY);
-        let options = usvg::Options {
-            font_family: FONT_FAMILY.to_string(),
-            fontdb: Arc::new(db),
-            ..usvg::Options::default()
-        };
         CpuRenderer {
-            engine: Engine::Resvg(options),
+            engine: Engine::Resvg(svg_options()),
         }
     }
 
@@ -94,6 +86,25 @@ impl CpuRenderer {
             }),
             Engine::Resvg(options) => render_resvg(options, scene),
         }
+    }
+}
+
+/// How resvg reads an SVG of ours: a font database holding only the embedded
+/// font, which is also the default and the `sans-serif` family; an `<image>`
+/// element loads nothing (no file, no data URL), since an SVG read back from a run
+/// directory is not trusted to name files.
+pub fn svg_options() -> usvg::Options<'static> {
+    let mut db = fontdb::Database::new();
+    db.load_font_source(fontdb::Source::Binary(Arc::new(FONT_DATA)));
+    db.set_sans_serif_family(FONT_FAMILY);
+    usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        fontdb: Arc::new(db),
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: Box::new(|_, _, _| None),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..usvg::Options::default()
     }
 }
 

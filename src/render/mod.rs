@@ -35,7 +35,7 @@ mod tessellate;
 mod text;
 
 pub use backend::{BackendKind, Decision, Requested, decide};
-pub use cpu::{CpuError, CpuRenderer};
+pub use cpu::{CpuError, CpuRenderer, svg_options};
 #[cfg(feature = "gpu")]
 pub use prepare::{PreparedScene, prepare};
 pub use raster::{PlacedGlyph, layout_glyphs};

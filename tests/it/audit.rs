@@ -176,15 +176,22 @@ fn a_clean_run_of_every_axis_passes_and_planted_defects_are_found() {
         .as_str()
         .unwrap()
         .to_string();
+    //    (Its row records the new file's SHA-256, as the run that drew it would:
+    //    a file changed after the run is not audited.)
     let row = find(&unrelated);
     let svg_path = dir.join(row["svg"].as_str().unwrap());
-    let svg = std::fs::read_to_string(&svg_path).unwrap();
-    std::fs::write(&svg_path, shrink_paths(&svg, 0.8)).unwrap();
+    let svg = shrink_paths(&std::fs::read_to_string(&svg_path).unwrap(), 0.8);
+    std::fs::write(&svg_path, &svg).unwrap();
+    let shrunk_sha = geomrender::digest::sha256_hex(svg.as_bytes());
     // 3. A fill change under a font-size row: opacity's SVG in fontsize's row.
-    let opacity_svg = find("s11-000001__opacity-0.25")["svg"].clone();
+    let opacity = find("s11-000001__opacity-0.25");
     for r in planted.iter_mut() {
         if r["id"] == "s11-000001__fontsize-24" {
-            r["svg"] = opacity_svg.clone();
+            r["svg"] = opacity["svg"].clone();
+            r["svg_sha256"] = opacity["svg_sha256"].clone();
+        }
+        if r["id"] == unrelated.as_str() {
+            r["svg_sha256"] = shrunk_sha.clone().into();
         }
     }
     let text: String = planted.iter().map(|r| format!("{r}\n")).collect();
@@ -214,14 +221,26 @@ fn a_clean_run_of_every_axis_passes_and_planted_defects_are_found() {
     assert!(undeclared(&unrelated).contains(&"paths_moved".to_string()));
     assert!(undeclared("s11-000001__fontsize-24").contains(&"fills".to_string()));
     let md = std::fs::read_to_string(dir.join("audit.md")).unwrap();
+    // Each flagged row links to its card on its base's page in the gallery.
     assert!(
-        md.contains("s11-000000__info-image`: identical to its base"),
+        md.contains(
+            "[`s11-000000__info-image`](gallery/bases/s11-000000.html#s11-000000__info-image): \
+             identical to its base"
+        ),
         "{md}"
     );
+    let base_id = unrelated.split("__").next().unwrap();
     assert!(
-        md.contains(&format!("{unrelated}`: undeclared: paths_moved")),
+        md.contains(&format!(
+            "[`{unrelated}`](gallery/bases/{base_id}.html#{unrelated}): undeclared: paths_moved"
+        )),
         "{md}"
     );
+    // Every audit row names its manifest line.
+    for r in &audited {
+        let line = r["line"].as_u64().unwrap() as usize;
+        assert_eq!(planted[line - 1]["id"], r["id"], "{r}");
+    }
 }
 
 /// `svg` with every number of every path's `d` scaled by `k` about (256, 256).
@@ -379,5 +398,56 @@ fn relabel_rows_of_problems_and_relation_items_pass_the_audit() {
             String::from_utf8_lossy(&out.stderr)
         );
         assert_eq!(audited.len(), 240, "{mode}");
+    }
+}
+
+/// Issue 44: the streaming audit passes (exit 0, nothing flagged) an every-axis
+/// sweep of 50 problems whose rows carry their Problems (`--emit-problems`), made
+/// into a gallery as well, and a relation sweep of every axis that applies to
+/// relation items (`relabel` and `unrelated` among them). Seed 2: with seed 0
+/// (s0-000016) and, for relation items, seed 1 (r1-000038) the drawing moves a
+/// relabelled label (issue 44's drawing part), which the audit rightly flags.
+#[test]
+fn every_axis_sweeps_of_problems_and_relation_items_pass_the_audit() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, task) in [("geomverse", "geomverse"), ("relations", "relations")] {
+        let dir = tmp.path().join(name);
+        let r = run(bin()
+            .args(["sweep", "--task", task, "--count", "50", "--seed", "2"])
+            .args(["--variants", "all", "--emit-problems", "--gallery"])
+            .args(["--backend", "cpu", "-q", "--out"])
+            .arg(&dir));
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(r.status.success(), "{name}: {err}");
+        assert!(
+            err.contains(": 0 flagged, 0 lines not audited"),
+            "{name}: {err}"
+        );
+        let (out, audited) = audit(&dir);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let variants = (rows(&dir.join("manifest.jsonl")).iter())
+            .filter(|r| r["variant"] != serde_json::json!({}))
+            .count();
+        assert_eq!(audited.len(), variants, "{name}");
+        assert!(
+            audited.iter().all(|r| r["source"] == "recomposed"),
+            "{name}"
+        );
+        let labels: std::collections::BTreeSet<&str> = audited
+            .iter()
+            .map(|r| r["label"].as_str().unwrap())
+            .collect();
+        assert!(
+            labels.iter().any(|l| l.starts_with("relabel=")),
+            "{labels:?}"
+        );
+        assert!(
+            labels.iter().any(|l| l.starts_with("unrelated=")),
+            "{labels:?}"
+        );
     }
 }

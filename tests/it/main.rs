@@ -31,7 +31,9 @@
 //! - `docs`: every `//!` table of contents names its modules; the README's axis
 //!   table is the axis table.
 //! - `gallery`: `geomrender gallery` indexes and cards every row with its image linked,
-//!   names bad lines and changed images, keeps nothing stale when made again.
+//!   names bad lines and changed images, keeps nothing stale when made again; its
+//!   filter columns, relation cards, pages named by id linked from `audit.md`, SVG-only
+//!   runs, FIFOs, manifests over 1 GiB, and memory flat in the rows.
 //! - `generate_cli`: `geomrender generate` and `schema problem`, shards, bad options.
 //! - `generate_corpus`: generated problems cover every shape without overlaps, and are
 //!   byte-identical across runs and thread counts.

@@ -6,7 +6,10 @@ A 200-problem sweep is made with --gallery, and a planted scoring run is scored 
 0), the counts shown equal the manifest's, a filter shows exactly the rows with that
 value, the report's flip list equals the flips of items.jsonl, hostile texts render
 as text, and the console has no error. A 100,000-row gallery must show its first
-screen within 2 s and weigh under 1 MB. Screenshots go to $GEOMRENDER_ARTIFACTS
+screen within 2 s and weigh under 1 MB. A relation run (issue 44) is filtered by the
+audit's verdict, relation, domain, answer and "Cannot be inferred" (from the selects
+and from the URL), its cards list the choices once with the answer marked, and
+audit.md's link opens the flagged row's card. Screenshots go to $GEOMRENDER_ARTIFACTS
 (default target/ci-artifacts). Nothing here skips: without chromium the tests fail.
 """
 
@@ -160,11 +163,18 @@ def test_gallery_index_counts_images_and_filters(browser, sweep):
     assert console_errors(browser) == []
 
 
+def page_name(base_id):
+    """The base page's file name, as the tool writes it (src/html.rs page_name), for
+    the ids a run writes (no upper case, `_` or long names in these tests)."""
+    assert base_id == base_id.lower() and "_" not in base_id, base_id
+    return base_id + ".html"
+
+
 def test_gallery_base_page_shows_the_base_and_all_its_variants(browser, sweep):
     out, rows = sweep
     first = rows[0]["base_id"]
     family = [r for r in rows if r["base_id"] == first]
-    open_page(browser, out / "gallery" / "bases" / "0.html", ready=False)
+    open_page(browser, out / "gallery" / "bases" / page_name(first), ready=False)
     cards = browser.find_elements(By.CSS_SELECTOR, "article.card")
     assert [c.get_attribute("data-label") for c in cards] == [label_of(r) for r in family]
     assert all_images_loaded(browser) == len(family) == 14
@@ -190,7 +200,8 @@ def test_gallery_base_page_shows_the_base_and_all_its_variants(browser, sweep):
     assert browser.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
     # The keyboard: → goes to the next base.
     browser.find_element(By.TAG_NAME, "body").send_keys("\ue014")
-    WebDriverWait(browser, 10).until(lambda d: d.current_url.endswith("/bases/1.html"))
+    second = next(r["base_id"] for r in rows if r["base_id"] != first)
+    WebDriverWait(browser, 10).until(lambda d: d.current_url.endswith("/bases/" + page_name(second)))
     assert console_errors(browser) == []
 
 
@@ -257,18 +268,21 @@ def test_score_report_lists_exactly_the_flips_of_items_jsonl(browser, sweep, tmp
 
 
 def hostile_run(dir_: Path, sweep_dir: Path, rows):
-    """A run directory whose ids, questions and answers are hostile, with real images."""
+    """A run directory whose questions, solutions and file names are hostile, with
+    real images, and one row whose id is hostile (refused: ids name files)."""
     dir_.mkdir()
     (dir_ / "images").mkdir()
     out = []
     for k, r in enumerate(rows[:3]):
         name = f"images/{k} a#b?.png"
         shutil.copy(sweep_dir / r["image"], dir_ / name)
-        bid = f"{HOSTILE}-{k}" if k < 2 else rows[2]["id"]
+        bid = f"hostile-{k}"
         out.append({**r, "id": bid, "base_id": bid, "variant": {}, "image": name,
                     "question": HOSTILE + " What is x?", "cot": HOSTILE})
     out[2] = {**out[2], "id": out[1]["id"] + "__fontsize-8", "base_id": out[1]["id"], "variant": {"fontsize": 8}}
-    (dir_ / "manifest.jsonl").write_text("".join(json.dumps(r) + "\n" for r in out) + "{not json\n")
+    evil = {**out[0], "id": HOSTILE, "base_id": HOSTILE}
+    lines = [json.dumps(r) for r in out] + ["{not json", json.dumps(evil)]
+    (dir_ / "manifest.jsonl").write_text("".join(l + "\n" for l in lines))
     return out
 
 
@@ -278,19 +292,20 @@ def test_hostile_text_renders_as_text(browser, sweep, tmp_path):
     hostile = hostile_run(run, out, rows)
     done = subprocess.run([BIN, "gallery", str(run)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 1 and "manifest.jsonl:4" in done.stderr, done.stderr
+    assert "manifest.jsonl:5: id " in done.stderr and "is not one this tool writes" in done.stderr, done.stderr
     open_page(browser, run / "gallery" / "index.html")
     Select(browser.find_element(By.ID, "f-axis")).select_by_value("@all")
     WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "shown").get_attribute("data-total") == "3")
     ids = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#grid .id")]
-    visible = lambda s: s.replace("\u202e", "\u27e8U+202E\u27e9").replace("\u2066", "\u27e8U+2066\u27e9")
-    assert ids == [visible(r["id"]) for r in hostile]
+    assert ids == [r["id"] for r in hostile]
     assert all_images_loaded(browser) == 3
     assert browser.execute_script("return window.__pwned") is None
-    open_page(browser, run / "gallery" / "bases" / "1.html", ready=False)
+    open_page(browser, run / "gallery" / "bases" / page_name(hostile[1]["id"]), ready=False)
     assert all_images_loaded(browser) == 2
+    visible = lambda s: s.replace("\u202e", "\u27e8U+202E\u27e9").replace("\u2066", "\u27e8U+2066\u27e9")
     q = browser.find_elements(By.CSS_SELECTOR, ".question")[0].text
     assert q == " ".join(visible(HOSTILE + " What is x?").split())
-    assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Base " + visible(hostile[1]["id"]))
+    assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Base " + hostile[1]["id"])
     assert browser.execute_script("return window.__pwned") is None
     browser.save_screenshot(str(ARTIFACTS / "gallery-hostile.png"))
     assert console_errors(browser) == []
@@ -310,7 +325,7 @@ def test_a_100000_row_gallery_opens_fast_and_light(browser, sweep, tmp_path):
             r = rows[n % len(rows)]
             b = n // 14
             base = f"big-{b:06d}"
-            rid = base if not r.get("variant") else f"{base}__{label_of(r)}"
+            rid = base + r["id"][len(r["base_id"]):]  # the variant's `__axis-value`
             f.write(json.dumps({**r, "id": rid, "base_id": base}) + "\n")
     done = subprocess.run([BIN, "gallery", "--no-audit", str(big)], capture_output=True, text=True, timeout=900)
     assert done.returncode in (0, 1), done.stderr
@@ -340,4 +355,92 @@ def test_a_100000_row_gallery_opens_fast_and_light(browser, sweep, tmp_path):
     assert weight < 1_000_000
     assert all_images_loaded(browser) == 48
     browser.save_screenshot(str(ARTIFACTS / "gallery-100k.png"))
+    assert console_errors(browser) == []
+
+
+@pytest.fixture(scope="session")
+def relations(tmp_path_factory):
+    """A relation sweep (text mode, "Cannot be inferred" among the answers) with one
+    planted defect: a variant row drawing its base's very files (flagged identical)."""
+    out = tmp_path_factory.mktemp("relations")
+    subprocess.run([BIN, "sweep", "--task", "relations", "--count", "30", "--seed", "4",
+                    "--indeterminate", "0.3", "--variants", "opacity=0.25;relabel=1",
+                    "--format", "png,svg", "--backend", "cpu", "-q", "--out", str(out)],
+                   check=True, timeout=900)
+    rows = manifest(out)
+    assert rows[1]["base_id"] == rows[0]["id"]
+    for k in ["image", "sha256", "svg", "svg_sha256"]:
+        rows[1][k] = rows[0][k]
+    (out / "manifest.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    done = subprocess.run([BIN, "gallery", str(out)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "1 flagged" in done.stderr, done.stderr
+    return out, rows
+
+
+def shown_total(driver):
+    return int(driver.find_element(By.ID, "shown").get_attribute("data-total"))
+
+
+def test_relation_filters_select_exactly_their_rows(browser, relations):
+    out, rows = relations
+    index = out / "gallery" / "index.html"
+    # From the URL: each filter alone, every image.
+    cases = {
+        "audit=flagged": [r for r in rows[1:2]],
+        "cbi=yes": [r for r in rows if r["answer_text"] == "Cannot be inferred"],
+        "cbi=no": [r for r in rows if r["answer_text"] != "Cannot be inferred"],
+        "answer=" + rows[0]["answer"]: [r for r in rows if r["answer"] == rows[0]["answer"]],
+        "domain=" + rows[0]["domain"]: [r for r in rows if r["domain"] == rows[0]["domain"]],
+        "relation=" + rows[0]["relation"]: [r for r in rows if r["relation"] == rows[0]["relation"]],
+    }
+    assert cases["cbi=yes"] and cases["cbi=no"]
+    for query, want in cases.items():
+        browser.get("about:blank")  # a new document, not a change of fragment
+        open_page(browser, Path(f"{index}#axis=@all&{query}"))
+        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "shown").get_attribute("data-total"))
+        assert shown_total(browser) == len(want), query
+        assert grid_ids(browser) == [r["id"] for r in want], query
+    # From the selects: a relation, then "Cannot be inferred" on top (the URL follows).
+    browser.get("about:blank")
+    open_page(browser, index)
+    Select(browser.find_element(By.ID, "f-axis")).select_by_value("@all")
+    relation = rows[0]["relation"]
+    Select(browser.find_element(By.ID, "f-relation")).select_by_value(relation)
+    WebDriverWait(browser, 10).until(lambda d: f"relation={relation}" in d.current_url)
+    Select(browser.find_element(By.ID, "f-cbi")).select_by_value("no")
+    WebDriverWait(browser, 10).until(lambda d: "cbi=no" in d.current_url)
+    want = [r["id"] for r in rows if r["relation"] == relation and r["answer_text"] != "Cannot be inferred"]
+    assert shown_total(browser) == len(want)
+    assert grid_ids(browser) == want
+    # A cell says what the item is, not a depth.
+    facts = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#grid .facts")]
+    assert facts and all(relation in f and "depth" not in f for f in facts), facts
+    browser.save_screenshot(str(ARTIFACTS / "gallery-relations.png"))
+    assert console_errors(browser) == []
+
+
+def test_relation_cards_list_their_choices_once_and_audit_md_links_to_them(browser, relations):
+    out, rows = relations
+    md = (out / "audit.md").read_text()
+    flagged = rows[1]["id"]
+    line = next(l for l in md.splitlines() if l.startswith(f"- [`{flagged}`]("))
+    target = out / line.split("](", 1)[1].split(")", 1)[0]
+    assert str(target).endswith(f"bases/{page_name(rows[0]['id'])}#{flagged}")
+    open_page(browser, target, ready=False)
+    assert browser.execute_script("return document.querySelector('.card:target').id") == flagged
+    cards = browser.find_elements(By.CSS_SELECTOR, "article.card")
+    family = [r for r in rows if r["base_id"] == rows[0]["id"]]
+    assert [c.get_attribute("id") for c in cards] == [r["id"] for r in family]
+    for card, row in zip(cards, family):
+        assert "Answer choices" not in card.find_element(By.CSS_SELECTOR, ".question").text
+        items = card.find_elements(By.CSS_SELECTOR, "ol.choices li")
+        assert [i.text.split(" ✓")[0] for i in items] == row["choices"]
+        marked = card.find_elements(By.CSS_SELECTOR, "ol.choices li.answer")
+        assert len(marked) == 1 and marked[0].text.startswith(row["answer_text"])
+        assert card.find_element(By.CSS_SELECTOR, "dd.item").text == \
+            f"{row['relation']} · {row['domain']} · {row['subset']} · {row['mode']}"
+    assert "identical to the base" in cards[1].find_element(By.CSS_SELECTOR, "dd.audit").text
+    assert not browser.find_elements(By.XPATH, "//dt[text()='Depth']")
+    assert all_images_loaded(browser) == len(family)
+    browser.save_screenshot(str(ARTIFACTS / "gallery-relation-card.png"))
     assert console_errors(browser) == []

@@ -1,0 +1,198 @@
+//! One variant row against its base row: are both rows' files intact, what does
+//! each draw (its SVG file, or its Scene composed again from the run's Problem),
+//! and what changed — in the drawing, the encoding, the texts — against what the
+//! variant's axes declare.
+
+use super::problems::Problems;
+use super::{AuditRow, Source, diff, parse_variant, read_svg};
+use crate::audit::items::Drawn;
+use crate::output::dir::Dir;
+use crate::output::manifest::ManifestRow;
+use crate::pipeline::draw_variant;
+use crate::variants::{Change, Variant};
+
+/// Largest SVG file the audit reads (one with the font embedded is about 1 MB).
+const MAX_SVG_BYTES: u64 = 64 << 20;
+
+/// A base row, with what is worked out once for all its variants.
+pub(super) struct Base {
+    pub row: ManifestRow,
+    /// Its files are regular files inside the run with the recorded SHA-256.
+    intact: Result<(), String>,
+    /// What it draws, once asked for.
+    drawn: Option<Result<Option<(Drawn, Source)>, String>>,
+}
+
+impl Base {
+    pub(super) fn new(root: &Dir, row: ManifestRow) -> Base {
+        Base {
+            intact: files_intact(root, &row),
+            row,
+            drawn: None,
+        }
+    }
+
+    pub(super) fn id(&self) -> &str {
+        &self.row.image.id
+    }
+}
+
+/// The variant `row` (manifest line `line`) against `base`.
+pub(super) fn compare(
+    root: &Dir,
+    base: &mut Base,
+    line: u64,
+    row: &ManifestRow,
+    mut problems: Option<&mut Problems>,
+) -> Result<AuditRow, String> {
+    base.intact.clone()?;
+    files_intact(root, row)?;
+    let values = variant_of(row);
+    let (variant, axes) = parse_variant(&values)?;
+    if base.drawn.is_none() {
+        base.drawn = Some(drawing(root, &base.row, problems.as_deref_mut()));
+    }
+    let base_drawn = base.drawn.clone().expect("set above")?;
+    let var_drawn = drawing(root, row, problems)?;
+    let declared: Vec<Change> = (axes.iter())
+        .flat_map(|a| a.may_change.iter().copied())
+        .collect();
+    let mut changes = diff::Changes::new();
+    let source = match (&base_drawn, &var_drawn) {
+        (Some((bd, bs)), Some((vd, _))) => {
+            let renames = declared.contains(&Change::LabelText);
+            changes = diff::drawn(bd, vd, &leader_stroke(), renames);
+            *bs
+        }
+        _ => Source::Bytes,
+    };
+    let b = &base.row;
+    let ext =
+        |r: &ManifestRow| (r.image.image.rsplit_once('.')).map(|(_, e)| e.to_ascii_lowercase());
+    diff::add(
+        &mut changes,
+        Change::Encoding,
+        u32::from(ext(b) != ext(row)),
+    );
+    let bytes_differ = b.image.sha256 != row.image.sha256;
+    if bytes_differ && changes.is_empty() && source != Source::Bytes {
+        diff::add(&mut changes, Change::Pixels, 1);
+    }
+    let texts = |r: &ManifestRow| {
+        let p = r.problem.as_ref();
+        (
+            p.map(|p| p.question.clone()),
+            p.map(|p| p.cot.clone()),
+            p.map(|p| p.answer),
+        )
+    };
+    let ((bq, bc, ba), (vq, vc, va)) = (texts(b), texts(row));
+    diff::add(&mut changes, Change::Question, u32::from(bq != vq));
+    diff::add(&mut changes, Change::Cot, u32::from(bc != vc));
+    diff::add(&mut changes, Change::Answer, u32::from(ba != va));
+    if source == Source::Bytes && bytes_differ {
+        // Without the drawing only "the image differs" is known: it counts as
+        // declared for any axis that draws something else.
+        diff::add(&mut changes, Change::Pixels, 1);
+    }
+    let drawing_axes =
+        (declared.iter()).any(|c| !matches!(c, Change::Question | Change::Cot | Change::Answer));
+    let undeclared: Vec<Change> = (changes.keys().copied())
+        .filter(|c| !declared.contains(c))
+        .filter(|c| !(source == Source::Bytes && *c == Change::Pixels && drawing_axes))
+        .collect();
+    let scale = |r: &ManifestRow| r.problem.as_ref().map(|p| p.layout.scale);
+    let scale_ratio = match (scale(b), scale(row)) {
+        (Some(a), Some(v)) if a > 0.0 && a != v => Some(v / a),
+        _ => None,
+    };
+    Ok(AuditRow {
+        line,
+        id: row.image.id.clone(),
+        base_id: base.id().to_string(),
+        label: variant.label(),
+        variant: values,
+        identical: changes.is_empty() && !bytes_differ,
+        changes,
+        undeclared,
+        scale_ratio,
+        source,
+    })
+}
+
+/// The row's `variant` (empty for a base).
+fn variant_of(row: &ManifestRow) -> serde_json::Map<String, serde_json::Value> {
+    (row.source.as_ref()).map_or_else(Default::default, |s| s.variant.clone())
+}
+
+/// The row's files (image and SVG) are regular files inside the run with the
+/// SHA-256 it recorded: else the row is not audited (its recorded hash says
+/// nothing about a deleted or replaced file).
+fn files_intact(root: &Dir, row: &ManifestRow) -> Result<(), String> {
+    for (k, (file, sha)) in row.files().enumerate() {
+        let what = if k == 0 { "image" } else { "svg" };
+        crate::output::manifest::read_checked(root, file, sha)
+            .map_err(|e| format!("its {what} {file:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The stroke paint that marks a leader line in an SVG (`compose::LEADER_COLOR`).
+fn leader_stroke() -> String {
+    let c = crate::compose::LEADER_COLOR;
+    format!("stroke=#{:02x}{:02x}{:02x} ", c.r, c.g, c.b)
+}
+
+/// What a row draws: its SVG file, else its Scene composed again from the run's
+/// Problem; `None` when neither is there.
+fn drawing(
+    root: &Dir,
+    row: &ManifestRow,
+    problems: Option<&mut Problems>,
+) -> Result<Option<(Drawn, Source)>, String> {
+    if let Some(svg) = &row.svg {
+        return read_file(root, &svg.svg).map(|d| Some((d, Source::Svg)));
+    }
+    if row.image.image.to_ascii_lowercase().ends_with(".svg") {
+        // An SVG-only run (`--format svg`): the image is the drawing.
+        return read_file(root, &row.image.image).map(|d| Some((d, Source::Svg)));
+    }
+    let Some(problems) = problems else {
+        return Ok(None);
+    };
+    let base_id = (row.source.as_ref()).map_or(row.image.id.as_str(), |s| s.base_id.as_str());
+    let (hash, problem) = problems.get(base_id)?;
+    if row.input_sha256.as_ref() != Some(hash) {
+        return Err(format!(
+            "its problem {base_id:?} in the problems file is not the line it was drawn from \
+             (the line's SHA-256 is not the row's input_sha256): pass the run's input with \
+             --problems"
+        ));
+    }
+    let (variant, _) = parse_variant(&variant_of(row))?;
+    // As the run drew it: the base first, the variant against it.
+    let (_, base) = draw_variant(problem, &Variant::default(), None).map_err(|e| e.to_string())?;
+    let composed = match variant.is_base() {
+        true => base,
+        false => {
+            draw_variant(problem, &variant, Some(&base))
+                .map_err(|e| e.to_string())?
+                .1
+        }
+    };
+    let svg = crate::scene::svg::to_svg(&composed.scene);
+    let drawn = read_svg(&svg).map_err(|e| e.to_string())?;
+    Ok(Some((drawn, Source::Recomposed)))
+}
+
+/// The drawing of the SVG file `rel` of the run.
+fn read_file(root: &Dir, rel: &str) -> Result<Drawn, String> {
+    let (dir, name) = root
+        .resolve(rel)
+        .map_err(|e| format!("its svg {rel:?}: {e}"))?;
+    let bytes = dir
+        .read(name, MAX_SVG_BYTES)
+        .map_err(|e| format!("its svg {rel:?}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("its svg {rel:?}: not UTF-8"))?;
+    read_svg(&text).map_err(|e| format!("its svg {rel:?}: {e}"))
+}
