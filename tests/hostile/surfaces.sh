@@ -107,6 +107,18 @@ for target in secret.txt /dev/zero /dev/null; do
     absent "export-image-link[$target]-no-secret" SECRET e2
     rm -rf e2
 done
+# A hand-edited variant key (an axis the table lacks, 300 characters long) names
+# task files: refused before any dataset file is written (issue 44).
+cp -a base e5
+python3 - e5/manifest.jsonl <<'EOF'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+r = json.loads(lines[0]); r["variant"] = {"fontsize" + "x" * 300: 24}; lines[0] = json.dumps(r)
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+EOF
+cp -a e5 e5.before
+refused export-hand-edited-variant-key "manifest.jsonl:1" -- "$G" export e5 --to lmms-eval,webdataset,parquet,vlmevalkit
+same export-hand-edited-variant-key-wrote-nothing e5 e5.before
 cp -a base e3; img=$(first_image e3); rm "e3/$img"; mkfifo "e3/$img"
 refused export-image-fifo "FIFO" 20 -- "$G" export e3 --to webdataset
 cp -a base e4; img=$(first_image e4); echo SECRET >"e4/$img"

@@ -579,6 +579,34 @@ pub fn read_image(
     })
 }
 
+/// A row's variant as a run writes it: every key an axis of the table, every value
+/// one the axis takes. The datasets name files and tasks after them, so a
+/// hand-edited key is refused here, naming its line, before anything is written.
+fn check_variant(path: &Path, line: u64, row: &ManifestRow) -> Result<(), DatasetError> {
+    use crate::variants::Axis;
+    let bad = |message: String| DatasetError::Manifest {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let variant = row.source.iter().flat_map(|s| &s.variant);
+    for (key, value) in variant {
+        let axis = Axis::from_name(key).map_err(|e| bad(format!("variant: {e}")))?;
+        let text = match value {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            other => {
+                return Err(bad(format!(
+                    "variant {key:?}: {other} is not a value of it"
+                )));
+            }
+        };
+        axis.parse(&text)
+            .map_err(|e| bad(format!("variant: {e}")))?;
+    }
+    Ok(())
+}
+
 /// Calls `f` with every row of `dir/manifest.jsonl`, in order, reading it in bounded
 /// memory (see [`crate::output::manifest::each_row`]).
 fn for_each_row(
@@ -608,8 +636,9 @@ fn for_each_row(
 /// the caller holds): the same bytes as the run's streamed `--sink` datasets.
 ///
 /// Every image is checked first (a regular file inside `dir`, with the SHA-256 its
-/// row recorded), and every row's layout against the first row's: a row that fails
-/// is named and nothing is written.
+/// row recorded), every row's variant (axes of the table, values they take), and
+/// every row's layout against the first row's: a row that fails is named and
+/// nothing is written.
 pub fn export(dir: &Dir, opts: &DatasetOptions) -> Result<Exported, DatasetError> {
     // A directory without a finished manifest is refused before anything is made.
     if dir.kind("manifest.jsonl").ok().flatten() != Some(Kind::File) {
@@ -622,6 +651,7 @@ pub fn export(dir: &Dir, opts: &DatasetOptions) -> Result<Exported, DatasetError
     let sinks = opts.written();
     let mut layouts = LayoutCheck::default();
     for_each_row(dir, |path, line, row| {
+        check_variant(path, line, row)?;
         read_image(dir, path, line, row)?;
         layouts
             .check(&sinks, path, line, &row.image.id, Layout::of(row))
