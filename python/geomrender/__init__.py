@@ -13,7 +13,12 @@ The Rust core does the work (the same code, and the same bytes, as the
     for sample in gr.Stream(seed=0, variants="fontsize"):   # on the fly, for training
         sample["image"], sample["question"], sample["answer"]
 
-Errors are :class:`GeomrenderError` subclasses carrying the CLI's message.
+    loader = DataLoader(gr.Stream(task="relations"), batch_size=16, collate_fn=gr.collate)
+
+Errors are :class:`GeomrenderError` subclasses carrying the CLI's message; every
+argument is checked by type and range, and nothing aborts the interpreter (what
+cannot fit in memory is refused up front, an allocation that fails is a
+``MemoryError``).
 """
 
 from __future__ import annotations

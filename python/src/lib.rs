@@ -39,6 +39,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("MAX_DEPTH", geomrender::generate::MAX_DEPTH)?;
     m.add("MAX_THREADS", render::MAX_THREADS)?;
+    // Whether backend="gpu" is built in (`--features gpu`).
+    m.add("GPU", cfg!(feature = "gpu"))?;
     m.add("MAX_SIZE", geomrender::scene::limits::MAX_DIMENSION)?;
     let tolerance = geomrender::score::Tolerance::default();
     m.add("DEFAULT_TOLERANCE", tolerance.relative)?;

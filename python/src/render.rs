@@ -151,6 +151,14 @@ impl Draw {
             "resvg" => BackendKind::Resvg,
             #[cfg(feature = "gpu")]
             "gpu" => BackendKind::Gpu,
+            #[cfg(not(feature = "gpu"))]
+            "gpu" => {
+                return Err(error(
+                    Kind::Option,
+                    "backend='gpu': this package was built without the GPU backend; build it \
+                     with: pip install ./python --config-settings=build-args='--features gpu'",
+                ));
+            }
             other => {
                 return Err(error(
                     Kind::Option,
@@ -205,7 +213,7 @@ pub fn draw_one(
     if format == Format::Svg {
         return Ok(Output::Svg(geomrender::scene::svg::to_svg(&scene)));
     }
-    if let Renderer::Cpu(_) = renderer {
+    if renderer.draws_into_spare_buffers() {
         give_a_canvas(&scene, format == Format::Array)?;
     }
     let image = renderer.render(&scene)?;
@@ -252,6 +260,16 @@ impl Renderer {
             Draw::Gpu => Renderer::Gpu(Box::new(SceneRenderer::new(Backend::Gpu(
                 Default::default(),
             )))),
+        }
+    }
+
+    /// Whether it draws into this thread's spare buffer (the CPU renderers; the GPU
+    /// reads its images back into buffers of its own).
+    fn draws_into_spare_buffers(&self) -> bool {
+        match self {
+            Renderer::Cpu(_) => true,
+            #[cfg(feature = "gpu")]
+            Renderer::Gpu(_) => false,
         }
     }
 
