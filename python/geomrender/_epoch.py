@@ -10,8 +10,10 @@ an mmap'd arena): a forked worker maps the same page, and a spawned one gets it
 passed as a file descriptor while the process starts (multiprocessing allows that
 only then: ``get_spawning_popen()``). Each worker reads the epoch when an epoch's
 iteration starts, so ``set_epoch(e)`` before iterating the loader reaches every
-worker, those already running included (webdataset and torch's samplers keep the
-epoch in the dataset object instead, which persistent workers never see again).
+worker, those already running included. (torch's ``DistributedSampler`` needs
+none of this: a map-style dataset's sampler runs in the main process. An
+IterableDataset has no sampler, so OpenCLIP's webdataset pipeline keeps its epoch
+in a ``multiprocessing.Value`` for the same reason.)
 
 Where the memory cannot be shared, the epoch is a plain value, and the package
 says so loudly, once: a copy pickled outside a process start (``pickle.dumps``,

@@ -61,12 +61,18 @@ impl Input {
             Input::Job(j) => (j.scene.width, j.scene.height),
             Input::Problem(_) => (base, base),
             Input::Line(line) => {
-                let v: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
-                let side = |k: &str| v.get(k).and_then(|x| x.as_u64()).map(|x| x as u32);
-                (
-                    side("width").unwrap_or(base),
-                    side("height").unwrap_or(base),
-                )
+                // Only the two numbers are read (the rest is skipped, not built).
+                #[derive(serde::Deserialize, Default)]
+                struct Canvas {
+                    width: Option<serde_json::Value>,
+                    height: Option<serde_json::Value>,
+                }
+                let c: Canvas = serde_json::from_str(line).unwrap_or_default();
+                let side = |v: Option<serde_json::Value>| {
+                    v.and_then(|x| x.as_u64())
+                        .map_or(base, |x| x.min(u64::from(u32::MAX)) as u32)
+                };
+                (side(c.width), side(c.height))
             }
         }
     }
@@ -374,10 +380,14 @@ pub fn draw_all(
     draw: &Draw,
     threads: Option<usize>,
 ) -> PyResult<Vec<Output>> {
-    let pixels: Vec<u64> = inputs
-        .iter()
-        .map(|i| scaled_pixels(i.dims(), size))
-        .collect();
+    let pool = pool(threads)?;
+    let pixels: Vec<u64> = py.detach(|| {
+        pool.install(|| {
+            (inputs.par_iter())
+                .map(|i| scaled_pixels(i.dims(), size))
+                .collect()
+        })
+    });
     let total: u64 = pixels.iter().sum();
     // What is kept: every array's 4 bytes a pixel (PNG bytes are a few % of that:
     // half a byte is allowed); and what each thread works in at once: its canvas
@@ -408,7 +418,6 @@ pub fn draw_all(
         let (scene, encoding) = input.job().map_err(|e| at(*i, e))?;
         draw_one(scene, encoding, size, format, renderer).map_err(|e| at(*i, e))
     };
-    let pool = pool(threads)?;
     let results: Vec<PyResult<Output>> =
         crate::chunks::in_chunks(py, &indexed, workers as usize, |chunk| {
             Ok(pool.install(|| map_drawn(draw, chunk, one)))
