@@ -13,7 +13,12 @@ The Rust core does the work (the same code, and the same bytes, as the
     for sample in gr.Stream(seed=0, variants="fontsize"):   # on the fly, for training
         sample["image"], sample["question"], sample["answer"]
 
-Errors are :class:`GeomrenderError` subclasses carrying the CLI's message.
+    loader = DataLoader(gr.Stream(task="relations"), batch_size=16, collate_fn=gr.collate)
+
+Errors are :class:`GeomrenderError` subclasses carrying the CLI's message; every
+argument is checked by type and range, and nothing aborts the interpreter (what
+cannot fit in memory is refused up front, an allocation that fails is a
+``MemoryError``).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
 if "XDG_RUNTIME_DIR" not in os.environ:
     os.environ.setdefault("NODEVICE_SELECT", "1")
 
-from . import _native  # noqa: E402
+from . import _args, _native  # noqa: E402
 from ._errors import (  # noqa: E402
     GenerateError,
     GeomrenderError,
@@ -44,6 +49,7 @@ from ._native import Problem, Variant  # noqa: E402
 from ._report import Report  # noqa: E402
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ._collate import collate
     from .stream import Stream
 
 __version__: str = _native.__version__
@@ -58,6 +64,10 @@ MAX_DEPTH: int = _native.MAX_DEPTH
 DEFAULT_INDETERMINATE: float = _native.DEFAULT_INDETERMINATE
 #: Largest ``count`` (as the CLI's ``--count``).
 MAX_COUNT = 100_000_000
+#: Most ``threads`` (as the CLI's ``--threads``).
+MAX_THREADS: int = _native.MAX_THREADS
+#: Largest ``size``: a Scene's largest width in pixels.
+MAX_SIZE: int = _native.MAX_SIZE
 
 __all__ = [
     "AXES",
@@ -67,7 +77,10 @@ __all__ = [
     "GenerateError",
     "GeomrenderError",
     "GeomrenderWarning",
+    "MAX_COUNT",
     "MAX_DEPTH",
+    "MAX_SIZE",
+    "MAX_THREADS",
     "OptionError",
     "Problem",
     "RELATION_SWEEP",
@@ -78,6 +91,7 @@ __all__ = [
     "Stream",
     "Variant",
     "VariantError",
+    "collate",
     "generate",
     "render",
     "score",
@@ -119,69 +133,97 @@ AXES: tuple = tuple(
 
 def _count(name: str, value: Any) -> int:
     """``value`` as a count, refused as the CLI refuses ``--count``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise GenerateError(f"invalid value '{value}' for {name}: expected a whole number")
-    if not 0 <= value <= MAX_COUNT:
-        raise GenerateError(f"invalid value '{value}' for {name}: {value} is not in 0..={MAX_COUNT}")
-    return value
+    return _args.whole(name, value, 0, MAX_COUNT, GenerateError)
 
 
-def _positive(name: str, value: Any) -> Any:
-    """``value`` when None or a whole number ≥ 1, else :class:`OptionError`."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise OptionError(f"invalid value '{value}' for {name}: expected a whole number >= 1")
-    return value
+def _positive(name: str, value: Any, hi: int) -> Any:
+    """``value`` when None or a whole number in 1..=hi, else :class:`OptionError`."""
+    return _args.optional_whole(name, value, 1, hi)
+
+
+def _threads(value: Any) -> Any:
+    """``threads``: None (one per core) or 1..=:data:`MAX_THREADS`, as the CLI's ``--threads``."""
+    return _positive("threads", value, MAX_THREADS)
+
+
+def _size(value: Any) -> Any:
+    """``size``: None (the Scene's own) or a width in 1..=:data:`MAX_SIZE` pixels."""
+    return _positive("size", value, MAX_SIZE)
 
 
 def _choice(name: str, value: Any, allowed: tuple) -> Any:
-    if value not in allowed:
-        raise OptionError(f"invalid value '{value}' for {name}: expected one of {', '.join(allowed)}")
-    return value
+    return _args.choice(name, value, allowed)
 
 
-def _depth(depth: Union[int, Sequence[int]]) -> tuple:
-    if isinstance(depth, int) and not isinstance(depth, bool):
-        return (depth, depth)
+def _depth(depth: Any) -> tuple:
+    """``depth`` (N, or an inclusive (low, high) pair) as (low, high) in 1..=MAX_DEPTH."""
+    expected = f"a whole number or a (low, high) pair of whole numbers in 1..={MAX_DEPTH}, low <= high"
+    pair = (depth, depth) if _args.is_whole(depth) else depth
     try:
-        lo, hi = depth  # type: ignore[misc]
-        return (int(lo), int(hi))
+        lo, hi = pair  # type: ignore[misc]
     except (TypeError, ValueError):
-        raise GenerateError(f"bad depth {depth!r}: expected N or (A, B)") from None
+        raise _args.fail(GenerateError, "depth", depth, expected) from None
+    if isinstance(pair, (str, bytes, dict)) or not (_args.is_whole(lo) and _args.is_whole(hi)):
+        raise _args.fail(GenerateError, "depth", depth, expected)
+    if not 1 <= lo <= hi <= MAX_DEPTH:
+        raise _args.fail(GenerateError, "depth", depth, expected)
+    return (int(lo), int(hi))
 
 
-def _generator(
-    seed: int = 0,
-    depth: Union[int, Sequence[int]] = (1, 3),
-    *,
-    task: str = "geomverse",
-    branch_prob: float = 0.0,
-    distractors: bool = False,
-    variablized: float = 0.0,
-    info: str = "image",
-    question: str = "any",
-    standard_only: bool = False,
-    subset: str = "all",
-    domain: str = "all",
-    mode: str = "text",
-    indeterminate: float = DEFAULT_INDETERMINATE,
-) -> "_native.Generator":
-    lo, hi = _depth(depth)
-    if not (0 <= lo <= 255 and 0 <= hi <= 255):
-        raise GenerateError(f"depth {depth!r} must lie within 1..={MAX_DEPTH}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise GenerateError(f"invalid value '{seed}' for seed: expected a whole number in 0..2^64")
+#: generate's options per task, with their defaults (the CLI's).
+_GEOMVERSE_OPTIONS = dict(
+    depth=(1, 3), branch_prob=0.0, distractors=False, variablized=0.0,
+    info="image", question="any", standard_only=False,
+)
+_RELATION_OPTIONS = dict(subset="all", domain="all", mode="text", indeterminate=DEFAULT_INDETERMINATE)
+
+
+def _generator(seed: Any = 0, *, task: Any = "geomverse", **given: Any) -> "_native.Generator":
+    """The Rust Generator of ``generate``'s options, each checked: its type and range
+    here (the error names the argument), names (info, subset, …) by the Rust side.
+    An option of the other task is refused, as the CLI refuses ``--depth`` with
+    ``--task relations``; None stands for an option not given."""
+    task = _args.choice("task", task, ("geomverse", "relations"), GenerateError)
+    seed = _args.whole("seed", seed, 0, _args.U64_MAX, GenerateError)
+    given = {k: v for k, v in given.items() if v is not None}
+    known = {**_GEOMVERSE_OPTIONS, **_RELATION_OPTIONS}
+    for name in given:
+        if name not in known:
+            raise GenerateError(
+                f"unknown option {name!r}: generate takes seed, depth, start, task and "
+                + ", ".join(k for k in known if k != "depth")
+            )
+    own, other, why = (
+        (_GEOMVERSE_OPTIONS, _RELATION_OPTIONS, "it shapes relation items (task='relations')")
+        if task == "geomverse"
+        else (_RELATION_OPTIONS, _GEOMVERSE_OPTIONS, "it shapes GeomVerse problems (task='geomverse')")
+    )
+    for name in given:
+        if name in other:
+            raise GenerateError(f"{name} does not apply to task={task!r}: {why}")
+    o = {**_GEOMVERSE_OPTIONS, **_RELATION_OPTIONS, **given}
+    err = GenerateError
     return _native.Generator(
-        task, seed, (lo, hi), float(branch_prob), bool(distractors), float(variablized),
-        info, question, bool(standard_only), subset, domain, mode, float(indeterminate),
+        task,
+        seed,
+        _depth(o["depth"]),
+        _args.real("branch_prob", o["branch_prob"], 0.0, 1.0, err),
+        _args.flag("distractors", o["distractors"], err),
+        _args.real("variablized", o["variablized"], 0.0, 1.0, err),
+        _args.text("info", o["info"], "image or text", err),
+        _args.text("question", o["question"], "side, angle, area, perimeter or any", err),
+        _args.flag("standard_only", o["standard_only"], err),
+        _args.text("subset", o["subset"], "basic, advanced or all", err),
+        _args.text("domain", o["domain"], "line, angle, shape or all", err),
+        _args.text("mode", o["mode"], "text or visual", err),
+        _args.real("indeterminate", o["indeterminate"], 0.0, 1.0, err),
     )
 
 
 def generate(
     count: int,
     seed: int = 0,
-    depth: Union[int, Sequence[int]] = (1, 3),
+    depth: "Union[int, Sequence[int], None]" = None,
     *,
     start: int = 0,
     task: str = "geomverse",
@@ -191,19 +233,27 @@ def generate(
     ``geomrender generate --count N --seed S`` writes, byte for byte
     (``Problem.to_json()`` is its line).
 
-    ``depth`` is a number or an inclusive ``(low, high)`` range (1..=6).
-    ``task="relations"`` makes GeomRel relation items instead. Other options, as
-    the CLI's flags: ``branch_prob``, ``distractors``, ``variablized``, ``info``
-    (``"image"``/``"text"``), ``question`` (``"side"``, ``"angle"``, ``"area"``,
-    ``"perimeter"``, ``"any"``), ``standard_only``; for relation items ``subset``
-    (``"basic"``, ``"advanced"``, ``"all"``), ``domain`` (``"line"``, ``"angle"``,
-    ``"shape"``, ``"all"``), ``mode`` (``"text"``, ``"visual"``), ``indeterminate``.
+    ``depth`` is a whole number or an inclusive ``(low, high)`` pair in 1..=6
+    (default ``(1, 3)``). ``task="relations"`` makes GeomRel relation items instead.
+    Other options, as the CLI's flags: ``branch_prob``, ``distractors`` (True or
+    False), ``variablized``, ``info`` (``"image"``/``"text"``), ``question``
+    (``"side"``, ``"angle"``, ``"area"``, ``"perimeter"``, ``"any"``),
+    ``standard_only``; for relation items ``subset`` (``"basic"``,
+    ``"advanced"``, ``"all"``), ``domain`` (``"line"``, ``"angle"``, ``"shape"``,
+    ``"all"``), ``mode`` (``"text"``, ``"visual"``), ``indeterminate``. An option
+    of the other task is refused, as the CLI refuses it.
+
+    The problems are made in chunks with the GIL released; Ctrl-C stops between
+    chunks (``KeyboardInterrupt``). A count whose problems cannot fit in this
+    process's memory is refused before any work (:class:`OptionError`: draw
+    them as you go with :class:`Stream`, or in slices with ``start=``), and an
+    allocation that fails raises ``MemoryError``.
 
     Raises :class:`GenerateError` for options out of range.
     """
     count = _count("count", count)
-    start = _count("start", start) if start else 0
-    gen = _generator(seed, depth, task=task, **options)
+    start = _args.whole("start", start, 0, _args.U64_MAX - count, GenerateError)
+    gen = _generator(seed, task=task, depth=depth, **options)
     return _native.generate(gen, start, count)
 
 
@@ -229,9 +279,11 @@ def variants(
     for a malformed item.
     """
     _choice("errors", errors, ("raise", "warn", "skip"))
+    grid = _args.flag("grid", grid)
     if spec is None:
         relation = isinstance(item, Problem) and item.task == "relations"
         spec = RELATION_SWEEP if relation else GEOMVERSE_SWEEP
+    spec = _args.text("spec", spec, 'a SPEC string ("fontsize;annotation", "fontsize=8,24")', VariantError)
     made, _skipped, failed = _native.variants(item, spec, grid)
     for e in failed:
         if errors == "raise":
@@ -265,12 +317,19 @@ def render(
     512 for a base diagram; the ``resolution`` axis sets its own). ``backend``:
     ``"auto"`` (a hardware GPU if there is one, else the CPU rasteriser), ``"cpu"``,
     ``"resvg"`` or ``"gpu"``. The batch is drawn in parallel on ``threads`` threads
-    (default: all cores) with the GIL released.
+    (default: all cores, at most :data:`MAX_THREADS`) with the GIL released, in
+    chunks: Ctrl-C stops it between chunks (``KeyboardInterrupt``).
+
+    Arrays that cannot all fit in this process's memory (2,000 images at
+    ``size=1024`` are 8 GiB) are refused before any work (:class:`OptionError`:
+    render in slices, or draw them as you go with :class:`Stream`); an
+    allocation that fails raises ``MemoryError``.
     """
     single = isinstance(items, (Problem, Variant, dict, str))
     batch = [items] if single else items
     _choice("format", format, ("array", "png", "pil", "svg"))
-    out = _native.render(batch, _positive("size", size), backend, format, _positive("threads", threads))
+    backend = _args.text("backend", backend, "one of auto, gpu, cpu, resvg")
+    out = _native.render(batch, _size(size), backend, format, _threads(threads))
     if format == "pil":
         from PIL import Image
 
@@ -279,13 +338,14 @@ def render(
 
 
 def score(
-    manifest: str,
-    predictions: "Union[str, Sequence[str]]",
+    manifest: "Union[str, os.PathLike]",
+    predictions: "Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]",
     *,
     tolerance: float = _native.DEFAULT_TOLERANCE,
     zero_tolerance: float = _native.DEFAULT_ZERO_TOLERANCE,
     missing: str = "exclude",
     format: str = "auto",
+    matched: bool = False,
 ) -> Report:
     """Scores model predictions against a run's ``manifest.jsonl``, as
     ``geomrender score`` does: answer extraction, relaxed accuracy per axis and
@@ -295,23 +355,48 @@ def score(
     file; ``{"id", "prediction", "model"?}`` lines, lmms-eval ``--log_samples`` or
     VLMEvalKit tables). ``missing``: ``"exclude"`` or ``"wrong"``. ``format``:
     ``"auto"``, ``"geomrender"``, ``"lmms-eval"`` or ``"vlmevalkit"``.
+    ``matched=True`` counts only the base problems with an image of every variant
+    (and every model's prediction on each), as ``score --matched``.
 
-    Raises :class:`ScoreError` when the inputs cannot be read.
+    Raises :class:`ScoreError` when the inputs cannot be read, :class:`OptionError`
+    for an argument out of range.
     """
+    manifest = _args.path("manifest", manifest)
     if isinstance(predictions, (str, os.PathLike)):
         predictions = [predictions]
+    if not isinstance(predictions, (list, tuple)) or not predictions:
+        raise _args.fail(OptionError, "predictions", predictions, "a path or a non-empty list of paths")
+    paths = [_args.path("predictions", p) for p in predictions]
     report, items = _native.score(
-        os.fspath(manifest), [os.fspath(p) for p in predictions],
-        float(tolerance), float(zero_tolerance), missing, format,
+        manifest, paths,
+        _args.real("tolerance", tolerance, 0.0, float("inf")),
+        _args.real("zero_tolerance", zero_tolerance, 0.0, float("inf")),
+        _choice("missing", missing, ("exclude", "wrong")),
+        _choice("format", format, ("auto", "geomrender", "lmms-eval", "vlmevalkit")),
+        _args.flag("matched", matched),
     )
     return Report(report, items)
 
 
+def _problem_from_pickle(text: str) -> Problem:
+    """Unpickles a :class:`Problem` (its JSON line, kept as it was)."""
+    return _native.problem_from_pickle(text)
+
+
+def _variant_from_pickle(state: str, label: str) -> Variant:
+    """Unpickles a :class:`Variant` (its Scene, storage, source and texts)."""
+    return _native.variant_from_pickle(state, label)
+
+
 def __getattr__(name: str) -> Any:
-    # Stream is imported on first use: it subclasses torch's IterableDataset when
-    # torch is installed, and importing torch takes seconds.
+    # Stream and collate are imported on first use: Stream subclasses torch's
+    # IterableDataset when torch is installed, and importing torch takes seconds.
     if name == "Stream":
         from .stream import Stream
 
         return Stream
+    if name == "collate":
+        from ._collate import collate
+
+        return collate
     raise AttributeError(f"module 'geomrender' has no attribute {name!r}")

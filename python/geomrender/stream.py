@@ -6,6 +6,9 @@ stream splits the problem indices across PyTorch DataLoader workers
 stride, so N workers × M ranks draw each index exactly once, and their samples are
 those of a single-process stream. Like webdataset, it subclasses torch's
 ``IterableDataset`` when torch is installed and a plain class otherwise.
+
+The epoch is shared with the DataLoader's workers (``_epoch.SharedEpoch``), so
+``set_epoch`` reaches workers that already exist (``persistent_workers=True``).
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ import sys
 import warnings
 from typing import Any, Iterator, Optional, Sequence, Tuple, Union
 
-from . import _native
-from ._errors import GeomrenderWarning, OptionError
+from . import _args, _native
+from ._epoch import SharedEpoch
+from ._errors import GenerateError, GeomrenderWarning, OptionError, VariantError
 
 try:  # webdataset's pattern: a DataLoader needs an IterableDataset to iterate it.
     from torch.utils.data import IterableDataset as _Base
@@ -35,6 +39,10 @@ def _worker_info() -> Tuple[int, int]:
     return (0, 1) if info is None else (info.id, info.num_workers)
 
 
+def _epoch_value(value: Any) -> int:
+    return _args.whole("epoch", value, 0, _args.U64_MAX)
+
+
 class Stream(_Base):  # type: ignore[misc,valid-type]
     """An iterable of samples, each a dict: ``image`` (per ``format``), ``id``,
     ``base_id``, ``index`` (the problem's), ``variant`` (``"base"`` or
@@ -47,12 +55,19 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
     ``shard=(rank, ranks)`` keeps this rank's indices; inside a DataLoader worker
     the rank's indices are split again across the workers. ``set_epoch(e)`` (or
     ``epoch=``) draws a fresh, seeded set of problems per epoch; epoch 0 is the
-    CLI's run ``seed``. The other options are :func:`geomrender.generate`'s.
+    CLI's run ``seed``. ``set_epoch`` reaches DataLoader workers that already
+    exist (``persistent_workers=True``; fork, spawn or forkserver): call it
+    before iterating the loader, as with torch's ``DistributedSampler``. The
+    other options are :func:`geomrender.generate`'s.
 
     Indices are drawn ``batch`` problems at a time, in parallel on ``threads``
-    threads (default: all cores) with the GIL released. A variant that cannot be
-    made is left out with a :class:`GeomrenderWarning` (``errors="warn"``),
-    silently (``"skip"``), or raises (``"raise"``).
+    threads (default: all cores) with the GIL released; Ctrl-C stops a batch
+    within about 64 images. A ``batch`` whose images cannot fit in memory is
+    refused when the stream is made. A variant that cannot be made is left out
+    with a :class:`GeomrenderWarning` (``errors="warn"``), silently (``"skip"``),
+    or raises (``"raise"``). For a DataLoader with ``batch_size``, pass
+    ``collate_fn=geomrender.collate`` (a relation item's ``choices`` has 3 to 5
+    entries, which torch's default collate cannot stack).
     """
 
     def __init__(
@@ -60,7 +75,7 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         seed: int = 0,
         count: Optional[int] = None,
         variants: Optional[str] = None,
-        depth: Union[int, Sequence[int]] = (1, 3),
+        depth: Union[int, Sequence[int], None] = None,
         *,
         shard: Tuple[int, int] = (0, 1),
         epoch: int = 0,
@@ -73,26 +88,29 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         errors: str = "warn",
         **options: Any,
     ) -> None:
-        from . import _choice, _count, _generator, _positive
+        from . import MAX_COUNT, _choice, _generator, _size, _threads
 
-        if count is not None:
-            _count("count", count)
+        count = _args.optional_whole("count", count, 0, MAX_COUNT, GenerateError)
         try:
             rank, ranks = shard
         except (TypeError, ValueError):
             rank, ranks = None, None
-        if not (isinstance(ranks, int) and isinstance(rank, int) and 0 <= rank < ranks):
-            raise OptionError(f"invalid value '{shard}' for shard: expected (rank, ranks) with 0 <= rank < ranks")
-        _positive("batch", batch)
-        _positive("threads", threads)
-        _positive("size", size)
+        if not (_args.is_whole(ranks) and _args.is_whole(rank) and 0 <= rank < ranks <= 2**32):
+            raise _args.fail(OptionError, "shard", shard, "(rank, ranks) with 0 <= rank < ranks <= 2^32")
+        batch = _args.whole("batch", batch, 1, MAX_COUNT)
+        threads = _threads(threads)
+        size = _size(size)
         _choice("errors", errors, ("raise", "warn", "skip"))
         _choice("format", format, ("array", "png", "pil", "svg"))
+        backend = _args.text("backend", backend, "one of auto, gpu, cpu, resvg")
+        spec = variants or ""
+        if variants is not None:
+            spec = _args.text("variants", variants, "a SPEC string or None", VariantError)
         self.seed = seed
         self.count = count
-        self.spec = variants or ""
-        self.shard = (rank, ranks)
-        self.epoch = epoch
+        self.spec = spec
+        self.shard = (int(rank), int(ranks))
+        self._epoch = SharedEpoch(_epoch_value(epoch))
         self.format = format
         self.backend = backend
         self.size = size
@@ -103,10 +121,18 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         # Every option is checked now, not in a worker (the stream keeps plain
         # values only, so that it pickles for spawned DataLoader workers).
         _native.stream_batch(_generator(seed, **self._options), self.spec, [], format, backend, threads, size)
+        _native.check_stream(self.spec, batch, format, size)
+
+    @property
+    def epoch(self) -> int:
+        """The epoch the stream draws (shared with its DataLoader workers)."""
+        return self._epoch.get()
 
     def set_epoch(self, epoch: int) -> None:
-        """Draw epoch ``epoch``'s problems (run seed derived from (seed, epoch))."""
-        self.epoch = epoch
+        """Draw epoch ``epoch``'s problems (run seed derived from (seed, epoch)),
+        here and in the DataLoader workers that hold this stream, the running ones
+        included; call it before iterating the loader."""
+        self._epoch.set(_epoch_value(epoch))
 
     def indices(self, worker: Optional[Tuple[int, int]] = None) -> Iterator[int]:
         """The problem indices this rank (and DataLoader worker) draws, in order."""
@@ -120,7 +146,7 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
     def __iter__(self) -> Iterator[dict]:
         from . import _generator
 
-        seed = _native.epoch_seed(self.seed, self.epoch)
+        seed = _native.epoch_seed(self.seed, self._epoch.get())
         gen = _generator(seed, **self._options)
         todo = self.indices()
         while True:

@@ -6,6 +6,8 @@
 //! ```text
 //! errors    Rust errors → the Python GeomrenderError hierarchy (geomrender/_errors.py)
 //! convert   JSON text ↔ Python objects
+//! memory    what may still be allocated: refuse what cannot fit, MemoryError, never an abort
+//! chunks    long work in chunks with the GIL released, Ctrl-C checked between them
 //! problem   Problem (frozen), Generator, generate
 //! variant   Variant (frozen), variants, axes
 //! render    render: Problems, Variants, Scene dicts → arrays (zero copy), PNG, SVG
@@ -13,8 +15,10 @@
 //! score     score: manifest + predictions → the report and per-item verdicts, as JSON
 //! ```
 
+mod chunks;
 mod convert;
 mod errors;
+mod memory;
 mod problem;
 mod render;
 mod scoring;
@@ -34,6 +38,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         geomrender::generate::relations::DEFAULT_INDETERMINATE,
     )?;
     m.add("MAX_DEPTH", geomrender::generate::MAX_DEPTH)?;
+    m.add("MAX_THREADS", render::MAX_THREADS)?;
+    // Whether backend="gpu" is built in (`--features gpu`).
+    m.add("GPU", cfg!(feature = "gpu"))?;
+    m.add("MAX_SIZE", geomrender::scene::limits::MAX_DIMENSION)?;
     let tolerance = geomrender::score::Tolerance::default();
     m.add("DEFAULT_TOLERANCE", tolerance.relative)?;
     m.add("DEFAULT_ZERO_TOLERANCE", tolerance.absolute_at_zero)?;
@@ -46,7 +54,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variant::axes, m)?)?;
     m.add_function(wrap_pyfunction!(render::render, m)?)?;
     m.add_function(wrap_pyfunction!(render::backend_name, m)?)?;
+    m.add_function(wrap_pyfunction!(problem::problem_from_pickle, m)?)?;
+    m.add_function(wrap_pyfunction!(variant::variant_from_pickle, m)?)?;
     m.add_function(wrap_pyfunction!(stream::stream_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(stream::check_stream, m)?)?;
     m.add_function(wrap_pyfunction!(stream::epoch_seed, m)?)?;
     m.add_function(wrap_pyfunction!(scoring::score, m)?)?;
     Ok(())

@@ -1,8 +1,8 @@
 //! `Problem` (a frozen wrapper of one generated problem and its JSON line),
 //! `Generator` (a run's options) and `generate`.
 
-use crate::convert;
 use crate::errors::{Kind, error};
+use crate::{convert, memory};
 use geomrender::generate::relations::{Domain, Mode, RelationOptions, Subset};
 use geomrender::generate::{
     Annotation, Answer, GenerateOptions, Generator, Info, Problem, QuestionType,
@@ -134,6 +134,13 @@ impl PyProblem {
             .is_ok_and(|o| o.get().json == self.json)
     }
 
+    /// Pickling (multiprocessing, `Pool.map(gr.render, problems)`): the JSON line,
+    /// read back exactly (`geomrender._problem_from_pickle`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let f = py.import("geomrender")?.getattr("_problem_from_pickle")?;
+        Ok((f, (self.json.to_string(),)))
+    }
+
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -255,8 +262,23 @@ impl PyGenerator {
     }
 }
 
+/// About what one problem of `generator` takes in memory while `generate` holds
+/// it (its Rust value, JSON line and Python object). Measured (RSS over 20,000):
+/// GeomVerse 7.6 KB at depth 1, 15.4 KB at 3, 27.9 KB at 6; relation items 7.7 KB.
+fn problem_bytes(generator: &Generator) -> u64 {
+    match generator {
+        Generator::GeomVerse(o) => {
+            let mean_depth = (u64::from(*o.depth.start()) + u64::from(*o.depth.end())) / 2;
+            (4 << 10) + (4 << 10) * mean_depth.max(1)
+        }
+        Generator::Relations(_) => 8 << 10,
+    }
+}
+
 /// Problems `start..start + count` of `generator`, made in parallel with the GIL
-/// released.
+/// released, in chunks of about 0.1 s (Ctrl-C stops between them); refused up
+/// front when they cannot fit in memory, `MemoryError` when a chunk's memory
+/// cannot be had.
 #[pyfunction]
 pub fn generate(
     py: Python<'_>,
@@ -264,17 +286,57 @@ pub fn generate(
     start: u64,
     count: u64,
 ) -> PyResult<Vec<PyProblem>> {
-    let made = py.detach(|| {
-        crate::render::on_pool(None, || {
-            generator
-                .generator
-                .batch(start, count)
-                .map(|ps| ps.into_par_iter().map(PyProblem::new).collect::<Vec<_>>())
-        })
+    let end = start.checked_add(count).ok_or_else(|| {
+        error(
+            Kind::Generate,
+            "start + count is past the last index (2^64 - 1)",
+        )
     })?;
-    made.map_err(|e| error(Kind::Generate, e))?
-        .into_iter()
-        .collect()
+    let each = problem_bytes(&generator.generator);
+    memory::check_fits(
+        count.saturating_mul(each),
+        || format!("generate({count}) (every problem held at once)"),
+        "draw them as they are needed with geomrender.Stream, or generate slices of them \
+         (start=, count=) and keep what each slice is for",
+    )?;
+    let mut out: Vec<PyProblem> = Vec::new();
+    out.try_reserve_exact(usize::try_from(count).unwrap_or(usize::MAX))
+        .map_err(|e| pyo3::exceptions::PyMemoryError::new_err(format!("generate({count}): {e}")))?;
+    let mut next = start;
+    let mut pacer = crate::chunks::Pacer::new(256);
+    while next < end {
+        py.check_signals()?;
+        let n = (pacer.next_len() as u64).min(end - next);
+        memory::probe((2 * n * each) as usize, || {
+            format!("generate({count}): problems {next}..{}", next + n)
+        })?;
+        let made = py.detach(|| {
+            crate::render::on_pool(None, || {
+                generator
+                    .generator
+                    .batch(next, n)
+                    .map(|ps| ps.into_par_iter().map(PyProblem::new).collect::<Vec<_>>())
+            })
+        })?;
+        for p in made.map_err(|e| error(Kind::Generate, e))? {
+            out.push(p?);
+        }
+        pacer.done(n as usize);
+        next += n;
+    }
+    Ok(out)
+}
+
+/// The Problem a pickle holds: its JSON line, read back as it was written (the
+/// line came from `to_json()`, so it is kept as it is: the round trip is exact).
+#[pyfunction]
+pub fn problem_from_pickle(text: &str) -> PyResult<PyProblem> {
+    let problem: Problem = serde_json::from_str(text)
+        .map_err(|e| error(Kind::Scene, format!("pickled Problem: {e}")))?;
+    Ok(PyProblem {
+        problem: Arc::new(problem),
+        json: text.into(),
+    })
 }
 
 /// A Problem from its JSON line (as `generate` writes, or `Problem.to_json()`),

@@ -52,6 +52,31 @@ impl Input {
         )))
     }
 
+    /// The canvas it is drawn on, as far as it is known without composing it: a
+    /// Problem's base canvas, a Variant's Scene, a Scene line's `width` and
+    /// `height` (a Problem line: the base canvas).
+    fn dims(&self) -> (u32, u32) {
+        let base = geomrender::style::Style::default().canvas;
+        match self {
+            Input::Job(j) => (j.scene.width, j.scene.height),
+            Input::Problem(_) => (base, base),
+            Input::Line(line) => {
+                // Only the two numbers are read (the rest is skipped, not built).
+                #[derive(serde::Deserialize, Default)]
+                struct Canvas {
+                    width: Option<serde_json::Value>,
+                    height: Option<serde_json::Value>,
+                }
+                let c: Canvas = serde_json::from_str(line).unwrap_or_default();
+                let side = |v: Option<serde_json::Value>| {
+                    v.and_then(|x| x.as_u64())
+                        .map_or(base, |x| x.min(u64::from(u32::MAX)) as u32)
+                };
+                (side(c.width), side(c.height))
+            }
+        }
+    }
+
     /// The Scene and storage a run would give it.
     pub fn job(&self) -> Result<(Scene, Encoding), PyErr> {
         match self {
@@ -89,6 +114,14 @@ pub enum Format {
 }
 
 impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Array => "arrays",
+            Format::Png => "PNG",
+            Format::Svg => "SVG",
+        }
+    }
+
     pub fn parse(name: &str) -> PyResult<Format> {
         match name {
             "array" | "pil" => Ok(Format::Array),
@@ -124,6 +157,14 @@ impl Draw {
             "resvg" => BackendKind::Resvg,
             #[cfg(feature = "gpu")]
             "gpu" => BackendKind::Gpu,
+            #[cfg(not(feature = "gpu"))]
+            "gpu" => {
+                return Err(error(
+                    Kind::Option,
+                    "backend='gpu': this package was built without the GPU backend; build it \
+                     with: pip install ./python --config-settings=build-args='--features gpu'",
+                ));
+            }
             other => {
                 return Err(error(
                     Kind::Option,
@@ -178,8 +219,8 @@ pub fn draw_one(
     if format == Format::Svg {
         return Ok(Output::Svg(geomrender::scene::svg::to_svg(&scene)));
     }
-    if format == Format::Array {
-        reuse_a_freed_buffer();
+    if renderer.draws_into_spare_buffers() {
+        give_a_canvas(&scene, format == Format::Array)?;
     }
     let image = renderer.render(&scene)?;
     let fail = |e: image::ImageError| error(Kind::Render, format!("{}: {e}", scene.id));
@@ -228,6 +269,16 @@ impl Renderer {
         }
     }
 
+    /// Whether it draws into this thread's spare buffer (the CPU renderers; the GPU
+    /// reads its images back into buffers of its own).
+    fn draws_into_spare_buffers(&self) -> bool {
+        match self {
+            Renderer::Cpu(_) => true,
+            #[cfg(feature = "gpu")]
+            Renderer::Gpu(_) => false,
+        }
+    }
+
     fn render(&mut self, scene: &Scene) -> PyResult<RenderedImage> {
         match self {
             Renderer::Cpu(r) => r
@@ -241,15 +292,23 @@ impl Renderer {
     }
 }
 
-/// Runs `f` on a pool of `threads` threads of its own (made for this call, so
-/// that two Python threads that ask for one thread each get one each), or on this
-/// process's shared pool of one thread per core (`None`).
+/// Most threads a call may ask for: the CLI's bound on `--threads`.
+pub const MAX_THREADS: usize = 1024;
+
+/// Runs `f` on [`pool`]`(threads)`.
+pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    Ok(pool(threads)?.install(f))
+}
+
+/// A pool of `threads` threads of its own (made for this call, so that two Python
+/// threads that ask for one thread each get one each), or this process's shared
+/// pool of one thread per core (`None`).
 ///
 /// Not rayon's global pool: a PyTorch DataLoader forks its workers, and a forked
 /// child has none of its parent's threads, so a pool started before the fork would
 /// wait forever for them. The shared pool is made again in a process whose id
 /// changed.
-pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+pub fn pool(threads: Option<usize>) -> PyResult<Arc<rayon::ThreadPool>> {
     static SHARED: std::sync::Mutex<Option<(u32, Arc<rayon::ThreadPool>)>> =
         std::sync::Mutex::new(None);
     let build = |n: usize| {
@@ -261,10 +320,12 @@ pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) ->
             .map_err(|e| error(Kind::Render, e))
     };
     let pool = match threads {
-        Some(0) => {
+        Some(n) if n == 0 || n > MAX_THREADS => {
             return Err(error(
                 Kind::Option,
-                "invalid value '0' for threads: must be at least 1",
+                format!(
+                    "invalid value '{n}' for threads: expected a whole number in 1..={MAX_THREADS}"
+                ),
             ));
         }
         Some(n) => build(n)?,
@@ -285,7 +346,7 @@ pub fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) ->
             }
         }
     };
-    Ok(pool.install(f))
+    Ok(pool)
 }
 
 /// `f` over `items`, in order, each with a renderer of `draw`: in parallel on the
@@ -308,7 +369,9 @@ pub fn map_drawn<T: Sync, R: Send>(
     }
 }
 
-/// Renders `inputs` in parallel (in order), with the GIL released.
+/// Renders `inputs` in parallel (in order), with the GIL released, in chunks of
+/// about 0.1 s (Ctrl-C stops between them); refused before any work when the
+/// results cannot fit in memory.
 pub fn draw_all(
     py: Python<'_>,
     inputs: Vec<Input>,
@@ -317,14 +380,65 @@ pub fn draw_all(
     draw: &Draw,
     threads: Option<usize>,
 ) -> PyResult<Vec<Output>> {
+    let pool = pool(threads)?;
+    let pixels: Vec<u64> = py.detach(|| {
+        pool.install(|| {
+            (inputs.par_iter())
+                .map(|i| scaled_pixels(i.dims(), size))
+                .collect()
+        })
+    });
+    let total: u64 = pixels.iter().sum();
+    // What is kept: every array's 4 bytes a pixel (PNG bytes are a few % of that:
+    // half a byte is allowed); and what each thread works in at once: its canvas
+    // (4), coverage mask (1) and encoder (about 1).
+    let kept = match format {
+        Format::Array => total * 4,
+        Format::Png => total / 2,
+        Format::Svg => 0,
+    };
+    let largest = pixels.iter().copied().max().unwrap_or(0);
+    let cores = || std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = threads.unwrap_or_else(cores) as u64;
+    crate::memory::check_fits(
+        kept + workers * largest * 6,
+        || {
+            let (w, h) = inputs.first().map_or((0, 0), |i| scaled(i.dims(), size));
+            format!(
+                "render of {} images (the first {w}×{h}) as {}",
+                inputs.len(),
+                format.name()
+            )
+        },
+        "render them in slices and keep what you need of each (format=\"png\" keeps a few % \
+         of an array's bytes), or draw them as you go with geomrender.Stream",
+    )?;
     let indexed: Vec<(usize, Input)> = inputs.into_iter().enumerate().collect();
     let one = |(i, input): &(usize, Input), renderer: &mut Renderer| {
         let (scene, encoding) = input.job().map_err(|e| at(*i, e))?;
         draw_one(scene, encoding, size, format, renderer).map_err(|e| at(*i, e))
     };
     let results: Vec<PyResult<Output>> =
-        py.detach(|| on_pool(threads, || map_drawn(draw, &indexed, one)))?;
+        crate::chunks::in_chunks(py, &indexed, workers as usize, |chunk| {
+            Ok(pool.install(|| map_drawn(draw, chunk, one)))
+        })?;
     results.into_iter().collect()
+}
+
+/// (width, height) scaled to `size` px wide, as [`draw_one`] scales a Scene.
+fn scaled((w, h): (u32, u32), size: Option<u32>) -> (u32, u32) {
+    match size {
+        Some(s) if s != w && w > 0 => {
+            let k = s as f32 / w as f32;
+            (s, ((h as f32 * k).round() as u32).max(1))
+        }
+        _ => (w, h),
+    }
+}
+
+fn scaled_pixels(dims: (u32, u32), size: Option<u32>) -> u64 {
+    let (w, h) = scaled(dims, size);
+    u64::from(w) * u64::from(h)
 }
 
 /// `e` with the item's position in front.
@@ -341,6 +455,7 @@ fn at(i: usize, e: PyErr) -> PyErr {
             "VariantError" => Kind::Variant,
             "SceneError" => Kind::Scene,
             "GenerateError" => Kind::Generate,
+            "MemoryError" => return pyo3::exceptions::PyMemoryError::new_err(message),
             _ => Kind::Render,
         };
         error(kind, message)
@@ -381,15 +496,26 @@ static SPARE_BUFFERS: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec
 /// How many freed buffers are kept (64 MiB at 512²); the rest are freed.
 const MAX_SPARE_BUFFERS: usize = 64;
 
-/// Gives this thread's renderer a freed array's buffer to draw into, if any.
-fn reuse_a_freed_buffer() {
-    let buf = SPARE_BUFFERS
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .pop();
-    if let Some(buf) = buf {
-        geomrender::render::recycle(buf);
-    }
+/// Gives this thread's CPU renderer the buffer it draws `scene` into: a freed
+/// array's (`reuse`: the result is an array), or one allocated here with
+/// `try_reserve`, so that an allocation that fails is a `MemoryError`, not an abort.
+fn give_a_canvas(scene: &Scene, reuse: bool) -> PyResult<()> {
+    let need = scene.width as usize * scene.height as usize * 4;
+    let freed = match reuse {
+        true => SPARE_BUFFERS
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .pop(),
+        false => None,
+    };
+    let buf = match freed {
+        Some(buf) if buf.capacity() >= need => buf,
+        _ => crate::memory::reserve(need, || {
+            format!("{}: {}×{} image", scene.id, scene.width, scene.height)
+        })?,
+    };
+    geomrender::render::recycle(buf);
+    Ok(())
 }
 
 /// The image as an H×W×4 `uint8` array on the Rust buffer (nothing is copied):

@@ -8,9 +8,11 @@ use pyo3::prelude::*;
 use std::path::PathBuf;
 
 /// Scores `predictions` (files, directories or globs, as `--predictions`) against
-/// `manifest`; returns (report JSON, items JSON array).
+/// `manifest` (`matched`: only the base problems with every variant, as
+/// `--matched`); returns (report JSON, items JSON array).
 #[pyfunction]
-#[pyo3(signature = (manifest, predictions, tolerance, zero_tolerance, missing, format))]
+#[pyo3(signature = (manifest, predictions, tolerance, zero_tolerance, missing, format, matched=false))]
+#[allow(clippy::too_many_arguments)]
 pub fn score(
     py: Python<'_>,
     manifest: PathBuf,
@@ -19,8 +21,10 @@ pub fn score(
     zero_tolerance: f64,
     missing: &str,
     format: &str,
+    matched: bool,
 ) -> PyResult<(String, String)> {
     let mut opts = ScoreOptions::default();
+    opts.matched = matched;
     opts.tolerance = Tolerance {
         relative: tolerance,
         absolute_at_zero: zero_tolerance,

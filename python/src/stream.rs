@@ -5,7 +5,7 @@
 use crate::convert;
 use crate::errors::{Kind, error, line_error};
 use crate::problem::{PyGenerator, answer_py};
-use crate::render::{Draw, Format, Output, Renderer, draw_one, map_drawn, on_pool};
+use crate::render::{Draw, Format, Output, Renderer, draw_one, map_drawn, pool};
 use crate::variant::labelled;
 use geomrender::output::manifest::ProblemFields;
 use geomrender::pipeline::{Job, JobError};
@@ -58,6 +58,10 @@ pub fn stream_batch<'py>(
     };
     let format = Format::parse(format)?;
     let draw = Draw::parse(backend)?;
+    if indices.is_empty() {
+        // The options checked (a Stream does this when made): no threads started.
+        return Ok((Vec::new(), Vec::new()));
+    }
     let one = |&index: &u64, renderer: &mut Renderer| -> PyResult<Drawn> {
         let problem = generator
             .generator
@@ -76,8 +80,13 @@ pub fn stream_batch<'py>(
         }
         Ok((made, expanded.failed))
     };
-    let results: Vec<PyResult<Drawn>> =
-        py.detach(|| on_pool(threads, || map_drawn(&draw, &indices, one)))?;
+    // In chunks of about 0.1 s (Ctrl-C is checked between them).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let first = threads.unwrap_or(cores);
+    let pool = pool(threads)?;
+    let results: Vec<PyResult<Drawn>> = crate::chunks::in_chunks(py, &indices, first, |c| {
+        Ok(pool.install(|| map_drawn(&draw, c, one)))
+    })?;
     let mut samples = Vec::new();
     let mut failed = Vec::new();
     for result in results {
@@ -88,6 +97,35 @@ pub fn stream_batch<'py>(
         }
     }
     Ok((samples, failed))
+}
+
+/// The most images a problem gives under `plan`: its base image and each variant.
+fn images_per_problem(plan: &Plan) -> usize {
+    plan.variants().len() + 1
+}
+
+/// An `OptionError` when a batch of `batch` problems under `spec` (`""`: the base
+/// image only) drawn as `format` at `size` cannot fit in memory (each batch's
+/// samples are made at once).
+#[pyfunction]
+#[pyo3(signature = (spec, batch, format="array", size=None))]
+pub fn check_stream(spec: &str, batch: u64, format: &str, size: Option<u32>) -> PyResult<()> {
+    let plan = match spec {
+        "" => Plan::base_only(),
+        spec => Plan::parse(spec, false).map_err(|e| error(Kind::Variant, e))?,
+    };
+    let per_image = match Format::parse(format)? {
+        Format::Array => 4,
+        Format::Png => 1,
+        Format::Svg => return Ok(()),
+    };
+    let side = u64::from(size.unwrap_or(geomrender::style::Style::default().canvas));
+    let images = batch.saturating_mul(images_per_problem(&plan) as u64);
+    crate::memory::check_fits(
+        images.saturating_mul(side * side * per_image),
+        || format!("a Stream batch of {batch} problems ({images} images of {side} px)"),
+        "ask for a smaller batch= (it only sets how many problems are drawn at once)",
+    )
 }
 
 fn sample<'py>(py: Python<'py>, m: Made) -> PyResult<Bound<'py, PyDict>> {

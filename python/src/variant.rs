@@ -147,6 +147,15 @@ impl PyVariant {
         convert::to_py(py, &row)
     }
 
+    /// Pickling (multiprocessing, `Pool.map(gr.render, variants)`): the Scene,
+    /// storage, source and texts as JSON, read back exactly
+    /// (`geomrender._variant_from_pickle`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        let f = py.import("geomrender")?.getattr("_variant_from_pickle")?;
+        let state = pickled(&self.job).map_err(|e| error(Kind::Render, e))?;
+        Ok((f, (state, self.label.clone())))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Variant(id={:?}, variant={:?})",
@@ -158,6 +167,60 @@ impl PyVariant {
     fn _repr_png_<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
         crate::render::repr_png(py, crate::render::Input::Job(self.job.clone()))
     }
+}
+
+/// A Job as the JSON a pickle holds: every field as it is (the variant's values
+/// unspelled, the problem's fields as a manifest row has them).
+fn pickled(job: &Job) -> Result<String, serde_json::Error> {
+    let encoding = match job.encoding {
+        Encoding::Png => serde_json::Value::Null,
+        Encoding::Jpeg { quality } => quality.into(),
+    };
+    let source = job
+        .source
+        .as_ref()
+        .map(|s| serde_json::json!({"base_id": s.base_id, "variant": s.variant}));
+    serde_json::to_string(&serde_json::json!({
+        "scene": job.scene,
+        "jpeg": encoding,
+        "source": source,
+        "problem": job.problem,
+    }))
+}
+
+/// The Variant a pickle holds ([`pickled`] and its label).
+#[pyfunction]
+pub fn variant_from_pickle(state: &str, label: String) -> PyResult<PyVariant> {
+    #[derive(serde::Deserialize)]
+    struct State {
+        scene: serde_json::Value,
+        jpeg: Option<u8>,
+        source: Option<SourceState>,
+        problem: Option<geomrender::output::manifest::ProblemFields>,
+    }
+    #[derive(serde::Deserialize)]
+    struct SourceState {
+        base_id: String,
+        variant: serde_json::Map<String, serde_json::Value>,
+    }
+    let fail = |e: &dyn std::fmt::Display| error(Kind::Scene, format!("pickled Variant: {e}"));
+    let s: State = serde_json::from_str(state).map_err(|e| fail(&e))?;
+    let scene = geomrender::scene::parse_scene_value(&s.scene).map_err(|e| fail(&e))?;
+    let job = Job {
+        scene,
+        encoding: s
+            .jpeg
+            .map_or(Encoding::Png, |quality| Encoding::Jpeg { quality }),
+        source: s.source.map(|s| geomrender::output::manifest::Source {
+            base_id: s.base_id,
+            variant: s.variant,
+        }),
+        problem: s.problem,
+    };
+    Ok(PyVariant {
+        job: Arc::new(job),
+        label,
+    })
 }
 
 /// What `variants` returns: the images made; the variants left out as (label,

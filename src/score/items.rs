@@ -1,13 +1,21 @@
 //! `items.jsonl`: one row per (model, image) — the verdict a researcher joins with
-//! their own tables: id, base image, model, axis and value, label, what was
-//! extracted, by which rule, and whether it was right. Rows follow the manifest's
-//! order, models sorted within each image; an image a model has no prediction for
-//! gets a row with `missing: true` (and `correct: false`, whatever `--missing` says
-//! about counting it).
+//! their own tables: id, base image, model, axis and value, task (and a relation
+//! item's relation, domain, subset and mode), label, what was extracted, by which
+//! rule, and whether it was right. Rows follow the manifest's order, models sorted
+//! within each image; an image a model has no prediction for gets a row with
+//! `missing: true` (and `correct: false`, whatever `--missing` says about counting
+//! it).
+//!
+//! `axis` and `value` are the report's own (`report.json` rows, breakdowns and
+//! `cannot_be_inferred`): `value` is always text, `base` for a base image and the
+//! values joined with `+` for a grid cell, so every row joins its report row on
+//! (model, axis, value); the typed values are in `variant`.
 
+use super::blind::GEOMVERSE_TASK;
 use super::extract::{Answer, Rule, option_letter};
 use super::join::Scored;
 use super::manifest::{BASE_AXIS, Label, ManifestItem, VariantValue};
+use super::relations::{RELATIONS_TASK, RelationItem};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -49,10 +57,17 @@ pub struct ItemRow {
     pub model: String,
     /// The variant axis: `base` for the base image, `a+b` for a grid cell.
     pub axis: String,
-    /// The axis value for a one-axis variant; `null` for the base and grid cells.
-    pub value: Option<Scalar>,
+    /// The axis value as the report's rows spell it: `8`, `base` for the base
+    /// image, `8+0.25` for a grid cell (always text: one type in every table).
+    pub value: String,
     /// Every axis of the variant and its value (`{}` for the base image).
     pub variant: BTreeMap<String, Scalar>,
+    /// `geomverse`, or `relations` for a GeomRel relation item.
+    pub task: &'static str,
+    /// A relation item's relation, domain, subset and mode, spelled as the
+    /// report's relation breakdowns name their groups; absent on GeomVerse rows.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub relation: Option<RelationKeys>,
     /// The label: the answer, or the correct option's letter.
     pub answer: Scalar,
     /// What was read from the prediction: a number, an option letter, or `null`.
@@ -62,6 +77,37 @@ pub struct ItemRow {
     pub correct: bool,
     /// No prediction from this model for this image.
     pub missing: bool,
+}
+
+/// The relation keys of a relation item's row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RelationKeys {
+    pub relation: &'static str,
+    pub domain: &'static str,
+    pub subset: &'static str,
+    pub mode: &'static str,
+}
+
+impl From<&RelationItem> for RelationKeys {
+    fn from(r: &RelationItem) -> RelationKeys {
+        RelationKeys {
+            relation: r.relation,
+            domain: r.domain.name(),
+            subset: r.subset.name(),
+            mode: r.mode.name(),
+        }
+    }
+}
+
+/// `item`'s value as the report's rows spell it (`base`, `8`, `8+0.25`).
+fn value_label(item: &ManifestItem) -> String {
+    if item.is_base() {
+        return BASE_AXIS.to_string();
+    }
+    (item.variant.iter())
+        .map(|(_, v)| v.to_string())
+        .collect::<Vec<_>>()
+        .join("+")
 }
 
 /// The rows of every model's verdict on every item.
@@ -75,10 +121,12 @@ pub fn item_rows(items: &[ManifestItem], scored: &Scored) -> Vec<ItemRow> {
                 .collect::<Vec<_>>()
                 .join("+"),
         };
-        let value = match item.variant.as_slice() {
-            [(_, v)] => Some(Scalar::from(v)),
-            _ => None,
+        let value = value_label(item);
+        let task = match item.relation {
+            Some(_) => RELATIONS_TASK,
+            None => GEOMVERSE_TASK,
         };
+        let relation = item.relation.as_ref().map(RelationKeys::from);
         let variant: BTreeMap<String, Scalar> = (item.variant.iter())
             .map(|(a, v)| (a.clone(), Scalar::from(v)))
             .collect();
@@ -95,6 +143,8 @@ pub fn item_rows(items: &[ManifestItem], scored: &Scored) -> Vec<ItemRow> {
                 axis: axis.clone(),
                 value: value.clone(),
                 variant: variant.clone(),
+                task,
+                relation: relation.clone(),
                 answer: answer.clone(),
                 extracted: verdict.and_then(|v| v.answer).map(|a| match a {
                     Answer::Number(n) => Scalar::Number(n),

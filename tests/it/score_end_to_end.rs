@@ -301,6 +301,10 @@ fn check_items(out: &Path, items: &[Expected], models: &[&str]) {
         assert_eq!(row["id"], item.id.as_str(), "{row}");
         assert_eq!(row["model"], model, "{row}");
         assert_eq!(row["axis"], item.axis.as_str(), "{row}");
+        // The report rows' own spelling (text: `base`, `8`), so the tables join.
+        assert_eq!(row["value"], item.value.as_str(), "{row}");
+        assert_eq!(row["task"], "geomverse", "{row}");
+        assert!(row.get("relation").is_none(), "{row}");
         assert_eq!(row["answer"].as_f64(), Some(item.answer), "{row}");
         let missing = skipped(model, item);
         assert_eq!(row["missing"], missing, "{row}");

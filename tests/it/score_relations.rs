@@ -663,3 +663,52 @@ fn letters_in_every_common_form_are_read_and_hedges_are_unparsed() {
     assert_eq!(report["models"][0]["rules"]["hedged"], json!(6));
     assert_eq!(report["models"][0]["unparsed"], json!(6));
 }
+
+/// `items.jsonl` of a relation run (issue 44): every row valid against `schema
+/// score-items`, with task `relations` and the item's relation, domain, subset and
+/// mode (the relation breakdowns' groups), and the report rows' own value.
+#[test]
+fn items_carry_the_relation_keys_and_the_report_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let items = plan();
+    let manifest = write_manifest(dir.path(), &items);
+    let preds = write_predictions(dir.path(), &items, &[]);
+    let out = dir.path().join("report");
+    let run = run_score(&manifest, &[&preds], &out);
+    assert_eq!(run.status.code(), Some(0));
+    let schema: Value =
+        serde_json::from_slice(&run_ok(bin().args(["schema", "score-items"])).stdout).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let text = std::fs::read_to_string(out.join("items.jsonl")).unwrap();
+    let rows: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), items.len());
+    for (row, it) in rows.iter().zip(&items) {
+        if let Some(e) = validator.iter_errors(row).next() {
+            panic!("{row}: {e}");
+        }
+        assert_eq!(row["id"], it.id.as_str());
+        assert_eq!(row["task"], "relations");
+        let keys = [
+            &row["relation"],
+            &row["domain"],
+            &row["subset"],
+            &row["mode"],
+        ];
+        assert_eq!(keys, [it.relation, it.domain, it.subset, it.mode], "{row}");
+        let value = if it.variant { "1" } else { "base" };
+        assert_eq!(
+            (&row["axis"], &row["value"]),
+            (&json!(it.axis()), &json!(value))
+        );
+    }
+    // A relation row without its keys, or a GeomVerse row with them, is refused.
+    let mut bad = rows[0].clone();
+    bad.as_object_mut().unwrap().remove("mode");
+    assert!(!validator.is_valid(&bad));
+    let mut bad = rows[0].clone();
+    bad["task"] = json!("geomverse");
+    assert!(!validator.is_valid(&bad));
+}

@@ -153,7 +153,13 @@ def test_formats_and_jupyter(problems):
 
 def test_gpu_backend_draws_what_the_cli_gpu_run_draws(problems, tmp_path):
     """backend="gpu" (lavapipe on a machine without one): the bytes of
-    `geomrender render --backend gpu` for the same problems and variants."""
+    `geomrender render --backend gpu` for the same problems and variants. CI
+    builds the wheel with --features gpu; a CPU-only wheel says how to get it."""
+    if not gr._native.GPU:
+        assert not os.environ.get("CI"), "CI builds the wheel with --features gpu"
+        with pytest.raises(gr.OptionError, match="--features gpu"):
+            gr.render(problems[0], backend="gpu")
+        pytest.skip("the wheel was built without --features gpu")
     items = [v for p in problems[:3] for v in gr.variants(p, "fontsize=8;annotation")]
     (tmp_path / "p.jsonl").write_text("".join(p.to_json() + "\n" for p in problems[:3]))
     cli("render", tmp_path / "p.jsonl", "--backend", "gpu", "-q", "--variants", "fontsize=8;annotation",
@@ -295,7 +301,7 @@ def test_bad_input_raises_typed_errors_with_the_cli_message(tmp_path, problems):
         gr.render({"id": object()})
     with pytest.raises(gr.SceneError, match="width: must be in 1..=8192, got 100000"):
         gr.render(dict(scene, width=100000))
-    with pytest.raises(gr.OptionError, match="size 1000000000: width: must be in 1..=8192"):
+    with pytest.raises(gr.OptionError, match="invalid value '1000000000' for size: expected a whole number in 1..=8192"):
         gr.render(problems[0], size=10**9)
     for bad in ({"size": -5}, {"threads": 0}, {"threads": -1}, {"format": "gif"}):
         with pytest.raises(gr.OptionError):
@@ -369,3 +375,185 @@ def test_real_dataloader_two_workers_by_two_ranks_draws_each_index_once():
     batch = next(iter(DataLoader(gr.Stream(seed=6, count=4), batch_size=4, num_workers=2)))
     assert batch["image"].shape == (2, 512, 512, 4)
     assert batch["image"].dtype == torch.uint8
+
+
+def _by_id(samples):
+    return {s["id"]: s for s in samples}
+
+
+def test_set_epoch_reaches_persistent_workers_forked_and_spawned():
+    """Issue 44: with persistent_workers=True each worker keeps the Stream it was
+    given at start; set_epoch(1) in the parent must still make it draw epoch 1
+    (other problems than epoch 0, the same as a single-process epoch 1)."""
+    from torch.utils.data import DataLoader
+
+    n = 6
+    want = [_by_id(gr.Stream(seed=8, count=n, epoch=e)) for e in (0, 1)]
+    assert not set(want[0]) & set(want[1])
+    for ctx in ("fork", "spawn"):
+        stream = gr.Stream(seed=8, count=n, batch=2)
+        loader = DataLoader(stream, batch_size=None, num_workers=2, persistent_workers=True,
+                            multiprocessing_context=ctx)
+        for epoch in (0, 1, 0):
+            stream.set_epoch(epoch)
+            got = _by_id(loader)
+            assert sorted(got) == sorted(want[epoch]), (ctx, epoch)
+            for i, s in got.items():
+                assert np.array_equal(s["image"].numpy(), want[epoch][i]["image"]), (ctx, epoch, i)
+                assert s["question"] == want[epoch][i]["question"]
+        assert stream.epoch == 0
+
+
+def test_stream_epoch_is_checked_when_made_and_set():
+    for bad in (-1, 2**64, 1.0, "1", True):
+        with pytest.raises(gr.OptionError, match="for epoch: expected a whole number in 0..="):
+            gr.Stream(count=1, epoch=bad)
+        with pytest.raises(gr.OptionError, match="for epoch"):
+            gr.Stream(count=1).set_epoch(bad)
+    assert gr.Stream(count=1, epoch=2**64 - 1).epoch == 2**64 - 1
+
+
+def test_set_epoch_warns_once_when_a_copy_cannot_follow():
+    """A copy pickled outside a process start (a Ray task, pickle.dumps) keeps the
+    epoch it was pickled with: set_epoch says so, once, and the copy is a stream of
+    its own."""
+    import pickle
+    import warnings
+
+    stream = gr.Stream(seed=8, count=2)
+    copy = pickle.loads(pickle.dumps(stream))
+    with pytest.warns(gr.GeomrenderWarning, match="pickled outside a process start"):
+        stream.set_epoch(1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        stream.set_epoch(2)  # once
+        copy.set_epoch(3)  # the copy warns for its own copies only
+    assert (stream.epoch, copy.epoch) == (2, 3)
+    assert [s["id"] for s in copy] == [s["id"] for s in gr.Stream(seed=8, count=2, epoch=3)]
+
+
+@pytest.fixture(scope="session")
+def relation_run(tmp_path_factory):
+    """A relation sweep (GeomRel's own axes) scored for two models."""
+    out = tmp_path_factory.mktemp("relations")
+    cli("sweep", "--task", "relations", "--count", 30, "--seed", 1, "--backend", "cpu", "-q", "--out", out)
+    rows = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    for model, k in (("a", 2), ("b", 3)):
+        with (out / f"{model}.jsonl").open("w") as f:
+            for i, r in enumerate(rows[: len(rows) - 5]):  # some missing
+                letter = r["answer"] if i % k else "A"
+                f.write(json.dumps({"id": r["id"], "model": model, "prediction": f"answer: ({letter.lower()})"}) + "\n")
+    return out, rows
+
+
+def test_tables_join_and_value_has_one_type(sweep, relation_run, tmp_path):
+    """Issue 44: items.value was a number or NaN, rows.value a string, so
+    items.merge(rows, on=["axis", "value"]) matched 100 of 1,400 rows. Now every
+    item row finds its row, in every table value is text, and items carry the
+    relation keys that join the relation breakdowns."""
+    import pandas as pd
+    from geomrender._report import BREAKDOWNS, TABLES
+
+    out, rows = sweep
+    preds = tmp_path / "model.jsonl"
+    preds.write_text("".join(json.dumps({"id": r["id"], "prediction": f"{r['answer']}"}) + "\n"
+                             for r in rows[::2]))
+    report = gr.score(out / "manifest.jsonl", preds)
+    items, table = report.to_pandas("items"), report.to_pandas("rows")
+    assert len(items) == len(rows) == 2800
+    merged = items.merge(table, on=["model", "axis", "value"], how="left", indicator=True)
+    assert len(merged) == len(items) and (merged["_merge"] == "both").all()
+    merged = items.merge(table, on=["axis", "value"])  # the issue's own call (one model)
+    assert len(merged) == len(items)
+    assert (items["task"] == "geomverse").all() and "relation" not in items
+    for name in ("rows", "items", "cannot_be_inferred", "breakdowns"):
+        df = report.to_pandas(name)
+        assert df.empty or df["value"].map(type).eq(str).all(), name
+    # Every table the docstring lists works (empty where the report has none).
+    for name in TABLES:
+        assert isinstance(report.to_pandas(name), pd.DataFrame), name
+    with pytest.raises(gr.OptionError, match="table"):
+        report.to_pandas("nope")
+    with pytest.raises(gr.OptionError, match="by"):
+        report.to_pandas("breakdowns", by="colour")
+
+    # Relation items: task, relation, domain, subset and mode, joined to the breakdowns.
+    rel, rel_rows = relation_run
+    report = gr.score(rel / "manifest.jsonl", [rel / "a.jsonl", rel / "b.jsonl"])
+    items = report.to_pandas("items")
+    assert len(items) == 2 * len(rel_rows)
+    assert (items["task"] == "relations").all()
+    assert items[["relation", "domain", "subset", "mode"]].notna().all().all()
+    want = {r["id"]: r for r in rel_rows}
+    for row in report.items[:40]:
+        m = want[row["id"]]
+        assert (row["relation"], row["domain"], row["subset"], row["mode"]) == (
+            m["relation"], m["domain"], m["subset"], m["mode"])
+    merged = items.merge(report.to_pandas("rows"), on=["model", "axis", "value"], how="left", indicator=True)
+    assert (merged["_merge"] == "both").all()
+    scored = items[~items["missing"]]
+    for by in ("relation", "domain", "subset", "mode"):
+        cells = report.to_pandas("breakdowns", by=by)
+        assert cells.equals(report.to_pandas(by))  # to_pandas("relation") works
+        assert set(cells["group"]) == set(items[by])
+        m = scored.merge(cells, left_on=["model", "axis", "value", by],
+                         right_on=["model", "axis", "value", "group"], how="left", indicator=True)
+        assert (m["_merge"] == "both").all(), by
+        # The cell's n counts exactly its items.
+        n = scored.groupby(["model", "axis", "value", by]).size()
+        assert all(n[(c.model, c.axis, c.value, c.group)] == c.n for c in cells.itertuples()), by
+    every = report.to_pandas("breakdowns")
+    assert set(every["by"]) == set(BREAKDOWNS)
+
+
+def test_score_matched_is_the_cli_matched_report(relation_run, tmp_path):
+    rel, _ = relation_run
+    cli("score", "--manifest", rel / "manifest.jsonl", "--predictions", rel / "a.jsonl", "--matched",
+        "--out", tmp_path / "score")
+    want = json.loads((tmp_path / "score" / "report.json").read_text())
+    got = gr.score(rel / "manifest.jsonl", rel / "a.jsonl", matched=True)
+    assert got.to_dict() == want and want["base_set"]["set"] == "matched"
+    assert gr.score(rel / "manifest.jsonl", rel / "a.jsonl").to_dict()["base_set"]["set"] == "all"
+
+
+def test_collate_batches_relation_items_in_a_real_dataloader():
+    """Issue 44: torch's default collate fails on a relation Stream (choices has 3 to
+    5 entries). geomrender.collate stacks the images and keeps choices per sample."""
+    import torch
+    from torch.utils.data import DataLoader
+
+    stream = gr.Stream(seed=2, count=12, task="relations", variants="relabel")
+    whole = _by_id(stream)
+    lengths = {len(s["choices"]): s for s in whole.values()}
+    assert len(lengths) > 1  # ragged: what torch's default collate cannot batch
+    with pytest.raises(RuntimeError, match="equal size"):
+        torch.utils.data.default_collate(list(lengths.values()))
+    seen = 0
+    for batch in DataLoader(stream, batch_size=4, num_workers=2, collate_fn=gr.collate):
+        k = len(batch["id"])
+        assert batch["image"].shape == (k, 512, 512, 4) and batch["image"].dtype == torch.uint8
+        assert isinstance(batch["choices"], list) and len(batch["choices"]) == k
+        assert batch["depth"].shape == (k,) and isinstance(batch["answer"], list)
+        for j, i in enumerate(batch["id"]):
+            s = whole[i]
+            assert batch["choices"][j] == s["choices"] and batch["answer"][j] == s["answer"]
+            assert np.array_equal(batch["image"][j].numpy(), s["image"])
+        seen += k
+    assert seen == len(whole)
+    # Images of different sizes (the resolution axis) stay a list of tensors.
+    mixed = gr.collate(list(gr.Stream(seed=1, count=1, variants="resolution=256")))
+    assert [tuple(t.shape) for t in mixed["image"]] == [(512, 512, 4), (256, 256, 4)]
+    assert mixed["answer"].dtype == torch.float64
+
+
+def test_dataloader_example_runs_both_tasks_with_fresh_epochs(tmp_path):
+    r = subprocess.run([sys.executable, str(REPO / "examples" / "python_dataloader.py")],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "geomverse epoch 0", "geomverse epoch 1", "relations epoch 0", "relations epoch 1"]
+    # 64 problems × (base + 2 font sizes); relation items with their relabel variant.
+    assert lines[0].split(": ")[1].startswith("192 images")
+    firsts = [line.split("first ")[1].split(",")[0] for line in lines]
+    assert firsts[0] != firsts[1] and firsts[2] != firsts[3]  # a fresh set per epoch
