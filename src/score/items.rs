@@ -14,8 +14,9 @@
 use super::blind::GEOMVERSE_TASK;
 use super::extract::{Answer, Rule, option_letter};
 use super::join::Scored;
-use super::manifest::{BASE_AXIS, Label, ManifestItem, VariantValue};
+use super::manifest::{Label, ManifestItem, VariantValue};
 use super::relations::{RELATIONS_TASK, RelationItem};
+use super::report::Key;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -99,29 +100,13 @@ impl From<&RelationItem> for RelationKeys {
     }
 }
 
-/// `item`'s value as the report's rows spell it (`base`, `8`, `8+0.25`).
-fn value_label(item: &ManifestItem) -> String {
-    if item.is_base() {
-        return BASE_AXIS.to_string();
-    }
-    (item.variant.iter())
-        .map(|(_, v)| v.to_string())
-        .collect::<Vec<_>>()
-        .join("+")
-}
-
 /// The rows of every model's verdict on every item.
 pub fn item_rows(items: &[ManifestItem], scored: &Scored) -> Vec<ItemRow> {
     let mut rows = Vec::with_capacity(items.len() * scored.models.len());
     for (i, item) in items.iter().enumerate() {
-        let axis = match item.is_base() {
-            true => BASE_AXIS.to_string(),
-            false => (item.variant.iter())
-                .map(|(a, _)| a.as_str())
-                .collect::<Vec<_>>()
-                .join("+"),
-        };
-        let value = value_label(item);
+        // The report's own row key, so that items join its rows on (axis, value).
+        let key = Key::of(item);
+        let (axis, value) = (key.axis.clone(), key.value_label());
         let task = match item.relation {
             Some(_) => RELATIONS_TASK,
             None => GEOMVERSE_TASK,

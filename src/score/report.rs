@@ -212,7 +212,7 @@ pub(super) struct Key {
 }
 
 impl Key {
-    fn of(item: &ManifestItem) -> Key {
+    pub(super) fn of(item: &ManifestItem) -> Key {
         if item.is_base() {
             return Key {
                 axis: BASE_AXIS.to_string(),
