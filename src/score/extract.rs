@@ -861,7 +861,9 @@ mod tests {
     }
 
     #[test]
-    fn empty_and_garbage_never_panic() {
+    fn empty_and_garbage_read_nothing() {
+        // No digit, no option letter, no option text, no refusal: every rule tried,
+        // none fired, no answer; `explain` tries each rule of the cascade once, in order.
         for s in [
             "",
             "   ",
@@ -872,8 +874,23 @@ mod tests {
             "é\u{202F}",
             "\\frac{}{}",
         ] {
-            let _ = extract(s, Some(&four()[..3]));
-            let _ = explain(s, None);
+            for choices in [None, Some(&four()[..3])] {
+                let e = extract(s, choices);
+                assert_eq!((e.answer, e.rule), (None, Rule::None), "{s:?} {choices:?}");
+                assert_eq!(e.trace.len(), Rule::CASCADE.len(), "{s:?}");
+                let x = explain(s, choices);
+                assert_eq!((x.answer, x.rule), (None, Rule::None), "{s:?} {choices:?}");
+                let tried: Vec<Rule> = x.trace.iter().map(|a| a.rule).collect();
+                assert_eq!(tried, Rule::CASCADE, "{s:?}");
+                assert!(
+                    x.trace.iter().all(|a| !matches!(
+                        a.outcome,
+                        Outcome::Fired { .. } | Outcome::Hedged { .. }
+                    )),
+                    "{s:?}: {:?}",
+                    x.trace
+                );
+            }
         }
     }
 }

@@ -1,11 +1,11 @@
 //! Backward questions (GeoEval §3.1.2, `backward=1`): the forward answer is given and
 //! a given value of the forward problem is asked. Checked independently of the
 //! inversion code: every equation of the backward solution re-evaluates (the
-//! evaluator of `generate_solutions`), and putting the new answer back into the
+//! evaluator of `support::solutions`), and putting the new answer back into the
 //! forward problem in place of the value it hid, then recomputing the forward steps
 //! with their own formulas, gives the forward answer within 3 %.
 
-use crate::generate_solutions::assert_solution_re_evaluates;
+use crate::support::solutions::assert_solution_re_evaluates;
 use geomrender::generate::formulas::by_id;
 use geomrender::generate::{
     ElementRef, GenerateOptions, Problem, Status, backward_question, generate_range,

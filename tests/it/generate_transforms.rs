@@ -131,57 +131,48 @@ fn json_round_trips_and_texts_regenerate() {
 }
 
 #[test]
-fn json_matches_the_published_schema_shape() {
-    use serde_json::Value;
-    let schema: Value = serde_json::from_str(geomrender::generate::SCHEMA).unwrap();
-    // Checks required keys and closed objects, following $ref and oneOf.
-    fn check(v: &Value, s: &Value, root: &Value, path: &str) {
-        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-            let name = r.trim_start_matches("#/$defs/");
-            return check(v, &root["$defs"][name], root, path);
-        }
-        if let Some(alts) = s.get("oneOf").and_then(Value::as_array) {
-            let ok = alts
-                .iter()
-                .filter(|a| std::panic::catch_unwind(|| check(v, a, root, path)).is_ok())
-                .count();
-            assert_eq!(ok, 1, "{path}: {v} matches {ok} alternatives");
-            return;
-        }
-        if let Some(e) = s.get("enum").and_then(Value::as_array) {
-            assert!(e.contains(v), "{path}: {v} not in {e:?}");
-        }
-        if let Some(c) = s.get("const") {
-            assert_eq!(v, c, "{path}");
-        }
-        match (v, s.get("type").and_then(Value::as_str)) {
-            (Value::Object(m), Some("object")) => {
-                let props = s["properties"].as_object().unwrap();
-                for k in m.keys() {
-                    assert!(props.contains_key(k), "{path}: unexpected key {k}");
-                }
-                for r in s["required"].as_array().unwrap() {
-                    assert!(m.contains_key(r.as_str().unwrap()), "{path}: missing {r}");
-                }
-                for (k, x) in m {
-                    check(x, &props[k], root, &format!("{path}.{k}"));
-                }
-            }
-            (Value::Array(xs), Some("array")) => {
-                for (i, x) in xs.iter().enumerate() {
-                    check(x, &s["items"], root, &format!("{path}[{i}]"));
-                }
-            }
-            (Value::Number(_), Some("number" | "integer"))
-            | (Value::String(_), Some("string"))
-            | (Value::Bool(_), Some("boolean")) => {}
-            (_, None) => {}
-            (v, Some(t)) => panic!("{path}: {v} is not {t}"),
-        }
+fn json_matches_the_published_schema() {
+    use serde_json::{Value, json};
+    // The file users get, not the crate's copy of it (the same bytes: `include_str!`).
+    let path = crate::support::repo().join("schemas/problem.schema.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text, geomrender::generate::SCHEMA);
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let problems: Vec<Value> = problems(100)
+        .iter()
+        .map(|p| serde_json::to_value(p).unwrap())
+        .collect();
+    for v in &problems {
+        let errors: Vec<String> = validator.iter_errors(v).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", v["id"]);
     }
-    for p in problems(100) {
-        let v = serde_json::to_value(&p).unwrap();
-        check(&v, &schema, &schema, "problem");
+    // The validator refuses what the schema forbids, at the top and deep inside.
+    type Break = fn(&mut Value);
+    let breaks: [(&str, Break); 6] = [
+        ("a required key gone", |v| {
+            v.as_object_mut().unwrap().remove("answer");
+        }),
+        ("an unknown key", |v| v["colour"] = json!("red")),
+        ("an id that is a path", |v| v["id"] = json!("../etc/passwd")),
+        ("a value outside its enum", |v| {
+            v["params"]["info"] = json!("svg")
+        }),
+        ("a point without y", |v| {
+            v["diagram"]["points"][0]
+                .as_object_mut()
+                .unwrap()
+                .remove("y");
+        }),
+        ("a coordinate of the wrong type", |v| {
+            v["diagram"]["points"][0]["x"] = json!("12")
+        }),
+    ];
+    for (what, break_it) in breaks {
+        let mut v = problems[0].clone();
+        break_it(&mut v);
+        assert_ne!(v, problems[0], "{what}: nothing changed");
+        assert!(!validator.is_valid(&v), "{what}: the schema accepts {v}");
     }
 }
 

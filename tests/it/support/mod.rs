@@ -10,6 +10,7 @@
 //! - [`process`]: the binary as a watched process — peak RSS, signals mid-run.
 //! - [`scenes`]: scene and problem builders shared by several test modules.
 //! - [`skip`]: visible skips — a `SKIPPED <test>: <reason>` line on stderr, counted.
+//! - [`solutions`]: the solution checker — every equation of a solution re-evaluated.
 //! - [`tmpfs`]: a small tmpfs mounted for a test: a full disk on demand.
 
 pub mod cli;
@@ -21,6 +22,7 @@ pub mod oracle;
 pub mod process;
 pub mod scenes;
 pub mod skip;
+pub mod solutions;
 pub mod tmpfs;
 
 use std::path::PathBuf;
