@@ -8,15 +8,17 @@
 //! convert   JSON text ↔ Python objects
 //! memory    what may still be allocated: refuse what cannot fit, MemoryError, never an abort
 //! chunks    long work in chunks with the GIL released, Ctrl-C checked between them
+//! draw      the drawing core: inputs → arrays (zero copy), PNG, SVG; the thread pool
 //! problem   Problem (frozen), Generator, generate
 //! variant   Variant (frozen), variants, axes
-//! render    render: Problems, Variants, Scene dicts → arrays (zero copy), PNG, SVG
+//! render    render: Problems, Variants, Scene dicts → images (through draw)
 //! stream    stream_batch: the samples of a slice of indices, for geomrender.Stream
 //! score     score: manifest + predictions → the report and per-item verdicts, as JSON
 //! ```
 
 mod chunks;
 mod convert;
+mod draw;
 mod errors;
 mod memory;
 mod problem;
@@ -38,7 +40,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         geomrender::generate::relations::DEFAULT_INDETERMINATE,
     )?;
     m.add("MAX_DEPTH", geomrender::generate::MAX_DEPTH)?;
-    m.add("MAX_THREADS", render::MAX_THREADS)?;
+    m.add("MAX_THREADS", draw::MAX_THREADS)?;
     // Whether backend="gpu" is built in (`--features gpu`).
     m.add("GPU", cfg!(feature = "gpu"))?;
     m.add("MAX_SIZE", geomrender::scene::limits::MAX_DIMENSION)?;
@@ -48,12 +50,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<problem::PyProblem>()?;
     m.add_class::<problem::PyGenerator>()?;
     m.add_class::<variant::PyVariant>()?;
-    m.add_class::<render::PixelBuffer>()?;
+    m.add_class::<draw::PixelBuffer>()?;
     m.add_function(wrap_pyfunction!(problem::generate, m)?)?;
     m.add_function(wrap_pyfunction!(variant::variants, m)?)?;
     m.add_function(wrap_pyfunction!(variant::axes, m)?)?;
     m.add_function(wrap_pyfunction!(render::render, m)?)?;
-    m.add_function(wrap_pyfunction!(render::backend_name, m)?)?;
+    m.add_function(wrap_pyfunction!(draw::backend_name, m)?)?;
     m.add_function(wrap_pyfunction!(problem::problem_from_pickle, m)?)?;
     m.add_function(wrap_pyfunction!(variant::variant_from_pickle, m)?)?;
     m.add_function(wrap_pyfunction!(stream::stream_batch, m)?)?;

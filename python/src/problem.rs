@@ -150,8 +150,8 @@ impl PyProblem {
 
     /// Jupyter: the base image as PNG (drawn on the CPU).
     fn _repr_png_<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
-        let input = crate::render::Input::Problem(self.problem.clone());
-        crate::render::repr_png(py, input)
+        let input = crate::draw::Input::Problem(self.problem.clone());
+        crate::draw::repr_png(py, input)
     }
 }
 
@@ -311,7 +311,7 @@ pub fn generate(
             format!("generate({count}): problems {next}..{}", next + n)
         })?;
         let made = py.detach(|| {
-            crate::render::on_pool(None, || {
+            crate::draw::on_pool(None, || {
                 generator
                     .generator
                     .batch(next, n)

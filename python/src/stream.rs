@@ -3,9 +3,9 @@
 //! released; sample k of problem i is the same whoever asks for it.
 
 use crate::convert;
+use crate::draw::{Draw, Format, Output, Renderer, draw_one, map_drawn, pool};
 use crate::errors::{Kind, error, line_error};
 use crate::problem::{PyGenerator, answer_py};
-use crate::render::{Draw, Format, Output, Renderer, draw_one, map_drawn, pool};
 use crate::variant::labelled;
 use geomrender::output::manifest::ProblemFields;
 use geomrender::pipeline::{Job, JobError};
@@ -130,7 +130,7 @@ pub fn check_stream(spec: &str, batch: u64, format: &str, size: Option<u32>) -> 
 
 fn sample<'py>(py: Python<'py>, m: Made) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("image", crate::render::to_py(py, m.image)?)?;
+    d.set_item("image", crate::draw::to_py(py, m.image)?)?;
     d.set_item("id", &m.job.scene.id)?;
     let base_id = m
         .job

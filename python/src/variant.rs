@@ -165,7 +165,7 @@ impl PyVariant {
 
     /// Jupyter: the image as PNG (drawn on the CPU).
     fn _repr_png_<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
-        crate::render::repr_png(py, crate::render::Input::Job(self.job.clone()))
+        crate::draw::repr_png(py, crate::draw::Input::Job(self.job.clone()))
     }
 }
 

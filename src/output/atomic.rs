@@ -97,6 +97,17 @@ fn parent_and_name(path: &Path) -> std::io::Result<(&Path, String)> {
     Ok((dir, name.to_string()))
 }
 
+// `Dir::write_atomic` lives here, beside the atomic file it writes with: `dir` is the
+// lower module and knows nothing of this one.
+impl Dir {
+    /// Writes `bytes` to `name` atomically (a temp file here, then a rename).
+    pub fn write_atomic(&self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+        let mut file = AtomicFile::create_in(self, name)?;
+        file.write_all(bytes)?;
+        file.commit(false)
+    }
+}
+
 impl AtomicFile {
     /// Starts writing what will become `path` (the user's own path: its directory
     /// is opened as named). See [`AtomicFile::create_in`].

@@ -335,14 +335,6 @@ impl Dir {
         out.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(out)
     }
-
-    /// Writes `bytes` to `name` atomically (a temp file here, then a rename).
-    pub fn write_atomic(&self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
-        use std::io::Write;
-        let mut file = super::atomic::AtomicFile::create_in(self, name)?;
-        file.write_all(bytes)?;
-        file.commit(false)
-    }
 }
 
 fn not_inside(rel: &str) -> std::io::Error {

@@ -226,37 +226,6 @@ pub fn read_checked(dir: &Dir, rel: &str, sha256: &str) -> Result<Vec<u8>, FileC
     Ok(bytes)
 }
 
-/// Why reading a manifest row by row stopped.
-#[derive(Debug)]
-pub enum RowsError<E> {
-    /// The file could not be opened or read.
-    Io(std::io::Error),
-    /// Line `line` is not a manifest row (`why`).
-    Bad { line: u64, why: String },
-    /// The caller's function stopped it.
-    Stopped(E),
-}
-
-/// Calls `f` with the 1-based line number and row of every row of the manifest
-/// `name` in `dir`, in order, reading it in bounded memory (a regular file only:
-/// see [`Dir::open_file`]). Ids name files and samples downstream, so a row whose
-/// id is not one this tool writes is a bad line.
-pub fn each_row<E>(
-    dir: &Dir,
-    name: &str,
-    mut f: impl FnMut(u64, ManifestRow) -> Result<(), E>,
-) -> Result<(), RowsError<E>> {
-    for read in super::rows::Rows::open(dir, name).map_err(RowsError::Io)? {
-        let read = read.map_err(RowsError::Io)?;
-        let row = read.row.map_err(|e| RowsError::Bad {
-            line: read.line,
-            why: e.why,
-        })?;
-        f(read.line, row).map_err(RowsError::Stopped)?;
-    }
-    Ok(())
-}
-
 /// Streams rows to `<dir>/.manifest.jsonl.partial`; [`ManifestWriter::finish`] renames it.
 pub struct ManifestWriter {
     out: BufWriter<File>,

@@ -499,9 +499,9 @@ fn each_row(
     dir: &Dir,
     mut f: impl FnMut(&Path, u64, ManifestRow) -> Result<(), MergeError>,
 ) -> Result<(), MergeError> {
-    use super::manifest::RowsError;
+    use super::rows::RowsError;
     let path = dir.join("manifest.jsonl");
-    super::manifest::each_row(dir, "manifest.jsonl", |line, row| f(&path, line, row)).map_err(|e| {
+    super::rows::each_row(dir, "manifest.jsonl", |line, row| f(&path, line, row)).map_err(|e| {
         match e {
             RowsError::Io(source) => MergeError::Io {
                 path: path.clone(),

@@ -2,7 +2,7 @@
 //! |p − label| ≤ relative · |label|. A zero label has no relative scale, so it uses
 //! the absolute tolerance instead: |p| ≤ absolute_at_zero.
 
-use super::extract::Answer;
+use super::cascade::Answer;
 use super::manifest::Label;
 use super::normalize::parse_value;
 use serde::Serialize;

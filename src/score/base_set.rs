@@ -15,7 +15,7 @@
 use super::MissingPolicy;
 use super::join::Verdict;
 use super::manifest::ManifestItem;
-use super::report::Layout;
+use super::tally::Layout;
 use serde::Serialize;
 
 /// Which bases the rows count.
@@ -118,7 +118,7 @@ pub(super) fn base_set(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::extract::Rule;
+    use crate::score::cascade::Rule;
     use crate::score::manifest::{Label, VariantValue};
 
     fn item(id: &str, base: &str, variant: &[(&str, f64)]) -> ManifestItem {

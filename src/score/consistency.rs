@@ -13,8 +13,8 @@
 use super::MissingPolicy;
 use super::join::Verdict;
 use super::manifest::ManifestItem;
-use super::report::counted;
 use super::stats::{Z_95, wilson};
+use super::tally::counted;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -106,7 +106,7 @@ pub(super) fn per_axis(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::extract::Rule;
+    use crate::score::cascade::Rule;
     use crate::score::manifest::{Label, VariantValue};
 
     fn item(id: &str, base: &str, variant: &[(&str, f64)]) -> ManifestItem {

@@ -1,7 +1,13 @@
 //! Why scoring failed, or which input line was rejected and why.
 
 use serde::Serialize;
+use serde_json::{Map, Value};
 use std::fmt;
+
+/// The layouts a predictions file may have, for errors.
+pub(super) const EXPECTED: &str = "geomrender JSONL ({\"id\", \"prediction\"} per line), \
+     lmms-eval --log_samples JSONL ({\"doc\": {\"id\"}, \"filtered_resps\" or \"resps\"}), \
+     or a VLMEvalKit result table (.xlsx/.tsv/.csv with columns index and prediction)";
 
 /// A rejected input line. Scoring goes on without it and the run ends non-zero.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, thiserror::Error)]
@@ -110,5 +116,25 @@ impl ScoreError {
             path: path.to_string(),
             message: err.to_string(),
         }
+    }
+}
+
+/// A field that is there but holds a value it may not.
+pub(crate) fn bad(field: &str, message: impl Into<String>) -> LineReason {
+    LineReason::BadField {
+        field: field.into(),
+        message: message.into(),
+    }
+}
+
+/// The non-empty string `field` of a JSON object line, or why it is not there.
+pub(crate) fn required_string(map: &Map<String, Value>, field: &str) -> Result<String, LineReason> {
+    match map.get(field) {
+        None => Err(LineReason::MissingField {
+            field: field.into(),
+        }),
+        Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+        Some(Value::String(_)) => Err(bad(field, "must not be empty")),
+        Some(_) => Err(bad(field, "must be a string")),
     }
 }

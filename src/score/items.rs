@@ -12,11 +12,11 @@
 //! (model, axis, value); the typed values are in `variant`.
 
 use super::blind::GEOMVERSE_TASK;
-use super::extract::{Answer, Rule, option_letter};
+use super::cascade::{Answer, Rule, option_letter};
 use super::join::Scored;
 use super::manifest::{Label, ManifestItem, VariantValue};
 use super::relations::{RELATIONS_TASK, RelationItem};
-use super::report::Key;
+use super::tally::Key;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -5,8 +5,9 @@
 //! gives a verdict with no answer ([`Rule::TooLong`]), counted.
 
 use super::accuracy::{Tolerance, is_correct};
+use super::cascade::{Answer, Rule};
 use super::error::{LineReason, RejectedLine};
-use super::extract::{Answer, Rule, extract};
+use super::extract::extract;
 use super::manifest::ManifestItem;
 use super::predictions::ModelOutput;
 use super::predictions::Prediction;

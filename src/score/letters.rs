@@ -13,7 +13,7 @@
 //! naming two or more different options names no answer, and the cascade records it
 //! as [`Rule::Hedged`](super::Rule::Hedged), unparsed.
 
-use super::extract::re;
+use super::cascade::re;
 use regex::Regex;
 use std::sync::LazyLock;
 

@@ -7,7 +7,7 @@
 //! `params.depth` and `params.question_type`, and on GeomRel relation rows
 //! (`"task": "relations"`) the keys [`super::relations`] reads.
 
-use super::error::{LineReason, RejectedLine};
+use super::error::{LineReason, RejectedLine, bad, required_string};
 use super::relations::{RelationItem, is_relation_row, parse_relation};
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
@@ -138,24 +138,6 @@ pub(crate) fn parse_object(line: &str) -> Result<Map<String, Value>, LineReason>
         Err(e) => Err(LineReason::Json {
             message: e.to_string(),
         }),
-    }
-}
-
-pub(crate) fn bad(field: &str, message: impl Into<String>) -> LineReason {
-    LineReason::BadField {
-        field: field.into(),
-        message: message.into(),
-    }
-}
-
-pub(crate) fn required_string(map: &Map<String, Value>, field: &str) -> Result<String, LineReason> {
-    match map.get(field) {
-        None => Err(LineReason::MissingField {
-            field: field.into(),
-        }),
-        Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
-        Some(Value::String(_)) => Err(bad(field, "must not be empty")),
-        Some(_) => Err(bad(field, "must be a string")),
     }
 }
 
@@ -295,7 +277,7 @@ fn parse_label(answer: Option<&Value>, choices: Option<&Value>) -> Result<Label,
                     "answer",
                     format!(
                         "with choices, must be a 0-based option index or a letter A..{}",
-                        super::extract::option_letter(choices.len() - 1)
+                        super::cascade::option_letter(choices.len() - 1)
                     ),
                 )),
             }

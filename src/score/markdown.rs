@@ -4,7 +4,8 @@ use super::MissingPolicy;
 use super::base_set::BaseSetKind;
 use super::blind::Baseline;
 use super::relation_report::PairedGroupRow;
-use super::report::{GroupRow, Report, Row, UNKNOWN_GROUP};
+use super::report::{GroupRow, Report};
+use super::tally::{Row, UNKNOWN_GROUP};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

@@ -21,7 +21,9 @@
 //! predictions  prediction files (JSONL, CSV, and the harnesses' via `harness`, `xlsx`)
 //! harness      lmms-eval and VLMEvalKit result files
 //! xlsx         VLMEvalKit .xlsx results, bounded
+//! table        a VLMEvalKit result table's columns and rows, whatever its file type
 //! normalize    text clean-up and number parsing
+//! cascade      the cascade's vocabulary: Answer, Rule, Outcome, triggers, the answer clause
 //! extract      the answer extraction cascade
 //! letters      option letters as models write them, and hedges naming several
 //! option_text  the cascade's rule for an option named by its text
@@ -29,6 +31,7 @@
 //! join         predictions matched to items, answers extracted and marked
 //! stats        Wilson intervals, exact McNemar, Holm
 //! base_set     which base problems the rows count: all, or those with every variant (`--matched`)
+//! tally        items counted into rows: Key, Layout, Tally, a Row from its tally
 //! report       the report: per (model, axis, value) accuracy and paired flips
 //! relation_report  relation items: accuracy per relation, domain, subset, mode;
 //!              the "Cannot be inferred" class's precision, recall and F1
@@ -58,6 +61,7 @@
 mod accuracy;
 mod base_set;
 mod blind;
+mod cascade;
 mod consistency;
 mod error;
 mod extract;
@@ -79,6 +83,8 @@ mod relation_report;
 mod relations;
 mod report;
 mod stats;
+mod table;
+mod tally;
 mod trace;
 mod write;
 mod xlsx;
@@ -86,9 +92,10 @@ mod xlsx;
 pub use accuracy::{Tolerance, is_correct};
 pub use base_set::{BaseSet, BaseSetKind};
 pub use blind::{Baseline, BaselineReport, Baselines, Fold, GEOMVERSE_TASK, SummaryRow};
+pub use cascade::{Answer, Outcome, Rule, option_letter};
 pub use consistency::Consistency;
 pub use error::{LineReason, RejectedLine, ScoreError};
-pub use extract::{Answer, Attempt, Extraction, Outcome, Rule, explain, extract, option_letter};
+pub use extract::{Attempt, Extraction, explain, extract};
 pub use flips::{Flip, FlipDirection, flips};
 pub use harness::{PredictionFormat, parse_lmms_eval, parse_vlmevalkit};
 pub use html::{REPORT_HTML, write_html};
@@ -103,9 +110,10 @@ pub use relation_report::{CannotInferRow, PairedGroupRow};
 pub use relations::{RELATIONS_TASK, RelationItem, is_cannot_be_inferred};
 pub use report::{
     AxisValues, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT,
-    Report, Row, UNKNOWN_GROUP,
+    Report,
 };
 pub use stats::{Interval, Z_95, mcnemar_exact, wilson};
+pub use tally::{Row, UNKNOWN_GROUP};
 pub use trace::explain_id;
 pub use write::{ReportFiles, write_items, write_report};
 pub use xlsx::{MAX_XLSX_BYTES, MAX_XLSX_RATIO};
@@ -289,7 +297,7 @@ pub fn load(
                 file: src.name.clone(),
                 message: format!(
                     "no line matches a known layout (expected {}); the first: {}",
-                    harness::EXPECTED,
+                    error::EXPECTED,
                     errs[0]
                 ),
             });

@@ -27,7 +27,7 @@
 //! is not read, nor a refusal worded otherwise ("cannot be determined" is the
 //! refusal rule's, no answer).
 
-use super::extract::{Answer, Outcome, Rule, clause_after, re, trigger};
+use super::cascade::{Answer, Outcome, Rule, clause_after, re, trigger};
 use super::normalize::{normalize_text, parse_value};
 use regex::Regex;
 use std::sync::LazyLock;

@@ -19,7 +19,8 @@
 //! (sharp in a paper); a single panel is widened so the header is never clipped.
 
 use super::error::ScoreError;
-use super::report::{Report, Row};
+use super::report::Report;
+use super::tally::Row;
 use crate::font::FONT_DATA;
 use plotters::coord::Shift;
 use plotters::prelude::*;

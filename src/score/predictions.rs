@@ -12,7 +12,8 @@
 //! Unknown fields are ignored.
 
 use super::error::{LineReason, RejectedLine};
-use super::manifest::{bad, parse_object, required_string};
+use super::error::{bad, required_string};
+use super::manifest::parse_object;
 use serde_json::Value;
 
 /// What a prediction line says the model wrote.

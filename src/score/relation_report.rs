@@ -15,12 +15,12 @@
 //! is 0.
 
 use super::MissingPolicy;
-use super::extract::Answer;
+use super::cascade::Answer;
 use super::join::Verdict;
 use super::manifest::{Label, ManifestItem};
 use super::relations::{RelationItem, is_cannot_be_inferred};
-use super::report::{Layout, Row, Tally, counted, holm_per_axis, make_row_seeded, ratio};
 use super::stats::{Z_95, wilson};
+use super::tally::{Layout, Row, Tally, counted, holm_per_axis, make_row_seeded, ratio};
 use crate::generate::relations::{Domain, RELATIONS};
 use crate::generate::relations::{Mode, Subset};
 use serde::Serialize;

@@ -8,8 +8,7 @@
 //! generator cannot have meant. `answer_text`, when present, must be the text of the
 //! option `answer` names.
 
-use super::error::LineReason;
-use super::manifest::{bad, required_string};
+use super::error::{LineReason, bad, required_string};
 use crate::generate::relations::{CANNOT_BE_INFERRED, Domain, Mode, Subset, relation};
 use serde_json::{Map, Value};
 

@@ -1,8 +1,9 @@
 //! `geomrender score --explain ID`: the extraction trace of one prediction, as text.
 
 use super::accuracy::is_correct;
+use super::cascade::{Answer, Outcome, option_letter};
 use super::error::ScoreError;
-use super::extract::{Answer, Outcome, explain, option_letter};
+use super::extract::explain;
 use super::manifest::{Label, ManifestItem};
 use super::predictions::ModelOutput;
 use super::{ScoreOptions, Source, load};

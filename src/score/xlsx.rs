@@ -10,8 +10,8 @@
 //! (calamine's cell reader: no dense grid is built, so a cell addressed at
 //! `XFD1048576` costs nothing), keeping only the columns scored.
 
-use super::error::ScoreError;
-use super::harness::{Columns, TableRow};
+use super::error::{EXPECTED, ScoreError};
+use super::table::{Columns, TableRow};
 use std::io::{Cursor, Read};
 
 /// Most bytes the parts of a VLMEvalKit `.xlsx` may hold uncompressed, all together:
@@ -122,10 +122,7 @@ pub(crate) fn table(
     }
     rows.flush().map_err(bad)?;
     if rows.columns.is_none() {
-        return Err(bad(format!(
-            "the file is empty; expected {}",
-            super::harness::EXPECTED
-        )));
+        return Err(bad(format!("the file is empty; expected {EXPECTED}")));
     }
     Ok(rows.out)
 }

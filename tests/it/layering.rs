@@ -162,6 +162,12 @@ fn optional_dependencies_stay_behind_their_features() {
             "output/datasets/card.rs",
             "parquet",
         ),
+        (
+            "output/datasets/mod.rs",
+            "mod features;",
+            "output/datasets/features.rs",
+            "parquet",
+        ),
     ];
     for (parent, decl, _, feature) in gated {
         let text = std::fs::read_to_string(src.join(parent)).unwrap();
@@ -219,4 +225,494 @@ fn optional_dependencies_stay_behind_their_features() {
         }
     }
     assert!(strays.is_empty(), "{}", strays.join("\n"));
+}
+
+// File-level import cycles.
+//
+// Two files import each other when each names the other through a `crate::`,
+// `super::` or `self::` path (in `use` lines, groups and inline paths alike, test
+// modules included). A path points at the file of its longest prefix that is a
+// module: `crate::a::b::Item` at `a/b.rs` (or `a/b/mod.rs`), or at `a.rs` (or
+// `a/mod.rs`) when `b` is an item; a `mod.rs` is its directory's module. A module's
+// paths into its own submodules (`mod x;` with `pub use x::…`, `self::x::…` or
+// `crate::a::x::…` alike: the facade that declares and re-exports them) are not
+// imports; its children's paths back up to it are. Within a crate only: the library's
+// files never name the binary's (`src/main.rs`, `src/cli/`) or the Python
+// package's (`python/src/`), so no cycle can run through two crates.
+
+/// `text` with comments, string and character literals blanked (line breaks kept),
+/// so that braces and `::` in them are not read as code.
+fn code_of(text: &str) -> String {
+    let c: Vec<char> = text.chars().collect();
+    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
+    let mut out = String::with_capacity(text.len());
+    let blank = |out: &mut String, ch: char| out.push(if ch == '\n' { '\n' } else { ' ' });
+    let mut i = 0;
+    while i < c.len() {
+        let at = |k: usize| c.get(k).copied().unwrap_or('\0');
+        let token_start = i == 0 || !ident(c[i - 1]);
+        if c[i] == '/' && at(i + 1) == '/' {
+            while i < c.len() && c[i] != '\n' {
+                blank(&mut out, c[i]);
+                i += 1;
+            }
+        } else if c[i] == '/' && at(i + 1) == '*' {
+            let mut depth = 0;
+            while i < c.len() {
+                if c[i] == '/' && at(i + 1) == '*' {
+                    depth += 1;
+                    out.push_str("  ");
+                    i += 2;
+                } else if c[i] == '*' && at(i + 1) == '/' {
+                    depth -= 1;
+                    out.push_str("  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    blank(&mut out, c[i]);
+                    i += 1;
+                }
+            }
+        } else if c[i] == 'r'
+            && (token_start || (c[i - 1] == 'b' && (i < 2 || !ident(c[i - 2]))))
+            && matches!(at(i + 1), '#' | '"')
+            && {
+                let mut j = i + 1;
+                while at(j) == '#' {
+                    j += 1;
+                }
+                at(j) == '"'
+            }
+        {
+            // A raw string: r"…", r#"…"#, br#"…"#.
+            let mut j = i + 1;
+            while c[j] == '#' {
+                j += 1;
+            }
+            let hashes = j - i - 1;
+            out.extend(&c[i..=j]);
+            i = j + 1;
+            let closes = |k: usize| c[k] == '"' && (1..=hashes).all(|h| at(k + h) == '#');
+            while i < c.len() && !closes(i) {
+                blank(&mut out, c[i]);
+                i += 1;
+            }
+            let end = (i + 1 + hashes).min(c.len());
+            out.extend(&c[i.min(c.len())..end]);
+            i = end;
+        } else if c[i] == '"' {
+            out.push('"');
+            i += 1;
+            while i < c.len() && c[i] != '"' {
+                if c[i] == '\\' {
+                    blank(&mut out, c[i]);
+                    i += 1;
+                }
+                if i < c.len() {
+                    blank(&mut out, c[i]);
+                    i += 1;
+                }
+            }
+            if i < c.len() {
+                out.push('"');
+                i += 1;
+            }
+        } else if c[i] == '\'' && (at(i + 1) == '\\' || at(i + 2) == '\'') {
+            // A character literal ('{', '\'', '\u{7b}'); a lifetime ('a) is code.
+            out.push('\'');
+            i += 1;
+            if c[i] == '\\' {
+                blank(&mut out, c[i]);
+                i += 1;
+            }
+            blank(&mut out, c[i]);
+            i += 1;
+            while i < c.len() && c[i] != '\'' && c[i] != '\n' {
+                blank(&mut out, c[i]);
+                i += 1;
+            }
+            if i < c.len() && c[i] == '\'' {
+                out.push('\'');
+                i += 1;
+            }
+        } else {
+            out.push(c[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The tokens of code that paths are made of (identifiers, `::`, `{`, `}`, `,`, `;`,
+/// `*`, any other character alone), each with its line number.
+fn tokens(code: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let c: Vec<char> = line.chars().collect();
+        let mut i = 0;
+        while i < c.len() {
+            if c[i].is_whitespace() {
+                i += 1;
+            } else if c[i].is_alphanumeric() || c[i] == '_' {
+                let s = i;
+                while i < c.len() && (c[i].is_alphanumeric() || c[i] == '_') {
+                    i += 1;
+                }
+                out.push((n + 1, c[s..i].iter().collect()));
+            } else if c[i] == ':' && c.get(i + 1) == Some(&':') {
+                out.push((n + 1, "::".to_string()));
+                i += 2;
+            } else {
+                out.push((n + 1, c[i].to_string()));
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn is_ident(t: &str) -> bool {
+    t.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+}
+
+/// The paths of the use tree or path that starts at `toks[i]`, each as its segments
+/// (`a::{b, c::{d, *}}` gives `a::b`, `a::c::d`, `a::c`), and the index after it.
+fn use_tree(toks: &[(usize, String)], mut i: usize) -> (Vec<Vec<String>>, usize) {
+    let tok = |k: usize| toks.get(k).map_or("", |t| t.1.as_str());
+    if tok(i) == "{" {
+        let mut all = Vec::new();
+        i += 1;
+        while i < toks.len() && tok(i) != "}" {
+            let (paths, next) = use_tree(toks, i);
+            all.extend(paths);
+            // Past anything the grammar above does not read (`as`, generics), to the
+            // next part of the group.
+            i = next.max(i + 1);
+            while i < toks.len() && !matches!(tok(i), "," | "}") {
+                i += 1;
+            }
+            if tok(i) == "," {
+                i += 1;
+            }
+        }
+        return (all, i + 1);
+    }
+    if !is_ident(tok(i)) {
+        return (vec![Vec::new()], i);
+    }
+    let segment = tok(i).to_string();
+    if tok(i + 1) != "::" {
+        return (vec![vec![segment]], i + 1);
+    }
+    let (tails, next) = use_tree(toks, i + 2);
+    let paths = tails
+        .into_iter()
+        .map(|tail| std::iter::once(segment.clone()).chain(tail).collect())
+        .collect();
+    (paths, next)
+}
+
+/// One file of a crate as the import graph sees it.
+struct SourceFile {
+    /// The file's path, relative to the directory the graph was read from.
+    path: String,
+    /// Its module path in its crate (`score::extract`; empty for the crate root).
+    module: Vec<String>,
+    /// The `mod x;` it declares (children in files).
+    children: Vec<String>,
+    /// Every `crate::`/`super::`/`self::` path it names: line, the module path it is
+    /// named from (the file's, plus any inline `mod x { … }` around it), the path.
+    paths: Vec<(usize, Vec<String>, Vec<String>)>,
+}
+
+fn read_source(path: String, module: Vec<String>, text: &str) -> SourceFile {
+    let toks = tokens(&code_of(text));
+    let tok = |k: usize| toks.get(k).map_or("", |t| t.1.as_str());
+    let (mut children, mut paths) = (Vec::new(), Vec::new());
+    // The open braces: `Some(name)` for an inline module's.
+    let mut braces: Vec<Option<String>> = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let t = tok(i);
+        let after_mod = i >= 2 && tok(i - 2) == "mod" && is_ident(tok(i - 1));
+        match t {
+            "{" => {
+                braces.push(after_mod.then(|| tok(i - 1).to_string()));
+                i += 1;
+            }
+            "}" => {
+                braces.pop();
+                i += 1;
+            }
+            ";" if after_mod && braces.iter().all(Option::is_none) => {
+                children.push(tok(i - 1).to_string());
+                i += 1;
+            }
+            "crate" | "super" | "self" if tok(i + 1) == "::" && (i == 0 || tok(i - 1) != "::") => {
+                let from: Vec<String> = module
+                    .iter()
+                    .cloned()
+                    .chain(braces.iter().flatten().cloned())
+                    .collect();
+                let (found, next) = use_tree(&toks, i);
+                for p in found {
+                    paths.push((toks[i].0, from.clone(), p));
+                }
+                i = next.max(i + 1);
+            }
+            _ => i += 1,
+        }
+    }
+    SourceFile {
+        path,
+        module,
+        children,
+        paths,
+    }
+}
+
+/// The files of the crate whose root is `root` (relative to `read`'s directory),
+/// found by following its `mod x;` declarations.
+fn crate_files(read: &dyn Fn(&str) -> Option<String>, root: &str) -> Vec<SourceFile> {
+    let mut files = Vec::new();
+    let mut queue = vec![(root.to_string(), Vec::<String>::new())];
+    while let Some((path, module)) = queue.pop() {
+        let text = read(&path).unwrap_or_else(|| panic!("{path}: cannot read"));
+        let file = read_source(path, module, &text);
+        let (dir, stem) = file.path.rsplit_once('/').unwrap_or(("", &file.path));
+        let stem = stem.trim_end_matches(".rs");
+        let is_root = file.module.is_empty() || stem == "mod";
+        let base = match (dir, is_root) {
+            ("", true) => String::new(),
+            ("", false) => format!("{stem}/"),
+            (d, true) => format!("{d}/"),
+            (d, false) => format!("{d}/{stem}/"),
+        };
+        for child in &file.children {
+            let flat = format!("{base}{child}.rs");
+            let nested = format!("{base}{child}/mod.rs");
+            let at = if read(&flat).is_some() { flat } else { nested };
+            let mut m = file.module.clone();
+            m.push(child.clone());
+            queue.push((at, m));
+        }
+        files.push(file);
+    }
+    files
+}
+
+/// The import edges between the files of one crate: (from, to, line of the first
+/// path that makes it), self-references left out.
+fn import_edges(files: &[SourceFile]) -> Vec<(usize, usize, usize)> {
+    let by_module: std::collections::HashMap<&[String], usize> = files
+        .iter()
+        .enumerate()
+        .map(|(k, f)| (f.module.as_slice(), k))
+        .collect();
+    let mut edges: Vec<(usize, usize, usize)> = Vec::new();
+    for (k, f) in files.iter().enumerate() {
+        for (line, from, path) in &f.paths {
+            let (mut full, rest) = match path[0].as_str() {
+                "crate" => (Vec::new(), &path[1..]),
+                "self" => (from.clone(), &path[1..]),
+                _ => {
+                    let supers = path.iter().take_while(|s| *s == "super").count();
+                    let mut base = from.clone();
+                    base.truncate(from.len().saturating_sub(supers));
+                    (base, &path[supers..])
+                }
+            };
+            full.extend(rest.iter().filter(|s| *s != "self").cloned());
+            let target = (0..=full.len())
+                .rev()
+                .find_map(|n| by_module.get(&full[..n]).copied())
+                .expect("the crate root is a module");
+            // Into its own submodules: the facade (see above).
+            let below = files[target].module.starts_with(&f.module);
+            if !below && !edges.iter().any(|e| (e.0, e.1) == (k, target)) {
+                edges.push((k, target, *line));
+            }
+        }
+    }
+    edges
+}
+
+/// The import cycles among `files`: each strongly connected component of two or more
+/// files, as "a.rs:12 → b.rs:3 → a.rs" along one cycle through it.
+fn import_cycles(files: &[SourceFile]) -> Vec<String> {
+    let edges = import_edges(files);
+    let n = files.len();
+    let out_of = |v: usize| edges.iter().filter(move |e| e.0 == v);
+    // Reachability by depth-first search from each file (the graphs are small).
+    let reach = |from: usize| {
+        let mut seen = vec![false; n];
+        let mut stack = vec![from];
+        while let Some(v) = stack.pop() {
+            for e in out_of(v) {
+                if !seen[e.1] {
+                    seen[e.1] = true;
+                    stack.push(e.1);
+                }
+            }
+        }
+        seen
+    };
+    let reaches: Vec<Vec<bool>> = (0..n).map(reach).collect();
+    let mut done = vec![false; n];
+    let mut cycles = Vec::new();
+    for v in 0..n {
+        if done[v] || !reaches[v][v] {
+            continue;
+        }
+        let component: Vec<usize> = (0..n).filter(|&w| reaches[v][w] && reaches[w][v]).collect();
+        for &w in &component {
+            done[w] = true;
+        }
+        // One cycle through v: a shortest path from v back to v, by breadth-first search.
+        let mut parent: Vec<Option<(usize, usize)>> = vec![None; n];
+        let mut queue = std::collections::VecDeque::from([v]);
+        'search: while let Some(u) = queue.pop_front() {
+            for e in out_of(u) {
+                if parent[e.1].is_none() {
+                    parent[e.1] = Some((u, e.2));
+                    if e.1 == v {
+                        break 'search;
+                    }
+                    queue.push_back(e.1);
+                }
+            }
+        }
+        let mut steps = Vec::new();
+        let mut at = v;
+        while let Some((u, line)) = parent[at] {
+            steps.push(format!("{}:{line}", files[u].path));
+            at = u;
+            if at == v {
+                break;
+            }
+        }
+        steps.reverse();
+        let names: Vec<&str> = component.iter().map(|&w| files[w].path.as_str()).collect();
+        cycles.push(format!(
+            "{} → {} (the files {})",
+            steps.join(" → "),
+            files[v].path,
+            names.join(", ")
+        ));
+    }
+    cycles
+}
+
+/// No two source files import each other, through any number of files between: in
+/// the library, the binary and the Python package. Where a cycle is found, the item
+/// that both files need belongs in the lower of them, or in a small file of its own.
+#[test]
+fn no_file_level_import_cycles() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |rel: &str| std::fs::read_to_string(repo.join(rel)).ok();
+    let mut cycles = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for root in ["src/lib.rs", "src/main.rs", "python/src/lib.rs"] {
+        let files = crate_files(&read, root);
+        seen.extend(files.iter().map(|f| f.path.clone()));
+        cycles.extend(import_cycles(&files));
+    }
+    // Every source file belongs to a crate, so none escapes the check.
+    let mut stack = vec![repo.join("src"), repo.join("python/src")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                let rel = path
+                    .strip_prefix(repo)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                assert!(seen.contains(&rel), "{rel} is in no crate's module tree");
+            }
+        }
+    }
+    assert!(seen.len() > 100, "{} files read", seen.len());
+    assert!(
+        cycles.is_empty(),
+        "{} file-level import cycle(s):\n{}",
+        cycles.len(),
+        cycles.join("\n")
+    );
+}
+
+/// The detector on a crate of its own: it finds the cycles planted in it (two files,
+/// three files, through `super::` groups, `self::` and an inline test module's
+/// `super::super::`), and reads no import in comments, strings or a parent's
+/// re-export of its children.
+#[test]
+fn the_cycle_detector_finds_planted_cycles() {
+    let crate_of = |files: &[(&str, &str)]| {
+        let map: std::collections::HashMap<String, String> = files
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.to_string()))
+            .collect();
+        let read = move |rel: &str| map.get(rel).cloned();
+        import_cycles(&crate_files(&read, "lib.rs"))
+    };
+    let clean = [
+        ("lib.rs", "pub mod a;\npub mod b;\npub mod s;\n"),
+        (
+            "a.rs",
+            "use crate::b::X; // crate::s::Y\nfn f() { let _ = \"crate::s::{Z}\"; let _ = '{'; }",
+        ),
+        (
+            "b.rs",
+            "pub struct X;\n/* use crate::a::F; */ fn g<'a>(x: &'a str) -> &'a str { x }",
+        ),
+        (
+            "s/mod.rs",
+            "mod inner;\npub use inner::Y;\npub struct Z;\nfn f() { self::inner::g(); }",
+        ),
+        (
+            "s/inner.rs",
+            "pub struct Y;\nuse super::Z;\n#[cfg(test)]\nmod tests { use super::*; }",
+        ),
+    ];
+    assert_eq!(crate_of(&clean), Vec::<String>::new());
+
+    let two = [
+        ("lib.rs", "pub mod a;\npub mod b;\n"),
+        ("a.rs", "use crate::b::X;\npub struct Y;"),
+        (
+            "b.rs",
+            "pub struct X;\nfn f() -> crate::a::Y { crate::a::Y }",
+        ),
+    ];
+    let cycles = crate_of(&two);
+    assert_eq!(cycles.len(), 1, "{cycles:?}");
+    assert!(
+        cycles[0].contains("a.rs:1") && cycles[0].contains("b.rs:2"),
+        "{cycles:?}"
+    );
+
+    let three = [
+        ("lib.rs", "pub mod s;\n"),
+        ("s/mod.rs", "mod p;\nmod q;\nmod r;\n"),
+        ("s/p.rs", "use super::{q::{self, Q}, r};\n"),
+        (
+            "s/q.rs",
+            "pub struct Q;\n#[cfg(test)]\nmod tests {\n    use super::super::r::R;\n}\n",
+        ),
+        (
+            "s/r/mod.rs",
+            "pub struct R;\nuse self::R as _;\nfn f() { crate::s::p::g(); }",
+        ),
+    ];
+    let cycles = crate_of(&three);
+    assert_eq!(cycles.len(), 1, "{cycles:?}");
+    for f in ["s/p.rs", "s/q.rs", "s/r/mod.rs"] {
+        assert!(cycles[0].contains(f), "{f} not in {cycles:?}");
+    }
 }

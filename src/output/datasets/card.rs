@@ -12,7 +12,7 @@
 //! prepares, `pa.Table.nbytes` of each row group as read ([`ArrowSize`]).
 
 use super::Layout;
-use super::parquet::Type;
+use super::features::Type;
 use super::parquet_names::{CARD_HEADING, CARD_START};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, RecordBatch};

@@ -32,6 +32,8 @@
 
 #[cfg(feature = "parquet")]
 mod card;
+#[cfg(feature = "parquet")]
+mod features;
 mod lmms_eval;
 #[cfg(feature = "parquet")]
 mod parquet;
@@ -608,12 +610,12 @@ fn check_variant(path: &Path, line: u64, row: &ManifestRow) -> Result<(), Datase
 }
 
 /// Calls `f` with every row of `dir/manifest.jsonl`, in order, reading it in bounded
-/// memory (see [`crate::output::manifest::each_row`]).
+/// memory (see [`crate::output::rows::each_row`]).
 fn for_each_row(
     dir: &Dir,
     mut f: impl FnMut(&Path, u64, &ManifestRow) -> Result<(), DatasetError>,
 ) -> Result<(), DatasetError> {
-    use crate::output::manifest::{RowsError, each_row};
+    use crate::output::rows::{RowsError, each_row};
     let path = dir.join("manifest.jsonl");
     each_row(dir, "manifest.jsonl", |line, row| f(&path, line, &row)).map_err(|e| match e {
         RowsError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {

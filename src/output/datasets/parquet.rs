@@ -14,6 +14,7 @@
 //! `domain`, `subset` and `mode` after the shared columns.
 
 use super::card::{ArrowSize, Sizes, card};
+use super::features::{Type, image_fields};
 use super::parquet_names::is_shard;
 use super::row::spelling;
 use super::shards::ShardFiles;
@@ -25,7 +26,7 @@ use arrow_array::builder::{
 };
 use arrow_array::types::ByteArrayType;
 use arrow_array::{ArrayRef, RecordBatch, StructArray};
-use arrow_schema::{DataType, Field, Fields, Schema};
+use arrow_schema::{Field, Schema};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
@@ -48,54 +49,6 @@ const BATCH: usize = 10;
 // Batches never straddle a row group, so the card's sizes can count row groups batch
 // by batch (`card::ArrowSize`).
 const _: () = assert!(ROW_GROUP.is_multiple_of(BATCH));
-
-/// A column's type: its HF feature, Arrow type and line in the card's `features`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Type {
-    String,
-    Int64,
-    Float64,
-    /// The HF `Image` feature: a struct of `bytes` and `path`.
-    Image,
-    /// A list of strings (`datasets.List(datasets.Value("string"))`).
-    Strings,
-}
-
-impl Type {
-    /// The feature as `datasets` writes it in the `huggingface` metadata key
-    /// (`Features.to_dict`, datasets 5).
-    fn feature(self) -> serde_json::Value {
-        let value = |dtype: &str| serde_json::json!({"dtype": dtype, "_type": "Value"});
-        match self {
-            Type::String => value("string"),
-            Type::Int64 => value("int64"),
-            Type::Float64 => value("float64"),
-            Type::Image => serde_json::json!({"_type": "Image"}),
-            Type::Strings => serde_json::json!({"feature": value("string"), "_type": "List"}),
-        }
-    }
-
-    /// The feature in the card's YAML, as `Features._to_yaml_list` writes it.
-    pub(super) fn card(self) -> &'static str {
-        match self {
-            Type::String => "dtype: string",
-            Type::Int64 => "dtype: int64",
-            Type::Float64 => "dtype: float64",
-            Type::Image => "dtype: image",
-            Type::Strings => "list: string",
-        }
-    }
-
-    fn arrow(self) -> DataType {
-        match self {
-            Type::String => DataType::Utf8,
-            Type::Int64 => DataType::Int64,
-            Type::Float64 => DataType::Float64,
-            Type::Image => DataType::Struct(image_fields()),
-            Type::Strings => DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
-        }
-    }
-}
 
 /// The columns of a GeomVerse dataset ([`Layout::Open`]), in order.
 const OPEN: [(&str, Type); 16] = [
@@ -153,13 +106,6 @@ pub(super) fn columns(layout: Layout) -> &'static [(&'static str, Type)] {
         Layout::Open => &OPEN,
         Layout::Choice => &CHOICE,
     }
-}
-
-fn image_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("bytes", DataType::Binary, true),
-        Field::new("path", DataType::Utf8, true),
-    ])
 }
 
 /// The features as `datasets` writes them in the `huggingface` metadata key.

@@ -21,7 +21,7 @@
 
 use super::folds::FOLDS;
 use super::template::{Templates, features};
-use crate::score::extract::Answer;
+use crate::score::cascade::Answer;
 use crate::score::manifest::{Label, ManifestItem};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -9,7 +9,7 @@
 
 use super::folds::FOLDS;
 use super::template::Templates;
-use crate::score::extract::Answer;
+use crate::score::cascade::Answer;
 use crate::score::manifest::{Label, ManifestItem};
 use std::collections::{BTreeMap, HashMap};
 

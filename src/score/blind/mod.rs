@@ -29,13 +29,13 @@ pub(super) use logistic::ITERATIONS as CLASSIFIER_ITERATIONS;
 
 use super::MissingPolicy;
 use super::accuracy::{Tolerance, is_correct};
-use super::extract::{Answer, Rule};
+use super::cascade::{Answer, Rule};
 use super::join::Verdict;
 use super::manifest::ManifestItem;
 use super::relation_report::{CannotInferRow, Dimension, PairedGroupRow, RelationTallies};
 use super::relations::RELATIONS_TASK;
-use super::report::{Layout, Row, make_rows, ratio, tally_model};
 use super::stats::{Z_95, wilson};
+use super::tally::{Layout, Row, make_rows, ratio, tally_model};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
