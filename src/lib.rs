@@ -4,7 +4,8 @@
 //! GPU with wgpu, and emit controlled robustness variants of every image.
 //!
 //! The modules are declared in pipeline order, and data flows one way: a module uses
-//! only those declared above it (`tests/it/layering.rs` checks this).
+//! only those declared above it, and no two source files import each other
+//! (`tests/it/layering.rs` checks both).
 //!
 //! Leaf helpers, usable by every stage, using none:
 //!
@@ -131,7 +132,7 @@
 //! compose   compose, Composed, LayoutStats, ComposeError, the layout constants
 //! render    CpuRenderer, RenderedImage, recycle, Requested/BackendKind/decide, layout_glyphs;
 //!           gpu::GpuRenderer and its options (feature `gpu`), prepare, tessellate
-//! output    encode (PNG/JPEG); manifest (ManifestRow, SCHEMA, the bounded reader);
+//! output    encode (PNG/JPEG); manifest (ManifestRow, SCHEMA); rows (the bounded reader);
 //!           datasets (DatasetWriter, export, Sink); merge; dir, atomic, lock: the
 //!           output directory's rules (no link followed, no partial file, one run)
 //! pipeline  run, RunOptions, Backend, Outputs, Job, Progress, RunSummary, errors;
@@ -142,17 +143,28 @@
 //! gallery   build, GalleryOptions, Gallery, GalleryError, GalleryLineError
 //! ```
 //!
-//! Error enums are `#[non_exhaustive]`. Names are unique across the crate where two
-//! concepts met (`score::VariantValue`, `score::ManifestItem`, `score::AxisValues`,
-//! `score::RejectedLine`, `render::BackendKind`, `render::PlacedGlyph`).
+//! Error enums are `#[non_exhaustive]`. Names are not unique across the crate: a
+//! name is unique within its stage, and stages reuse plain names for their own
+//! concept (`SCHEMA` in `scene`, `generate`, `output::manifest` and `audit`;
+//! `generate::Answer`, a problem's answer, and `score::Answer`, one read from a
+//! model's output; `Source`, `RelationItem`, `Row`, `Counts`, `Outcome`), so name
+//! them by their module path. Where two concepts met in one stage, the names were
+//! made distinct (`score::VariantValue`, `score::ManifestItem`,
+//! `score::AxisValues`, `score::RejectedLine`, `render::BackendKind`,
+//! `render::PlacedGlyph`).
 //!
 //! ## Cargo features
 //!
-//! - `cli` (default): the `geomrender` binary (clap, indicatif, anyhow); implies `gpu`.
-//! - `gpu` (default): the wgpu backend (wgpu, glyphon). Without it the library
-//!   renders with the CPU rasteriser and resvg, `render::gpu` does not exist and
-//!   `Requested::Gpu` cannot be asked for: `cargo build --no-default-features`
+//! - `cli` (default): the `geomrender` binary (clap, indicatif, anyhow). It does not
+//!   imply `gpu`: the default binary draws on the CPU.
+//! - `gpu` (not default): the wgpu backend (wgpu, glyphon, pollster). Without it the
+//!   library renders with the CPU rasteriser and resvg, `render::gpu` does not exist
+//!   and `Requested::Gpu` cannot be asked for: `cargo build --no-default-features`
 //!   builds the library with neither wgpu nor any CLI dependency.
+//! - `parquet` (not default): the Hugging Face Parquet sink and lmms-eval's, which
+//!   reads its shards (Arrow and Parquet: `--sink parquet,lmms-eval`, `export --to
+//!   parquet`). Without it `output::datasets` writes images, WebDataset and
+//!   VLMEvalKit, and answers those two sinks with the build command that adds them.
 
 // Every `pub` item is reachable from this root (else it is `pub(crate)`).
 #![warn(unreachable_pub)]
