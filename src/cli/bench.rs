@@ -74,37 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         check_out(out)?;
     }
     // The input is made before the clock starts.
-    let mut input = String::new();
-    match args.input {
-        Input::Problems => {
-            let opts = match args.task {
-                TaskArg::Geomverse => Generator::GeomVerse(GenerateOptions {
-                    seed: 1,
-                    depth: 1..=3,
-                    ..GenerateOptions::default()
-                }),
-                TaskArg::Relations => Generator::Relations(args.relations.options(1)),
-            };
-            opts.validate()?;
-            // In batches, as `generate` writes them: a million problems are never
-            // held twice.
-            let mut start = 0;
-            while start < args.count {
-                let n = 2048.min(args.count - start);
-                for p in opts.batch(start, n)? {
-                    input.push_str(&serde_json::to_string(&p)?);
-                    input.push('\n');
-                }
-                start += n;
-            }
-        }
-        Input::Scenes => {
-            for i in 0..args.count {
-                input.push_str(&serde_json::to_string(&diagram_scene(i, 512))?);
-                input.push('\n');
-            }
-        }
-    }
+    let input = make_input(&args)?;
     let mut backends = vec![args.engine.backend];
     backends.extend(args.against);
     let mut best: Vec<Option<(f64, RunSummary)>> = backends.iter().map(|_| None).collect();
@@ -161,6 +131,53 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.keep {
         println!("runs kept under {}", root.display());
     }
+    report(&args, &best, &rounds)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The bench's input as JSON lines: `count` problems of the task (in batches, as
+/// `generate` writes them) or synthetic diagram Scenes.
+fn make_input(args: &Args) -> anyhow::Result<String> {
+    let mut input = String::new();
+    match args.input {
+        Input::Problems => {
+            let opts = match args.task {
+                TaskArg::Geomverse => Generator::GeomVerse(GenerateOptions {
+                    seed: 1,
+                    depth: 1..=3,
+                    ..GenerateOptions::default()
+                }),
+                TaskArg::Relations => Generator::Relations(args.relations.options(1)),
+            };
+            opts.validate()?;
+            // In batches, as `generate` writes them: a million problems are never
+            // held twice.
+            let mut start = 0;
+            while start < args.count {
+                let n = 2048.min(args.count - start);
+                for p in opts.batch(start, n)? {
+                    input.push_str(&serde_json::to_string(&p)?);
+                    input.push('\n');
+                }
+                start += n;
+            }
+        }
+        Input::Scenes => {
+            for i in 0..args.count {
+                input.push_str(&serde_json::to_string(&diagram_scene(i, 512))?);
+                input.push('\n');
+            }
+        }
+    }
+    Ok(input)
+}
+
+/// Prints the best round of each backend, their ratio, and writes `--json`.
+fn report(
+    args: &Args,
+    best: &[Option<(f64, RunSummary)>],
+    rounds: &[serde_json::Value],
+) -> anyhow::Result<()> {
     println!("machine: {}", machine());
     for (rate, summary) in best.iter().flatten() {
         println!(
@@ -169,7 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         println!("  {}", stage_line(&summary.stages, summary.elapsed));
     }
-    let ratio = match best.as_slice() {
+    let ratio = match best {
         [Some((a, sa)), Some((b, sb))] => {
             println!("ratio: {} / {} = {:.2}×", sa.backend, sb.backend, a / b);
             Some(a / b)
@@ -190,7 +207,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("--json: writing {}", path.display()))?;
         println!("figures: {}", path.display());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// A backend's best round: images/s, wall time, each stage's busy time and share.

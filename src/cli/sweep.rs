@@ -15,7 +15,7 @@ use geomrender::pipeline::shard::{self, Shard};
 use geomrender::pipeline::{self, Backend, Previous, RunOptions, SceneRenderer};
 use geomrender::variants::{AXES, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, VariantError};
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -95,38 +95,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?,
     };
     let problems_path = dir.join("problems.jsonl");
-    let opts = match args.task {
-        TaskArg::Geomverse => Generator::GeomVerse(GenerateOptions {
-            seed: args.seed,
-            depth: 1..=3,
-            ..GenerateOptions::default()
-        }),
-        TaskArg::Relations => Generator::Relations(args.relations.options(args.seed)),
-    };
     let range = shard.unwrap_or(Shard::WHOLE).range(args.count);
     let count = range.end - range.start;
-    // An earlier run here: replaced (--force), or kept only for the same problems
-    // (decided before problems.jsonl changes; the run then compares options).
-    let previous = args.resume.previous();
-    let earlier = pipeline::holds_run(lock.dir());
-    if earlier && previous == Previous::Replace {
-        pipeline::clear(lock.dir(), None)?;
-    }
-    let unless_other = earlier && previous != Previous::Replace;
-    write_problems_unless_other(
-        lock.dir(),
-        "problems.jsonl",
-        &opts,
-        range.clone(),
-        unless_other,
-    )?;
-    eprintln!(
-        "generated {count} {} (indices {}..{}) into {}",
-        opts.noun(),
-        range.start,
-        range.end,
-        problems_path.display()
-    );
+    let opts = generate_problems(&args, lock.dir(), range, &problems_path)?;
 
     let options = RunOptions {
         input_path: Some(problems_path.clone()),
@@ -167,19 +138,70 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::shard::finished(&args.out, s);
         return Ok(code);
     }
+    contact_sheets(lock.dir(), &plan, &args, &options, count)?;
+    drop(lock);
+    super::gallery::after_run(args.gallery, &dir, None, code)
+}
+
+/// Writes `problems.jsonl` in `dir` (the problems of `range`), unless an earlier run
+/// there is kept (`--resume`): then it must hold the same problems. Returns the
+/// generator.
+fn generate_problems(
+    args: &Args,
+    dir: &Dir,
+    range: std::ops::Range<u64>,
+    problems_path: &Path,
+) -> anyhow::Result<Generator> {
+    let opts = match args.task {
+        TaskArg::Geomverse => Generator::GeomVerse(GenerateOptions {
+            seed: args.seed,
+            depth: 1..=3,
+            ..GenerateOptions::default()
+        }),
+        TaskArg::Relations => Generator::Relations(args.relations.options(args.seed)),
+    };
+    let count = range.end - range.start;
+    // An earlier run here: replaced (--force), or kept only for the same problems
+    // (decided before problems.jsonl changes; the run then compares options).
+    let previous = args.resume.previous();
+    let earlier = pipeline::holds_run(dir);
+    if earlier && previous == Previous::Replace {
+        pipeline::clear(dir, None)?;
+    }
+    let unless_other = earlier && previous != Previous::Replace;
+    write_problems_unless_other(dir, "problems.jsonl", &opts, range.clone(), unless_other)?;
+    eprintln!(
+        "generated {count} {} (indices {}..{}) into {}",
+        opts.noun(),
+        range.start,
+        range.end,
+        problems_path.display()
+    );
+    Ok(opts)
+}
+
+/// The run's contact sheets (raster runs) and relation outputs, written into `dir`
+/// and named unless `--quiet`.
+fn contact_sheets(
+    dir: &Dir,
+    plan: &Plan,
+    args: &Args,
+    options: &RunOptions,
+    count: u64,
+) -> anyhow::Result<()> {
     let raster = options.outputs.raster() && count > 0;
     let mut sheets = Vec::new();
     if raster {
         sheets = write_sheets(
-            lock.dir(),
-            &plan,
+            dir,
+            plan,
             args.sheet_problem.as_deref(),
             options.backend.clone(),
         )?;
     }
     if count > 0 {
         sheets.extend(relation_outputs(
-            lock.dir(),
+            dir,
             raster.then(|| options.backend.clone()),
         )?);
     }
@@ -188,8 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("contact sheet: {}", s.display());
         }
     }
-    drop(lock);
-    super::gallery::after_run(args.gallery, &dir, None, code)
+    Ok(())
 }
 
 /// The plan of `--variants SPEC` for problems of `task`: for relation items `all`

@@ -6,7 +6,7 @@ use super::decide::{conditions_hold, decide};
 use super::eye;
 use super::item::{Asked, Mode, RelationItem, Subset};
 use super::pool::{CANNOT_BE_INFERRED, Domain, RELATIONS, relation};
-use super::sketch::{Built, Role};
+use super::sketch::{Built, Role, Sketch};
 use super::text;
 use super::visual::{self, Drawn};
 use crate::generate::rng::{Rng, problem_seed};
@@ -433,6 +433,25 @@ fn diagram(b: &Built, drawn: &Drawn) -> Diagram {
             y: p[1],
         })
         .collect();
+    let shapes = shapes(s);
+    let angles = angles(s, drawn);
+    let sides = sides(s, drawn);
+    Diagram {
+        points,
+        shapes,
+        sides,
+        angles,
+        measures: Vec::new(),
+        rays: s.segments.iter().map(|&points| Ray { points }).collect(),
+        aux: Vec::new(),
+        right_angles: drawn.right_angles.clone(),
+        marks: drawn.marks.clone(),
+        frame: None,
+    }
+}
+
+/// The polygons and circles as filled shapes, coloured in turn.
+fn shapes(s: &Sketch) -> Vec<Shape> {
     let colours = crate::generate::COLOURS;
     let mut shapes = Vec::new();
     for (k, (kind, v)) in s.polygons.iter().enumerate() {
@@ -480,6 +499,11 @@ fn diagram(b: &Built, drawn: &Drawn) -> Diagram {
             }],
         });
     }
+    shapes
+}
+
+/// The marked and the labelled angles, each once, with its arc.
+fn angles(s: &Sketch, drawn: &Drawn) -> Vec<Angle> {
     // The marked angles, then the labelled ones not marked already; a right angle
     // has its own mark instead.
     let same =
@@ -494,7 +518,7 @@ fn diagram(b: &Built, drawn: &Drawn) -> Diagram {
             .map(|(_, t)| t.clone());
         arcs.push((*a, label));
     }
-    let angles = (arcs.into_iter())
+    (arcs.into_iter())
         .map(|([a, v, c], label)| {
             let name = format!("∠{}{}{}", s.names[a], s.names[v], s.names[c]);
             Angle {
@@ -514,8 +538,12 @@ fn diagram(b: &Built, drawn: &Drawn) -> Diagram {
                 },
             }
         })
-        .collect();
-    let sides = (drawn.segment_labels.iter())
+        .collect()
+}
+
+/// The labelled segments as sides, each with its label.
+fn sides(s: &Sketch, drawn: &Drawn) -> Vec<Side> {
+    (drawn.segment_labels.iter())
         .map(|(points, text)| {
             let name = format!("{}{}", s.names[points[0]], s.names[points[1]]);
             Side {
@@ -536,19 +564,7 @@ fn diagram(b: &Built, drawn: &Drawn) -> Diagram {
                 },
             }
         })
-        .collect();
-    Diagram {
-        points,
-        shapes,
-        sides,
-        angles,
-        measures: Vec::new(),
-        rays: s.segments.iter().map(|&points| Ray { points }).collect(),
-        aux: Vec::new(),
-        right_angles: drawn.right_angles.clone(),
-        marks: drawn.marks.clone(),
-        frame: None,
-    }
+        .collect()
 }
 
 #[cfg(test)]

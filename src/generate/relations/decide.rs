@@ -13,15 +13,7 @@ use super::sketch::{P, Sketch, angle_at};
 /// than one.
 pub(super) fn decide(s: &Sketch, asked: &Asked) -> Option<&'static str> {
     let at = |n: &String| s.at(n);
-    let figure = |f: &FigureRef| match f {
-        FigureRef::Polygon { vertices } => {
-            check::Figure::Polygon(vertices.iter().map(at).collect())
-        }
-        FigureRef::Circle { center, radius } => check::Figure::Circle {
-            center: at(center),
-            radius: *radius,
-        },
-    };
+    let figure = |f: &FigureRef| figure(s, f);
     Some(match asked {
         Asked::Points { points } => {
             if check::collinear(at(&points[0]), at(&points[1]), at(&points[2])) {
@@ -52,29 +44,7 @@ pub(super) fn decide(s: &Sketch, asked: &Asked) -> Option<&'static str> {
                 check::AngleMeasures::Neither => "Neither",
             }
         }
-        Asked::AnglePositions { a, b } => {
-            let angle = |x: &[String; 3]| check::Angle {
-                vertex: at(&x[1]),
-                arms: [at(&x[0]), at(&x[2])],
-            };
-            let (x, y) = (angle(a), angle(b));
-            // The transversal joins the two vertices; at one vertex, any line does.
-            let (t0, t1) = if a[1] == b[1] {
-                (x.vertex, x.arms[0])
-            } else {
-                (x.vertex, y.vertex)
-            };
-            use check::AnglePositions as A;
-            match check::angle_positions(&x, &y, t0, t1) {
-                A::Corresponding => "Corresponding angles",
-                A::AlternateInterior => "Alternate interior angles",
-                A::ConsecutiveInterior => "Consecutive interior angles",
-                A::AlternateExterior => "Alternate exterior angles",
-                A::ConsecutiveExterior => "Consecutive exterior angles",
-                A::Vertical => "Vertical angles",
-                A::Other => return None,
-            }
-        }
+        Asked::AnglePositions { a, b } => angle_positions(s, a, b)?,
         Asked::QuadrilateralAngles { quad, a, b } => {
             let i = quad.iter().position(|q| q == a)?;
             let j = quad.iter().position(|q| q == b)?;
@@ -100,35 +70,7 @@ pub(super) fn decide(s: &Sketch, asked: &Asked) -> Option<&'static str> {
                 check::LineCircle::Disjoint => "Disjoint",
             }
         }
-        Asked::Segment { segment, figure: f } => {
-            let (p, q): (P, P) = (at(&segment[0]), at(&segment[1]));
-            let roles = match figure(f) {
-                check::Figure::Polygon(v) if v.len() == 3 => {
-                    check::triangle_roles(p, q, [v[0], v[1], v[2]])
-                }
-                check::Figure::Circle { center, radius } => {
-                    let mut r = check::circle_roles(p, q, center, radius);
-                    // A diameter is a chord too: the answer is the more specific.
-                    if r.contains(&SegmentRole::Diameter) {
-                        r.retain(|x| *x != SegmentRole::Chord);
-                    }
-                    r
-                }
-                check::Figure::Polygon(_) => return None,
-            };
-            let [role] = roles[..] else {
-                return None;
-            };
-            match role {
-                SegmentRole::Median => "Median",
-                SegmentRole::Altitude => "Altitude",
-                SegmentRole::AngleBisector => "Angle bisector",
-                SegmentRole::Midline => "Midline",
-                SegmentRole::Radius => "Radius",
-                SegmentRole::Diameter => "Diameter",
-                SegmentRole::Chord => super::pool::CHORD,
-            }
-        }
+        Asked::Segment { segment, figure: f } => segment_role(s, segment, f)?,
     })
 }
 
@@ -197,4 +139,75 @@ pub(super) fn conditions_hold(s: &Sketch) -> bool {
                 == check::LineCircle::Tangent
         }
     })
+}
+
+/// The choice for two angles' positions.
+fn angle_positions(s: &Sketch, a: &[String; 3], b: &[String; 3]) -> Option<&'static str> {
+    let at = |n: &String| s.at(n);
+    let angle = |x: &[String; 3]| check::Angle {
+        vertex: at(&x[1]),
+        arms: [at(&x[0]), at(&x[2])],
+    };
+    let (x, y) = (angle(a), angle(b));
+    // The transversal joins the two vertices; at one vertex, any line does.
+    let (t0, t1) = if a[1] == b[1] {
+        (x.vertex, x.arms[0])
+    } else {
+        (x.vertex, y.vertex)
+    };
+    use check::AnglePositions as A;
+    Some(match check::angle_positions(&x, &y, t0, t1) {
+        A::Corresponding => "Corresponding angles",
+        A::AlternateInterior => "Alternate interior angles",
+        A::ConsecutiveInterior => "Consecutive interior angles",
+        A::AlternateExterior => "Alternate exterior angles",
+        A::ConsecutiveExterior => "Consecutive exterior angles",
+        A::Vertical => "Vertical angles",
+        A::Other => return None,
+    })
+}
+
+/// The one role a segment has in its figure, `None` when it has none or several.
+fn segment_role(s: &Sketch, segment: &[String; 2], f: &FigureRef) -> Option<&'static str> {
+    let at = |n: &String| s.at(n);
+    let (p, q): (P, P) = (at(&segment[0]), at(&segment[1]));
+    let roles = match figure(s, f) {
+        check::Figure::Polygon(v) if v.len() == 3 => {
+            check::triangle_roles(p, q, [v[0], v[1], v[2]])
+        }
+        check::Figure::Circle { center, radius } => {
+            let mut r = check::circle_roles(p, q, center, radius);
+            // A diameter is a chord too: the answer is the more specific.
+            if r.contains(&SegmentRole::Diameter) {
+                r.retain(|x| *x != SegmentRole::Chord);
+            }
+            r
+        }
+        check::Figure::Polygon(_) => return None,
+    };
+    let [role] = roles[..] else {
+        return None;
+    };
+    Some(match role {
+        SegmentRole::Median => "Median",
+        SegmentRole::Altitude => "Altitude",
+        SegmentRole::AngleBisector => "Angle bisector",
+        SegmentRole::Midline => "Midline",
+        SegmentRole::Radius => "Radius",
+        SegmentRole::Diameter => "Diameter",
+        SegmentRole::Chord => super::pool::CHORD,
+    })
+}
+
+/// A figure of the construction at its drawn coordinates.
+fn figure(s: &Sketch, f: &FigureRef) -> check::Figure {
+    match f {
+        FigureRef::Polygon { vertices } => {
+            check::Figure::Polygon(vertices.iter().map(|n| s.at(n)).collect())
+        }
+        FigureRef::Circle { center, radius } => check::Figure::Circle {
+            center: s.at(center),
+            radius: *radius,
+        },
+    }
 }

@@ -49,49 +49,73 @@ pub fn relabel(p: &Problem, seed: u64) -> Problem {
         s.name.coordinate = rename_words(&s.name.coordinate, &to);
         s.name.individual = s.name.coordinate.clone();
     }
-    let names = |l: &mut [String]| l.iter_mut().for_each(|n| *n = to(n));
     for c in &mut item.conditions {
-        match c {
-            Condition::Parallel { a, b }
-            | Condition::Perpendicular { a, b }
-            | Condition::EqualLengths { a, b } => {
-                names(a);
-                names(b);
-            }
-            Condition::OnLine { point, line: l }
-            | Condition::Between { point, ends: l }
-            | Condition::Midpoint { point, ends: l } => {
-                *point = to(point);
-                names(l);
-            }
-            Condition::SameSide { points, line: l }
-            | Condition::OppositeSides { points, line: l } => {
-                names(points);
-                names(l);
-            }
-            Condition::AngleValue { angle, .. } => names(angle),
-            Condition::EqualAngles { a, b } => {
-                names(a);
-                names(b);
-            }
-            Condition::Length { segment, .. } => names(segment),
-            Condition::OnCircle { point, center, .. } => {
-                *point = to(point);
-                *center = to(center);
-            }
-            Condition::Tangent {
-                line: l, center, ..
-            } => {
-                names(l);
-                *center = to(center);
-            }
+        rename_condition(c, &to);
+    }
+    rename_asked(&mut item.asked, &to);
+    refresh_question(&mut q);
+    // The solution's reasons name points as all-capital words; its closing
+    // sentence names the answer's letter, which stays.
+    let cot = q.cot.coordinate.clone();
+    let (reasons, close) = cot
+        .rsplit_once(" So the answer is ")
+        .map_or((cot.as_str(), None), |(r, c)| (r, Some(c)));
+    let mut renamed = rename_words(reasons, &to);
+    if let Some(c) = close {
+        renamed = format!("{renamed} So the answer is {c}");
+    }
+    q.cot.coordinate = renamed.clone();
+    q.cot.individual = renamed;
+    q
+}
+
+/// `c` with its point names renamed by `to`.
+fn rename_condition(c: &mut Condition, to: &impl Fn(&str) -> String) {
+    let names = |l: &mut [String]| l.iter_mut().for_each(|n| *n = to(n));
+    match c {
+        Condition::Parallel { a, b }
+        | Condition::Perpendicular { a, b }
+        | Condition::EqualLengths { a, b } => {
+            names(a);
+            names(b);
+        }
+        Condition::OnLine { point, line: l }
+        | Condition::Between { point, ends: l }
+        | Condition::Midpoint { point, ends: l } => {
+            *point = to(point);
+            names(l);
+        }
+        Condition::SameSide { points, line: l } | Condition::OppositeSides { points, line: l } => {
+            names(points);
+            names(l);
+        }
+        Condition::AngleValue { angle, .. } => names(angle),
+        Condition::EqualAngles { a, b } => {
+            names(a);
+            names(b);
+        }
+        Condition::Length { segment, .. } => names(segment),
+        Condition::OnCircle { point, center, .. } => {
+            *point = to(point);
+            *center = to(center);
+        }
+        Condition::Tangent {
+            line: l, center, ..
+        } => {
+            names(l);
+            *center = to(center);
         }
     }
+}
+
+/// `asked` with its point names renamed by `to`.
+fn rename_asked(asked: &mut Asked, to: &impl Fn(&str) -> String) {
+    let names = |l: &mut [String]| l.iter_mut().for_each(|n| *n = to(n));
     let figure = |f: &mut FigureRef| match f {
         FigureRef::Polygon { vertices } => names(vertices),
         FigureRef::Circle { center, .. } => *center = to(center),
     };
-    match &mut item.asked {
+    match asked {
         Asked::Points { points } => names(points),
         Asked::PointLine { point, line: l } => {
             *point = to(point);
@@ -123,20 +147,6 @@ pub fn relabel(p: &Problem, seed: u64) -> Problem {
             figure(f);
         }
     }
-    refresh_question(&mut q);
-    // The solution's reasons name points as all-capital words; its closing
-    // sentence names the answer's letter, which stays.
-    let cot = q.cot.coordinate.clone();
-    let (reasons, close) = cot
-        .rsplit_once(" So the answer is ")
-        .map_or((cot.as_str(), None), |(r, c)| (r, Some(c)));
-    let mut renamed = rename_words(reasons, &to);
-    if let Some(c) = close {
-        renamed = format!("{renamed} So the answer is {c}");
-    }
-    q.cot.coordinate = renamed.clone();
-    q.cot.individual = renamed;
-    q
 }
 
 /// `text` with every word of capital letters only ("AB", "∠ABC"'s "ABC", "O")
