@@ -295,11 +295,7 @@ fn check_out(out: &std::path::Path) -> anyhow::Result<()> {
 fn settle(dir: &std::path::Path) {
     #[cfg(target_os = "linux")]
     if let Ok(f) = std::fs::File::open(dir) {
-        use std::os::fd::AsRawFd;
-        // SAFETY: syncfs takes an open descriptor, which `f` keeps open.
-        unsafe {
-            libc::syncfs(f.as_raw_fd());
-        }
+        let _ = rustix::fs::syncfs(&f);
     }
     #[cfg(not(target_os = "linux"))]
     let _ = dir;

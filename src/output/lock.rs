@@ -6,7 +6,6 @@
 use super::dir::Dir;
 use std::fs::File;
 use std::io::{Read, Seek, Write};
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 /// The lock file's name inside the output directory.
@@ -71,11 +70,11 @@ impl OutputLock {
         )
         .map_err(|e| io(e.into()))?;
         let mut file = File::from(fd);
-        // SAFETY: flock on a file descriptor we own; no memory is involved.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if rc != 0 {
-            let err = std::io::Error::last_os_error();
-            if err.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        if let Err(e) =
+            rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive)
+        {
+            let err = std::io::Error::from(e);
+            if e == rustix::io::Errno::WOULDBLOCK {
                 let mut text = String::new();
                 let _ = file.read_to_string(&mut text);
                 return Err(LockError::InUse {
