@@ -14,7 +14,7 @@ use geomrender::pipeline::{Expanded, Job, JobError};
 use geomrender::render::{BackendKind, CpuRenderer, RenderedImage, Requested, decide};
 use geomrender::scene::Scene;
 use geomrender::style::Encoding;
-use geomrender::variants::Plan;
+use geomrender::variants::{Pixels, Plan};
 use numpy::PyArray3;
 use numpy::ndarray::Array3;
 use pyo3::prelude::*;
@@ -77,10 +77,10 @@ impl Input {
         }
     }
 
-    /// The Scene and storage a run would give it.
-    pub fn job(&self) -> Result<(Scene, Encoding), PyErr> {
+    /// The Scene, pixel stage and storage a run would give it.
+    pub fn job(&self) -> Result<(Scene, Pixels, Encoding), PyErr> {
         match self {
-            Input::Job(j) => Ok((j.scene.clone(), j.encoding)),
+            Input::Job(j) => Ok((j.scene.clone(), j.pixels.clone(), j.encoding)),
             Input::Problem(p) => base_job(Job::expand_problem(p, &Plan::base_only())),
             Input::Line(line) => base_job(Job::expand(line, &Plan::base_only())),
         }
@@ -88,14 +88,14 @@ impl Input {
 }
 
 /// The base image of an expansion.
-fn base_job(expanded: Result<Expanded, JobError>) -> PyResult<(Scene, Encoding)> {
+fn base_job(expanded: Result<Expanded, JobError>) -> PyResult<(Scene, Pixels, Encoding)> {
     let job = expanded
         .map_err(|e| line_error(&e))?
         .jobs
         .into_iter()
         .next()
         .ok_or_else(|| error(Kind::Scene, "the line gave no image"))?;
-    Ok((job.scene, job.encoding))
+    Ok((job.scene, job.pixels, job.encoding))
 }
 
 /// The output of one image.
@@ -201,6 +201,7 @@ pub fn backend_name(name: &str) -> PyResult<String> {
 /// Renders one scene (scaled to `size` px wide when given) into `format`.
 pub fn draw_one(
     scene: Scene,
+    pixels: &Pixels,
     encoding: Encoding,
     size: Option<u32>,
     format: Format,
@@ -222,7 +223,13 @@ pub fn draw_one(
     if renderer.draws_into_spare_buffers() {
         give_a_canvas(&scene, format == Format::Array)?;
     }
-    let image = renderer.render(&scene)?;
+    let mut image = renderer.render(&scene)?;
+    // The pixel stage, as a run applies it after any backend.
+    if let Some(mut canvas) =
+        geomrender::variants::Canvas::new(image.width, image.height, &mut image.rgba)
+    {
+        pixels.apply(&mut canvas);
+    }
     let fail = |e: image::ImageError| error(Kind::Render, format!("{}: {e}", scene.id));
     Ok(match (format, encoding) {
         (Format::Array, Encoding::Png) => Output::Pixels(image),
@@ -415,8 +422,8 @@ pub fn draw_all(
     )?;
     let indexed: Vec<(usize, Input)> = inputs.into_iter().enumerate().collect();
     let one = |(i, input): &(usize, Input), renderer: &mut Renderer| {
-        let (scene, encoding) = input.job().map_err(|e| at(*i, e))?;
-        draw_one(scene, encoding, size, format, renderer).map_err(|e| at(*i, e))
+        let (scene, pixels, encoding) = input.job().map_err(|e| at(*i, e))?;
+        draw_one(scene, &pixels, encoding, size, format, renderer).map_err(|e| at(*i, e))
     };
     let results: Vec<PyResult<Output>> =
         crate::chunks::in_chunks(py, &indexed, workers as usize, |chunk| {

@@ -229,6 +229,23 @@ fn tolerance_arg(s: &str) -> Result<f32, String> {
 }
 
 impl EngineArgs {
+    /// Refuses axes that change only the raster file (the pixel stage, the JPEG
+    /// encoding) in a run that writes no raster file: their variants would be the
+    /// base's SVG under another name.
+    pub fn check_plan(&self, plan: &Plan) -> anyhow::Result<()> {
+        if self.format.contains(&Format::Png) {
+            return Ok(());
+        }
+        if let Some(axis) = plan.raster_only_axes().first() {
+            anyhow::bail!(
+                "--variants {axis}: {axis} changes only the raster image ({}), and --format svg \
+                 writes none; add --format png",
+                axis.changes
+            );
+        }
+        Ok(())
+    }
+
     /// The run options these flags describe, writing into `out` (doing `previous`
     /// with an earlier run there).
     pub fn options(&self, out: &Path, previous: Previous) -> anyhow::Result<RunOptions> {
@@ -274,6 +291,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(spec) => Plan::parse(spec, args.grid).context("--variants")?,
         None => Plan::base_only(),
     };
+    args.engine.check_plan(&plan)?;
     let stdin = args.input.as_os_str() == "-";
     let shard = args.shard.resolve()?;
     anyhow::ensure!(

@@ -73,6 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .to_string()
     });
     let plan = plan_for(args.task, &variants)?;
+    args.engine.check_plan(&plan)?;
     let datasets = args.sink.options()?;
     let shard = args.shard.resolve()?;
     anyhow::ensure!(

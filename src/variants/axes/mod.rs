@@ -41,6 +41,7 @@ mod unrelated;
 
 use super::VariantError;
 pub(super) use super::change::Change;
+use super::pixels::PixelHook;
 use crate::decimal::{fmt_shortest_f32 as decimal, shortest_f32_as_f64};
 use crate::generate::{Annotation, Problem};
 use crate::scene::Scene;
@@ -102,6 +103,9 @@ pub struct AxisDef {
     pub look: Option<fn(Setting, &mut Look)>,
     /// How it rewrites the Problem (its question, givens, names or diagram).
     pub rewrite: Option<Rewrite>,
+    /// How it changes the rendered pixels: the pixel stage, after the raster and
+    /// before the encoder, on every backend ([`super::pixels`]).
+    pub pixels: Option<PixelHook>,
     /// How it applies to a bare Scene.
     pub on_scene: OnScene,
     /// What a value of it may change about the base, as `geomrender audit` sees the
