@@ -138,6 +138,7 @@ mod manifest_row;
 mod oracle;
 mod palette;
 mod phrasing;
+mod pixel_stage;
 mod pixels;
 mod previous;
 mod problem_limits;

@@ -20,11 +20,13 @@
 //! rotation    diagram turned                   aux         auxiliary lines drawn
 //! scale       diagram's drawn size             unrelated   unrelated shapes added
 //! jpeg        stored as JPEG                   dots        point dots drawn or not
+//! blur        pixels blurred (pixel stage)
 //! ```
 
 mod annotation;
 mod aux;
 mod backward;
+mod blur;
 mod dots;
 mod fontsize;
 mod info;
@@ -67,6 +69,7 @@ pub const AXES: &[Axis] = &[
     Axis(&unrelated::DEF),
     Axis(&scale::DEF),
     Axis(&dots::DEF),
+    Axis(&blur::DEF),
 ];
 
 /// The axes that code outside their own file names.
