@@ -9,12 +9,13 @@ use crate::variant::PyVariant;
 use geomrender::generate::Problem;
 use geomrender::output::encode;
 #[cfg(feature = "gpu")]
-use geomrender::pipeline::{Backend, SceneRenderer};
-use geomrender::pipeline::{Expanded, Job, JobError};
-use geomrender::render::{BackendKind, CpuRenderer, RenderedImage, Requested, decide};
+use geomrender::pipeline::SceneRenderer;
+use geomrender::pipeline::{Backend, Expanded, Job, JobError};
+use geomrender::render::{CpuRenderer, RenderedImage, Requested};
 use geomrender::scene::Scene;
 use geomrender::style::Encoding;
 use geomrender::variants::{Pixels, Plan};
+use geomrender::words::UnknownWord;
 use numpy::PyArray3;
 use numpy::ndarray::Array3;
 use pyo3::prelude::*;
@@ -143,42 +144,46 @@ pub enum Draw {
     Gpu,
 }
 
-/// `auto` resolved once per process (it surveys the adapters).
-fn auto() -> BackendKind {
-    static AUTO: OnceLock<BackendKind> = OnceLock::new();
-    *AUTO.get_or_init(|| decide(Requested::Auto).kind)
+/// `auto` resolved once per process (it surveys the adapters; `auto` always decides).
+fn auto() -> Backend {
+    static AUTO: OnceLock<Backend> = OnceLock::new();
+    AUTO.get_or_init(|| match Backend::open(Requested::Auto) {
+        Ok((backend, _)) => backend,
+        Err(_) => Backend::Cpu(Arc::new(CpuRenderer::raster())),
+    })
+    .clone()
 }
 
 impl Draw {
     pub fn parse(name: &str) -> PyResult<Draw> {
-        let kind = match name {
-            "auto" => auto(),
-            "cpu" => BackendKind::Cpu,
-            "resvg" => BackendKind::Resvg,
-            #[cfg(feature = "gpu")]
-            "gpu" => BackendKind::Gpu,
-            #[cfg(not(feature = "gpu"))]
-            "gpu" => {
-                return Err(error(
-                    Kind::Option,
-                    "backend='gpu': this package was built without the GPU backend; build it \
-                     with: pip install ./python --config-settings=build-args='--features gpu'",
-                ));
-            }
+        let requested: Requested = name.parse().map_err(|e: UnknownWord| {
+            error(
+                Kind::Option,
+                format!(
+                    "invalid value '{name}' for backend: expected {}",
+                    e.expected
+                ),
+            )
+        })?;
+        let backend = match requested {
+            Requested::Auto => auto(),
             other => {
-                return Err(error(
-                    Kind::Option,
-                    format!(
-                        "invalid value '{other}' for backend: expected auto, gpu, cpu or resvg"
-                    ),
-                ));
+                Backend::open(other)
+                    .map_err(|_| {
+                        error(
+                            Kind::Option,
+                            "backend='gpu': this package was built without the GPU backend; \
+                             build it with: pip install ./python \
+                             --config-settings=build-args='--features gpu'",
+                        )
+                    })?
+                    .0
             }
         };
-        Ok(match kind {
-            BackendKind::Cpu => Draw::Cpu(Arc::new(CpuRenderer::raster())),
-            BackendKind::Resvg => Draw::Cpu(Arc::new(CpuRenderer::resvg())),
+        Ok(match backend {
+            Backend::Cpu(r) => Draw::Cpu(r),
             #[cfg(feature = "gpu")]
-            BackendKind::Gpu => Draw::Gpu,
+            Backend::Gpu(_) => Draw::Gpu,
         })
     }
 

@@ -2,10 +2,11 @@
 //! problems (depths 1–3), renders each base image and the four GeomVerse axes, and
 //! writes one captioned contact sheet per axis.
 
-use super::generate::{RelationArgs, TaskArg, write_problems_unless_other};
+use super::generate::{RelationArgs, write_problems_unless_other};
 use super::render::{EngineArgs, ResumeArg, execute, report};
 use super::shard::ShardArgs;
 use anyhow::Context;
+use geomrender::generate::Task;
 use geomrender::generate::relations::Stats;
 use geomrender::generate::{GenerateOptions, Generator, Problem};
 use geomrender::output::contact;
@@ -14,6 +15,7 @@ use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::shard::{self, Shard};
 use geomrender::pipeline::{self, Backend, Previous, RunOptions, SceneRenderer};
 use geomrender::variants::{AXES, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, VariantError};
+use geomrender::words::Words;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,7 +33,7 @@ pub struct Args {
     seed: u64,
     /// What to generate: GeomVerse problems (depths 1–3), or GeomRel relation items.
     #[arg(long, value_enum, default_value = "geomverse")]
-    task: TaskArg,
+    task: Task,
     #[command(flatten)]
     relations: RelationArgs,
     /// Variant axes (see `geomrender variants --list`); default
@@ -67,8 +69,8 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let variants = args.variants.clone().unwrap_or_else(|| {
         match args.task {
-            TaskArg::Geomverse => GEOMVERSE_SWEEP,
-            TaskArg::Relations => RELATION_SWEEP,
+            Task::Geomverse => GEOMVERSE_SWEEP,
+            Task::Relations => RELATION_SWEEP,
         }
         .to_string()
     });
@@ -97,12 +99,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let problems_path = dir.join("problems.jsonl");
     let opts = match args.task {
-        TaskArg::Geomverse => Generator::GeomVerse(GenerateOptions {
+        Task::Geomverse => Generator::GeomVerse(GenerateOptions {
             seed: args.seed,
             depth: 1..=3,
             ..GenerateOptions::default()
         }),
-        TaskArg::Relations => Generator::Relations(args.relations.options(args.seed)),
+        Task::Relations => Generator::Relations(args.relations.options(args.seed)),
     };
     let range = shard.unwrap_or(Shard::WHOLE).range(args.count);
     let count = range.end - range.start;
@@ -196,10 +198,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// The plan of `--variants SPEC` for problems of `task`: for relation items `all`
 /// stands for the axes that apply to them, and an axis that does not is refused,
 /// naming the task (its variants would all be "not made").
-pub fn plan_for(task: TaskArg, spec: &str) -> anyhow::Result<Plan> {
+pub fn plan_for(task: Task, spec: &str) -> anyhow::Result<Plan> {
     let all = match task {
-        TaskArg::Geomverse => AllAxes::Every,
-        TaskArg::Relations => AllAxes::Relations,
+        Task::Geomverse => AllAxes::Every,
+        Task::Relations => AllAxes::Relations,
     };
     Plan::parse_for(spec, false, all).map_err(|e| match e {
         VariantError::NotForRelations(axis) => {

@@ -58,6 +58,7 @@ use crate::render::RenderedImage;
 use crate::render::TessellateOptions;
 #[cfg(feature = "gpu")]
 use crate::render::gpu::{GpuError, GpuOptions, GpuRenderer};
+use crate::render::{BackendError, BackendKind, Decision, Requested, decide};
 use crate::scene::{Scene, SceneError};
 use crate::style::Encoding;
 use crate::variants::{Canvas, Pixels};
@@ -116,6 +117,22 @@ pub enum Backend {
     Gpu(GpuOptions),
     /// A per-scene renderer run on rayon: the direct rasteriser (`cpu`) or resvg.
     Cpu(Arc<CpuRenderer>),
+}
+
+impl Backend {
+    /// The one door to a backend: what `requested` decides on (with the GPU's
+    /// default settings, which a caller may then tune), and why. Runs, `bench`,
+    /// `merge`'s contact sheets and the Python package open theirs here.
+    pub fn open(requested: Requested) -> Result<(Backend, Decision), BackendError> {
+        let decision = decide(requested)?;
+        let backend = match decision.kind {
+            #[cfg(feature = "gpu")]
+            BackendKind::Gpu => Backend::Gpu(GpuOptions::default()),
+            BackendKind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
+            BackendKind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
+        };
+        Ok((backend, decision))
+    }
 }
 
 /// Which files each job produces.

@@ -524,7 +524,10 @@ mod tests {
                 a.numeric || a.base_number.is_none(),
                 "{a}: a base number off a scale"
             );
-            assert!(a.look.is_some() || a.rewrite.is_some(), "{a} does nothing");
+            assert!(
+                a.look.is_some() || a.rewrite.is_some() || a.pixels.is_some(),
+                "{a} does nothing"
+            );
         }
     }
 
