@@ -17,6 +17,7 @@
 //! jsonl     the one JSON Lines splitter (bounded, numbered, UTF-8 checked)
 //! style     Style, Palette, Rotation, Encoding: how an image looks and is stored
 //! vec2      2-D vector maths (f32 and f64) with one zero-vector policy
+//! words     one spelling per value: the enums a user names, their words, FromStr
 //! ```
 //!
 //! The stages:
@@ -122,20 +123,23 @@
 //! scene     Scene, Item, PathItem, TextItem, Color; parse_scene, validate, limits;
 //!           svg (the exact SVG), transform (scale, quarter turns), synthetic (bench scenes)
 //! generate  GenerateOptions, generate_one, generate_range, Generator (GeomVerse or
-//!           relation items behind one type), Problem and its parts,
+//!           relation items behind one type), Task, Problem and its parts,
 //!           Annotation, Info, SCHEMA; with_info, relabel, refresh_texts, rewrite::*;
 //!           shapes, formulas, expr, colours, rng, limits: the catalogues the tests
 //!           check against geometry and the paper
-//! variants  AXES, Axis, AxisDef, AxisValue, Setting, Values, Look, OnScene; Plan,
+//! variants  AXES, Axis, AxisDef, AxisValue, Setting, Values, Look, OnScene; Pixels,
+//!           Canvas, PixelHook (the pixel stage); Plan,
 //!           Variant, GEOMVERSE_SWEEP, RELATION_SWEEP; draw_problem, drawing_style,
 //!           vary_scene, Drawing; VariantError
 //! compose   compose, Composed, LayoutStats, ComposeError, the layout constants
-//! render    CpuRenderer, RenderedImage, recycle, Requested/BackendKind/decide, layout_glyphs;
+//! render    CpuRenderer, RenderedImage, recycle, Requested/BackendKind/decide/BackendError,
+//!           layout_glyphs;
 //!           gpu::GpuRenderer and its options (feature `gpu`), prepare, tessellate
 //! output    encode (PNG/JPEG); manifest (ManifestRow, SCHEMA); rows (the bounded reader);
 //!           datasets (DatasetWriter, export, Sink); merge; dir, atomic, lock: the
 //!           output directory's rules (no link followed, no partial file, one run)
-//! pipeline  run, RunOptions, Backend, Outputs, Job, Progress, RunSummary, errors;
+//! pipeline  run, RunOptions, Backend (Backend::open: the one door to a backend), Outputs,
+//!           Job, Progress, RunSummary, errors;
 //!           shard (Shard, from_env, begin, finish)
 //! score     score, score_paths, ScoreOptions, Source, Report and its rows, write_report,
 //!           write_items, extract, Tolerance, the statistics
@@ -159,7 +163,8 @@
 //!   imply `gpu`: the default binary draws on the CPU.
 //! - `gpu` (not default): the wgpu backend (wgpu, glyphon, pollster). Without it the
 //!   library renders with the CPU rasteriser and resvg, `render::gpu` does not exist
-//!   and `Requested::Gpu` cannot be asked for: `cargo build --no-default-features`
+//!   and `decide(Requested::Gpu)` is `BackendError::NoGpuFeature`:
+//!   `cargo build --no-default-features`
 //!   builds the library with neither wgpu nor any CLI dependency.
 //! - `parquet` (not default): the Hugging Face Parquet sink and lmms-eval's, which
 //!   reads its shards (Arrow and Parquet: `--sink parquet,lmms-eval`, `export --to
@@ -185,6 +190,7 @@ pub mod html;
 pub mod jsonl;
 pub mod style;
 pub mod vec2;
+pub mod words;
 
 // The stages, in pipeline order (one group each, so that rustfmt keeps the order).
 pub mod scene;

@@ -6,12 +6,13 @@ use crate::errors::{Kind, error, line_error};
 use geomrender::generate::Problem;
 use geomrender::output::encode;
 #[cfg(feature = "gpu")]
-use geomrender::pipeline::{Backend, SceneRenderer};
-use geomrender::pipeline::{Expanded, Job, JobError};
-use geomrender::render::{BackendKind, CpuRenderer, RenderedImage, Requested, decide};
+use geomrender::pipeline::SceneRenderer;
+use geomrender::pipeline::{Backend, Expanded, Job, JobError};
+use geomrender::render::{CpuRenderer, RenderedImage, Requested};
 use geomrender::scene::Scene;
 use geomrender::style::Encoding;
-use geomrender::variants::Plan;
+use geomrender::variants::{Pixels, Plan};
+use geomrender::words::UnknownWord;
 use numpy::PyArray3;
 use numpy::ndarray::Array3;
 use pyo3::prelude::*;
@@ -56,9 +57,9 @@ impl Input {
     }
 
     /// The Scene and storage a run would give it.
-    pub fn job(&self) -> Result<(Scene, Encoding), PyErr> {
+    pub fn job(&self) -> Result<(Scene, Pixels, Encoding), PyErr> {
         match self {
-            Input::Job(j) => Ok((j.scene.clone(), j.encoding)),
+            Input::Job(j) => Ok((j.scene.clone(), j.pixels.clone(), j.encoding)),
             Input::Problem(p) => base_job(Job::expand_problem(p, &Plan::base_only())),
             Input::Line(line) => base_job(Job::expand(line, &Plan::base_only())),
         }
@@ -66,14 +67,14 @@ impl Input {
 }
 
 /// The base image of an expansion.
-fn base_job(expanded: Result<Expanded, JobError>) -> PyResult<(Scene, Encoding)> {
+fn base_job(expanded: Result<Expanded, JobError>) -> PyResult<(Scene, Pixels, Encoding)> {
     let job = expanded
         .map_err(|e| line_error(&e))?
         .jobs
         .into_iter()
         .next()
         .ok_or_else(|| error(Kind::Scene, "the line gave no image"))?;
-    Ok((job.scene, job.encoding))
+    Ok((job.scene, job.pixels, job.encoding))
 }
 
 /// The output of one image.
@@ -121,42 +122,46 @@ pub enum Draw {
     Gpu,
 }
 
-/// `auto` resolved once per process (it surveys the adapters).
-fn auto() -> BackendKind {
-    static AUTO: OnceLock<BackendKind> = OnceLock::new();
-    *AUTO.get_or_init(|| decide(Requested::Auto).kind)
+/// `auto` resolved once per process (it surveys the adapters; `auto` always decides).
+fn auto() -> Backend {
+    static AUTO: OnceLock<Backend> = OnceLock::new();
+    AUTO.get_or_init(|| match Backend::open(Requested::Auto) {
+        Ok((backend, _)) => backend,
+        Err(_) => Backend::Cpu(Arc::new(CpuRenderer::raster())),
+    })
+    .clone()
 }
 
 impl Draw {
     pub fn parse(name: &str) -> PyResult<Draw> {
-        let kind = match name {
-            "auto" => auto(),
-            "cpu" => BackendKind::Cpu,
-            "resvg" => BackendKind::Resvg,
-            #[cfg(feature = "gpu")]
-            "gpu" => BackendKind::Gpu,
-            #[cfg(not(feature = "gpu"))]
-            "gpu" => {
-                return Err(error(
-                    Kind::Option,
-                    "backend='gpu': this package was built without the GPU backend; build it \
-                     with: pip install ./python --config-settings=build-args='--features gpu'",
-                ));
-            }
+        let requested: Requested = name.parse().map_err(|e: UnknownWord| {
+            error(
+                Kind::Option,
+                format!(
+                    "invalid value '{name}' for backend: expected {}",
+                    e.expected
+                ),
+            )
+        })?;
+        let backend = match requested {
+            Requested::Auto => auto(),
             other => {
-                return Err(error(
-                    Kind::Option,
-                    format!(
-                        "invalid value '{other}' for backend: expected auto, gpu, cpu or resvg"
-                    ),
-                ));
+                Backend::open(other)
+                    .map_err(|_| {
+                        error(
+                            Kind::Option,
+                            "backend='gpu': this package was built without the GPU backend; \
+                             build it with: pip install ./python \
+                             --config-settings=build-args='--features gpu'",
+                        )
+                    })?
+                    .0
             }
         };
-        Ok(match kind {
-            BackendKind::Cpu => Draw::Cpu(Arc::new(CpuRenderer::raster())),
-            BackendKind::Resvg => Draw::Cpu(Arc::new(CpuRenderer::resvg())),
+        Ok(match backend {
+            Backend::Cpu(r) => Draw::Cpu(r),
             #[cfg(feature = "gpu")]
-            BackendKind::Gpu => Draw::Gpu,
+            Backend::Gpu(_) => Draw::Gpu,
         })
     }
 
@@ -179,6 +184,7 @@ pub fn backend_name(name: &str) -> PyResult<String> {
 /// Renders one scene (scaled to `size` px wide when given) into `format`.
 pub fn draw_one(
     scene: Scene,
+    pixels: &Pixels,
     encoding: Encoding,
     size: Option<u32>,
     format: Format,
@@ -200,7 +206,13 @@ pub fn draw_one(
     if renderer.draws_into_spare_buffers() {
         give_a_canvas(&scene, format == Format::Array)?;
     }
-    let image = renderer.render(&scene)?;
+    let mut image = renderer.render(&scene)?;
+    // The pixel stage, as a run applies it after any backend.
+    if let Some(mut canvas) =
+        geomrender::variants::Canvas::new(image.width, image.height, &mut image.rgba)
+    {
+        pixels.apply(&mut canvas);
+    }
     let fail = |e: image::ImageError| error(Kind::Render, format!("{}: {e}", scene.id));
     Ok(match (format, encoding) {
         (Format::Array, Encoding::Png) => Output::Pixels(image),
@@ -393,8 +405,8 @@ pub fn draw_all(
     )?;
     let indexed: Vec<(usize, Input)> = inputs.into_iter().enumerate().collect();
     let one = |(i, input): &(usize, Input), renderer: &mut Renderer| {
-        let (scene, encoding) = input.job().map_err(|e| at(*i, e))?;
-        draw_one(scene, encoding, size, format, renderer).map_err(|e| at(*i, e))
+        let (scene, pixels, encoding) = input.job().map_err(|e| at(*i, e))?;
+        draw_one(scene, &pixels, encoding, size, format, renderer).map_err(|e| at(*i, e))
     };
     let results: Vec<PyResult<Output>> =
         crate::chunks::in_chunks(py, &indexed, workers as usize, |chunk| {

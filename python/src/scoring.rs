@@ -4,6 +4,7 @@
 
 use crate::errors::{Kind, error};
 use geomrender::score::{MissingPolicy, PredictionFormat, ScoreOptions, Tolerance, score_paths};
+use geomrender::words::Words;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
@@ -29,29 +30,10 @@ pub fn score(
         relative: tolerance,
         absolute_at_zero: zero_tolerance,
     };
-    opts.missing = match missing {
-        "exclude" => MissingPolicy::Exclude,
-        "wrong" => MissingPolicy::Wrong,
-        other => {
-            return Err(error(
-                Kind::Option,
-                format!("invalid value '{other}' for missing: expected exclude or wrong"),
-            ));
-        }
-    };
+    opts.missing = word::<MissingPolicy>(missing, "missing", &[])?;
     opts.format = match format {
         "auto" => None,
-        "geomrender" => Some(PredictionFormat::Geomrender),
-        "lmms-eval" => Some(PredictionFormat::LmmsEval),
-        "vlmevalkit" => Some(PredictionFormat::VlmEvalKit),
-        other => {
-            return Err(error(
-                Kind::Option,
-                format!(
-                    "invalid value '{other}' for format: expected auto, geomrender, lmms-eval or vlmevalkit"
-                ),
-            ));
-        }
+        other => Some(word::<PredictionFormat>(other, "format", &["auto"])?),
     };
     let fail = |e: &dyn std::fmt::Display| error(Kind::Score, e);
     py.detach(|| {
@@ -59,5 +41,22 @@ pub fn score(
         let report = serde_json::to_string(&scoring.report).map_err(|e| fail(&e))?;
         let items = serde_json::to_string(&scoring.items).map_err(|e| fail(&e))?;
         Ok((report, items))
+    })
+}
+
+/// The value of the option `option` named `text`, or the package's `OptionError`
+/// naming the words it takes (`extra` before them).
+fn word<T: Words>(text: &str, option: &str, extra: &[&str]) -> PyResult<T> {
+    geomrender::words::parse(text).map_err(|_| {
+        let mut all: Vec<&str> = extra.to_vec();
+        all.extend(T::ALL.iter().map(|v| v.name()));
+        let expected = match all.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => all.join(""),
+        };
+        error(
+            Kind::Option,
+            format!("invalid value '{text}' for {option}: expected {expected}"),
+        )
     })
 }

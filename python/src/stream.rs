@@ -70,7 +70,14 @@ pub fn stream_batch<'py>(
         let expanded = Job::expand_problem(&problem, &plan).map_err(|e| line_error(&e))?;
         let mut made = Vec::with_capacity(expanded.jobs.len());
         for (job, label) in labelled(&plan, &problem.id, expanded.jobs) {
-            let image = draw_one(job.scene.clone(), job.encoding, size, format, renderer)?;
+            let image = draw_one(
+                job.scene.clone(),
+                &job.pixels,
+                job.encoding,
+                size,
+                format,
+                renderer,
+            )?;
             made.push(Made {
                 index,
                 job,

@@ -206,8 +206,18 @@ pub fn variant_from_pickle(state: &str, label: String) -> PyResult<PyVariant> {
     let fail = |e: &dyn std::fmt::Display| error(Kind::Scene, format!("pickled Variant: {e}"));
     let s: State = serde_json::from_str(state).map_err(|e| fail(&e))?;
     let scene = geomrender::scene::parse_scene_value(&s.scene).map_err(|e| fail(&e))?;
+    // The pixel stage follows from the variant's values, as a run derives it.
+    let pixels = match &s.source {
+        Some(source) => {
+            let (variant, _) =
+                geomrender::audit::parse_variant(&source.variant).map_err(|e| fail(&e))?;
+            geomrender::variants::Pixels::of(&variant)
+        }
+        None => Default::default(),
+    };
     let job = Job {
         scene,
+        pixels,
         encoding: s
             .jpeg
             .map_or(Encoding::Png, |quality| Encoding::Jpeg { quality }),

@@ -9,7 +9,7 @@ use crate::audit::items::Drawn;
 use crate::output::dir::Dir;
 use crate::output::manifest::ManifestRow;
 use crate::pipeline::draw_variant;
-use crate::variants::{Change, Variant};
+use crate::variants::{Change, Pixels, Variant};
 
 /// Largest SVG file the audit reads (one with the font embedded is about 1 MB).
 const MAX_SVG_BYTES: u64 = 64 << 20;
@@ -101,6 +101,10 @@ pub(super) fn compare(
         .filter(|c| !declared.contains(c))
         .filter(|c| !(source == Source::Bytes && *c == Change::Pixels && drawing_axes))
         .collect();
+    // A variant of pixel axes alone is its base through the pixel stage, exactly.
+    if axes.iter().all(|a| a.pixels.is_some()) {
+        super::pixels::check(root, b, row, &Pixels::of(&variant))?;
+    }
     let scale = |r: &ManifestRow| r.problem.as_ref().map(|p| p.layout.scale);
     let scale_ratio = match (scale(b), scale(row)) {
         (Some(a), Some(v)) if a > 0.0 && a != v => Some(v / a),

@@ -22,6 +22,7 @@
 //! items    an SVG file → its canvas, subpaths with paint, labels with place and text
 //! diff     a variant's drawing and texts against its base's: counts per Change
 //! compare  one variant row against its base row: files, drawings, texts
+//! pixels   a pixel-stage variant is its base's PNG through the same stage
 //! index    where a line of an id is, to read it again
 //! problems the run's Problems, indexed, each read when a base needs it
 //! summary  counts per variant value, the first flagged rows and errors
@@ -32,6 +33,7 @@ mod compare;
 mod diff;
 mod index;
 mod items;
+mod pixels;
 mod problems;
 mod summary;
 mod write;

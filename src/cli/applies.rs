@@ -7,16 +7,7 @@
 
 use clap::ArgMatches;
 use clap::parser::ValueSource;
-use geomrender::generate::relations::{Domain, Mode, RelationOptions, Subset};
-
-/// What a rule's match is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Severity {
-    /// The command is refused (exit 2) before any work.
-    Error,
-    /// Said on stderr; the run goes on.
-    Warning,
-}
+use geomrender::generate::relations::RelationOptions;
 
 /// Options (clap ids: the fields' names) that do not apply when `when` holds.
 struct Rule {
@@ -29,7 +20,9 @@ struct Rule {
     when: fn(&ArgMatches) -> Option<String>,
     /// What they are for instead (ends the message).
     because: &'static str,
-    severity: Severity,
+    /// Said on stderr while the run goes on; otherwise the command is refused
+    /// (exit 2) before any work.
+    warning: bool,
     /// Also said (as a warning) when the first option is left at a default
     /// that `when` rules out.
     default_too: bool,
@@ -56,7 +49,7 @@ const RULES: &[Rule] = &[
         options: GEOMVERSE,
         when: task_relations,
         because: "it shapes GeomVerse problems (--task geomverse)",
-        severity: Severity::Error,
+        warning: false,
         default_too: false,
     },
     Rule {
@@ -64,7 +57,7 @@ const RULES: &[Rule] = &[
         options: RELATIONS,
         when: task_geomverse,
         because: "it shapes relation items (--task relations)",
-        severity: Severity::Error,
+        warning: false,
         default_too: false,
     },
     Rule {
@@ -74,7 +67,7 @@ const RULES: &[Rule] = &[
         because: "no construction these options draw has a version whose answer is \
                   \"Cannot be inferred\" (in the visual mode only those whose key a mark \
                   carries do; `--indeterminate 0` says none are wanted)",
-        severity: Severity::Error,
+        warning: false,
         default_too: true,
     },
     Rule {
@@ -89,7 +82,7 @@ const RULES: &[Rule] = &[
         ],
         when: input_is_scenes,
         because: "it applies to generated problems (--input problems, the default)",
-        severity: Severity::Error,
+        warning: false,
         default_too: false,
     },
     Rule {
@@ -97,7 +90,7 @@ const RULES: &[Rule] = &[
         options: &["frame_size", "max_tiles", "tolerance"],
         when: no_gpu_backend,
         because: "it sets how the GPU backend draws; ignored",
-        severity: Severity::Warning,
+        warning: true,
         default_too: false,
     },
     Rule {
@@ -105,7 +98,7 @@ const RULES: &[Rule] = &[
         options: &["embed_font"],
         when: no_svg,
         because: "it embeds the font in SVG files (--format svg or png,svg)",
-        severity: Severity::Error,
+        warning: false,
         default_too: false,
     },
     Rule {
@@ -114,7 +107,7 @@ const RULES: &[Rule] = &[
         when: no_raster,
         because: "it picks the problem of the contact sheets, which are drawn from \
                   rendered images (--format png)",
-        severity: Severity::Error,
+        warning: false,
         default_too: false,
     },
     Rule {
@@ -123,7 +116,7 @@ const RULES: &[Rule] = &[
         when: no_sharded_sink,
         because: "it sizes Parquet and WebDataset shards (--sink/--to parquet, \
                   webdataset or lmms-eval)",
-        severity: Severity::Error,
+        warning: false,
         default_too: false,
     },
     Rule {
@@ -131,7 +124,7 @@ const RULES: &[Rule] = &[
         options: &["parquet_compression"],
         when: no_parquet_sink,
         because: "it sets the Parquet shards' codec (--sink/--to parquet or lmms-eval)",
-        severity: Severity::Error,
+        warning: false,
         default_too: false,
     },
 ];
@@ -139,7 +132,8 @@ const RULES: &[Rule] = &[
 /// One option that does not apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
-    pub severity: Severity,
+    /// A warning (the run goes on), else an error.
+    pub warning: bool,
     pub message: String,
 }
 
@@ -164,7 +158,7 @@ pub fn findings(name: &str, cmd: &clap::Command, m: &ArgMatches) -> Vec<Finding>
             let flag = flag(cmd, rule.options[0]);
             let value = raw(m, rule.options[0]).join(",");
             out.push(Finding {
-                severity: Severity::Warning,
+                warning: true,
                 message: format!(
                     "{flag} (default {value}) does not apply to {setting}: {}; no item will be \
                      \"Cannot be inferred\"",
@@ -175,7 +169,7 @@ pub fn findings(name: &str, cmd: &clap::Command, m: &ArgMatches) -> Vec<Finding>
         }
         for id in given {
             out.push(Finding {
-                severity: rule.severity,
+                warning: rule.warning,
                 message: format!(
                     "{} does not apply to {setting}: {}",
                     flag(cmd, id),
@@ -199,11 +193,11 @@ pub fn check(root: &clap::Command, matches: &ArgMatches) {
         return;
     };
     let found = findings(name, cmd, m);
-    for f in found.iter().filter(|f| f.severity == Severity::Warning) {
+    for f in found.iter().filter(|f| f.warning) {
         eprintln!("warning: {}", f.message);
     }
     let errors: Vec<&str> = (found.iter())
-        .filter(|f| f.severity == Severity::Error)
+        .filter(|f| !f.warning)
         .map(|f| f.message.as_str())
         .collect();
     if !errors.is_empty() {
@@ -328,21 +322,9 @@ fn no_indeterminate_construction(m: &ArgMatches) -> Option<String> {
     }
     let one = |id: &str| raw(m, id).into_iter().next().unwrap_or_default();
     let opts = RelationOptions {
-        mode: match one("mode").as_str() {
-            "visual" => Mode::Visual,
-            _ => Mode::Text,
-        },
-        subset: match one("subset").as_str() {
-            "basic" => Some(Subset::Basic),
-            "advanced" => Some(Subset::Advanced),
-            _ => None,
-        },
-        domain: match one("domain").as_str() {
-            "line" => Some(Domain::Line),
-            "angle" => Some(Domain::Angle),
-            "shape" => Some(Domain::Shape),
-            _ => None,
-        },
+        mode: one("mode").parse().unwrap_or_default(),
+        subset: one("subset").parse().ok(),
+        domain: one("domain").parse().ok(),
         ..RelationOptions::default()
     };
     // Options that draw nothing at all are refused with their own error.

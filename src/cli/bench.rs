@@ -1,14 +1,17 @@
 //! `geomrender bench`: images/s of a whole render run (parse, compose, render,
 //! encode, write), with the busy time of each stage.
 
-use super::generate::{RelationArgs, TaskArg};
+use super::generate::RelationArgs;
 use super::progress::stage_line;
-use super::render::{BackendArg, EngineArgs, execute};
+use super::render::{EngineArgs, execute};
 use anyhow::Context;
+use geomrender::generate::Task;
 use geomrender::generate::{GenerateOptions, Generator};
 use geomrender::pipeline::RunSummary;
+use geomrender::render::Requested;
 use geomrender::scene::synthetic::diagram_scene;
 use geomrender::variants::Plan;
+use geomrender::words::Words;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -25,7 +28,7 @@ pub struct Args {
     /// items (shaped by --subset, --domain, --indeterminate and --mode, as in
     /// `generate`), the same ones every run (seed 1).
     #[arg(long, value_enum, default_value = "geomverse")]
-    task: TaskArg,
+    task: Task,
     #[command(flatten)]
     relations: RelationArgs,
     /// Variant axes per problem, as in `render --variants` (`all`: every axis that
@@ -46,7 +49,7 @@ pub struct Args {
     /// A second backend run on the same input in the same process, alternating with
     /// --backend round by round, e.g. `--backend cpu --against resvg`.
     #[arg(long, value_enum, value_name = "BACKEND")]
-    against: Option<BackendArg>,
+    against: Option<Requested>,
     /// Rounds of each backend (the best round of each is reported, and every round).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
@@ -142,12 +145,12 @@ fn make_input(args: &Args) -> anyhow::Result<String> {
     match args.input {
         Input::Problems => {
             let opts = match args.task {
-                TaskArg::Geomverse => Generator::GeomVerse(GenerateOptions {
+                Task::Geomverse => Generator::GeomVerse(GenerateOptions {
                     seed: 1,
                     depth: 1..=3,
                     ..GenerateOptions::default()
                 }),
-                TaskArg::Relations => Generator::Relations(args.relations.options(1)),
+                Task::Relations => Generator::Relations(args.relations.options(1)),
             };
             opts.validate()?;
             // In batches, as `generate` writes them: a million problems are never

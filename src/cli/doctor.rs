@@ -19,7 +19,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let gpu = gpu_section();
-    let auto = decide(Requested::Auto);
+    let auto = decide(Requested::Auto)?;
     let auto_name = match auto.kind {
         #[cfg(feature = "gpu")]
         BackendKind::Gpu => "gpu",

@@ -2,27 +2,12 @@
 //! the evaluation harnesses, without rendering again; and `--sink LIST` on `render`
 //! and `sweep`, which writes the same files (the same bytes) as the images come out.
 
+use super::words::{OrNone, or_none};
 use geomrender::output::datasets::{DatasetOptions, Exported, ParquetCompression, Sink, export};
 use geomrender::output::dir::Dir;
 use geomrender::output::lock::OutputLock;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// A dataset format on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SinkArg {
-    /// images/ + manifest.jsonl, always written (accepted for completeness).
-    Files,
-    /// Hugging Face Parquet: DIR/data/test-00000-of-000NN.parquet + DIR/README.md card.
-    Parquet,
-    /// WebDataset tar shards: DIR/wds/geomrender-000000.tar (KEY.png + KEY.json).
-    Webdataset,
-    /// VLMEvalKit TSV: DIR/vlmevalkit/GeomRender.tsv (base64 images).
-    Vlmevalkit,
-    /// lmms-eval task folder: DIR/lmms_eval/ (reads the Parquet shards, so writes them too).
-    #[value(name = "lmms-eval")]
-    LmmsEval,
-}
 
 /// Shard sizes and the Parquet codec, shared by `export` and `--sink`.
 #[derive(clap::Args, Clone, Copy)]
@@ -39,14 +24,7 @@ pub struct ShardSizeArgs {
     /// about half the bytes of this tool's PNGs) or none (the image bytes as they
     /// are: about twice the file, for about 6 % less CPU time with all four sinks).
     #[arg(long, value_enum, default_value = "snappy", value_name = "CODEC")]
-    parquet_compression: CompressionArg,
-}
-
-/// `--parquet-compression`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-enum CompressionArg {
-    Snappy,
-    None,
+    parquet_compression: ParquetCompression,
 }
 
 /// `--sink` on `render` and `sweep`.
@@ -57,8 +35,8 @@ pub struct SinkArgs {
     /// only the default layout). Shards get their final names when the run ends; a
     /// resumed run rebuilds them from the kept rows. The same bytes as
     /// `geomrender export DIR --to LIST`.
-    #[arg(long = "sink", value_enum, value_delimiter = ',', value_name = "SINKS")]
-    sinks: Vec<SinkArg>,
+    #[arg(long = "sink", value_delimiter = ',', value_name = "SINKS", value_parser = files_or_sink())]
+    sinks: Vec<OrNone<Sink>>,
     #[command(flatten)]
     shards: ShardSizeArgs,
 }
@@ -70,26 +48,26 @@ pub struct Args {
     /// Datasets to write into DIR, comma-separated: parquet, webdataset, vlmevalkit, lmms-eval.
     #[arg(
         long,
-        value_enum,
         value_delimiter = ',',
         required = true,
-        value_name = "SINKS"
+        value_name = "SINKS",
+        value_parser = files_or_sink()
     )]
-    to: Vec<SinkArg>,
+    to: Vec<OrNone<Sink>>,
     #[command(flatten)]
     shards: ShardSizeArgs,
 }
 
-fn sinks(args: &[SinkArg]) -> Vec<Sink> {
-    args.iter()
-        .filter_map(|s| match s {
-            SinkArg::Files => None,
-            SinkArg::Parquet => Some(Sink::Parquet),
-            SinkArg::Webdataset => Some(Sink::WebDataset),
-            SinkArg::Vlmevalkit => Some(Sink::VlmEvalKit),
-            SinkArg::LmmsEval => Some(Sink::LmmsEval),
-        })
-        .collect()
+/// A sink's word, or `files` (the layout every run writes: no sink).
+fn files_or_sink() -> impl clap::builder::TypedValueParser<Value = OrNone<Sink>> {
+    or_none::<Sink>(
+        "files",
+        "images/ + manifest.jsonl, always written (accepted for completeness)",
+    )
+}
+
+fn sinks(args: &[OrNone<Sink>]) -> Vec<Sink> {
+    args.iter().flatten().copied().collect()
 }
 
 fn options(sinks: Vec<Sink>, s: ShardSizeArgs) -> DatasetOptions {
@@ -97,10 +75,7 @@ fn options(sinks: Vec<Sink>, s: ShardSizeArgs) -> DatasetOptions {
         sinks,
         shard_rows: s.shard_rows as usize,
         shard_bytes: s.shard_mib << 20,
-        parquet_compression: match s.parquet_compression {
-            CompressionArg::Snappy => ParquetCompression::Snappy,
-            CompressionArg::None => ParquetCompression::None,
-        },
+        parquet_compression: s.parquet_compression,
     }
 }
 

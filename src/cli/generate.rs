@@ -2,9 +2,10 @@
 //! items (`--task relations`), as JSON lines.
 
 use super::shard::ShardArgs;
+use super::words::{OrNone, or_none};
 use anyhow::Context;
 use geomrender::generate::relations::{self, Domain, Mode, RelationOptions, Stats, Subset};
-use geomrender::generate::{self, GenerateOptions, Generator, Info, QuestionType};
+use geomrender::generate::{self, GenerateOptions, Generator, Info, QuestionType, Task};
 use geomrender::output::atomic::AtomicFile;
 use geomrender::output::dir::Dir;
 use geomrender::pipeline::{self, shard::Shard};
@@ -26,7 +27,7 @@ pub struct Args {
     /// --indeterminate and --mode shape relation items (each is refused with the
     /// other task).
     #[arg(long, value_enum, default_value = "geomverse")]
-    task: TaskArg,
+    task: Task,
     #[command(flatten)]
     relations: RelationArgs,
     /// Number of problems to write; exactly this many lines (failed draws are re-drawn).
@@ -55,10 +56,10 @@ pub struct Args {
     /// Where given side lengths and angles go: printed on the image, or stated in the
     /// question text (areas, perimeters and heights are always in the text).
     #[arg(long, value_enum, default_value = "image")]
-    info: InfoArg,
+    info: Info,
     /// What the question asks for; `any` draws one of the four per problem.
     #[arg(long, value_enum, default_value = "any")]
-    question: QuestionArg,
+    question: QuestionType,
     /// Only standard shapes (no rectangle ± semi-circle / equilateral triangle, no
     /// square − circle).
     #[arg(long)]
@@ -75,26 +76,17 @@ pub struct Args {
     shard: ShardArgs,
 }
 
-#[derive(Clone, Copy, PartialEq, clap::ValueEnum)]
-pub enum TaskArg {
-    /// GeomVerse's multi-step computation problems.
-    Geomverse,
-    /// GeomRel's relation identification: "What is the relationship between line AB
-    /// and line EF?", with lettered choices.
-    Relations,
-}
-
 /// The options of `--task relations`.
 #[derive(clap::Args)]
 pub struct RelationArgs {
     /// Relation items: basic (a relation from its definition or a property that
     /// implies it), advanced (two or three conditions chained across relations) or
     /// all (the relation drawn first, then one of its constructions).
-    #[arg(long, value_enum, default_value = "all")]
-    subset: SubsetArg,
+    #[arg(long, default_value = "all", value_parser = or_none::<Subset>("all", "both"))]
+    subset: OrNone<Subset>,
     /// Relation items: only relations of this domain (line, angle or shape).
-    #[arg(long, value_enum, default_value = "all")]
-    domain: DomainArg,
+    #[arg(long, default_value = "all", value_parser = or_none::<Domain>("all", "every domain"))]
+    domain: OrNone<Domain>,
     /// Relation items: the share (0..=1) whose conditions do not settle the relation,
     /// answered "Cannot be inferred": a condition the answer needs is left out (in
     /// the text mode replaced by one of its kind about a new element) and the
@@ -108,28 +100,7 @@ pub struct RelationArgs {
     /// on equal angles, given values on their elements) on a figure the question
     /// says is not drawn to scale, and asks only the question.
     #[arg(long, value_enum, default_value = "text")]
-    mode: ModeArg,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum ModeArg {
-    Text,
-    Visual,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum SubsetArg {
-    Basic,
-    Advanced,
-    All,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum DomainArg {
-    Line,
-    Angle,
-    Shape,
-    All,
+    mode: Mode,
 }
 
 impl RelationArgs {
@@ -137,46 +108,12 @@ impl RelationArgs {
     pub fn options(&self, seed: u64) -> RelationOptions {
         RelationOptions {
             seed,
-            subset: match self.subset {
-                SubsetArg::Basic => Some(Subset::Basic),
-                SubsetArg::Advanced => Some(Subset::Advanced),
-                SubsetArg::All => None,
-            },
-            domain: match self.domain {
-                DomainArg::Line => Some(Domain::Line),
-                DomainArg::Angle => Some(Domain::Angle),
-                DomainArg::Shape => Some(Domain::Shape),
-                DomainArg::All => None,
-            },
+            subset: self.subset,
+            domain: self.domain,
             indeterminate: self.indeterminate,
-            mode: match self.mode {
-                ModeArg::Text => Mode::Text,
-                ModeArg::Visual => Mode::Visual,
-            },
+            mode: self.mode,
         }
     }
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum InfoArg {
-    /// Values printed next to their sides and angles.
-    Image,
-    /// Values stated in the question.
-    Text,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum QuestionArg {
-    /// A length: side, diagonal, diameter or height.
-    Side,
-    /// The degree of an angle.
-    Angle,
-    /// An area.
-    Area,
-    /// A perimeter, circumference or arc length.
-    Perimeter,
-    /// One of the four, drawn per problem.
-    Any,
 }
 
 fn parse_depth(s: &str) -> Result<RangeInclusive<u8>, String> {
@@ -210,8 +147,8 @@ fn parse_depth(s: &str) -> Result<RangeInclusive<u8>, String> {
 impl Args {
     fn generator(&self) -> Generator {
         match self.task {
-            TaskArg::Geomverse => Generator::GeomVerse(self.options()),
-            TaskArg::Relations => Generator::Relations(self.relations.options(self.seed)),
+            Task::Geomverse => Generator::GeomVerse(self.options()),
+            Task::Relations => Generator::Relations(self.relations.options(self.seed)),
         }
     }
 
@@ -222,17 +159,8 @@ impl Args {
             branch_prob: self.branch_prob,
             distractors: self.distractors,
             variablized: self.variablized,
-            info: match self.info {
-                InfoArg::Image => Info::Image,
-                InfoArg::Text => Info::Text,
-            },
-            question: match self.question {
-                QuestionArg::Side => QuestionType::Side,
-                QuestionArg::Angle => QuestionType::Angle,
-                QuestionArg::Area => QuestionType::Area,
-                QuestionArg::Perimeter => QuestionType::Perimeter,
-                QuestionArg::Any => QuestionType::Any,
-            },
+            info: self.info,
+            question: self.question,
             standard_only: self.standard_only,
         }
     }

@@ -1,11 +1,11 @@
 //! `geomrender merge OUT`: the finished shards under OUT/shards/ as one run's files
 //! in OUT (see `geomrender::output::merge`), plus a sweep's contact sheets.
 
-use super::render::BackendArg;
 use anyhow::Context;
-use clap::ValueEnum;
 use geomrender::output::lock::OutputLock;
 use geomrender::output::merge::merge;
+use geomrender::pipeline::Backend;
+use geomrender::render::Requested;
 use geomrender::variants::Plan;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,7 +17,7 @@ pub struct Args {
     /// What draws a sweep's contact sheets (default: the sweep's own --backend, so the
     /// sheets equal a single machine's).
     #[arg(long, value_enum)]
-    backend: Option<BackendArg>,
+    backend: Option<Requested>,
     /// No contact sheets.
     #[arg(long)]
     no_sheets: bool,
@@ -52,11 +52,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(b) => b,
             None => options["backend_arg"]
                 .as_str()
-                .and_then(|s| BackendArg::from_str(s, true).ok())
-                .unwrap_or(BackendArg::Auto),
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(Requested::Auto),
         };
         let sheet = options["sheet_problem"].as_str();
-        let backend = backend.backend()?;
+        let (backend, _) = Backend::open(backend)?;
         let mut sheets = super::sweep::write_sheets(lock.dir(), &plan, sheet, backend.clone())?;
         sheets.extend(super::sweep::relation_outputs(lock.dir(), Some(backend))?);
         for s in sheets {

@@ -10,6 +10,7 @@
 //! audit      variants against their bases      interrupt SIGINT/SIGTERM: a resumable run
 //! gallery    a finished run as a static site   malloc    glibc's thresholds for a batch run
 //! applies    options that do not apply to the task, mode, backend or outputs (one table)
+//! words      library enums as flags, with the CLI's own word for "none" (all, auto, files)
 //! ```
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -32,6 +33,7 @@ mod score;
 mod shard;
 mod sweep;
 mod variants;
+mod words;
 
 /// Generate GeomVerse-style geometry problems, render their diagrams in batch on
 /// the GPU (wgpu), and emit controlled robustness variants of every image.

@@ -9,16 +9,15 @@ use geomrender::pipeline::shard;
 use geomrender::pipeline::{
     self, Backend, Job, LineKind, Outputs, Previous, RunOptions, RunSummary, SkipCount, SkipReason,
 };
-use geomrender::render::CpuRenderer;
+use geomrender::render::Requested;
 #[cfg(feature = "gpu")]
 use geomrender::render::gpu::{GpuOptions, TargetSize};
-use geomrender::render::{BackendKind, Requested, decide};
 use geomrender::render::{DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, TessellateOptions};
 use geomrender::variants::Plan;
+use geomrender::words::Words;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -93,7 +92,7 @@ pub struct EngineArgs {
     /// gpu`), `cpu` (the direct rasteriser), `resvg` (the reference), or `auto`: a
     /// hardware GPU when there is one (and the `gpu` feature), else `cpu`.
     #[arg(long, value_enum, default_value = "auto")]
-    pub backend: BackendArg,
+    pub backend: Requested,
     /// Files per image: `png` (rendered) and/or `svg` (the exact SVG equivalent),
     /// comma-separated. Variants of the `jpeg` axis write JPEG instead of PNG.
     #[arg(
@@ -135,62 +134,6 @@ pub struct EngineArgs {
     chunk_lines: u32,
 }
 
-/// `--backend`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BackendArg {
-    /// A hardware GPU adapter when present, else the CPU.
-    Auto,
-    /// wgpu on the adapter `doctor` names (hardware, lavapipe or llvmpipe); in a
-    /// binary built with the `gpu` cargo feature.
-    Gpu,
-    /// The direct CPU rasteriser (tiny-skia, cached glyph masks), in parallel.
-    Cpu,
-    /// resvg on each Scene's SVG, in parallel: the reference the others are checked against.
-    Resvg,
-}
-
-impl BackendArg {
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            BackendArg::Auto => "auto",
-            BackendArg::Gpu => "gpu",
-            BackendArg::Cpu => "cpu",
-            BackendArg::Resvg => "resvg",
-        }
-    }
-
-    /// The backend it decides on, with default settings (for single scenes).
-    pub fn backend(self) -> anyhow::Result<Backend> {
-        Ok(match decide(self.requested()?).kind {
-            #[cfg(feature = "gpu")]
-            BackendKind::Gpu => Backend::Gpu(GpuOptions::default()),
-            BackendKind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
-            BackendKind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
-        })
-    }
-
-    /// What the library is asked for. `gpu` in a binary built without the `gpu`
-    /// cargo feature is an error that says how to build one with it.
-    pub fn requested(self) -> anyhow::Result<Requested> {
-        Ok(match self {
-            BackendArg::Auto => Requested::Auto,
-            #[cfg(feature = "gpu")]
-            BackendArg::Gpu => Requested::Gpu,
-            #[cfg(not(feature = "gpu"))]
-            BackendArg::Gpu => anyhow::bail!("{NO_GPU}"),
-            BackendArg::Cpu => Requested::Cpu,
-            BackendArg::Resvg => Requested::Resvg,
-        })
-    }
-}
-
-/// Why `--backend gpu` is refused by a binary built without the `gpu` feature.
-#[cfg(not(feature = "gpu"))]
-pub const NO_GPU: &str = "--backend gpu: this geomrender was built without the `gpu` cargo feature \
-     (wgpu), so it draws with the CPU rasteriser only; build it with \
-     `cargo build --release --features gpu` (or `cargo run --release --features gpu -- …`)";
-
 /// Output file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -229,18 +172,35 @@ fn tolerance_arg(s: &str) -> Result<f32, String> {
 }
 
 impl EngineArgs {
+    /// Refuses axes that change only the raster file (the pixel stage, the JPEG
+    /// encoding) in a run that writes no raster file: their variants would be the
+    /// base's SVG under another name.
+    pub fn check_plan(&self, plan: &Plan) -> anyhow::Result<()> {
+        if self.format.contains(&Format::Png) {
+            return Ok(());
+        }
+        if let Some(axis) = plan.raster_only_axes().first() {
+            anyhow::bail!(
+                "--variants {axis}: {axis} changes only the raster image ({}), and --format svg \
+                 writes none; add --format png",
+                axis.changes
+            );
+        }
+        Ok(())
+    }
+
     /// The run options these flags describe, writing into `out` (doing `previous`
     /// with an earlier run there).
     pub fn options(&self, out: &Path, previous: Previous) -> anyhow::Result<RunOptions> {
-        let backend = match decide(self.backend.requested()?).kind {
-            #[cfg(feature = "gpu")]
-            BackendKind::Gpu => Backend::Gpu(GpuOptions {
+        let (backend, _) = Backend::open(self.backend)?;
+        #[cfg(feature = "gpu")]
+        let backend = match backend {
+            Backend::Gpu(o) => Backend::Gpu(GpuOptions {
                 target_size: self.frame_size.map_or(TargetSize::Auto, TargetSize::square),
                 max_tiles: self.max_tiles as usize,
-                ..GpuOptions::default()
+                ..o
             }),
-            BackendKind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
-            BackendKind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
+            other => other,
         };
         Ok(RunOptions {
             out_dir: out.to_path_buf(),
@@ -274,6 +234,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(spec) => Plan::parse(spec, args.grid).context("--variants")?,
         None => Plan::base_only(),
     };
+    args.engine.check_plan(&plan)?;
     let stdin = args.input.as_os_str() == "-";
     let shard = args.shard.resolve()?;
     anyhow::ensure!(

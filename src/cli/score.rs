@@ -1,5 +1,6 @@
 //! `geomrender score`: score model predictions per variant and write the report.
 
+use super::words::{OrNone, or_none};
 use anyhow::Context;
 use geomrender::score::{self, MissingPolicy, ScoreOptions, Tolerance};
 use std::path::PathBuf;
@@ -60,8 +61,8 @@ pub struct Args {
     /// How an image without a prediction (no line, or "prediction": null) counts:
     /// `exclude` leaves it out of n (it is still counted and listed as missing),
     /// `wrong` scores it as a wrong answer.
-    #[arg(long, value_enum, default_value_t = Missing::Exclude)]
-    missing: Missing,
+    #[arg(long, value_enum, default_value = "exclude")]
+    missing: MissingPolicy,
 
     /// Count only the matched base problems: those with an image of every variant
     /// (axis and value) in the manifest, the base image included, and, under
@@ -99,27 +100,13 @@ pub struct Args {
     /// `lmms-eval` (--log_samples JSONL; the model is the folder it is in) or
     /// `vlmevalkit` (a result .xlsx/.tsv/.csv with index and prediction; the model is
     /// the file name without _GeomRender).
-    #[arg(long, value_enum, default_value_t = PredFormat::Auto, value_name = "FORMAT")]
-    predictions_format: PredFormat,
+    #[arg(long, default_value = "auto", value_name = "FORMAT",
+          value_parser = or_none::<score::PredictionFormat>("auto", "from the file: its extension, then its first line"))]
+    predictions_format: OrNone<score::PredictionFormat>,
 
     /// With --explain: only this model's prediction.
     #[arg(long, value_name = "NAME", requires = "explain")]
     model: Option<String>,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum PredFormat {
-    Auto,
-    Geomrender,
-    #[value(name = "lmms-eval")]
-    LmmsEval,
-    Vlmevalkit,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum Missing {
-    Exclude,
-    Wrong,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -128,16 +115,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         relative: args.tolerance,
         absolute_at_zero: args.zero_tolerance,
     };
-    opts.format = match args.predictions_format {
-        PredFormat::Auto => None,
-        PredFormat::Geomrender => Some(score::PredictionFormat::Geomrender),
-        PredFormat::LmmsEval => Some(score::PredictionFormat::LmmsEval),
-        PredFormat::Vlmevalkit => Some(score::PredictionFormat::VlmEvalKit),
-    };
-    opts.missing = match args.missing {
-        Missing::Exclude => MissingPolicy::Exclude,
-        Missing::Wrong => MissingPolicy::Wrong,
-    };
+    opts.format = args.predictions_format;
+    opts.missing = args.missing;
     opts.matched = args.matched;
     if let Some(id) = &args.explain {
         let (manifest, predictions) = score::read_sources(&args.manifest, &args.predictions)?;

@@ -2,10 +2,11 @@
 //! problems (depths 1–3), renders each base image and the four GeomVerse axes, and
 //! writes one captioned contact sheet per axis.
 
-use super::generate::{RelationArgs, TaskArg, write_problems_unless_other};
+use super::generate::{RelationArgs, write_problems_unless_other};
 use super::render::{EngineArgs, ResumeArg, execute, report};
 use super::shard::ShardArgs;
 use anyhow::Context;
+use geomrender::generate::Task;
 use geomrender::generate::relations::Stats;
 use geomrender::generate::{GenerateOptions, Generator, Problem};
 use geomrender::output::contact;
@@ -14,6 +15,7 @@ use geomrender::output::lock::OutputLock;
 use geomrender::pipeline::shard::{self, Shard};
 use geomrender::pipeline::{self, Backend, Previous, RunOptions, SceneRenderer};
 use geomrender::variants::{AXES, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, VariantError};
+use geomrender::words::Words;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -31,7 +33,7 @@ pub struct Args {
     seed: u64,
     /// What to generate: GeomVerse problems (depths 1–3), or GeomRel relation items.
     #[arg(long, value_enum, default_value = "geomverse")]
-    task: TaskArg,
+    task: Task,
     #[command(flatten)]
     relations: RelationArgs,
     /// Variant axes (see `geomrender variants --list`); default
@@ -67,12 +69,13 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let variants = args.variants.clone().unwrap_or_else(|| {
         match args.task {
-            TaskArg::Geomverse => GEOMVERSE_SWEEP,
-            TaskArg::Relations => RELATION_SWEEP,
+            Task::Geomverse => GEOMVERSE_SWEEP,
+            Task::Relations => RELATION_SWEEP,
         }
         .to_string()
     });
     let plan = plan_for(args.task, &variants)?;
+    args.engine.check_plan(&plan)?;
     let datasets = args.sink.options()?;
     let shard = args.shard.resolve()?;
     anyhow::ensure!(
@@ -153,12 +156,12 @@ fn generate_problems(
     problems_path: &Path,
 ) -> anyhow::Result<Generator> {
     let opts = match args.task {
-        TaskArg::Geomverse => Generator::GeomVerse(GenerateOptions {
+        Task::Geomverse => Generator::GeomVerse(GenerateOptions {
             seed: args.seed,
             depth: 1..=3,
             ..GenerateOptions::default()
         }),
-        TaskArg::Relations => Generator::Relations(args.relations.options(args.seed)),
+        Task::Relations => Generator::Relations(args.relations.options(args.seed)),
     };
     let count = range.end - range.start;
     // An earlier run here: replaced (--force), or kept only for the same problems
@@ -216,10 +219,10 @@ fn contact_sheets(
 /// The plan of `--variants SPEC` for problems of `task`: for relation items `all`
 /// stands for the axes that apply to them, and an axis that does not is refused,
 /// naming the task (its variants would all be "not made").
-pub fn plan_for(task: TaskArg, spec: &str) -> anyhow::Result<Plan> {
+pub fn plan_for(task: Task, spec: &str) -> anyhow::Result<Plan> {
     let all = match task {
-        TaskArg::Geomverse => AllAxes::Every,
-        TaskArg::Relations => AllAxes::Relations,
+        Task::Geomverse => AllAxes::Every,
+        Task::Relations => AllAxes::Relations,
     };
     Plan::parse_for(spec, false, all).map_err(|e| match e {
         VariantError::NotForRelations(axis) => {

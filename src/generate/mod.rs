@@ -17,6 +17,7 @@
 //! text       names, labels, question and solution in both annotation styles
 //! limits     what a Problem read back may hold (names, counts, values), checked
 //! generator  what a run generates: GeomVerse problems or relation items, one type
+//! task       which of the two, by name (`--task`)
 //! ```
 //!
 //! GeomRel's relation pool (`relations/`): the relations an identification item
@@ -51,6 +52,7 @@ pub mod relations;
 pub mod rewrite;
 pub mod rng;
 pub mod shapes;
+mod task;
 mod text;
 
 pub use algorithm::MAX_NODES;
@@ -59,6 +61,7 @@ pub use generator::{Generator, GeneratorError};
 pub use limits::LimitError;
 pub use problem::*;
 pub use rewrite::backward::{BackwardError, backward_question};
+pub use task::Task;
 pub use text::{TextError, point_name};
 
 use rayon::prelude::*;

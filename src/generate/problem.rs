@@ -27,6 +27,7 @@ impl Annotation {
 
 /// Where given side lengths and angle degrees are stated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Info {
     /// Drawn on the image next to their element (areas, perimeters, heights and
@@ -39,6 +40,7 @@ pub enum Info {
 
 /// What the question asks for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum QuestionType {
     /// A length: a side, diagonal, diameter or height.
@@ -53,8 +55,46 @@ pub enum QuestionType {
     Any,
     /// A relation between elements, chosen among lettered options (a relation item,
     /// `generate --task relations`; never a GeomVerse problem's).
+    #[cfg_attr(feature = "cli", value(skip))]
     Relation,
 }
+
+impl crate::words::Words for Info {
+    const WHAT: &'static str = "info";
+    const ALL: &'static [Info] = &[Info::Image, Info::Text];
+    fn name(self) -> &'static str {
+        match self {
+            Info::Image => "image",
+            Info::Text => "text",
+        }
+    }
+}
+
+crate::words!(Info);
+
+impl crate::words::Words for QuestionType {
+    const WHAT: &'static str = "question type";
+    const ALL: &'static [QuestionType] = &[
+        QuestionType::Side,
+        QuestionType::Angle,
+        QuestionType::Area,
+        QuestionType::Perimeter,
+        QuestionType::Any,
+        QuestionType::Relation,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            QuestionType::Side => "side",
+            QuestionType::Angle => "angle",
+            QuestionType::Area => "area",
+            QuestionType::Perimeter => "perimeter",
+            QuestionType::Any => "any",
+            QuestionType::Relation => "relation",
+        }
+    }
+}
+
+crate::words!(QuestionType);
 
 /// The generation parameters of one problem (the resolved question type, never `any`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

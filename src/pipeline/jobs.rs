@@ -7,7 +7,9 @@ use crate::generate::{Answer, Params, Problem};
 use crate::output::availability::{Bases, Outcome};
 use crate::output::manifest::{ProblemFields, RelationFields, Source};
 use crate::scene::{check_id, limits, parse_scene_value};
-use crate::variants::{Axis, Drawing, Plan, Variant, VariantError, draw_problem, vary_scene};
+use crate::variants::{
+    Axis, Drawing, Pixels, Plan, Variant, VariantError, draw_problem, vary_scene,
+};
 use serde_json::Value;
 
 /// What a line holds.
@@ -190,6 +192,7 @@ impl Job {
             && a.height == b.height
             && a.background == b.background
             && a.items == b.items
+            && self.pixels == base.pixels
             && self.encoding == base.encoding
             && texts(self) == texts(base)
     }
@@ -284,6 +287,7 @@ fn problem_job(
     check_id(&scene.id).map_err(|e| JobError::of(&vid, e))?;
     Ok(Job {
         scene,
+        pixels: drawing.pixels,
         encoding: drawing.encoding,
         source: Some(Source {
             base_id: problem.id.clone(),
@@ -326,6 +330,7 @@ fn scene_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
         crate::scene::validate(&scene).map_err(|e| JobError::of(&vid, e))?;
         Ok(Job {
             scene,
+            pixels: Pixels::of(variant),
             encoding,
             source: Some(Source {
                 base_id: base.id.clone(),

@@ -58,8 +58,10 @@ use crate::render::RenderedImage;
 use crate::render::TessellateOptions;
 #[cfg(feature = "gpu")]
 use crate::render::gpu::{GpuError, GpuOptions, GpuRenderer};
+use crate::render::{BackendError, BackendKind, Decision, Requested, decide};
 use crate::scene::{Scene, SceneError};
 use crate::style::Encoding;
+use crate::variants::{Canvas, Pixels};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -71,6 +73,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub struct Job {
     pub scene: Scene,
+    /// What the pixel stage does to the rendered image, before it is encoded.
+    pub pixels: Pixels,
     pub encoding: Encoding,
     /// The base image and variant (Problem lines, and Scene lines with `--variants`).
     pub source: Option<Source>,
@@ -83,6 +87,7 @@ impl Job {
     pub fn new(scene: Scene) -> Self {
         Job {
             scene,
+            pixels: Pixels::default(),
             encoding: Encoding::Png,
             source: None,
             problem: None,
@@ -112,6 +117,22 @@ pub enum Backend {
     Gpu(GpuOptions),
     /// A per-scene renderer run on rayon: the direct rasteriser (`cpu`) or resvg.
     Cpu(Arc<CpuRenderer>),
+}
+
+impl Backend {
+    /// The one door to a backend: what `requested` decides on (with the GPU's
+    /// default settings, which a caller may then tune), and why. Runs, `bench`,
+    /// `merge`'s contact sheets and the Python package open theirs here.
+    pub fn open(requested: Requested) -> Result<(Backend, Decision), BackendError> {
+        let decision = decide(requested)?;
+        let backend = match decision.kind {
+            #[cfg(feature = "gpu")]
+            BackendKind::Gpu => Backend::Gpu(GpuOptions::default()),
+            BackendKind::Cpu => Backend::Cpu(Arc::new(CpuRenderer::raster())),
+            BackendKind::Resvg => Backend::Cpu(Arc::new(CpuRenderer::resvg())),
+        };
+        Ok((backend, decision))
+    }
 }
 
 /// Which files each job produces.
@@ -298,8 +319,30 @@ pub(crate) struct Meta {
     problem: Option<ProblemFields>,
     /// Hex SHA-256 of the input line.
     input_sha256: String,
+    pixels: Pixels,
     encoding: Encoding,
     svg: Option<String>,
+}
+
+impl Meta {
+    /// The job's image file: `img` through the pixel stage, then encoded (its
+    /// buffer handed back to this thread's renderer).
+    fn finish(
+        &self,
+        mut img: RenderedImage,
+        stats: &StageTimes,
+    ) -> Result<Vec<u8>, image::ImageError> {
+        if !self.pixels.is_empty() {
+            let _t = Timer::new(&stats.pixels);
+            if let Some(mut canvas) = Canvas::new(img.width, img.height, &mut img.rgba) {
+                self.pixels.apply(&mut canvas);
+            }
+        }
+        let _t = Timer::new(&stats.encode);
+        let encoded = crate::output::encode(self.encoding, &img);
+        img.recycle();
+        encoded
+    }
 }
 
 /// A job ready to be written: its image unless only SVG was asked for.

@@ -297,6 +297,7 @@ impl Reader<'_> {
             source: job.source,
             problem,
             input_sha256: input_sha256.to_string(),
+            pixels: job.pixels,
             encoding: job.encoding,
             svg,
         };
@@ -313,10 +314,7 @@ impl Reader<'_> {
                     .render(&job.scene)
                     .map_err(|e| JobError::of(&meta.id, e))?;
                 drop(_t);
-                let _t = Timer::new(&self.stats.encode);
-                let encoded = crate::output::encode(meta.encoding, &img);
-                img.recycle();
-                Some(Raster::Encoded(encoded))
+                Some(Raster::Encoded(meta.finish(img, self.stats)))
             }
             _ => None,
         };

@@ -138,10 +138,7 @@ impl Sink<'_> {
             Some(image) => {
                 let encoded = match image {
                     #[cfg(feature = "gpu")]
-                    Raster::Pixels(img) => {
-                        let _t = Timer::new(&self.stats.encode);
-                        crate::output::encode(meta.encoding, &img)
-                    }
+                    Raster::Pixels(img) => meta.finish(img, self.stats),
                     Raster::Encoded(result) => result,
                 };
                 let bytes = encoded.map_err(|source| RunError::Encode {

@@ -14,6 +14,9 @@ pub struct StageTimes {
     pub gpu_wait: AtomicU64,
     /// Rendering scenes with the CPU backend (rayon workers).
     pub render_cpu: AtomicU64,
+    /// The pixel stage: variants' hooks on the rendered pixels (rayon workers, or
+    /// the sink for GPU images).
+    pub pixels: AtomicU64,
     /// Image encoding and hashing (rayon workers).
     pub encode: AtomicU64,
     /// Writing image files and manifest rows.
@@ -24,13 +27,14 @@ pub struct StageTimes {
 
 impl StageTimes {
     /// `(stage name, busy time)` in pipeline order.
-    pub fn list(&self) -> [(&'static str, Duration); 7] {
+    pub fn list(&self) -> [(&'static str, Duration); 8] {
         let d = |a: &AtomicU64| Duration::from_nanos(a.load(Ordering::Relaxed));
         [
             ("prepare", d(&self.prepare)),
             ("gpu submit", d(&self.gpu_submit)),
             ("gpu wait + readback", d(&self.gpu_wait)),
             ("cpu render", d(&self.render_cpu)),
+            ("pixels", d(&self.pixels)),
             ("encode", d(&self.encode)),
             ("write", d(&self.write)),
             ("datasets", d(&self.datasets)),
@@ -46,6 +50,7 @@ impl Clone for StageTimes {
             gpu_submit: c(&self.gpu_submit),
             gpu_wait: c(&self.gpu_wait),
             render_cpu: c(&self.render_cpu),
+            pixels: c(&self.pixels),
             encode: c(&self.encode),
             write: c(&self.write),
             datasets: c(&self.datasets),

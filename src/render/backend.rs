@@ -5,15 +5,53 @@
 #[cfg(feature = "gpu")]
 use super::gpu::survey;
 
-/// What the user asked for.
+/// What the user asked for (`--backend`, the Python package's `backend=`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Requested {
+    /// A hardware GPU adapter when present, else the CPU.
     #[default]
     Auto,
-    #[cfg(feature = "gpu")]
+    /// wgpu on the adapter `doctor` names (hardware, lavapipe or llvmpipe); in a
+    /// build with the `gpu` cargo feature.
     Gpu,
+    /// The direct CPU rasteriser (tiny-skia, cached glyph masks), in parallel.
     Cpu,
+    /// resvg on each Scene's SVG, in parallel: the reference the others are checked against.
     Resvg,
+}
+
+impl crate::words::Words for Requested {
+    const WHAT: &'static str = "backend";
+    const ALL: &'static [Requested] = &[
+        Requested::Auto,
+        Requested::Gpu,
+        Requested::Cpu,
+        Requested::Resvg,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Requested::Auto => "auto",
+            Requested::Gpu => "gpu",
+            Requested::Cpu => "cpu",
+            Requested::Resvg => "resvg",
+        }
+    }
+}
+
+crate::words!(Requested);
+
+/// Why a requested backend cannot draw in this build.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BackendError {
+    /// `gpu` asked of a build without the `gpu` cargo feature.
+    #[error(
+        "--backend gpu: this geomrender was built without the `gpu` cargo feature (wgpu), so \
+         it draws with the CPU rasteriser only; build it with `cargo build --release \
+         --features gpu` (or `cargo run --release --features gpu -- …`)"
+    )]
+    NoGpuFeature,
 }
 
 /// What will draw.
@@ -35,13 +73,16 @@ pub struct Decision {
 }
 
 /// Resolves `requested`; `auto` looks at the adapters without opening a device.
-pub fn decide(requested: Requested) -> Decision {
-    match requested {
+/// `gpu` in a build without the `gpu` feature is an error that says how to get one.
+pub fn decide(requested: Requested) -> Result<Decision, BackendError> {
+    Ok(match requested {
         #[cfg(feature = "gpu")]
         Requested::Gpu => Decision {
             kind: BackendKind::Gpu,
             reason: "--backend gpu".into(),
         },
+        #[cfg(not(feature = "gpu"))]
+        Requested::Gpu => return Err(BackendError::NoGpuFeature),
         Requested::Cpu => Decision {
             kind: BackendKind::Cpu,
             reason: "--backend cpu".into(),
@@ -76,5 +117,5 @@ pub fn decide(requested: Requested) -> Decision {
                 },
             }
         }
-    }
+    })
 }

@@ -34,7 +34,7 @@ mod tessellate;
 #[cfg(feature = "gpu")]
 mod text;
 
-pub use backend::{BackendKind, Decision, Requested, decide};
+pub use backend::{BackendError, BackendKind, Decision, Requested, decide};
 pub use cpu::{CpuError, CpuRenderer, svg_options};
 #[cfg(feature = "gpu")]
 pub use prepare::{PreparedScene, prepare};

@@ -22,14 +22,34 @@ use std::path::Path;
 
 /// The layout of a predictions file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum PredictionFormat {
     /// `{"id", "prediction", "model"?}` per line.
     Geomrender,
     /// lmms-eval `--log_samples` JSONL.
     LmmsEval,
     /// A VLMEvalKit result table (`.xlsx`, `.tsv`, `.csv`).
+    #[cfg_attr(feature = "cli", value(name = "vlmevalkit"))]
     VlmEvalKit,
 }
+
+impl crate::words::Words for PredictionFormat {
+    const WHAT: &'static str = "predictions format";
+    const ALL: &'static [PredictionFormat] = &[
+        PredictionFormat::Geomrender,
+        PredictionFormat::LmmsEval,
+        PredictionFormat::VlmEvalKit,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            PredictionFormat::Geomrender => "geomrender",
+            PredictionFormat::LmmsEval => "lmms-eval",
+            PredictionFormat::VlmEvalKit => "vlmevalkit",
+        }
+    }
+}
+
+crate::words!(PredictionFormat);
 
 impl PredictionFormat {
     /// Guesses the layout from the file name and the first non-blank line.

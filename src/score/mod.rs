@@ -126,6 +126,7 @@ pub const REPORT_SCHEMA: &str = include_str!("../../schemas/report.schema.json")
 
 /// What a manifest item without a prediction from a model counts as.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum MissingPolicy {
     /// Left out of `n` (accuracy over answered items); still counted in `missing`.
@@ -134,6 +135,19 @@ pub enum MissingPolicy {
     /// Counted in `n` as a wrong answer.
     Wrong,
 }
+
+impl crate::words::Words for MissingPolicy {
+    const WHAT: &'static str = "missing";
+    const ALL: &'static [MissingPolicy] = &[MissingPolicy::Exclude, MissingPolicy::Wrong];
+    fn name(self) -> &'static str {
+        match self {
+            MissingPolicy::Exclude => "exclude",
+            MissingPolicy::Wrong => "wrong",
+        }
+    }
+}
+
+crate::words!(MissingPolicy);
 
 /// Options of a scoring run; the CLI fills the same struct.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -10,6 +10,7 @@
 
 use super::error::{LineReason, bad, required_string};
 use crate::generate::relations::{CANNOT_BE_INFERRED, Domain, Mode, Subset, relation};
+use crate::words::Words;
 use serde_json::{Map, Value};
 
 /// The value of `task` that marks a relation row.
@@ -43,6 +44,17 @@ pub(super) fn is_relation_row(map: &Map<String, Value>) -> Result<bool, LineReas
     }
 }
 
+/// The required key `key` as a value of `T`, named by its word.
+fn word<T: Words>(map: &Map<String, Value>, key: &str) -> Result<T, LineReason> {
+    let text = required_string(map, key)?;
+    crate::words::parse(&text).map_err(|_| {
+        bad(
+            key,
+            format!("must be {}, got {text:?}", crate::words::expected::<T>(&[])),
+        )
+    })
+}
+
 /// Reads and checks the relation keys of a relation row whose answer is option
 /// `index` of `choices`.
 pub(super) fn parse_relation(
@@ -68,17 +80,7 @@ pub(super) fn parse_relation(
             format!("{name:?} is not a relation of the pool"),
         )
     })?;
-    let domain = match required_string(map, "domain")?.as_str() {
-        "line" => Domain::Line,
-        "angle" => Domain::Angle,
-        "shape" => Domain::Shape,
-        other => {
-            return Err(bad(
-                "domain",
-                format!("must be line, angle or shape, got {other:?}"),
-            ));
-        }
-    };
+    let domain: Domain = word(map, "domain")?;
     if domain != pooled.domain {
         return Err(bad(
             "domain",
@@ -89,26 +91,8 @@ pub(super) fn parse_relation(
             ),
         ));
     }
-    let subset = match required_string(map, "subset")?.as_str() {
-        "basic" => Subset::Basic,
-        "advanced" => Subset::Advanced,
-        other => {
-            return Err(bad(
-                "subset",
-                format!("must be basic or advanced, got {other:?}"),
-            ));
-        }
-    };
-    let mode = match required_string(map, "mode")?.as_str() {
-        "text" => Mode::Text,
-        "visual" => Mode::Visual,
-        other => {
-            return Err(bad(
-                "mode",
-                format!("must be text or visual, got {other:?}"),
-            ));
-        }
-    };
+    let subset: Subset = word(map, "subset")?;
+    let mode: Mode = word(map, "mode")?;
     Ok(RelationItem {
         relation: pooled.name,
         domain,

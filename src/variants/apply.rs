@@ -2,7 +2,7 @@
 //! running each axis's hooks (`axes`) in their order.
 
 use super::axes::{Look, OnScene};
-use super::{AxisValue, Variant, VariantError};
+use super::{AxisValue, Pixels, Variant, VariantError};
 use crate::generate::{Annotation, Problem};
 use crate::scene::Scene;
 use crate::style::{Encoding, Style};
@@ -14,6 +14,8 @@ pub struct Drawing {
     pub problem: Problem,
     pub style: Style,
     pub annotation: Annotation,
+    /// What the pixel stage does to the rendered image (nothing for most variants).
+    pub pixels: Pixels,
     pub encoding: Encoding,
 }
 
@@ -22,7 +24,7 @@ pub const REFERENCE_CANVAS: f32 = 512.0;
 
 /// The variant's settings in the order their hooks run (stable: equal orders keep
 /// SPEC order).
-fn in_order(variant: &Variant) -> Vec<AxisValue> {
+pub(super) fn in_order(variant: &Variant) -> Vec<AxisValue> {
     let mut settings = variant.settings.clone();
     settings.sort_by_key(|v| v.axis().order);
     settings
@@ -65,6 +67,7 @@ pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, Varian
         problem,
         style: look.style,
         annotation: look.annotation,
+        pixels: Pixels::of(variant),
         encoding: look.encoding,
     })
 }

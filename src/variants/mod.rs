@@ -7,6 +7,7 @@
 //! spec    `--variants SPEC` → the list of variants to draw
 //! apply   one variant applied to a Problem (all axes) or to a bare Scene (style axes)
 //! change  the kinds of difference from the base an axis may make (audit's terms)
+//! pixels  the pixel stage: an axis's hook on the rendered pixels, before the encoder
 //! ```
 //!
 //! [`list_json`] is the table as `variants --list --json` prints it ([`LIST_SCHEMA`]).
@@ -14,11 +15,13 @@
 mod apply;
 mod axes;
 mod change;
+mod pixels;
 mod spec;
 
 pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, drawing_style, vary_scene};
 pub use axes::{AXES, Axis, AxisDef, AxisValue, Look, OnScene, Setting, Values};
 pub use change::Change;
+pub use pixels::{Canvas, PixelHook, Pixels};
 pub use spec::{ALL, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, Variant};
 
 /// The JSON Schema of `geomrender variants --list --json`.

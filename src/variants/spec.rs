@@ -5,7 +5,7 @@
 //! for every axis of the table not named elsewhere in SPEC, each at its default
 //! sweep (`all`, `resolution=256;all`).
 
-use super::{Axis, AxisValue, VariantError};
+use super::{Axis, AxisValue, Change, VariantError};
 
 /// The sweep `geomrender sweep` (and the Python package's `variants`) runs by
 /// default: the GeomVerse study's four axes, each with its default values.
@@ -262,6 +262,20 @@ impl Plan {
             })
             .collect();
         serde_json::json!({ "variants": axes, "grid": self.grid })
+    }
+
+    /// Axes whose values change only the raster file, not the drawing: the pixel
+    /// stage's and the encoding's (an SVG-only run cannot show them).
+    pub fn raster_only_axes(&self) -> Vec<Axis> {
+        self.axes
+            .iter()
+            .map(|(a, _)| *a)
+            .filter(|a| {
+                a.may_change
+                    .iter()
+                    .all(|c| matches!(c, Change::Pixels | Change::Encoding))
+            })
+            .collect()
     }
 
     /// Axes that need a Problem (annotation, info, relabel).

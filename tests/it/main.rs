@@ -55,6 +55,8 @@
 //! - `palette`: the fills of one diagram differ by CIEDE2000 ΔE ≥ 20 over white at
 //!   their opacity, and their names are never near-synonyms.
 //! - `phrasing`: other wordings keep every fact, name and number.
+//! - `pixel_stage`: the pixel stage through `blur`: mean kept, gradients lowered,
+//!   CPU and GPU alike, the audit recomputing it, SVG-only runs refusing it.
 //! - `pixels`: GPU pixels against values computed independently of the renderer.
 //! - `problem_limits`: Problems past a limit (names, counts, values) and labels too
 //!   large for the canvas are line errors naming the field; a Problem at every limit
@@ -138,6 +140,7 @@ mod manifest_row;
 mod oracle;
 mod palette;
 mod phrasing;
+mod pixel_stage;
 mod pixels;
 mod previous;
 mod problem_limits;

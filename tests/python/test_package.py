@@ -151,6 +151,26 @@ def test_formats_and_jupyter(problems):
     assert gr.render(j, backend="cpu").shape == (512, 512, 4)
 
 
+def test_blur_is_the_pixel_stage_as_a_run_applies_it(problems, tmp_path):
+    """A `blur` variant (the pixel stage) draws the base's Scene and blurs the
+    pixels: its PNG is the one `geomrender render` writes, a pickled copy blurs
+    too, and its SVG is the base's drawing."""
+    import pickle
+    p = problems[0]
+    base, blurred = gr.variants(p, "blur=2")
+    a, b = gr.render(base, backend="cpu"), gr.render(blurred, backend="cpu")
+    assert a.shape == b.shape and not np.array_equal(a, b)
+    assert abs(float(a[..., :3].mean()) - float(b[..., :3].mean())) < 0.5
+    copy = pickle.loads(pickle.dumps(blurred))
+    assert np.array_equal(gr.render(copy, backend="cpu"), b)
+    (tmp_path / "p.jsonl").write_text(p.to_json() + "\n")
+    cli("render", tmp_path / "p.jsonl", "--backend", "cpu", "-q", "--variants", "blur=2",
+        "--out", tmp_path / "run")
+    row = [json.loads(l) for l in (tmp_path / "run" / "manifest.jsonl").read_text().splitlines()][1]
+    assert row["variant"] == {"blur": 2}
+    assert (tmp_path / "run" / row["image"]).read_bytes() == gr.render(blurred, format="png", backend="cpu")
+
+
 def test_gpu_backend_draws_what_the_cli_gpu_run_draws(problems, tmp_path):
     """backend="gpu" (lavapipe on a machine without one): the bytes of
     `geomrender render --backend gpu` for the same problems and variants. CI

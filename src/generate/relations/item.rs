@@ -4,12 +4,14 @@
 //! coordinates without the generator (`tests/it/relations_verify.rs` does).
 
 use super::pool::Domain;
+use crate::words::Words;
 use serde::{Deserialize, Serialize};
 
 /// GeomRel's two subsets (§2.2, §2.3).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Subset {
     /// From a relation's definition and the properties that imply it.
@@ -23,6 +25,7 @@ pub enum Subset {
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// GeomRel's own setting: every condition stated in words, so the question is
@@ -62,6 +65,26 @@ impl Mode {
         }
     }
 }
+
+impl Words for Subset {
+    const WHAT: &'static str = "subset";
+    const ALL: &'static [Subset] = &Subset::ALL;
+    fn name(self) -> &'static str {
+        Subset::name(self)
+    }
+}
+
+crate::words!(Subset);
+
+impl Words for Mode {
+    const WHAT: &'static str = "mode";
+    const ALL: &'static [Mode] = &Mode::ALL;
+    fn name(self) -> &'static str {
+        Mode::name(self)
+    }
+}
+
+crate::words!(Mode);
 
 /// A line (or segment) through two named points.
 pub type Line = [String; 2];

@@ -5,6 +5,7 @@
 
 /// GeomRel's three domains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Domain {
     /// Points and lines only.
@@ -28,6 +29,16 @@ impl Domain {
         }
     }
 }
+
+impl crate::words::Words for Domain {
+    const WHAT: &'static str = "domain";
+    const ALL: &'static [Domain] = &Domain::ALL;
+    fn name(self) -> &'static str {
+        Domain::name(self)
+    }
+}
+
+crate::words!(Domain);
 
 /// The answer choices a question of one kind offers (its "Cannot be inferred"
 /// option is added to every list: [`CANNOT_BE_INFERRED`]).

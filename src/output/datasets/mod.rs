@@ -52,12 +52,15 @@ use std::path::{Path, PathBuf};
 
 /// A dataset format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Sink {
     /// `data/test-00000-of-000NN.parquet` + a `README.md` dataset card (HF `datasets`).
     Parquet,
     /// `wds/geomrender-000000.tar`, … (one `KEY.png` + `KEY.json` per image).
+    #[cfg_attr(feature = "cli", value(name = "webdataset"))]
     WebDataset,
     /// `vlmevalkit/GeomRender.tsv` (index, base64 image, question, answer, …).
+    #[cfg_attr(feature = "cli", value(name = "vlmevalkit"))]
     VlmEvalKit,
     /// `lmms_eval/`: a group YAML, one task per (axis, value) and `utils.py`; reads
     /// the Parquet shards (so it writes them too).
@@ -189,6 +192,7 @@ pub struct DatasetOptions {
 /// about twice the bytes, for about 6 % less CPU time in a run with all four sinks
 /// (README, Performance). Every Parquet reader reads either.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum ParquetCompression {
     #[default]
@@ -205,6 +209,27 @@ impl ParquetCompression {
         }
     }
 }
+
+impl crate::words::Words for Sink {
+    const WHAT: &'static str = "sink";
+    const ALL: &'static [Sink] = &Sink::ALL;
+    fn name(self) -> &'static str {
+        Sink::name(self)
+    }
+}
+
+crate::words!(Sink);
+
+impl crate::words::Words for ParquetCompression {
+    const WHAT: &'static str = "parquet compression";
+    const ALL: &'static [ParquetCompression] =
+        &[ParquetCompression::Snappy, ParquetCompression::None];
+    fn name(self) -> &'static str {
+        ParquetCompression::name(self)
+    }
+}
+
+crate::words!(ParquetCompression);
 
 impl DatasetOptions {
     /// The sinks actually written, in writing order: those asked for, each once,

@@ -26,6 +26,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
     }),
     rewrite: None,
+    pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[
         Change::LabelText,

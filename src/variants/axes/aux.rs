@@ -24,6 +24,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
         Ok(p)
     }),
+    pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[
         Change::PathsAdded,

@@ -21,6 +21,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     plot_title: "backward question",
     look: None,
     rewrite: Some(|_, p, _| backward_question(&p).map_err(VariantError::NoBackward)),
+    pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[
         Change::LabelsAdded,

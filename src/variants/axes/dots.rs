@@ -23,6 +23,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
     }),
     rewrite: None,
+    pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[Change::PathsRemoved],
     relations: true,

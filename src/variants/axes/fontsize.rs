@@ -20,6 +20,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
     }),
     rewrite: None,
+    pixels: None,
     on_scene: OnScene::Apply {
         doc: "scales every text size by value/16 (no re-layout)",
         apply: |s, scene, _| {

@@ -22,6 +22,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Some(info) => with_info(&p, info).map_err(rewrite_error("info")),
         None => Ok(p),
     }),
+    pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[
         Change::LabelsAdded,

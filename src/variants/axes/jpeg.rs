@@ -28,6 +28,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
     }),
     rewrite: None,
+    pixels: None,
     on_scene: OnScene::Apply {
         doc: "same",
         apply: |s, _, out| {

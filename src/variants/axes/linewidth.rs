@@ -19,6 +19,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
     }),
     rewrite: None,
+    pixels: None,
     on_scene: OnScene::Apply {
         doc: "scales every stroke width by value/2",
         apply: |s, scene, _| {

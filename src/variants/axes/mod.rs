@@ -20,11 +20,13 @@
 //! rotation    diagram turned                   aux         auxiliary lines drawn
 //! scale       diagram's drawn size             unrelated   unrelated shapes added
 //! jpeg        stored as JPEG                   dots        point dots drawn or not
+//! blur        pixels blurred (pixel stage)
 //! ```
 
 mod annotation;
 mod aux;
 mod backward;
+mod blur;
 mod dots;
 mod fontsize;
 mod info;
@@ -41,6 +43,7 @@ mod unrelated;
 
 use super::VariantError;
 pub(super) use super::change::Change;
+use super::pixels::PixelHook;
 use crate::decimal::{fmt_shortest_f32 as decimal, shortest_f32_as_f64};
 use crate::generate::{Annotation, Problem};
 use crate::scene::Scene;
@@ -66,6 +69,7 @@ pub const AXES: &[Axis] = &[
     Axis(&unrelated::DEF),
     Axis(&scale::DEF),
     Axis(&dots::DEF),
+    Axis(&blur::DEF),
 ];
 
 /// The axes that code outside their own file names.
@@ -102,6 +106,9 @@ pub struct AxisDef {
     pub look: Option<fn(Setting, &mut Look)>,
     /// How it rewrites the Problem (its question, givens, names or diagram).
     pub rewrite: Option<Rewrite>,
+    /// How it changes the rendered pixels: the pixel stage, after the raster and
+    /// before the encoder, on every backend ([`super::pixels`]).
+    pub pixels: Option<PixelHook>,
     /// How it applies to a bare Scene.
     pub on_scene: OnScene,
     /// What a value of it may change about the base, as `geomrender audit` sees the
@@ -517,7 +524,10 @@ mod tests {
                 a.numeric || a.base_number.is_none(),
                 "{a}: a base number off a scale"
             );
-            assert!(a.look.is_some() || a.rewrite.is_some(), "{a} does nothing");
+            assert!(
+                a.look.is_some() || a.rewrite.is_some() || a.pixels.is_some(),
+                "{a} does nothing"
+            );
         }
     }
 

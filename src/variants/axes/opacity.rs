@@ -18,6 +18,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
     }),
     rewrite: None,
+    pixels: None,
     on_scene: OnScene::Apply {
         doc: "sets fill_opacity of every filled path",
         apply: |s, scene, _| {

@@ -35,6 +35,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Some(Palette::Grayscale) => grayscale_names(&p, look.style.fill_opacity),
         _ => Ok(p),
     }),
+    pixels: None,
     on_scene: OnScene::Apply {
         doc: "grayscale: every colour to its luma; high-contrast: fills fully saturated",
         apply: |s, scene, _| {

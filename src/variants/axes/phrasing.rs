@@ -26,6 +26,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
         Ok(p)
     }),
+    pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[Change::Question],
     relations: false,

@@ -23,6 +23,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Some(seed) => relabel(&p, seed).map_err(rewrite_error("relabel")),
         None => Ok(p),
     }),
+    pixels: None,
     on_scene: OnScene::NeedsProblem,
     // Every letter is placed with the box of the widest letter, so a renamed one
     // stays where it was, with its leader.

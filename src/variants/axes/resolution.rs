@@ -28,6 +28,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
     }),
     rewrite: None,
+    pixels: None,
     on_scene: OnScene::Apply {
         doc: "scales the scene so its longer side is the value",
         apply: |s, scene, _| {

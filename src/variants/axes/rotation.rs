@@ -30,6 +30,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
     }),
     rewrite: None,
+    pixels: None,
     on_scene: OnScene::Apply {
         doc: "rotates geometry and text anchors about the centre (a 90° turn swaps width and height)",
         apply: |s, scene, _| {

@@ -19,6 +19,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         }
     }),
     rewrite: None,
+    pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[Change::PathsMoved, Change::LabelsMoved, Change::Leaders],
     relations: true,

@@ -30,6 +30,7 @@ pub(super) static DEF: AxisDef = AxisDef {
             None => Ok(p),
         },
     ),
+    pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[
         Change::PathsAdded,

@@ -1,0 +1,41 @@
+//! Which problems a run generates, by name (`--task`, the Python package's `task=`).
+
+use crate::words::Words;
+
+/// The two kinds of problem a [`super::Generator`] makes.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum Task {
+    /// GeomVerse's multi-step computation problems.
+    #[default]
+    Geomverse,
+    /// GeomRel's relation identification: "What is the relationship between line AB
+    /// and line EF?", with lettered choices.
+    Relations,
+}
+
+impl Words for Task {
+    const WHAT: &'static str = "task";
+    const ALL: &'static [Task] = &[Task::Geomverse, Task::Relations];
+    fn name(self) -> &'static str {
+        match self {
+            Task::Geomverse => "geomverse",
+            Task::Relations => "relations",
+        }
+    }
+}
+
+crate::words!(Task);
+
+impl super::Generator {
+    /// The kind of problem it makes.
+    pub fn task(&self) -> Task {
+        match self {
+            super::Generator::GeomVerse(_) => Task::Geomverse,
+            super::Generator::Relations(_) => Task::Relations,
+        }
+    }
+}

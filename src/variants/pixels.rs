@@ -1,0 +1,79 @@
+//! The pixel stage: what a variant does to the rendered pixels, after the raster
+//! and before the encoder, the same way on every backend (the GPU's image is read
+//! back first). An axis joins it with a [`super::AxisDef::pixels`] hook.
+//!
+//! The stage runs on the RGBA image in memory; the drawing (the Scene, and so the
+//! SVG file) is the base's. `geomrender audit` sees such a variant as "the drawing
+//! is equal, the pixels differ" ([`super::Change::Pixels`]).
+
+use super::{AxisValue, Setting, Variant};
+
+/// A mutable view of a rendered image: straight (not premultiplied) RGBA, row by
+/// row, exactly `width * height * 4` bytes.
+pub struct Canvas<'a> {
+    width: u32,
+    height: u32,
+    rgba: &'a mut [u8],
+}
+
+impl<'a> Canvas<'a> {
+    /// The view of `rgba` as a `width` × `height` image, or `None` when it is not
+    /// `width * height * 4` bytes.
+    pub fn new(width: u32, height: u32, rgba: &'a mut [u8]) -> Option<Canvas<'a>> {
+        let len = (width as usize)
+            .checked_mul(height as usize)?
+            .checked_mul(4)?;
+        (rgba.len() == len).then_some(Canvas {
+            width,
+            height,
+            rgba,
+        })
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The pixels, `width * height * 4` bytes.
+    pub fn rgba(&mut self) -> &mut [u8] {
+        self.rgba
+    }
+}
+
+/// A pixel-stage hook: changes the pixels of `canvas` as the axis's value says.
+pub type PixelHook = fn(Setting, &mut Canvas<'_>);
+
+/// The pixel-stage steps of one variant, in the order its axes' hooks run
+/// (empty for every image that is only drawn).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pixels(Vec<AxisValue>);
+
+impl Pixels {
+    /// The steps `variant` asks for: its settings of axes with a pixel hook.
+    pub fn of(variant: &Variant) -> Pixels {
+        Pixels(
+            super::apply::in_order(variant)
+                .into_iter()
+                .filter(|v| v.axis().pixels.is_some())
+                .collect(),
+        )
+    }
+
+    /// No step: the pixels are the raster's.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Runs every step on `canvas`, in order.
+    pub fn apply(&self, canvas: &mut Canvas<'_>) {
+        for step in &self.0 {
+            if let Some(hook) = step.axis().pixels {
+                hook(step.setting(), canvas);
+            }
+        }
+    }
+}
