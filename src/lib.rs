@@ -132,9 +132,11 @@
 //! render    CpuRenderer, RenderedImage, recycle, Requested/BackendKind/decide, layout_glyphs;
 //!           gpu::GpuRenderer and its options (feature `gpu`), prepare, tessellate
 //! output    encode (PNG/JPEG); manifest (ManifestRow, SCHEMA, the bounded reader);
-//!           datasets (DatasetWriter, export, Sink); merge; dir, atomic, lock: the
-//!           output directory's rules (no link followed, no partial file, one run)
-//! pipeline  run, RunOptions, Backend, Outputs, Job, Progress, RunSummary, errors;
+//!           datasets (DatasetWriter, export, Sink); merge; record (the typed run
+//!           record: RunRecipe, Provenance, ShardRecipe, SCHEMA); dir, atomic, lock:
+//!           the output directory's rules (no link followed, no partial file, one run)
+//! pipeline  run, RunOptions (Variants, Origin), Backend, Outputs, Job, Progress,
+//!           RunSummary (its RunRecord), errors;
 //!           shard (Shard, from_env, begin, finish)
 //! score     score, score_paths, ScoreOptions, Source, Report and its rows, write_report,
 //!           write_items, extract, Tolerance, the statistics

@@ -5,9 +5,11 @@ use super::progress::{Reporter, stage_line};
 use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
+use geomrender::output::record::{BackendChoice, Command, ShardRecipe};
 use geomrender::pipeline::shard;
 use geomrender::pipeline::{
-    self, Backend, Job, LineKind, Outputs, Previous, RunOptions, RunSummary, SkipCount, SkipReason,
+    self, Backend, Job, LineKind, Origin, Outputs, Previous, RunOptions, RunSummary, SkipCount,
+    SkipReason, Variants,
 };
 use geomrender::render::CpuRenderer;
 #[cfg(feature = "gpu")]
@@ -160,6 +162,26 @@ impl BackendArg {
         }
     }
 
+    /// As a run record names it.
+    pub fn choice(self) -> BackendChoice {
+        match self {
+            BackendArg::Auto => BackendChoice::Auto,
+            BackendArg::Gpu => BackendChoice::Gpu,
+            BackendArg::Cpu => BackendChoice::Cpu,
+            BackendArg::Resvg => BackendChoice::Resvg,
+        }
+    }
+
+    /// The `--backend` a run record names.
+    pub fn from_choice(choice: BackendChoice) -> BackendArg {
+        match choice {
+            BackendChoice::Auto => BackendArg::Auto,
+            BackendChoice::Gpu => BackendArg::Gpu,
+            BackendChoice::Cpu => BackendArg::Cpu,
+            BackendChoice::Resvg => BackendArg::Resvg,
+        }
+    }
+
     /// The backend it decides on, with default settings (for single scenes).
     pub fn backend(self) -> anyhow::Result<Backend> {
         Ok(match decide(self.requested()?).kind {
@@ -262,7 +284,8 @@ impl EngineArgs {
             chunk_lines: self.chunk_lines as usize,
             previous,
             input_path: None,
-            recipe: serde_json::Value::Null,
+            variants: Default::default(),
+            origin: Origin::process(),
             lines: None,
             datasets: Default::default(),
         })
@@ -299,7 +322,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut options = RunOptions {
         input_path: (!stdin).then(|| args.input.clone()),
-        recipe: plan.recipe(),
+        variants: Variants::of(&plan),
         datasets: args.sink.options()?,
         ..args.engine.options(&dir, args.resume.previous())?
     };
@@ -322,6 +345,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             lines.map(|n| n.saturating_mul(per_line)),
         )
     };
+    options.origin.shard = shard.map(|s| s.of());
     let Some(s) = shard else {
         let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
         let code = report(&summary, &args.out, args.quiet);
@@ -340,16 +364,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     let code = report(&summary, &dir, args.quiet);
     let input_bytes = std::fs::metadata(&args.input).map(|m| m.len()).ok();
-    let recorded = serde_json::json!({
-        "command": "render",
-        "input": args.input.display().to_string(),
-        "input_bytes": input_bytes,
-        "variants": args.variants,
-        "grid": args.grid,
-        "backend_arg": args.engine.backend.name(),
-        "run": summary.described,
-    });
-    shard::finish(&lock, s, recorded, &options.datasets, &summary)?;
+    let recipe = ShardRecipe {
+        command: Command::Render {
+            input: args.input.display().to_string(),
+            input_bytes,
+        },
+        backend_arg: args.engine.backend.choice(),
+        run: summary.record.recipe.clone(),
+    };
+    shard::finish(&lock, s, recipe, &options.datasets, &summary)?;
     super::shard::finished(&args.out, s);
     Ok(code)
 }
