@@ -92,6 +92,13 @@ fn a_runs_record_validates_round_trips_and_says_where_it_came_from() {
     assert_eq!(p.command_line[1..3], ["sweep", "--count"]);
     assert_eq!((p.backend.as_str(), p.shard), ("cpu", None));
     assert!(p.features.contains(&"gpu".to_string()), "{:?}", p.features);
+    // Shown where users look: the run's gallery.
+    run_ok(bin().arg("gallery").arg(&out));
+    let index = std::fs::read_to_string(out.join("gallery/index.html")).unwrap();
+    assert!(
+        index.contains("<p id=\"run\">The run: geomrender "),
+        "{index}"
+    );
 
     // A shard's done.json: its recipe and provenance validate and round-trip too.
     run_ok(sweep(&out).args(["--shard", "1/2"]));
