@@ -136,10 +136,11 @@
 //!           layout_glyphs;
 //!           gpu::GpuRenderer and its options (feature `gpu`), prepare, tessellate
 //! output    encode (PNG/JPEG); manifest (ManifestRow, SCHEMA); rows (the bounded reader);
-//!           datasets (DatasetWriter, export, Sink); merge; dir, atomic, lock: the
-//!           output directory's rules (no link followed, no partial file, one run)
-//! pipeline  run, RunOptions, Backend (Backend::open: the one door to a backend), Outputs,
-//!           Job, Progress, RunSummary, errors;
+//!           datasets (DatasetWriter, export, Sink); merge; record (the typed run
+//!           record: RunRecipe, Provenance, ShardRecipe, SCHEMA); dir, atomic, lock:
+//!           the output directory's rules (no link followed, no partial file, one run)
+//! pipeline  run, RunOptions (Variants, Origin), Backend (Backend::open: the one door to
+//!           a backend), Outputs, Job, Progress, RunSummary (its RunRecord), errors;
 //!           shard (Shard, from_env, begin, finish)
 //! score     score, score_paths, ScoreOptions, Source, Report and its rows, write_report,
 //!           write_items, extract, Tolerance, the statistics

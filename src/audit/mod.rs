@@ -250,7 +250,9 @@ pub fn audit(dir: &Path, options: &AuditOptions, out: &Path) -> Result<Audit, Au
     let audit = summary.finish(bases.len() as u64);
     file.commit().map_err(io(&out.join(AUDIT_JSONL)))?;
     let links = links(dir, &root, out, options.gallery);
-    write::write_markdown(&audit, &out_dir, &links).map_err(io(&out.join(AUDIT_MD)))?;
+    let run = crate::output::record::provenance_of(&root).map(|p| p.line());
+    write::write_markdown(&audit, &out_dir, &links, run.as_deref())
+        .map_err(io(&out.join(AUDIT_MD)))?;
     Ok(audit)
 }
 

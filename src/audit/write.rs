@@ -65,9 +65,20 @@ pub fn columns(audit: &Audit) -> Vec<Change> {
         .collect()
 }
 
-/// Writes `audit.md` into `out`.
-pub(super) fn write_markdown(audit: &Audit, out: &Dir, links: &Links) -> std::io::Result<()> {
-    out.write_atomic(AUDIT_MD, markdown(audit, links).as_bytes())
+/// Writes `audit.md` into `out`, with a line on the run's provenance (from its run
+/// record) under the heading when there is one.
+pub(super) fn write_markdown(
+    audit: &Audit,
+    out: &Dir,
+    links: &Links,
+    run: Option<&str>,
+) -> std::io::Result<()> {
+    let mut md = markdown(audit, links);
+    if let Some(run) = run {
+        let at = md.find("\n\n").map_or(md.len(), |i| i + 2);
+        md.insert_str(at, &format!("The run: {run} (`.geomrender.run.json`).\n\n"));
+    }
+    out.write_atomic(AUDIT_MD, md.as_bytes())
 }
 
 /// `audit.md`: what each variant value changed, and what is flagged.

@@ -4,6 +4,7 @@
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
 use geomrender::output::merge::merge;
+use geomrender::output::record::Command;
 use geomrender::pipeline::Backend;
 use geomrender::render::Requested;
 use geomrender::variants::Plan;
@@ -42,20 +43,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     super::export::removed(&merged.removed, &args.out);
     super::export::describe(&merged.datasets, &args.out);
-    let options = &merged.first.options;
-    let sweep = options["command"] == "sweep";
-    let raster = options["run"]["outputs"] != "Svg";
-    if sweep && raster && merged.counts.lines > 0 && !args.no_sheets {
-        let variants = options["variants"].as_str().unwrap_or_default();
-        let plan = Plan::parse(variants, false).context("the shards' --variants")?;
-        let backend = match args.backend {
-            Some(b) => b,
-            None => options["backend_arg"]
-                .as_str()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(Requested::Auto),
-        };
-        let sheet = options["sheet_problem"].as_str();
+    let recipe = &merged.first.recipe;
+    let sheet = match &recipe.command {
+        Command::Sweep { sheet_problem, .. } => Some(sheet_problem.as_deref()),
+        Command::Render { .. } => None,
+    };
+    let sweep = sheet.is_some();
+    let raster = recipe.run.raster();
+    if let (Some(sheet), true, true, false) =
+        (sheet, raster, merged.counts.lines > 0, args.no_sheets)
+    {
+        let variants = &recipe.run.variants;
+        let plan =
+            Plan::parse(&variants.spec(), variants.grid).context("the shards' --variants")?;
+        let backend = args.backend.unwrap_or(recipe.backend_arg);
         let (backend, _) = Backend::open(backend)?;
         let mut sheets = super::sweep::write_sheets(lock.dir(), &plan, sheet, backend.clone())?;
         sheets.extend(super::sweep::relation_outputs(lock.dir(), Some(backend))?);

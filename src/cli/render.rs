@@ -5,16 +5,17 @@ use super::progress::{Reporter, stage_line};
 use super::shard::ShardArgs;
 use anyhow::Context;
 use geomrender::output::lock::OutputLock;
+use geomrender::output::record::{Command, Format, ShardRecipe};
 use geomrender::pipeline::shard;
 use geomrender::pipeline::{
-    self, Backend, Job, LineKind, Outputs, Previous, RunOptions, RunSummary, SkipCount, SkipReason,
+    self, Backend, Job, LineKind, Origin, Outputs, Previous, RunOptions, RunSummary, SkipCount,
+    SkipReason, Variants,
 };
 use geomrender::render::Requested;
 #[cfg(feature = "gpu")]
 use geomrender::render::gpu::{GpuOptions, TargetSize};
 use geomrender::render::{DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, TessellateOptions};
 use geomrender::variants::Plan;
-use geomrender::words::Words;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -134,15 +135,6 @@ pub struct EngineArgs {
     chunk_lines: u32,
 }
 
-/// Output file formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Rendered images (PNG, or JPEG for `jpeg` variants).
-    Png,
-    /// SVG files (no rendering needed).
-    Svg,
-}
-
 /// `--tolerance PX`: a number from [`MIN_TOLERANCE`] to [`MAX_TOLERANCE`].
 fn tolerance_arg(s: &str) -> Result<f32, String> {
     let range = format!("use {MIN_TOLERANCE} to {MAX_TOLERANCE} px (default {DEFAULT_TOLERANCE})");
@@ -222,7 +214,8 @@ impl EngineArgs {
             chunk_lines: self.chunk_lines as usize,
             previous,
             input_path: None,
-            recipe: serde_json::Value::Null,
+            variants: Default::default(),
+            origin: Origin::process(),
             lines: None,
             datasets: Default::default(),
         })
@@ -260,7 +253,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut options = RunOptions {
         input_path: (!stdin).then(|| args.input.clone()),
-        recipe: plan.recipe(),
+        variants: Variants::of(&plan),
         datasets: args.sink.options()?,
         ..args.engine.options(&dir, args.resume.previous())?
     };
@@ -283,6 +276,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             lines.map(|n| n.saturating_mul(per_line)),
         )
     };
+    options.origin.shard = shard.map(|s| s.of());
     let Some(s) = shard else {
         let summary = execute(reader, &file, &plan, &options, total, args.quiet, None)?;
         let code = report(&summary, &args.out, args.quiet);
@@ -301,16 +295,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     let code = report(&summary, &dir, args.quiet);
     let input_bytes = std::fs::metadata(&args.input).map(|m| m.len()).ok();
-    let recorded = serde_json::json!({
-        "command": "render",
-        "input": args.input.display().to_string(),
-        "input_bytes": input_bytes,
-        "variants": args.variants,
-        "grid": args.grid,
-        "backend_arg": args.engine.backend.name(),
-        "run": summary.described,
-    });
-    shard::finish(&lock, s, recorded, &options.datasets, &summary)?;
+    let recipe = ShardRecipe {
+        command: Command::Render {
+            input: args.input.display().to_string(),
+            input_bytes,
+        },
+        backend_arg: args.engine.backend,
+        run: summary.record.recipe.clone(),
+    };
+    shard::finish(&lock, s, recipe, &options.datasets, &summary)?;
     super::shard::finished(&args.out, s);
     Ok(code)
 }

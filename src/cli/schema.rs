@@ -1,4 +1,4 @@
-//! `geomrender schema scene|problem|manifest|skipped|report|score-items|audit|variants`: print a
+//! `geomrender schema scene|problem|manifest|skipped|report|score-items|audit|variants|run`: print a
 //! published JSON Schema.
 
 use std::process::ExitCode;
@@ -28,6 +28,9 @@ enum Which {
     Audit,
     /// The axis table, as `geomrender variants --list --json` prints it.
     Variants,
+    /// DIR/.geomrender.run.json (a run's recipe and provenance), written by `render`
+    /// and `sweep`; a shard's done.json holds its `shard_recipe` and provenance.
+    Run,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -40,6 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Which::ScoreItems => geomrender::score::ITEMS_SCHEMA,
         Which::Audit => geomrender::audit::SCHEMA,
         Which::Variants => geomrender::variants::LIST_SCHEMA,
+        Which::Run => geomrender::output::record::SCHEMA,
     };
     // The file's own bytes (it ends with its newline).
     print!("{text}");

@@ -12,10 +12,10 @@ use geomrender::generate::{GenerateOptions, Generator, Problem};
 use geomrender::output::contact;
 use geomrender::output::dir::{Dir, Kind};
 use geomrender::output::lock::OutputLock;
+use geomrender::output::record::{Command, ShardRecipe};
 use geomrender::pipeline::shard::{self, Shard};
-use geomrender::pipeline::{self, Backend, Previous, RunOptions, SceneRenderer};
+use geomrender::pipeline::{self, Backend, Previous, RunOptions, SceneRenderer, Variants};
 use geomrender::variants::{AXES, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, VariantError};
-use geomrender::words::Words;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -102,12 +102,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let count = range.end - range.start;
     let opts = generate_problems(&args, lock.dir(), range, &problems_path)?;
 
-    let options = RunOptions {
+    let mut options = RunOptions {
         input_path: Some(problems_path.clone()),
-        recipe: plan.recipe(),
+        variants: Variants::of(&plan),
         datasets,
         ..args.engine.options(&dir, args.resume.previous())?
     };
+    options.origin.generator = Some(opts.clone());
+    options.origin.shard = shard.map(|s| s.of());
     let reader = BufReader::new(
         lock.dir()
             .open_file("problems.jsonl")
@@ -126,18 +128,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let code = report(&summary, &dir, args.quiet);
 
     if let Some(s) = shard {
-        let recorded = serde_json::json!({
-            "command": "sweep",
-            "count": args.count,
-            "seed": args.seed,
-            // As parsed (`all` expanded), for `merge` to read back.
-            "variants": plan.spec(),
-            "generator": format!("{opts:?}"),
-            "sheet_problem": args.sheet_problem,
-            "backend_arg": args.engine.backend.name(),
-            "run": summary.described,
-        });
-        shard::finish(&lock, s, recorded, &options.datasets, &summary)?;
+        // The plan as parsed (`all` expanded) is the run's, for `merge` to read back.
+        let recipe = ShardRecipe {
+            command: Command::Sweep {
+                count: args.count,
+                generator: opts.clone(),
+                sheet_problem: args.sheet_problem.clone(),
+            },
+            backend_arg: args.engine.backend,
+            run: summary.record.recipe.clone(),
+        };
+        shard::finish(&lock, s, recipe, &options.datasets, &summary)?;
         super::shard::finished(&args.out, s);
         return Ok(code);
     }

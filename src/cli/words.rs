@@ -31,6 +31,8 @@ mod tests {
     use geomrender::generate::relations::{Domain, Mode, Subset};
     use geomrender::generate::{Info, QuestionType, Task};
     use geomrender::output::datasets::{ParquetCompression, Sink};
+    use geomrender::output::record::Format;
+    use geomrender::render::Requested;
     use geomrender::score::{MissingPolicy, PredictionFormat};
 
     /// clap's derived words are the library's: every value clap offers is named by
@@ -61,5 +63,7 @@ mod tests {
         same::<ParquetCompression>(&[]);
         same::<PredictionFormat>(&[]);
         same::<MissingPolicy>(&[]);
+        same::<Requested>(&[]);
+        same::<Format>(&[]);
     }
 }

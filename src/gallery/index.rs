@@ -272,6 +272,9 @@ pub(super) fn index_html(counts: &Counts, filters: &[&str]) -> String {
         }
     }
     h += ".</p>\n";
+    if let Some(run) = &counts.run {
+        h += &format!("<p id=\"run\">The run: {}</p>\n", escape(run));
+    }
     h += r#"<form id="filters" role="search" aria-label="Filter the images">
 <label>Axis <select id="f-axis"><option value="@base">bases only</option><option value="@all">all images</option></select></label>
 <label>Value <select id="f-value" disabled><option value="">any value</option></select></label>
@@ -319,4 +322,6 @@ pub(super) struct Counts<'a> {
     pub audit: Result<u64, &'a str>,
     /// The first base's page.
     pub first_page: String,
+    /// The run's provenance in one line, from its run record (none for a merged run).
+    pub run: Option<String>,
 }

@@ -275,7 +275,8 @@ pub fn build(dir: &Path, options: &GalleryOptions) -> Result<Gallery, GalleryErr
     }
     made.add(&mut batch, &mut errors)
         .map_err(io(&site.join("bases")))?;
-    let thumbs = finish(&site, made, &scan, &audit, errors.count)?;
+    let run = crate::output::record::provenance_of(&root).map(|p| p.line());
+    let thumbs = finish(&site, made, &scan, &audit, (errors.count, run))?;
     errors
         .listed
         .sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
@@ -304,7 +305,7 @@ fn finish(
     made: Made,
     scan: &scan::Scan,
     audit: &Result<audit::Audit, String>,
-    errors: u64,
+    (errors, run): (u64, Option<String>),
 ) -> Result<usize, GalleryError> {
     let at = |name: &str| io(&site.join(name));
     made.pages.finish().map_err(at("bases"))?;
@@ -318,6 +319,7 @@ fn finish(
             Err(why) => Err(why.as_str()),
         },
         first_page: made.first_page.unwrap_or_default(),
+        run,
     };
     let extra = serde_json::json!({
         "bases": scan.bases,

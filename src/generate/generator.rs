@@ -5,9 +5,12 @@ use super::relations::{self, RelationError, RelationOptions};
 use super::{GenerateError, GenerateOptions, Problem};
 
 /// The problems of a run: GeomVerse's (a numeric answer) or GeomRel's relation
-/// items (multiple choice), each with its options and run seed.
-#[derive(Clone, Debug)]
+/// items (multiple choice), each with its options and run seed. As JSON (a run
+/// record), the options with `task` as `--task` names it: `geomverse` or `relations`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "task", rename_all = "lowercase")]
 pub enum Generator {
+    #[serde(rename = "geomverse")]
     GeomVerse(GenerateOptions),
     Relations(RelationOptions),
 }

@@ -76,8 +76,10 @@ pub const MAX_DEPTH: u8 = 6;
 /// Attempts per problem before giving up (each attempt is a fresh random draw).
 pub const MAX_ATTEMPTS: u32 = 5_000;
 
-/// What to generate. The CLI fills the same struct.
-#[derive(Clone, Debug, PartialEq)]
+/// What to generate. The CLI fills the same struct; a run record (`output::record`)
+/// stores it as JSON (`depth` as `{"start": 1, "end": 3}`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GenerateOptions {
     /// Run seed; problem k's seed is derived from (seed, k).
     pub seed: u64,

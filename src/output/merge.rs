@@ -2,7 +2,8 @@
 //! output directory one machine would have written.
 //!
 //! A shard of a run into `DIR` writes under `DIR/shards/I-of-N/` and, last of all,
-//! `done.json`: the shard, the options that decide its bytes, its counts (and
+//! `done.json`: the shard, its recipe (what decides its bytes) and provenance
+//! (`output::record`), its counts (and
 //! which bases each variant value was made for) and the SHA-256 of its manifest
 //! and problems files. [`merge`] first checks everything
 //! (all N shards present and finished, made with the same options and version, every
@@ -18,6 +19,7 @@ use super::datasets::{DatasetError, DatasetOptions, Exported, ParquetCompression
 use super::dir::{Dir, Kind};
 use super::lock::{LockError, OutputLock};
 use super::manifest::{FileCheckError, ManifestRow};
+use super::record::{self, Provenance, RecordError, ShardRecipe};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -60,27 +62,26 @@ pub struct ShardCounts {
     pub skipped: u64,
 }
 
-/// `done.json`: a finished shard.
+/// `done.json`: a finished shard (record format [`record::VERSION`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ShardDone {
-    /// The binary's version (shards of one run must share it).
-    pub geomrender: String,
+    /// The record format ([`record::VERSION`]).
+    pub version: u32,
     pub index: u64,
     pub count: u64,
-    /// What decides the output bytes (the command, its options, the backend);
+    /// What decides the output bytes (the command, its options, the run's recipe);
     /// shards of one run must have the same.
-    pub options: serde_json::Value,
+    pub recipe: ShardRecipe,
+    /// Where the shard came from (its run record's provenance): not compared.
+    pub provenance: Provenance,
     /// The datasets the shard wrote, which the merge writes for the whole run.
-    pub sinks: Vec<String>,
+    pub sinks: Vec<Sink>,
     pub shard_rows: usize,
     pub shard_bytes: u64,
-    /// Snappy in a `done.json` from before the choice existed.
-    #[serde(default)]
     pub parquet_compression: ParquetCompression,
     pub counts: ShardCounts,
-    /// Per variant value and kind of base, how many bases had it made (none in a
-    /// `done.json` from before it was recorded).
-    #[serde(default)]
+    /// Per variant value and kind of base, how many bases had it made.
     pub availability: Availability,
     /// The concatenated files present, by name.
     pub files: BTreeMap<String, FileSum>,
@@ -126,6 +127,19 @@ pub enum MergeError {
     Unfinished(PathBuf),
     #[error("{path}: unreadable done.json: {why}")]
     BadDone { path: PathBuf, why: String },
+    #[error("{path}: {source}: re-run that shard with this build (--force), then merge again")]
+    Format { path: PathBuf, source: RecordError },
+    #[error(
+        "{dir}: shard {index}'s recipe differs from shard 0's in `{field}`: {theirs} vs \
+         {first}; re-run it with the same options"
+    )]
+    Recipe {
+        dir: PathBuf,
+        index: u64,
+        field: String,
+        theirs: String,
+        first: String,
+    },
     #[error(
         "{dir}: made with other options than {first}: {detail}; re-run it with the same options"
     )]
@@ -182,7 +196,7 @@ impl ShardDone {
         dir: &Dir,
         index: u64,
         count: u64,
-        options: serde_json::Value,
+        (recipe, provenance): (ShardRecipe, Provenance),
         datasets: &DatasetOptions,
         counts: ShardCounts,
         availability: Availability,
@@ -194,15 +208,12 @@ impl ShardDone {
             }
         }
         Ok(ShardDone {
-            geomrender: env!("CARGO_PKG_VERSION").to_string(),
+            version: record::VERSION,
             index,
             count,
-            options,
-            sinks: datasets
-                .sinks
-                .iter()
-                .map(|s| s.name().to_string())
-                .collect(),
+            recipe,
+            provenance,
+            sinks: datasets.sinks.clone(),
             shard_rows: datasets.shard_rows,
             shard_bytes: datasets.shard_bytes,
             parquet_compression: datasets.parquet_compression,
@@ -231,20 +242,27 @@ impl ShardDone {
             }
             r => r.map_err(io(&path))?,
         };
-        serde_json::from_slice(&text).map_err(|e| MergeError::BadDone {
-            path,
-            why: e.to_string(),
-        })
+        let bad = |why: String| MergeError::BadDone {
+            path: path.clone(),
+            why,
+        };
+        let value: serde_json::Value =
+            serde_json::from_slice(&text).map_err(|e| bad(e.to_string()))?;
+        // Format 1 recorded the version at the top, and its options untyped.
+        record::check_version(&value, &["/geomrender"]).map_err(|e| match e {
+            RecordError::Bad(why) => bad(why),
+            source => MergeError::Format {
+                path: path.clone(),
+                source,
+            },
+        })?;
+        serde_json::from_value(value).map_err(|e| bad(e.to_string()))
     }
 
     /// The datasets the shards wrote, for the merged run.
     pub fn datasets(&self) -> DatasetOptions {
         DatasetOptions {
-            sinks: self
-                .sinks
-                .iter()
-                .filter_map(|n| Sink::ALL.into_iter().find(|s| s.name() == n))
-                .collect(),
+            sinks: self.sinks.clone(),
             shard_rows: self.shard_rows,
             shard_bytes: self.shard_bytes,
             parquet_compression: self.parquet_compression,
@@ -443,18 +461,31 @@ fn open_finished(root: &Dir, name: &str, i: u64, count: u64) -> Result<Finished,
     })
 }
 
-/// Two shards of one run: the same version, options and datasets.
+/// Two shards of one run: the same recipe (version, command, options, run), and
+/// the same datasets. A recipe that differs is named by its first field that does.
 fn same_run(first: &Finished, shard: &Finished) -> Result<(), MergeError> {
     let (a, b) = (&first.done, &shard.done);
+    if let Some(d) = record::differences(&a.recipe, &b.recipe).into_iter().next() {
+        return Err(MergeError::Recipe {
+            dir: shard.dir.path().to_path_buf(),
+            index: b.index,
+            field: d.field,
+            theirs: d.b,
+            first: d.a,
+        });
+    }
     let mut differ = Vec::new();
-    if a.geomrender != b.geomrender {
-        differ.push(format!("geomrender {} vs {}", a.geomrender, b.geomrender));
-    }
-    if a.options != b.options {
-        differ.push(describe_difference(&a.options, &b.options));
-    }
     if (&a.sinks, a.shard_rows, a.shard_bytes) != (&b.sinks, b.shard_rows, b.shard_bytes) {
-        differ.push(format!("datasets {:?} vs {:?}", a.sinks, b.sinks));
+        let names = |s: &[Sink]| s.iter().map(|s| s.name()).collect::<Vec<_>>().join(",");
+        differ.push(format!(
+            "datasets {} ({} rows, {} bytes a shard) vs {} ({} rows, {} bytes)",
+            names(&a.sinks),
+            a.shard_rows,
+            a.shard_bytes,
+            names(&b.sinks),
+            b.shard_rows,
+            b.shard_bytes
+        ));
     }
     if a.parquet_compression != b.parquet_compression {
         differ.push(format!(
@@ -471,27 +502,6 @@ fn same_run(first: &Finished, shard: &Finished) -> Result<(), MergeError> {
         first: first.dir.path().to_path_buf(),
         detail: differ.join("; "),
     })
-}
-
-/// The top-level keys of two option objects that differ, as `key: a vs b`.
-fn describe_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
-    match (a.as_object(), b.as_object()) {
-        (Some(a), Some(b)) => {
-            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
-            keys.sort();
-            keys.dedup();
-            keys.into_iter()
-                .filter(|k| a.get(*k) != b.get(*k))
-                .map(|k| {
-                    let show =
-                        |v: Option<&serde_json::Value>| v.map_or("none".into(), |v| v.to_string());
-                    format!("{k}: {} vs {}", show(a.get(k)), show(b.get(k)))
-                })
-                .collect::<Vec<_>>()
-                .join("; ")
-        }
-        _ => format!("{a} vs {b}"),
-    }
 }
 
 /// Calls `f` with every manifest row of a shard, in order, with its line number.

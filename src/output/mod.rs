@@ -13,6 +13,7 @@
 //! contact   captioned contact sheets, one per axis
 //! datasets  Parquet, WebDataset, VLMEvalKit and lmms-eval sinks and `export`
 //! merge     a sharded run's shards as the single machine's files
+//! record    the typed run record: recipe (fingerprinted) + provenance
 //! ```
 
 pub mod atomic;
@@ -25,6 +26,7 @@ pub mod lock;
 pub mod manifest;
 pub mod merge;
 mod png;
+pub mod record;
 pub mod rows;
 
 pub use jpeg::encode_jpeg;

@@ -53,6 +53,8 @@ use crate::output::datasets::{DatasetError, DatasetOptions, DatasetWriter, Expor
 use crate::output::dir::Dir;
 use crate::output::lock::OutputLock;
 use crate::output::manifest::{ManifestWriter, ProblemFields, Source};
+use crate::output::record::{Format, InputFile, Provenance, RunRecipe, RunRecord};
+pub use crate::output::record::{Origin, Variants};
 use crate::render::CpuRenderer;
 use crate::render::RenderedImage;
 use crate::render::TessellateOptions;
@@ -181,9 +183,13 @@ pub struct RunOptions {
     /// against it before any work (a stream cannot be read twice, so a run into a
     /// directory with rows of an earlier one cannot check them).
     pub input_path: Option<PathBuf>,
-    /// What else decides this run's output besides these options, e.g. the variant
-    /// plan, as a JSON value; part of the fingerprint `resume` compares.
-    pub recipe: serde_json::Value,
+    /// The variant plan the jobs are expanded with ([`Variants::of`]): part of the
+    /// recipe whose fingerprint `resume` compares.
+    pub variants: Variants,
+    /// What the run record's provenance says besides what the library knows: the
+    /// command line (the process's, by default), a sweep's generator, the shard.
+    /// Never part of the fingerprint.
+    pub origin: Origin,
     /// Only these non-blank input lines, counted from 0 (a shard of the input); the
     /// others are read past. Error rows keep the lines' numbers in the whole file.
     pub lines: Option<std::ops::Range<u64>>,
@@ -214,7 +220,8 @@ impl RunOptions {
             chunk_lines: Self::DEFAULT_CHUNK_LINES,
             previous: Previous::Refuse,
             input_path: None,
-            recipe: serde_json::Value::Null,
+            variants: Variants::default(),
+            origin: Origin::process(),
             lines: None,
             datasets: DatasetOptions::default(),
             emit_problems: false,
@@ -252,9 +259,9 @@ pub struct RunSummary {
     pub availability: Availability,
     /// What rendered, as in the manifest's `backend` column.
     pub backend: String,
-    /// What decides the output bytes (version, backend, formats, recipe), as JSON:
-    /// what `--resume` compares.
-    pub described: serde_json::Value,
+    /// The run's record (`.geomrender.run.json`): its recipe, which decides the
+    /// output bytes and whose fingerprint `--resume` compares, and its provenance.
+    pub record: RunRecord,
     pub manifest: PathBuf,
     /// The datasets written besides the manifest (`RunOptions::datasets`).
     pub datasets: Exported,
@@ -397,11 +404,10 @@ pub fn run_locked(
     }
     let renderer = Renderer::open(options)?;
     let backend = renderer.label();
-    let (fingerprint, described) = fingerprint(options, &backend);
+    let record = record(options, &renderer)?;
     // Rows go to the partial file until the run ends: errors name that one.
     let partial = ManifestWriter::partial_path(out, "manifest.jsonl");
-    let (mut manifest, datasets, kept) =
-        open_outputs(out, options, &backend, (&fingerprint, &described), &partial)?;
+    let (mut manifest, datasets, kept) = open_outputs(out, options, &backend, &record, &partial)?;
     for id in &kept.ids {
         progress.image_written(id);
     }
@@ -467,7 +473,7 @@ pub fn run_locked(
         skipped,
         availability,
         backend,
-        described,
+        record,
         manifest,
         datasets,
         removed_datasets,
@@ -489,20 +495,14 @@ fn open_outputs(
     out: &Dir,
     options: &RunOptions,
     backend: &str,
-    (fingerprint, described): (&str, &serde_json::Value),
+    record: &RunRecord,
     partial: &Path,
 ) -> Result<(ManifestWriter, Option<DatasetWriter>, resume::Kept), RunError> {
     let input = options.input_path.as_deref();
     let plan = match options.previous {
-        Previous::Resume => resume::plan(
-            out,
-            backend,
-            options.outputs,
-            (fingerprint, described),
-            input,
-        )?,
+        Previous::Resume => resume::plan(out, backend, options.outputs, &record.recipe, input)?,
         Previous::Refuse => {
-            previous::check(out, (fingerprint, described), input)?;
+            previous::check(out, &record.recipe, input)?;
             None
         }
         Previous::Replace => {
@@ -515,7 +515,7 @@ fn open_outputs(
         None => None,
     };
     let mut manifest = ManifestWriter::create(out, "manifest.jsonl").map_err(io(partial))?;
-    resume::write_state(out, fingerprint, described)?;
+    resume::write_state(out, record)?;
     let mut datasets = DatasetWriter::create(out, &options.datasets)?;
     let kept = match (plan, staged) {
         (Some(plan), Some(name)) => {
@@ -533,25 +533,31 @@ fn open_outputs(
     Ok((manifest, datasets, kept))
 }
 
-/// What decides a run's output bytes, as readable JSON, and its SHA-256: what
-/// `--resume` compares (batching and chunking do not change bytes and are left out).
-fn fingerprint(options: &RunOptions, backend: &str) -> (String, serde_json::Value) {
-    let mut described = serde_json::json!({
-        "geomrender": env!("CARGO_PKG_VERSION"),
-        "backend": backend,
-        "outputs": format!("{:?}", options.outputs),
-        "svg_embed_font": options.svg_embed_font,
-        "tolerance": options.tessellate.tolerance,
-        "recipe": options.recipe,
-    });
-    // Only when set, so that runs without it keep the fingerprint they had.
-    if options.emit_problems {
-        described["emit_problems"] = true.into();
-    }
-    (
-        crate::digest::sha256_hex(described.to_string().as_bytes()),
-        described,
-    )
+/// The run's record: what decides its output bytes (batching and chunking do not
+/// change bytes and are left out), whose fingerprint `--resume` compares, and where
+/// it came from (the input file is read here for its SHA-256).
+fn record(options: &RunOptions, renderer: &Renderer) -> Result<RunRecord, RunError> {
+    let formats = match options.outputs {
+        Outputs::Raster => vec![Format::Png],
+        Outputs::Svg => vec![Format::Svg],
+        Outputs::Both => vec![Format::Png, Format::Svg],
+    };
+    let adapter = renderer.label();
+    let recipe = RunRecipe {
+        geomrender: env!("CARGO_PKG_VERSION").to_string(),
+        backend: adapter.clone(),
+        formats,
+        svg_embed_font: options.svg_embed_font,
+        tolerance: options.tessellate.tolerance,
+        emit_problems: options.emit_problems,
+        variants: options.variants.clone(),
+    };
+    let input = match &options.input_path {
+        Some(path) => InputFile::read(path).map_err(io(path))?,
+        None => None,
+    };
+    let provenance = Provenance::now(renderer.name(), &adapter, input, &options.origin);
+    Ok(RunRecord::new(recipe, provenance))
 }
 
 /// What draws a run's pixels, opened before any line is read.
@@ -571,6 +577,16 @@ impl Renderer {
             (Backend::Gpu(o), true) => Renderer::Gpu(Box::new(GpuRenderer::new(*o)?)),
             (Backend::Cpu(r), true) => Renderer::Cpu(r.clone()),
         })
+    }
+
+    /// Its `--backend` word (`none` when nothing is rasterised).
+    fn name(&self) -> &'static str {
+        match self {
+            #[cfg(feature = "gpu")]
+            Renderer::Gpu(_) => "gpu",
+            Renderer::Cpu(r) => r.name(),
+            Renderer::None => "none",
+        }
     }
 
     /// The manifest's `backend` column.

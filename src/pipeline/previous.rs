@@ -13,6 +13,7 @@
 use super::resume::{self, Kept, RUN_STATE};
 use super::{RunError, io};
 use crate::output::dir::{Dir, Kind};
+use crate::output::record::RunRecipe;
 use serde::Deserialize;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -103,11 +104,7 @@ fn state(from: &str) -> &'static str {
 
 /// Refuses an earlier run in `dir` that this one is not: other options, or rows not
 /// made from `input` (or an input that cannot be read twice). Reads only.
-pub(super) fn check(
-    dir: &Dir,
-    (fingerprint, described): (&str, &serde_json::Value),
-    input: Option<&Path>,
-) -> Result<(), RunError> {
+pub(super) fn check(dir: &Dir, recipe: &RunRecipe, input: Option<&Path>) -> Result<(), RunError> {
     let Some(from) = resume::previous(dir) else {
         // A run record alone: killed before its first row, nothing to lose.
         return Ok(());
@@ -118,9 +115,10 @@ pub(super) fn check(
         what,
         record: dir.join(from),
     };
-    if let Err(e) = resume::check_options(dir, fingerprint, described) {
+    if let Err(e) = resume::check_options(dir, recipe) {
         return Err(refuse(match e {
             resume::ResumeError::Options { detail, .. } => format!("other options ({detail})"),
+            resume::ResumeError::Format { source, .. } => format!("options in a {source}"),
             _ => "unknown options (its run record is missing or damaged)".into(),
         })
         .into());

@@ -8,7 +8,7 @@
 //! uninterrupted run writes.
 //!
 //! "Resume or refuse" is decided before anything on disk changes: the previous run's
-//! options fingerprint (`.geomrender.run.json`) must equal this run's, and every kept
+//! recipe fingerprint (its record, `.geomrender.run.json`) must equal this run's, and every kept
 //! row's `input_sha256` must be the hash of the input line that makes it, checked
 //! against the input file before any work. The reader checks ids and input hashes
 //! again as it goes, and that no new image comes before the last kept one.
@@ -19,13 +19,15 @@ use crate::jsonl::Lines;
 use crate::output::datasets::DatasetWriter;
 use crate::output::dir::Dir;
 use crate::output::manifest::{ManifestRow, ManifestWriter};
+use crate::output::record::{RUN_RECORD, RecordError, RunRecipe, RunRecord};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-/// The run-state file: this run's options fingerprint, for the next `--resume`.
-pub(super) const RUN_STATE: &str = ".geomrender.run.json";
+/// The run-state file: this run's record (recipe, fingerprint, provenance), for the
+/// next `--resume`.
+pub(super) const RUN_STATE: &str = RUN_RECORD;
 
 /// Rows verified per parallel step.
 const CHUNK: usize = 256;
@@ -61,6 +63,12 @@ pub enum ResumeError {
         dir = dir.display()
     )]
     Unverifiable { dir: PathBuf, reason: String },
+    #[error(
+        "--resume: {dir} holds a {source}: rerun with --force (its files are replaced), or \
+         use a new --out directory. Nothing was changed",
+        dir = dir.display()
+    )]
+    Format { dir: PathBuf, source: RecordError },
 }
 
 /// The file the kept rows are read from while they are copied: it outlives a crash
@@ -93,13 +101,13 @@ pub(super) fn plan(
     dir: &Dir,
     backend: &str,
     outputs: Outputs,
-    (fingerprint, described): (&str, &serde_json::Value),
+    recipe: &RunRecipe,
     input: Option<&Path>,
 ) -> Result<Option<ResumePlan>, RunError> {
     let Some(from) = previous(dir) else {
         return Ok(None);
     };
-    check_options(dir, fingerprint, described)?;
+    check_options(dir, recipe)?;
     let kept = scan(from, dir, backend, outputs)?;
     if !kept.ids.is_empty() {
         let Some(input) = input else {
@@ -114,40 +122,35 @@ pub(super) fn plan(
     Ok(Some(ResumePlan { from, kept }))
 }
 
-/// The run-state file of `dir` must name the same options fingerprint; a refusal
-/// names each option that differs.
-pub(super) fn check_options(
-    dir: &Dir,
-    fingerprint: &str,
-    described: &serde_json::Value,
-) -> Result<(), ResumeError> {
-    let previous = dir
-        .read(RUN_STATE, 1 << 20)
-        .ok()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
-    let Some(previous) = previous else {
-        return Err(ResumeError::Unverifiable {
-            dir: dir.path().to_path_buf(),
-            reason: format!("{RUN_STATE} is missing or damaged"),
-        });
+/// The run record of `dir` must have this run's recipe (the same fingerprint); a
+/// refusal names each field that differs. A record of another format is refused
+/// naming its format.
+pub(super) fn check_options(dir: &Dir, recipe: &RunRecipe) -> Result<(), ResumeError> {
+    let previous = match dir.read(RUN_STATE, 1 << 20) {
+        Ok(bytes) => RunRecord::parse(&bytes),
+        Err(e) => Err(RecordError::Bad(e.to_string())),
     };
-    if previous.get("fingerprint").and_then(|f| f.as_str()) == Some(fingerprint) {
+    let previous = match previous {
+        Ok(p) => p,
+        Err(source @ RecordError::Version { .. }) => {
+            return Err(ResumeError::Format {
+                dir: dir.path().to_path_buf(),
+                source,
+            });
+        }
+        Err(_) => {
+            return Err(ResumeError::Unverifiable {
+                dir: dir.path().to_path_buf(),
+                reason: format!("{RUN_STATE} is missing or damaged"),
+            });
+        }
+    };
+    if previous.recipe.fingerprint() == recipe.fingerprint() {
         return Ok(());
     }
-    let empty = serde_json::Map::new();
-    let before = previous
-        .get("options")
-        .and_then(|o| o.as_object())
-        .unwrap_or(&empty);
-    let now = described.as_object().unwrap_or(&empty);
-    let mut keys: Vec<&String> = before.keys().chain(now.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    let show = |v: Option<&serde_json::Value>| v.map_or("none".into(), |v| v.to_string());
-    let changes: Vec<String> = keys
+    let changes: Vec<String> = crate::output::record::differences(&previous.recipe, recipe)
         .into_iter()
-        .filter(|k| before.get(*k) != now.get(*k))
-        .map(|k| format!("{k}: {} → {}", show(before.get(k)), show(now.get(k))))
+        .map(|d| format!("{}: {} → {}", d.field, d.a, d.b))
         .collect();
     Err(ResumeError::Options {
         dir: dir.path().to_path_buf(),
@@ -194,14 +197,9 @@ pub(super) fn check_input(input: &Path, kept: &Kept) -> Result<(), RunError> {
     }
 }
 
-/// Writes this run's options fingerprint (and a readable copy of the options).
-pub(super) fn write_state(
-    dir: &Dir,
-    fingerprint: &str,
-    options: &serde_json::Value,
-) -> Result<(), RunError> {
-    let text = serde_json::json!({ "fingerprint": fingerprint, "options": options }).to_string();
-    dir.write_atomic(RUN_STATE, text.as_bytes())
+/// Writes this run's record (its recipe, fingerprint and provenance).
+pub(super) fn write_state(dir: &Dir, record: &RunRecord) -> Result<(), RunError> {
+    dir.write_atomic(RUN_STATE, record.to_json().as_bytes())
         .map_err(|source| RunError::Io {
             path: dir.join(RUN_STATE),
             source,

@@ -21,6 +21,7 @@ use super::RunSummary;
 use crate::output::datasets::DatasetOptions;
 use crate::output::lock::{LockError, OutputLock};
 use crate::output::merge::{MAX_SHARDS, ShardCounts, ShardDone, open_shard_dir, shard_dir};
+use crate::output::record::{ShardOf, ShardRecipe};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -35,6 +36,14 @@ pub struct Shard {
 impl Shard {
     /// The whole run as one shard.
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// As a run record names it.
+    pub fn of(self) -> ShardOf {
+        ShardOf {
+            index: self.index,
+            count: self.count,
+        }
+    }
 
     /// Its folder under a run's `--out`: `OUT/shards/I-of-N`.
     pub fn dir(self, out: &Path) -> PathBuf {
@@ -323,12 +332,12 @@ pub fn begin(out: &Path, shard: Shard) -> Result<OutputLock, ShardError> {
     Ok(lock)
 }
 
-/// Records a finished shard: `done.json` (its recorded command, sinks and counts),
-/// the last file it writes.
+/// Records a finished shard: `done.json` (its recipe, its run's provenance, sinks
+/// and counts), the last file it writes.
 pub fn finish(
     lock: &OutputLock,
     shard: Shard,
-    recorded: serde_json::Value,
+    recipe: ShardRecipe,
     datasets: &DatasetOptions,
     summary: &RunSummary,
 ) -> Result<(), ShardError> {
@@ -344,7 +353,7 @@ pub fn finish(
         dir,
         shard.index,
         shard.count,
-        recorded,
+        (recipe, summary.record.provenance.clone()),
         datasets,
         counts,
         availability,

@@ -5,9 +5,11 @@
 #[cfg(feature = "gpu")]
 use super::gpu::survey;
 
-/// What the user asked for (`--backend`, the Python package's `backend=`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What the user asked for (`--backend`, the Python package's `backend=`, a run
+/// record's `backend_arg`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
 pub enum Requested {
     /// A hardware GPU adapter when present, else the CPU.
     #[default]

@@ -68,6 +68,14 @@ impl CpuRenderer {
         }
     }
 
+    /// Its `--backend` word: `cpu` or `resvg`.
+    pub fn name(&self) -> &'static str {
+        match self.engine {
+            Engine::Raster(_) => "cpu",
+            Engine::Resvg(_) => "resvg",
+        }
+    }
+
     /// What produced the images, for the manifest's `backend` column.
     pub fn label(&self) -> String {
         match self.engine {

@@ -250,20 +250,6 @@ impl Plan {
         parts.join(";")
     }
 
-    /// The plan as JSON (axes with their value labels, and whether it is a grid): what
-    /// a run's output depends on, for `--resume` to compare.
-    pub fn recipe(&self) -> serde_json::Value {
-        let axes: Vec<serde_json::Value> = self
-            .axes
-            .iter()
-            .map(|(a, values)| {
-                let labels: Vec<String> = values.iter().map(|v| v.label()).collect();
-                serde_json::json!([a.name(), labels])
-            })
-            .collect();
-        serde_json::json!({ "variants": axes, "grid": self.grid })
-    }
-
     /// Axes whose values change only the raster file, not the drawing: the pixel
     /// stage's and the encoding's (an SVG-only run cannot show them).
     pub fn raster_only_axes(&self) -> Vec<Axis> {

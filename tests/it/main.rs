@@ -64,6 +64,9 @@
 //! - `properties`: property tests (proptest): arbitrary JSON, and mutated Scenes and
 //!   Problems, through expand → render on the CPU backend never panic.
 //! - `raster`: the `cpu` rasteriser against resvg on the oracle corpus.
+//! - `record`: the typed run record (`.geomrender.run.json`, `done.json`): the
+//!   schema, the round trip, the provenance, `merge` naming each recipe field that
+//!   differs, the old format refused.
 //! - `reference`: one scene per feature against `tests/reference/{gpu,cpu,resvg}/` images (one folder per backend).
 //! - `relations`: GeomRel relation items: every relation has its constructions,
 //!   choices are distinct and their letters uniform, texts name only drawn points,
@@ -146,6 +149,7 @@ mod previous;
 mod problem_limits;
 mod properties;
 mod raster;
+mod record;
 mod reference;
 mod relations;
 mod relations_shortcut;

@@ -224,7 +224,7 @@ fn merge_refuses_what_is_not_one_finished_run_and_writes_nothing() {
     refused(&out, "shard(s) 1 of 3 missing");
     // Shard 1 made with another seed.
     run_ok(sweep_seed(&out, "5").args(["--shard", "1/3"]));
-    refused(&out, "seed: 4 vs 5");
+    refused(&out, "in `command.generator.seed`: 5 vs 4");
     // Shard 1's Parquet written uncompressed.
     // (Redone with the run's seed: --force replaces the shard of other problems.)
     run_ok(sweep(&out).args(["--shard", "1/3", "--parquet-compression", "none", "--force"]));

@@ -16,8 +16,10 @@ use crate::generate::{
     Segment, Shape, Side, SideKind, Status, Texts,
 };
 
-/// What `generate --task relations` makes. The CLI fills the same struct.
-#[derive(Clone, Debug, PartialEq)]
+/// What `generate --task relations` makes. The CLI fills the same struct; a run
+/// record (`output::record`) stores it as JSON.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RelationOptions {
     /// Run seed; item k's seed is derived from (seed, k).
     pub seed: u64,

@@ -169,12 +169,17 @@ pub(super) fn card(layout: Layout, features: &[(&str, Type)], sizes: &Sizes) -> 
         num_bytes,
         download_size,
     } = sizes;
+    let version = env!("CARGO_PKG_VERSION");
     format!(
         "{CARD_START}- config_name: default\n  data_files:\n  - split: test\n    path: data/test-*.parquet\n\
          dataset_info:\n  features:\n{list}  splits:\n  - name: test\n    num_bytes: {num_bytes}\n    num_examples: {rows}\n\
          \x20 download_size: {download_size}\n  dataset_size: {num_bytes}\n---\n\n\
-         {CARD_HEADING}\n\n{what} rendered by geomrender, one row per image \
-         (base images and their robustness variants).\n\n\
+         {CARD_HEADING}\n\n{what} rendered by geomrender {version}, one row per image \
+         (base images and their robustness variants). What made them (the options that \
+         decide the bytes, the backend and adapter, the input's and the font's SHA-256, \
+         the command line, the time) is in the run's record, `.geomrender.run.json` \
+         beside `manifest.jsonl` (each shard's `done.json` for a merged run; \
+         `geomrender schema run`).\n\n\
          - `axis` / `value`: the variant (`base` / `base` for base images); `variant` is the same as JSON.\n\
          - `image`: the PNG (or JPEG, for `jpeg` variants) as written, decoded by `datasets` to a PIL image.\n\
          - `question`, {answer}, `cot`, `annotation`, `depth`, `question_type`: the problem, as in `manifest.jsonl`.\n\

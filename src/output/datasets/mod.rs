@@ -50,9 +50,12 @@ use crate::output::dir::{Dir, Kind};
 use crate::output::manifest::{FileCheckError, ManifestRow};
 use std::path::{Path, PathBuf};
 
-/// A dataset format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// A dataset format; as JSON (`done.json`), its name on the command line.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
 pub enum Sink {
     /// `data/test-00000-of-000NN.parquet` + a `README.md` dataset card (HF `datasets`).
     Parquet,
@@ -64,6 +67,7 @@ pub enum Sink {
     VlmEvalKit,
     /// `lmms_eval/`: a group YAML, one task per (axis, value) and `utils.py`; reads
     /// the Parquet shards (so it writes them too).
+    #[serde(rename = "lmms-eval")]
     LmmsEval,
 }
 
