@@ -24,7 +24,7 @@ pub const REFERENCE_CANVAS: f32 = 512.0;
 
 /// The variant's settings in the order their hooks run (stable: equal orders keep
 /// SPEC order).
-pub(super) fn in_order(variant: &Variant) -> Vec<AxisValue> {
+fn in_order(variant: &Variant) -> Vec<AxisValue> {
     let mut settings = variant.settings.clone();
     settings.sort_by_key(|v| v.axis().order);
     settings

@@ -55,12 +55,12 @@ pub struct Pixels(Vec<AxisValue>);
 impl Pixels {
     /// The steps `variant` asks for: its settings of axes with a pixel hook.
     pub fn of(variant: &Variant) -> Pixels {
-        Pixels(
-            super::apply::in_order(variant)
-                .into_iter()
-                .filter(|v| v.axis().pixels.is_some())
-                .collect(),
-        )
+        // In hook order (stable: equal orders keep SPEC order), as every hook runs.
+        let mut steps: Vec<AxisValue> = (variant.settings.iter().copied())
+            .filter(|v| v.axis().pixels.is_some())
+            .collect();
+        steps.sort_by_key(|v| v.axis().order);
+        Pixels(steps)
     }
 
     /// No step: the pixels are the raster's.
