@@ -1,6 +1,6 @@
 //! One spelling per value. Every enum a user names — on the command line, in a
 //! Problem or manifest row, from Python — is a [`Words`]: its values ([`Words::ALL`])
-//! and the one word of each ([`Words::name`]). `FromStr` ([`words!`]), serde, the
+//! and the one word of each ([`Words::name`]). `FromStr` ([`crate::words!`]), serde, the
 //! CLI (clap's `ValueEnum`, derived under the `cli` feature) and the reports read
 //! and write those words; `tests/it/value_spelling.rs` checks that they agree.
 

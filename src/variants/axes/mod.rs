@@ -107,7 +107,7 @@ pub struct AxisDef {
     /// How it rewrites the Problem (its question, givens, names or diagram).
     pub rewrite: Option<Rewrite>,
     /// How it changes the rendered pixels: the pixel stage, after the raster and
-    /// before the encoder, on every backend ([`super::pixels`]).
+    /// before the encoder, on every backend ([`super::Pixels`]).
     pub pixels: Option<PixelHook>,
     /// How it applies to a bare Scene.
     pub on_scene: OnScene,
