@@ -147,7 +147,7 @@ pub fn findings(name: &str, cmd: &clap::Command, m: &ArgMatches) -> Vec<Finding>
             .collect();
         let defaulted = rule.default_too
             && given.is_empty()
-            && m.value_source(rule.options[0]) == Some(ValueSource::DefaultValue);
+            && source(m, rule.options[0]) == Some(ValueSource::DefaultValue);
         if given.is_empty() && !defaulted {
             continue;
         }
@@ -210,9 +210,17 @@ pub fn check(root: &clap::Command, matches: &ArgMatches) {
 /// Whether option `id` was given on the command line (or by the environment).
 fn given(m: &ArgMatches, id: &str) -> bool {
     matches!(
-        m.value_source(id),
+        source(m, id),
         Some(ValueSource::CommandLine | ValueSource::EnvVariable)
     )
+}
+
+/// Where option `id`'s value came from; `None` when the command has no such
+/// option in this build (the GPU's flags without the `gpu` feature), where clap's
+/// own `value_source` panics in a debug build.
+fn source(m: &ArgMatches, id: &str) -> Option<ValueSource> {
+    m.try_get_raw(id).ok()?;
+    m.value_source(id)
 }
 
 /// `--long` of option `id`.
@@ -335,4 +343,35 @@ fn no_indeterminate_construction(m: &ArgMatches) -> Option<String> {
         .map(|id| format!("--{id} {}", one(id)))
         .collect();
     Some(said.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A build without the `gpu` feature has no `--frame-size` or `--max-tiles`:
+    /// the table still names them, and asking clap about them must not panic (it
+    /// did in debug builds: `sweep` of a default build stopped at once).
+    #[test]
+    fn options_this_build_lacks_are_not_given() {
+        let cmd = clap::Command::new("render")
+            .arg(
+                clap::Arg::new("backend")
+                    .long("backend")
+                    .default_value("cpu"),
+            )
+            .arg(clap::Arg::new("tolerance").long("tolerance"));
+        let m = cmd
+            .clone()
+            .try_get_matches_from(["render", "--tolerance", "0.1"])
+            .unwrap();
+        assert!(!given(&m, "frame_size"));
+        assert_eq!(source(&m, "max_tiles"), None);
+        assert!(given(&m, "tolerance"));
+        let found = findings("render", &cmd, &m);
+        assert!(
+            found.iter().all(|f| !f.message.contains("frame")),
+            "{found:?}"
+        );
+    }
 }
