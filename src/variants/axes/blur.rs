@@ -62,25 +62,38 @@ pub(super) fn gaussian(canvas: &mut Canvas<'_>, sigma: f32) {
     let r = k.len() - 1;
     let stride = w * 4;
     let rgba = canvas.rgba();
-    // Premultiplied, so that a transparent pixel's colour does not bleed in.
-    let src: Vec<f32> = rgba
-        .chunks_exact(4)
-        .flat_map(|p| {
+    SCRATCH.with_borrow_mut(|(src, tmp)| {
+        // Premultiplied, so that a transparent pixel's colour does not bleed in.
+        src.clear();
+        src.reserve(rgba.len());
+        for p in rgba.chunks_exact(4) {
             let a = f32::from(p[3]) / 255.0;
-            [
+            src.extend_from_slice(&[
                 f32::from(p[0]) * a,
                 f32::from(p[1]) * a,
                 f32::from(p[2]) * a,
                 f32::from(p[3]),
-            ]
-        })
-        .collect();
+            ]);
+        }
+        tmp.clear();
+        tmp.resize(src.len(), 0.0);
+        columns(src, tmp, &k, stride, h);
+        rows(tmp, rgba, &k, r, w);
+    });
+}
+
+thread_local! {
+    /// The two f32 canvases a blur works in, kept per thread: a fresh 4 MiB buffer
+    /// per image costs more in page faults than the blur itself.
+    static SCRATCH: std::cell::RefCell<(Vec<f32>, Vec<f32>)> = Default::default();
+}
+
+/// Columns: each output row is a weighted sum of whole input rows (edges repeated).
+fn columns(src: &[f32], tmp: &mut [f32], k: &[f32], stride: usize, h: usize) {
     let row = |y: isize| {
         let y = y.clamp(0, h as isize - 1) as usize;
         &src[y * stride..(y + 1) * stride]
     };
-    // Columns: each output row is a weighted sum of whole input rows.
-    let mut tmp = vec![0f32; src.len()];
     for (y, out) in tmp.chunks_exact_mut(stride).enumerate() {
         let y = y as isize;
         for (o, c) in out.iter_mut().zip(row(y)) {
@@ -93,7 +106,12 @@ pub(super) fn gaussian(canvas: &mut Canvas<'_>, sigma: f32) {
             }
         }
     }
-    // Rows: each row padded by r repeated edge pixels, then shifted sums.
+}
+
+/// Rows: each row padded by `r` repeated edge pixels, then shifted sums, written
+/// back un-premultiplied and rounded.
+fn rows(tmp: &[f32], rgba: &mut [u8], k: &[f32], r: usize, w: usize) {
+    let stride = w * 4;
     let mut padded = vec![0f32; (w + 2 * r) * 4];
     let mut out = vec![0f32; stride];
     for (y, dst) in rgba.chunks_exact_mut(stride).enumerate() {
