@@ -2076,7 +2076,7 @@ fn counter_example(
 /// One item of the corpus, its counter-example search traced: `RELATIONS_TRACE=1
 /// RELATIONS_ITEM=r0-005025 cargo test … trace_one_item -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "a debugging aid, not a check: traces the item RELATIONS_ITEM names"]
 fn trace_one_item() {
     let Ok(id) = std::env::var("RELATIONS_ITEM") else {
         return;
