@@ -37,10 +37,11 @@ pub fn parse<T: Words>(word: &str) -> Result<T, UnknownWord> {
         })
 }
 
-/// The words of `T`, and `extra` after them, as "a, b or c".
+/// `extra` (words of the caller's own, such as `auto`) and then the words of `T`,
+/// as "a, b or c".
 pub fn expected<T: Words>(extra: &[&str]) -> String {
-    let words: Vec<&str> = (T::ALL.iter().map(|v| v.name()))
-        .chain(extra.iter().copied())
+    let words: Vec<&str> = (extra.iter().copied())
+        .chain(T::ALL.iter().map(|v| v.name()))
         .collect();
     match words.split_last() {
         Some((last, [])) => last.to_string(),
@@ -49,9 +50,24 @@ pub fn expected<T: Words>(extra: &[&str]) -> String {
     }
 }
 
-/// Implements `FromStr` (by [`parse`]) and `Display` (the word) for a [`Words`] enum.
+/// Implements `FromStr` (by [`parse`]) and `Display` (the word) for a [`Words`]
+/// enum; given its WHAT and each value's word, `Words` itself as well:
+/// `words!(Info, "info", { Image => "image", Text => "text" })`.
 #[macro_export]
 macro_rules! words {
+    ($t:ident, $what:literal, { $($v:ident => $word:literal),+ $(,)? }) => {
+        impl $crate::words::Words for $t {
+            const WHAT: &'static str = $what;
+            const ALL: &'static [$t] = &[$($t::$v),+];
+            fn name(self) -> &'static str {
+                match self {
+                    $($t::$v => $word),+
+                }
+            }
+        }
+
+        $crate::words!($t);
+    };
     ($t:ty) => {
         impl ::std::str::FromStr for $t {
             type Err = $crate::words::UnknownWord;
@@ -103,6 +119,6 @@ mod tests {
             e.to_string(),
             "invalid fruit \"Apple\": expected apple, pear or fig"
         );
-        assert_eq!(expected::<Fruit>(&["all"]), "apple, pear, fig or all");
+        assert_eq!(expected::<Fruit>(&["all"]), "all, apple, pear or fig");
     }
 }

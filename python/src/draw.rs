@@ -208,11 +208,7 @@ pub fn draw_one(
     }
     let mut image = renderer.render(&scene)?;
     // The pixel stage, as a run applies it after any backend.
-    if let Some(mut canvas) =
-        geomrender::variants::Canvas::new(image.width, image.height, &mut image.rgba)
-    {
-        pixels.apply(&mut canvas);
-    }
+    pixels.apply_rgba(image.width, image.height, &mut image.rgba);
     let fail = |e: image::ImageError| error(Kind::Render, format!("{}: {e}", scene.id));
     Ok(match (format, encoding) {
         (Format::Array, Encoding::Png) => Output::Pixels(image),

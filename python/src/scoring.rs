@@ -48,12 +48,7 @@ pub fn score(
 /// naming the words it takes (`extra` before them).
 fn word<T: Words>(text: &str, option: &str, extra: &[&str]) -> PyResult<T> {
     geomrender::words::parse(text).map_err(|_| {
-        let mut all: Vec<&str> = extra.to_vec();
-        all.extend(T::ALL.iter().map(|v| v.name()));
-        let expected = match all.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => all.join(""),
-        };
+        let expected = geomrender::words::expected::<T>(extra);
         error(
             Kind::Option,
             format!("invalid value '{text}' for {option}: expected {expected}"),

@@ -4,7 +4,7 @@
 
 use crate::output::dir::Dir;
 use crate::output::manifest::ManifestRow;
-use crate::variants::{Canvas, Pixels};
+use crate::variants::Pixels;
 
 /// Levels a channel may differ by (the GPU may rasterise a tile differently by a
 /// level of anti-aliasing; the CPU backends give exactly the same bytes).
@@ -39,9 +39,7 @@ pub(super) fn check(
         ));
     }
     let (w, h) = expected.dimensions();
-    if let Some(mut canvas) = Canvas::new(w, h, &mut expected) {
-        pixels.apply(&mut canvas);
-    }
+    pixels.apply_rgba(w, h, &mut expected);
     let worst = (expected.pixels().zip(found.pixels()).enumerate())
         .flat_map(|(i, (a, b))| (0..4).map(move |c| (i, a[c].abs_diff(b[c]))))
         .max_by_key(|&(_, d)| d);

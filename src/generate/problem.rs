@@ -59,42 +59,19 @@ pub enum QuestionType {
     Relation,
 }
 
-impl crate::words::Words for Info {
-    const WHAT: &'static str = "info";
-    const ALL: &'static [Info] = &[Info::Image, Info::Text];
-    fn name(self) -> &'static str {
-        match self {
-            Info::Image => "image",
-            Info::Text => "text",
-        }
-    }
-}
+crate::words!(Info, "info", {
+    Image => "image",
+    Text => "text",
+});
 
-crate::words!(Info);
-
-impl crate::words::Words for QuestionType {
-    const WHAT: &'static str = "question type";
-    const ALL: &'static [QuestionType] = &[
-        QuestionType::Side,
-        QuestionType::Angle,
-        QuestionType::Area,
-        QuestionType::Perimeter,
-        QuestionType::Any,
-        QuestionType::Relation,
-    ];
-    fn name(self) -> &'static str {
-        match self {
-            QuestionType::Side => "side",
-            QuestionType::Angle => "angle",
-            QuestionType::Area => "area",
-            QuestionType::Perimeter => "perimeter",
-            QuestionType::Any => "any",
-            QuestionType::Relation => "relation",
-        }
-    }
-}
-
-crate::words!(QuestionType);
+crate::words!(QuestionType, "question type", {
+    Side => "side",
+    Angle => "angle",
+    Area => "area",
+    Perimeter => "perimeter",
+    Any => "any",
+    Relation => "relation",
+});
 
 /// The generation parameters of one problem (the resolved question type, never `any`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

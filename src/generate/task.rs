@@ -1,7 +1,5 @@
 //! Which problems a run generates, by name (`--task`, the Python package's `task=`).
 
-use crate::words::Words;
-
 /// The two kinds of problem a [`super::Generator`] makes.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
@@ -17,18 +15,10 @@ pub enum Task {
     Relations,
 }
 
-impl Words for Task {
-    const WHAT: &'static str = "task";
-    const ALL: &'static [Task] = &[Task::Geomverse, Task::Relations];
-    fn name(self) -> &'static str {
-        match self {
-            Task::Geomverse => "geomverse",
-            Task::Relations => "relations",
-        }
-    }
-}
-
-crate::words!(Task);
+crate::words!(Task, "task", {
+    Geomverse => "geomverse",
+    Relations => "relations",
+});
 
 impl super::Generator {
     /// The kind of problem it makes.

@@ -79,18 +79,10 @@ pub enum Format {
     Svg,
 }
 
-impl crate::words::Words for Format {
-    const WHAT: &'static str = "format";
-    const ALL: &'static [Format] = &[Format::Png, Format::Svg];
-    fn name(self) -> &'static str {
-        match self {
-            Format::Png => "png",
-            Format::Svg => "svg",
-        }
-    }
-}
-
-crate::words!(Format);
+crate::words!(Format, "format", {
+    Png => "png",
+    Svg => "svg",
+});
 
 /// A variant plan: its axes, each with its value labels, and whether it is a grid.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

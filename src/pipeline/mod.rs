@@ -63,7 +63,7 @@ use crate::render::gpu::{GpuError, GpuOptions, GpuRenderer};
 use crate::render::{BackendError, BackendKind, Decision, Requested, decide};
 use crate::scene::{Scene, SceneError};
 use crate::style::Encoding;
-use crate::variants::{Canvas, Pixels};
+use crate::variants::Pixels;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -341,9 +341,7 @@ impl Meta {
     ) -> Result<Vec<u8>, image::ImageError> {
         if !self.pixels.is_empty() {
             let _t = Timer::new(&stats.pixels);
-            if let Some(mut canvas) = Canvas::new(img.width, img.height, &mut img.rgba) {
-                self.pixels.apply(&mut canvas);
-            }
+            self.pixels.apply_rgba(img.width, img.height, &mut img.rgba);
         }
         let _t = Timer::new(&stats.encode);
         let encoded = crate::output::encode(self.encoding, &img);

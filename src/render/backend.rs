@@ -23,25 +23,12 @@ pub enum Requested {
     Resvg,
 }
 
-impl crate::words::Words for Requested {
-    const WHAT: &'static str = "backend";
-    const ALL: &'static [Requested] = &[
-        Requested::Auto,
-        Requested::Gpu,
-        Requested::Cpu,
-        Requested::Resvg,
-    ];
-    fn name(self) -> &'static str {
-        match self {
-            Requested::Auto => "auto",
-            Requested::Gpu => "gpu",
-            Requested::Cpu => "cpu",
-            Requested::Resvg => "resvg",
-        }
-    }
-}
-
-crate::words!(Requested);
+crate::words!(Requested, "backend", {
+    Auto => "auto",
+    Gpu => "gpu",
+    Cpu => "cpu",
+    Resvg => "resvg",
+});
 
 /// Why a requested backend cannot draw in this build.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

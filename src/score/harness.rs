@@ -33,23 +33,11 @@ pub enum PredictionFormat {
     VlmEvalKit,
 }
 
-impl crate::words::Words for PredictionFormat {
-    const WHAT: &'static str = "predictions format";
-    const ALL: &'static [PredictionFormat] = &[
-        PredictionFormat::Geomrender,
-        PredictionFormat::LmmsEval,
-        PredictionFormat::VlmEvalKit,
-    ];
-    fn name(self) -> &'static str {
-        match self {
-            PredictionFormat::Geomrender => "geomrender",
-            PredictionFormat::LmmsEval => "lmms-eval",
-            PredictionFormat::VlmEvalKit => "vlmevalkit",
-        }
-    }
-}
-
-crate::words!(PredictionFormat);
+crate::words!(PredictionFormat, "predictions format", {
+    Geomrender => "geomrender",
+    LmmsEval => "lmms-eval",
+    VlmEvalKit => "vlmevalkit",
+});
 
 impl PredictionFormat {
     /// Guesses the layout from the file name and the first non-blank line.

@@ -136,18 +136,10 @@ pub enum MissingPolicy {
     Wrong,
 }
 
-impl crate::words::Words for MissingPolicy {
-    const WHAT: &'static str = "missing";
-    const ALL: &'static [MissingPolicy] = &[MissingPolicy::Exclude, MissingPolicy::Wrong];
-    fn name(self) -> &'static str {
-        match self {
-            MissingPolicy::Exclude => "exclude",
-            MissingPolicy::Wrong => "wrong",
-        }
-    }
-}
-
-crate::words!(MissingPolicy);
+crate::words!(MissingPolicy, "missing", {
+    Exclude => "exclude",
+    Wrong => "wrong",
+});
 
 /// Options of a scoring run; the CLI fills the same struct.
 #[derive(Clone, Debug, Default, PartialEq)]

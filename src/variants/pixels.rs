@@ -68,6 +68,17 @@ impl Pixels {
         self.0.is_empty()
     }
 
+    /// Runs every step on a `width` × `height` RGBA buffer, in order; a buffer of
+    /// another length (no renderer makes one) is left as it is.
+    pub fn apply_rgba(&self, width: u32, height: u32, rgba: &mut [u8]) {
+        if self.is_empty() {
+            return;
+        }
+        if let Some(mut canvas) = Canvas::new(width, height, rgba) {
+            self.apply(&mut canvas);
+        }
+    }
+
     /// Runs every step on `canvas`, in order.
     pub fn apply(&self, canvas: &mut Canvas<'_>) {
         for step in &self.0 {
