@@ -8,7 +8,7 @@
 /// binary value (so 0.125 gives `0.12` and 1.005, stored just below, `1`). An `f32`
 /// converts to `f64` exactly, so `fmt_decimal(x as f64, n)` equals formatting the
 /// `f32` itself. NaN and infinities are written `NaN`, `inf`, `-inf`.
-pub fn fmt_decimal(v: f64, max_decimals: usize) -> String {
+pub(crate) fn fmt_decimal(v: f64, max_decimals: usize) -> String {
     let s = format!("{v:.max_decimals$}");
     let s = if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.')
@@ -21,14 +21,14 @@ pub fn fmt_decimal(v: f64, max_decimals: usize) -> String {
 /// The shortest decimal text that reads back as the same `f32`, without a trailing
 /// `.0`: `0.1f32` is `0.1` (not `0.10000000149…`), `24.0` is `24`. Variant values are
 /// named so in ids and manifests.
-pub fn fmt_shortest_f32(v: f32) -> String {
+pub(crate) fn fmt_shortest_f32(v: f32) -> String {
     let s = format!("{v}");
     s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
 }
 
 /// An `f32` as the `f64` its shortest decimal text reads as: `0.1f32` gives `0.1`,
 /// so JSON and range checks see the number as it was written.
-pub fn shortest_f32_as_f64(v: f32) -> f64 {
+pub(crate) fn shortest_f32_as_f64(v: f32) -> f64 {
     fmt_shortest_f32(v).parse().unwrap_or(f64::from(v))
 }
 
@@ -36,13 +36,13 @@ pub fn shortest_f32_as_f64(v: f32) -> f64 {
 /// same `f64`, whole numbers without a fraction (`12`, `0.25`, `-15`). The manifest's
 /// JSON ([`json_number`]), the dataset sinks' `value` columns and task names, and the
 /// score report all spell a value so.
-pub fn fmt_shortest_f64(v: f64) -> String {
+pub(crate) fn fmt_shortest_f64(v: f64) -> String {
     format!("{v}")
 }
 
 /// The number as JSON in the same spelling as [`fmt_shortest_f64`]: a whole number
 /// as a JSON integer (`12`, never `12.0`), others shortest round-trip (`0.25`).
-pub fn json_number(v: f64) -> serde_json::Value {
+pub(crate) fn json_number(v: f64) -> serde_json::Value {
     // Below 2^53 every whole f64 is an exact i64 with the same digits.
     const EXACT: f64 = 9_007_199_254_740_992.0;
     match v.fract() == 0.0 && v.abs() < EXACT {

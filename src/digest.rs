@@ -15,7 +15,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The first 128 bits of the SHA-256 of `text`: a key that stands for it in a
 /// table (two texts share one with probability about n²/2¹²⁹).
-pub fn fingerprint(text: &str) -> u128 {
+pub(crate) fn fingerprint(text: &str) -> u128 {
     let digest = Sha256::digest(text.as_bytes());
     u128::from_le_bytes(digest[..16].try_into().expect("16 bytes"))
 }

@@ -12,7 +12,7 @@ use ttf_parser::Face;
 pub static FONT_DATA: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
 
 /// The family name of [`FONT_DATA`].
-pub const FONT_FAMILY: &str = "DejaVu Sans";
+pub(crate) const FONT_FAMILY: &str = "DejaVu Sans";
 
 /// The parsed font, with the metrics read from it.
 struct Parsed {
@@ -44,7 +44,7 @@ impl FontMetrics {
     /// How far below `y` the alphabetic baseline lies when text of `size` px is
     /// centred on `y` (`dominant-baseline: central`): halfway between the ascent and
     /// descent lines, as resvg and browsers do.
-    pub fn central_shift(&self, size: f32) -> f32 {
+    pub(crate) fn central_shift(&self, size: f32) -> f32 {
         (self.ascent + self.descent) / 2.0 * size / self.units_per_em
     }
 }
@@ -55,7 +55,7 @@ pub fn metrics() -> FontMetrics {
 }
 
 /// Horizontal advance of `c` in font units; a character the font lacks counts 0.6 em.
-pub fn advance(c: char) -> f32 {
+pub(crate) fn advance(c: char) -> f32 {
     let f = &FONT.face;
     f.glyph_index(c)
         .and_then(|g| f.glyph_hor_advance(g))

@@ -7,14 +7,14 @@ use std::fmt::Write;
 
 /// Whether `c` reorders text around it: the embedding, override and isolate
 /// controls and the implicit marks (Unicode's Bidi_Control property).
-pub fn is_bidi_control(c: char) -> bool {
+pub(crate) fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// `text` for an HTML text node or a quoted attribute value: `& < > " '` as
 /// references, bidi controls written visibly (`⟨U+202E⟩`), other control
 /// characters but tab and line breaks dropped.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for c in text.chars() {
         match c {
@@ -37,7 +37,7 @@ pub fn escape(text: &str) -> String {
 /// A relative path (with `/` separators) as a URL path: each segment
 /// percent-encoded but for unreserved characters, so `#`, `?`, `%` and spaces in a
 /// file name stay part of it. Escape the result again with [`escape`] for an attribute.
-pub fn url_path(path: &str) -> String {
+pub(crate) fn url_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for b in path.bytes() {
         match b {
@@ -89,7 +89,7 @@ pub fn page_name(id: &str) -> String {
 /// A JSON value as text to place inside a `<script>` element or a `.js` file:
 /// `<`, `>`, `&` and the line separators U+2028/U+2029 as `\u` escapes, so no
 /// string can close the element or open a comment.
-pub fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+pub(crate) fn script_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     let json = serde_json::to_string(value).expect("values we write serialise");
     let mut out = String::with_capacity(json.len());
     for c in json.chars() {

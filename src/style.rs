@@ -63,17 +63,17 @@ pub mod limits {
     use std::ops::RangeInclusive;
 
     /// Canvas side in px.
-    pub const CANVAS: RangeInclusive<u32> = 64..=8192;
+    pub(crate) const CANVAS: RangeInclusive<u32> = 64..=8192;
     /// Fill opacity.
-    pub const FILL_OPACITY: RangeInclusive<f32> = 0.0..=1.0;
+    pub(crate) const FILL_OPACITY: RangeInclusive<f32> = 0.0..=1.0;
     /// Outline width in px.
-    pub const LINE_WIDTH: RangeInclusive<f32> = 0.0..=64.0;
+    pub(crate) const LINE_WIDTH: RangeInclusive<f32> = 0.0..=64.0;
     /// Label font size in px (below 4 px no glyph is legible; above 256 labels
     /// cannot be placed on any canvas).
-    pub const FONT_SIZE: RangeInclusive<f32> = 4.0..=256.0;
+    pub(crate) const FONT_SIZE: RangeInclusive<f32> = 4.0..=256.0;
     /// The diagram's drawn size as a share of its fitted size (below a tenth its
     /// labels crowd a few px).
-    pub const SCALE: RangeInclusive<f32> = 0.1..=1.0;
+    pub(crate) const SCALE: RangeInclusive<f32> = 0.1..=1.0;
 }
 
 /// A style value outside [`limits`].
@@ -143,7 +143,7 @@ impl Rotation {
     pub const ALL: [Rotation; 4] = [Rotation::R0, Rotation::R90, Rotation::R180, Rotation::R270];
 
     /// Clockwise degrees: 0, 90, 180 or 270.
-    pub fn degrees(self) -> u32 {
+    pub(crate) fn degrees(self) -> u32 {
         match self {
             Rotation::R0 => 0,
             Rotation::R90 => 90,
@@ -153,12 +153,12 @@ impl Rotation {
     }
 
     /// The rotation of `degrees` clockwise, if it is one of 0, 90, 180, 270.
-    pub fn from_degrees(degrees: u32) -> Option<Self> {
+    pub(crate) fn from_degrees(degrees: u32) -> Option<Self> {
         Rotation::ALL.into_iter().find(|r| r.degrees() == degrees)
     }
 
     /// Clockwise quarter turns: 0..=3.
-    pub fn quarter_turns(self) -> u8 {
+    pub(crate) fn quarter_turns(self) -> u8 {
         (self.degrees() / 90) as u8
     }
 }
@@ -201,7 +201,7 @@ pub enum Encoding {
 
 impl Encoding {
     /// The file extension, without the dot.
-    pub fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             Encoding::Png => "png",
             Encoding::Jpeg { .. } => "jpg",

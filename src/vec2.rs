@@ -14,7 +14,7 @@
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 /// The coordinate types vectors are made of: `f32` and `f64`.
-pub trait Scalar:
+pub(crate) trait Scalar:
     Copy
     + PartialOrd
     + Add<Output = Self>
@@ -51,71 +51,71 @@ scalar!(f32);
 scalar!(f64);
 
 /// A 2-D point or vector.
-pub type Vec2<T> = [T; 2];
+pub(crate) type Vec2<T> = [T; 2];
 
 /// `a - b`.
-pub fn sub<T: Scalar>(a: Vec2<T>, b: Vec2<T>) -> Vec2<T> {
+pub(crate) fn sub<T: Scalar>(a: Vec2<T>, b: Vec2<T>) -> Vec2<T> {
     [a[0] - b[0], a[1] - b[1]]
 }
 
 /// `a + b`.
-pub fn add<T: Scalar>(a: Vec2<T>, b: Vec2<T>) -> Vec2<T> {
+pub(crate) fn add<T: Scalar>(a: Vec2<T>, b: Vec2<T>) -> Vec2<T> {
     [a[0] + b[0], a[1] + b[1]]
 }
 
 /// `a · s`.
-pub fn scale<T: Scalar>(a: Vec2<T>, s: T) -> Vec2<T> {
+pub(crate) fn scale<T: Scalar>(a: Vec2<T>, s: T) -> Vec2<T> {
     [a[0] * s, a[1] * s]
 }
 
 /// The dot product.
-pub fn dot<T: Scalar>(a: Vec2<T>, b: Vec2<T>) -> T {
+pub(crate) fn dot<T: Scalar>(a: Vec2<T>, b: Vec2<T>) -> T {
     a[0] * b[0] + a[1] * b[1]
 }
 
 /// The z component of the 3-D cross product: positive when `b` turns
 /// counter-clockwise from `a` in a y-up frame (clockwise on a y-down screen).
-pub fn cross<T: Scalar>(a: Vec2<T>, b: Vec2<T>) -> T {
+pub(crate) fn cross<T: Scalar>(a: Vec2<T>, b: Vec2<T>) -> T {
     a[0] * b[1] - a[1] * b[0]
 }
 
 /// Euclidean length.
-pub fn len<T: Scalar>(a: Vec2<T>) -> T {
+pub(crate) fn len<T: Scalar>(a: Vec2<T>) -> T {
     a[0].hypot(a[1])
 }
 
 /// Distance between two points.
-pub fn dist<T: Scalar>(a: Vec2<T>, b: Vec2<T>) -> T {
+pub(crate) fn dist<T: Scalar>(a: Vec2<T>, b: Vec2<T>) -> T {
     len(sub(a, b))
 }
 
 /// `a` turned by 90°: counter-clockwise in a y-up frame.
-pub fn perp<T: Scalar>(a: Vec2<T>) -> Vec2<T> {
+pub(crate) fn perp<T: Scalar>(a: Vec2<T>) -> Vec2<T> {
     [-a[1], a[0]]
 }
 
 /// `a` scaled to length 1 (multiplied by `1 / |a|`), or `None` when `|a| <= min_len`:
 /// such a vector has no reliable direction (see the module docs).
-pub fn normalize<T: Scalar>(a: Vec2<T>, min_len: T) -> Option<Vec2<T>> {
+pub(crate) fn normalize<T: Scalar>(a: Vec2<T>, min_len: T) -> Option<Vec2<T>> {
     let l = len(a);
     (l > min_len).then(|| scale(a, T::ONE / l))
 }
 
 /// `a` scaled to length 1, or `fallback` when `a` is the zero vector.
-pub fn unit_or<T: Scalar>(a: Vec2<T>, fallback: Vec2<T>) -> Vec2<T> {
+pub(crate) fn unit_or<T: Scalar>(a: Vec2<T>, fallback: Vec2<T>) -> Vec2<T> {
     normalize(a, T::ZERO).unwrap_or(fallback)
 }
 
 /// `a / max(|a|, min_len)` (a division, where [`normalize`] multiplies by the
 /// reciprocal): a unit vector, except that a vector shorter than `min_len` comes out
 /// proportionally shorter, so a zero vector stays `[0, 0]`.
-pub fn unit_clamped<T: Scalar>(a: Vec2<T>, min_len: T) -> Vec2<T> {
+pub(crate) fn unit_clamped<T: Scalar>(a: Vec2<T>, min_len: T) -> Vec2<T> {
     let l = len(a).max(min_len);
     [a[0] / l, a[1] / l]
 }
 
 /// Whether `p` is inside polygon `poly` (even-odd rule, crossing count).
-pub fn inside<T: Scalar>(poly: &[Vec2<T>], p: Vec2<T>) -> bool {
+pub(crate) fn inside<T: Scalar>(poly: &[Vec2<T>], p: Vec2<T>) -> bool {
     let mut c = false;
     let n = poly.len();
     for i in 0..n {
@@ -134,7 +134,7 @@ pub fn inside<T: Scalar>(poly: &[Vec2<T>], p: Vec2<T>) -> bool {
 /// included exactly), counter-clockwise in y-down coordinates when `ccw`, with about
 /// `per_turn` points per full turn (at least 2). A sweep no larger than `min_sweep`
 /// radians counts as a full turn (the end points coincide).
-pub fn arc_points(
+pub(crate) fn arc_points(
     from: Vec2<f64>,
     to: Vec2<f64>,
     center: Vec2<f64>,

@@ -5,7 +5,7 @@ use crate::variants::Change;
 use std::collections::BTreeMap;
 
 /// How many items of each kind changed (texts and the canvas count 1).
-pub type Changes = BTreeMap<Change, u32>;
+pub(crate) type Changes = BTreeMap<Change, u32>;
 
 /// Labels this close (px) stand in the same place.
 const SAME_PLACE: f64 = 0.01;

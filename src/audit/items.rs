@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 /// Everything one image draws.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Drawn {
+pub(crate) struct Drawn {
     pub width: String,
     pub height: String,
     /// One entry per subpath (`M …` to the next `M`): a multi-shape outline is
@@ -18,7 +18,7 @@ pub struct Drawn {
 
 /// One subpath and how it is painted.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Piece {
+pub(crate) struct Piece {
     /// Its path data, as written.
     pub d: String,
     /// The fill paint (`fill`, `fill-opacity`, `fill-rule`).
@@ -29,7 +29,7 @@ pub struct Piece {
 
 /// One text item.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Label {
+pub(crate) struct Label {
     pub x: f64,
     pub y: f64,
     pub text: String,
@@ -42,7 +42,7 @@ pub struct Label {
 /// Why an SVG file could not be read.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum ItemsError {
+pub(crate) enum ItemsError {
     #[error("not well-formed XML: {0}")]
     Xml(#[from] roxmltree::Error),
     #[error("the root element is <{0}>, not <svg>")]
@@ -52,7 +52,7 @@ pub enum ItemsError {
 }
 
 /// The items of one SVG document.
-pub fn read_svg(text: &str) -> Result<Drawn, ItemsError> {
+pub(crate) fn read_svg(text: &str) -> Result<Drawn, ItemsError> {
     let doc = roxmltree::Document::parse(text)?;
     let root = doc.root_element();
     if root.tag_name().name() != "svg" {

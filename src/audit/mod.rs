@@ -38,10 +38,9 @@ mod problems;
 mod summary;
 mod write;
 
-pub use diff::Changes;
-pub use items::{Drawn, ItemsError, Label, Piece, read_svg};
-pub use problems::Problems;
-pub use summary::{LISTED_ERRORS, LISTED_FLAGGED};
+pub(crate) use diff::Changes;
+pub(crate) use items::read_svg;
+pub(crate) use problems::Problems;
 pub use write::{AUDIT_JSONL, AUDIT_MD, Links, columns, gallery_page, markdown};
 
 use crate::output::dir::{Dir, Kind};
@@ -72,7 +71,7 @@ pub struct AuditOptions {
 /// How a row's drawing was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Source {
+pub(crate) enum Source {
     /// Its SVG file.
     Svg,
     /// Its Scene composed again from the run's Problem.
@@ -83,7 +82,7 @@ pub enum Source {
 
 /// One variant against its base.
 #[derive(Clone, Debug, Serialize)]
-pub struct AuditRow {
+pub(crate) struct AuditRow {
     /// Its 1-based line in the manifest.
     pub line: u64,
     pub id: String,
@@ -106,7 +105,7 @@ pub struct AuditRow {
 
 impl AuditRow {
     /// An undeclared change, or none at all.
-    pub fn flagged(&self) -> bool {
+    pub(crate) fn flagged(&self) -> bool {
         self.identical || !self.undeclared.is_empty()
     }
 }

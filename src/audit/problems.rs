@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// A Problem with the SHA-256 of its line, or why there is none.
 type Got = Result<(String, Problem), String>;
 
-pub struct Problems {
+pub(crate) struct Problems {
     file: File,
     name: String,
     index: LineIndex,
@@ -31,7 +31,7 @@ struct Id {
 impl Problems {
     /// The Problems of `options.problems` or else `DIR/problems.jsonl`; `None` when
     /// neither is there. Lines without an id are errors of the audit (it goes on).
-    pub fn open(
+    pub(crate) fn open(
         dir: &Path,
         root: &Dir,
         problems: Option<&Path>,
@@ -76,7 +76,7 @@ impl Problems {
 
     /// The Problem `id` and the SHA-256 of its line (what a row's `input_sha256`
     /// is), or why there is none.
-    pub fn get(&mut self, id: &str) -> Result<&(String, Problem), String> {
+    pub(crate) fn get(&mut self, id: &str) -> Result<&(String, Problem), String> {
         if self.last.as_ref().is_none_or(|(last, _)| last != id) {
             let read = self.read(id);
             self.last = Some((id.to_string(), read));

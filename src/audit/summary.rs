@@ -7,9 +7,9 @@ use crate::variants::AXES;
 use std::collections::HashMap;
 
 /// Flagged rows listed by name (`audit.md`, the command's output); the rest counted.
-pub const LISTED_FLAGGED: usize = 200;
+pub(crate) const LISTED_FLAGGED: usize = 200;
 /// Lines not audited that are kept with their reason; the rest counted.
-pub const LISTED_ERRORS: usize = 100;
+pub(crate) const LISTED_ERRORS: usize = 100;
 
 /// A group's place in the table: the first axis's position in the axis table, its
 /// first value when it is a number.

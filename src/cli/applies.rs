@@ -131,7 +131,7 @@ const RULES: &[Rule] = &[
 
 /// One option that does not apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
+pub(crate) struct Finding {
     /// A warning (the run goes on), else an error.
     pub warning: bool,
     pub message: String,
@@ -139,7 +139,7 @@ pub struct Finding {
 
 /// What the table finds on the command line of subcommand `name` (its matches
 /// and its clap definition, for the options' names).
-pub fn findings(name: &str, cmd: &clap::Command, m: &ArgMatches) -> Vec<Finding> {
+pub(crate) fn findings(name: &str, cmd: &clap::Command, m: &ArgMatches) -> Vec<Finding> {
     let mut out = Vec::new();
     for rule in RULES.iter().filter(|r| r.commands.contains(&name)) {
         let given: Vec<&str> = (rule.options.iter().copied())
@@ -183,7 +183,7 @@ pub fn findings(name: &str, cmd: &clap::Command, m: &ArgMatches) -> Vec<Finding>
 
 /// Prints the warnings, and exits with a usage error (status 2) naming every
 /// option that does not apply, if any.
-pub fn check(root: &clap::Command, matches: &ArgMatches) {
+pub(crate) fn check(root: &clap::Command, matches: &ArgMatches) {
     let Some((name, m)) = matches.subcommand() else {
         return;
     };

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 /// flagged; 1 some rows flagged or some lines could not be audited; 2 the audit could
 /// not run. Works on any finished run directory: render, sweep, merged shards.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The run's output directory (with manifest.jsonl and its images).
     dir: PathBuf,
 
@@ -36,7 +36,7 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Not while a run writes there (nor two audits at once).
     let _lock = lock_existing(&args.dir)?;
     let mut options = AuditOptions::default();

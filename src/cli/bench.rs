@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Images to render (input lines; more with --variants).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     count: u64,
@@ -68,7 +68,7 @@ enum Input {
     Scenes,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = match &args.variants {
         Some(spec) => super::sweep::plan_for(args.task, spec)?,
         None => Plan::base_only(),

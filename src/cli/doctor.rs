@@ -11,13 +11,13 @@ use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Skip the test renders.
     #[arg(long)]
     no_render: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let gpu = gpu_section();
     let auto = decide(Requested::Auto)?;
     let auto_name = match auto.kind {

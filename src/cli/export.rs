@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 /// Shard sizes and the Parquet codec, shared by `export` and `--sink`.
 #[derive(clap::Args, Clone, Copy)]
-pub struct ShardSizeArgs {
+pub(crate) struct ShardSizeArgs {
     /// Most rows per Parquet or WebDataset shard.
     #[arg(long, default_value_t = 10_000, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
@@ -29,7 +29,7 @@ pub struct ShardSizeArgs {
 
 /// `--sink` on `render` and `sweep`.
 #[derive(clap::Args, Clone)]
-pub struct SinkArgs {
+pub(crate) struct SinkArgs {
     /// Datasets to write besides images/ and manifest.jsonl, row by row as the images
     /// come out, comma-separated: parquet, webdataset, vlmevalkit, lmms-eval (files:
     /// only the default layout). Shards get their final names when the run ends; a
@@ -42,7 +42,7 @@ pub struct SinkArgs {
 }
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A finished output directory of `render` or `sweep` (images/ + manifest.jsonl).
     dir: PathBuf,
     /// Datasets to write into DIR, comma-separated: parquet, webdataset, vlmevalkit, lmms-eval.
@@ -81,7 +81,7 @@ fn options(sinks: Vec<Sink>, s: ShardSizeArgs) -> DatasetOptions {
 
 /// Says which datasets of an earlier run were removed (they would not have matched
 /// the new manifest).
-pub fn removed(files: &[PathBuf], dir: &Path) {
+pub(crate) fn removed(files: &[PathBuf], dir: &Path) {
     if files.is_empty() {
         return;
     }
@@ -104,7 +104,7 @@ pub fn removed(files: &[PathBuf], dir: &Path) {
 }
 
 /// Says what was written: the row count and the first few files.
-pub fn describe(done: &Exported, dir: &Path) {
+pub(crate) fn describe(done: &Exported, dir: &Path) {
     if done.files.is_empty() {
         return;
     }
@@ -141,7 +141,7 @@ pub fn describe(done: &Exported, dir: &Path) {
 
 /// Opens the output directory of a finished run (`export`, `merge`), saying so
 /// when there is none (rather than naming the lock file inside it).
-pub fn open_run_dir(path: &Path) -> anyhow::Result<Dir> {
+pub(crate) fn open_run_dir(path: &Path) -> anyhow::Result<Dir> {
     Dir::open(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => anyhow::anyhow!(
             "{}: no such directory (give the --out directory of a finished run)",
@@ -158,14 +158,14 @@ pub fn open_run_dir(path: &Path) -> anyhow::Result<Dir> {
 impl SinkArgs {
     /// The datasets for the run's [`RunOptions`](geomrender::pipeline::RunOptions);
     /// an error before any work when this binary cannot write one of them.
-    pub fn options(&self) -> anyhow::Result<DatasetOptions> {
+    pub(crate) fn options(&self) -> anyhow::Result<DatasetOptions> {
         let opts = options(sinks(&self.sinks), self.shards);
         opts.check_built()?;
         Ok(opts)
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let dir = open_run_dir(&args.dir)?;
     let lock = OutputLock::acquire(dir)?;
     let start = std::time::Instant::now();

@@ -23,7 +23,7 @@ const SHOWN_ERRORS: usize = 20;
 /// streamed, so any size of run has a gallery. Exit status: 0 every row shown; 1
 /// some rows or images could not be shown (listed); 2 no gallery could be made.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The run's output directory (with manifest.jsonl and its images): render,
     /// sweep or merged shards.
     dir: PathBuf,
@@ -46,7 +46,7 @@ pub struct Args {
     no_audit: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut options = GalleryOptions::default();
     options.thumb_size = args.thumb_size;
     options.audit = !args.no_audit;
@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Makes the gallery of `dir` and reports it (also after `render`/`sweep --gallery`).
-pub fn make(dir: &Path, options: &GalleryOptions) -> anyhow::Result<ExitCode> {
+pub(crate) fn make(dir: &Path, options: &GalleryOptions) -> anyhow::Result<ExitCode> {
     let g = gallery::build(dir, options)
         .with_context(|| format!("making the gallery of {}", dir.display()))?;
     for e in g.errors.iter().take(SHOWN_ERRORS) {
@@ -94,7 +94,7 @@ pub fn make(dir: &Path, options: &GalleryOptions) -> anyhow::Result<ExitCode> {
 /// `--gallery` on `render`/`sweep`: the gallery of the finished run in `dir`; the
 /// exit status is the run's unless the run succeeded and the gallery did not.
 /// `problems`: the run's input when it was a Problems file (for the audit).
-pub fn after_run(
+pub(crate) fn after_run(
     wanted: bool,
     dir: &Path,
     problems: Option<&Path>,

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 const BATCH: u64 = 2048;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// What to generate: GeomVerse problems (a numeric answer), or GeomRel's
     /// relation identification items (multiple choice, "Cannot be inferred" among
     /// the options). --depth, --branch-prob, --distractors, --variablized, --info,
@@ -78,7 +78,7 @@ pub struct Args {
 
 /// The options of `--task relations`.
 #[derive(clap::Args)]
-pub struct RelationArgs {
+pub(crate) struct RelationArgs {
     /// Relation items: basic (a relation from its definition or a property that
     /// implies it), advanced (two or three conditions chained across relations) or
     /// all (the relation drawn first, then one of its constructions).
@@ -105,7 +105,7 @@ pub struct RelationArgs {
 
 impl RelationArgs {
     /// The relation options for run seed `seed`.
-    pub fn options(&self, seed: u64) -> RelationOptions {
+    pub(crate) fn options(&self, seed: u64) -> RelationOptions {
         RelationOptions {
             seed,
             subset: self.subset,
@@ -166,7 +166,7 @@ impl Args {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let opts = args.generator();
     opts.validate()?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -200,7 +200,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// hidden temporary file in the same directory that is renamed into place when
 /// complete, or straight to stdout (`-`) or a device/FIFO, which are never replaced.
 /// Returns the relation items' counts (empty for GeomVerse problems).
-pub fn write_problems(out: &Path, opts: &Generator, range: Range<u64>) -> anyhow::Result<Stats> {
+pub(crate) fn write_problems(
+    out: &Path,
+    opts: &Generator,
+    range: Range<u64>,
+) -> anyhow::Result<Stats> {
     let shown = out.display();
     if out.as_os_str() == "-" {
         let stdout = std::io::stdout();
@@ -235,7 +239,7 @@ pub fn write_problems(out: &Path, opts: &Generator, range: Range<u64>) -> anyhow
 
 /// Writes the problems with indices in `range` to `name` in `dir`, through a hidden
 /// temporary file there that is renamed into place when complete.
-pub fn write_problems_in(
+pub(crate) fn write_problems_in(
     dir: &Dir,
     name: &str,
     opts: &Generator,
@@ -248,7 +252,7 @@ pub fn write_problems_in(
 /// bytes: other problems (or none there) are refused, the file left as it was, and
 /// the error is the run's [`pipeline::OccupiedError`] (a sweep into a directory
 /// holding another run).
-pub fn write_problems_unless_other(
+pub(crate) fn write_problems_unless_other(
     dir: &Dir,
     name: &str,
     opts: &Generator,

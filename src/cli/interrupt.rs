@@ -13,13 +13,13 @@ const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 static RESUMABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Says whether the command running is a resumable run.
-pub fn set_resumable(resumable: bool) {
+pub(crate) fn set_resumable(resumable: bool) {
     RESUMABLE.store(resumable, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Starts the signal thread. Call it first thing in `main`, before any other thread
 /// exists: threads inherit the blocked signal mask from their creator.
-pub fn install() {
+pub(crate) fn install() {
     // SAFETY: sigset_t is plain data initialised by sigemptyset; pthread_sigmask
     // changes only this thread's mask (then inherited by threads it creates).
     let set = unsafe {

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The --out of the sharded run: its shards are OUT/shards/I-of-N/.
     out: PathBuf,
     /// What draws a sweep's contact sheets (default: the sweep's own --backend, so the
@@ -24,7 +24,7 @@ pub struct Args {
     no_sheets: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let start = std::time::Instant::now();
     let dir = super::export::open_run_dir(&args.out)?;
     let lock = OutputLock::acquire(dir)?;

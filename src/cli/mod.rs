@@ -79,7 +79,7 @@ enum Command {
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes:
 /// 0 success, 1 some input items failed, 2 the run could not proceed.
-pub fn main() -> ExitCode {
+pub(crate) fn main() -> ExitCode {
     malloc::tune();
     die_quietly_on_closed_pipe();
     quiet_headless_vulkan();

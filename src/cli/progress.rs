@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 /// How often non-terminal runs log a line.
 const LOG_EVERY: Duration = Duration::from_secs(10);
 
-pub struct Reporter {
+pub(crate) struct Reporter {
     bar: Option<ProgressBar>,
     written: AtomicU64,
     failed: AtomicU64,
@@ -22,7 +22,7 @@ pub struct Reporter {
 
 impl Reporter {
     /// `total`: images expected, when known.
-    pub fn new(total: Option<u64>, quiet: bool) -> Self {
+    pub(crate) fn new(total: Option<u64>, quiet: bool) -> Self {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = match total {
                 Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
@@ -47,14 +47,14 @@ impl Reporter {
         }
     }
 
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
     }
 
     /// Prints a line without breaking the bar.
-    pub fn println(&self, text: &str) {
+    pub(crate) fn println(&self, text: &str) {
         match &self.bar {
             Some(bar) => bar.suspend(|| eprintln!("{text}")),
             None => eprintln!("{text}"),

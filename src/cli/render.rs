@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Input JSONL, one object per line: Problems (from `geomrender generate`) or
     /// Scene v1 draw lists (`geomrender schema scene`); `-` reads stdin.
     input: PathBuf,
@@ -62,7 +62,7 @@ pub struct Args {
 /// earlier one only when it is the same run (same options, every row from this
 /// input) and refuses any other.
 #[derive(clap::Args, Clone, Copy)]
-pub struct ResumeArg {
+pub(crate) struct ResumeArg {
     /// Carry on an interrupted run in the same --out directory with the same command:
     /// images whose manifest rows and files survived intact (checked by SHA-256) are
     /// kept, the rest are rendered, and the manifest ends as one run would write it.
@@ -77,7 +77,7 @@ pub struct ResumeArg {
 
 impl ResumeArg {
     /// What the run does with an earlier run in its directory.
-    pub fn previous(self) -> Previous {
+    pub(crate) fn previous(self) -> Previous {
         match (self.resume, self.force) {
             (true, _) => Previous::Resume,
             (false, true) => Previous::Replace,
@@ -88,7 +88,7 @@ impl ResumeArg {
 
 /// Rendering settings shared by `render`, `sweep` and `bench`.
 #[derive(clap::Args, Clone)]
-pub struct EngineArgs {
+pub(crate) struct EngineArgs {
     /// What draws: `gpu` (wgpu, any adapter incl. lavapipe; built with `--features
     /// gpu`), `cpu` (the direct rasteriser), `resvg` (the reference), or `auto`: a
     /// hardware GPU when there is one (and the `gpu` feature), else `cpu`.
@@ -167,7 +167,7 @@ impl EngineArgs {
     /// Refuses axes that change only the raster file (the pixel stage, the JPEG
     /// encoding) in a run that writes no raster file: their variants would be the
     /// base's SVG under another name.
-    pub fn check_plan(&self, plan: &Plan) -> anyhow::Result<()> {
+    pub(crate) fn check_plan(&self, plan: &Plan) -> anyhow::Result<()> {
         if self.format.contains(&Format::Png) {
             return Ok(());
         }
@@ -183,7 +183,7 @@ impl EngineArgs {
 
     /// The run options these flags describe, writing into `out` (doing `previous`
     /// with an earlier run there).
-    pub fn options(&self, out: &Path, previous: Previous) -> anyhow::Result<RunOptions> {
+    pub(crate) fn options(&self, out: &Path, previous: Previous) -> anyhow::Result<RunOptions> {
         let (backend, _) = Backend::open(self.backend)?;
         #[cfg(feature = "gpu")]
         let backend = match backend {
@@ -222,7 +222,7 @@ impl EngineArgs {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = match &args.variants {
         Some(spec) => Plan::parse(spec, args.grid).context("--variants")?,
         None => Plan::base_only(),
@@ -310,7 +310,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// Runs the pipeline with a progress reporter (under `lock` when the caller holds
 /// the output directory's lock already).
-pub fn execute(
+pub(crate) fn execute(
     reader: impl BufRead,
     file: &str,
     plan: &Plan,
@@ -340,7 +340,9 @@ pub fn execute(
 /// has (by kind of base: GeomVerse problems, relation items, "Cannot be inferred"
 /// relation items), so that a comparison across axes can be kept to the bases
 /// they share (`score --matched`); nothing when every base has every variant.
-pub fn availability_lines(a: &geomrender::output::availability::Availability) -> Vec<String> {
+pub(crate) fn availability_lines(
+    a: &geomrender::output::availability::Availability,
+) -> Vec<String> {
     let partial = a.partial();
     if partial.is_empty() {
         return Vec::new();
@@ -405,7 +407,7 @@ fn explain(e: pipeline::RunError) -> anyhow::Error {
 }
 
 /// Prints the summary; exit status 1 when some lines or images failed.
-pub fn report(summary: &RunSummary, out: &Path, quiet: bool) -> ExitCode {
+pub(crate) fn report(summary: &RunSummary, out: &Path, quiet: bool) -> ExitCode {
     let secs = summary.elapsed.as_secs_f64();
     let new = summary.images - summary.kept;
     let kept = match summary.kept {

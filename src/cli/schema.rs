@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Which schema to print.
     #[arg(value_enum)]
     which: Which,
@@ -33,7 +33,7 @@ enum Which {
     Run,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = match args.which {
         Which::Scene => geomrender::scene::SCHEMA,
         Which::Problem => geomrender::generate::SCHEMA,

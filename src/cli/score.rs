@@ -23,7 +23,7 @@ const SHOWN_ERRORS: usize = 20;
 /// lines were rejected (duplicate or unknown prediction ids, malformed lines: the
 /// report is still written and lists them); 2 the run could not proceed.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The manifest written by `geomrender render` or `sweep` (DIR/manifest.jsonl): one
     /// JSON object per image with id, base_id, variant, answer and params. A
     /// multiple-choice item has a `choices` array and a letter `answer`: GeomRel
@@ -109,7 +109,7 @@ pub struct Args {
     model: Option<String>,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut opts = ScoreOptions::default();
     opts.tolerance = Tolerance {
         relative: args.tolerance,

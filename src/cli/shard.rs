@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 /// `--shard` as given: a shard, or `auto`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShardSpec {
+pub(crate) enum ShardSpec {
     Given(Shard),
     Auto,
 }
@@ -30,7 +30,7 @@ impl FromStr for ShardSpec {
 
 /// `--shard` and `--shards`, shared by `generate`, `render` and `sweep`.
 #[derive(clap::Args, Clone, Copy, Debug)]
-pub struct ShardArgs {
+pub(crate) struct ShardArgs {
     /// Run only shard I of N (0-based, N at most 100000): the I-th of N contiguous
     /// slices of the work, with the ids and bytes the whole run would give it. `auto`: I and N from the
     /// environment: GEOMRENDER_SHARD=I/N, a Slurm array task (SLURM_ARRAY_TASK_ID
@@ -62,7 +62,7 @@ fn shards_arg(s: &str) -> Result<u64, String> {
 impl ShardArgs {
     /// The shard this process runs (`None`: the whole run), from the flags and the
     /// process environment; logs where an `auto` shard came from.
-    pub fn resolve(&self) -> anyhow::Result<Option<Shard>> {
+    pub(crate) fn resolve(&self) -> anyhow::Result<Option<Shard>> {
         let (shard, from) = match self.shard {
             None if self.shards.is_some() => {
                 anyhow::bail!("--shards N needs --shard auto (or give --shard I/N alone)")
@@ -82,7 +82,7 @@ impl ShardArgs {
 }
 
 /// Says how to merge the run in `out` once every shard is done.
-pub fn finished(out: &Path, shard: Shard) {
+pub(crate) fn finished(out: &Path, shard: Shard) {
     eprintln!(
         "shard {shard} finished; when all {} are: geomrender merge {}",
         shard.count,

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Output directory: problems.jsonl, images/, manifest.jsonl and contact/<axis>.png.
     #[arg(long, short)]
     out: PathBuf,
@@ -66,7 +66,7 @@ pub struct Args {
     quiet: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let variants = args.variants.clone().unwrap_or_else(|| {
         match args.task {
             Task::Geomverse => GEOMVERSE_SWEEP,
@@ -220,7 +220,7 @@ fn contact_sheets(
 /// The plan of `--variants SPEC` for problems of `task`: for relation items `all`
 /// stands for the axes that apply to them, and an axis that does not is refused,
 /// naming the task (its variants would all be "not made").
-pub fn plan_for(task: Task, spec: &str) -> anyhow::Result<Plan> {
+pub(crate) fn plan_for(task: Task, spec: &str) -> anyhow::Result<Plan> {
     let all = match task {
         Task::Geomverse => AllAxes::Every,
         Task::Relations => AllAxes::Relations,
@@ -249,7 +249,10 @@ const SHEET_ITEMS_READ: usize = 2_000;
 /// items per relation as GeomRel's Table 3 counts them, and, when `backend` draws
 /// the run's raster images, one contact sheet per domain from its first items;
 /// nothing for GeomVerse problems. Returns the sheets written.
-pub fn relation_outputs(out: &Dir, backend: Option<Backend>) -> anyhow::Result<Vec<PathBuf>> {
+pub(crate) fn relation_outputs(
+    out: &Dir,
+    backend: Option<Backend>,
+) -> anyhow::Result<Vec<PathBuf>> {
     let path = out.join("problems.jsonl");
     let file =
         (out.open_file("problems.jsonl")).with_context(|| format!("reading {}", path.display()))?;
@@ -280,7 +283,7 @@ pub fn relation_outputs(out: &Dir, backend: Option<Backend>) -> anyhow::Result<V
 
 /// Writes one contact sheet per axis of `plan` into `out/contact/`, for a problem
 /// of `out/problems.jsonl` (a sweep's, or a merged one's).
-pub fn write_sheets(
+pub(crate) fn write_sheets(
     out: &Dir,
     plan: &Plan,
     sheet_problem: Option<&str>,

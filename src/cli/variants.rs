@@ -5,7 +5,7 @@ use geomrender::variants::{ALL, AXES, GEOMVERSE_SWEEP, RELATION_SWEEP};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// List the axes (the only action for now; also the default).
     #[arg(long)]
     list: bool,
@@ -16,7 +16,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         let mut text = serde_json::to_string_pretty(&geomrender::variants::list_json())?;
         text.push('\n');

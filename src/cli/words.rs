@@ -9,11 +9,11 @@ use geomrender::words::Words;
 
 /// A value of `T`, or `None` for the CLI's own word. (An alias, not `Option`, so
 /// that clap's derive takes it as the value's type rather than as "optional".)
-pub type OrNone<T> = Option<T>;
+pub(crate) type OrNone<T> = Option<T>;
 
 /// Reads `T`'s words as `Some(value)` and `none` as `None`; `--help` lists them all,
 /// each with its help.
-pub fn or_none<T>(
+pub(crate) fn or_none<T>(
     none: &'static str,
     help: &'static str,
 ) -> impl TypedValueParser<Value = OrNone<T>>

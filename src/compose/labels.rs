@@ -43,10 +43,10 @@ const STROKE_GAP: f32 = 2.0;
 const STROKE_CLEARANCE: f32 = REFERENCE_LINE_WIDTH / 2.0 + STROKE_GAP;
 /// The largest label font size (px on the 512 px reference canvas) the diagram's
 /// margin leaves room for: the largest of the `fontsize` axis's default sweep.
-pub const ROOM_FOR_FONT_PX: f32 = 32.0;
+pub(crate) const ROOM_FOR_FONT_PX: f32 = 32.0;
 /// A label is attached when the nearest other element of its kind is this many
 /// times farther from the label's centre than its own element.
-pub const ATTACH_RATIO: f32 = 1.5;
+pub(crate) const ATTACH_RATIO: f32 = 1.5;
 /// `min_attachment_ratio` when no label has another element of its kind at all.
 const RATIO_CAP: f32 = 1000.0;
 /// A label pushed this far (px) beyond its natural spot gets a leader line.

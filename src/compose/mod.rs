@@ -33,18 +33,17 @@ mod frame;
 mod labels;
 mod marks;
 
-pub use frame::DiagramError;
+pub(crate) use frame::DiagramError;
 
 use crate::generate::Annotation;
 use crate::style::{Palette, Style};
-pub use labels::{ATTACH_RATIO, ROOM_FOR_FONT_PX};
 
 use crate::generate::Problem;
 use crate::scene::{Color, Scene, SceneError};
 use serde::{Deserialize, Serialize};
 
 /// Stroke width (px) that label clearances are measured from, whatever the style's.
-pub const REFERENCE_LINE_WIDTH: f32 = 2.0;
+pub(crate) const REFERENCE_LINE_WIDTH: f32 = 2.0;
 
 /// Colour of leader lines (from an element to its label placed away from it): the
 /// only paths that may differ between style variants of one problem.
@@ -129,7 +128,7 @@ pub enum ComposeError {
 /// The colour a palette gives a named shape colour drawn at fill `opacity` (unknown
 /// names are gray; under `grayscale`, a grey name is the fill that shows as its
 /// shade over white at that opacity, see [`crate::generate::colours::gray_fill`]).
-pub fn fill_colour(name: &str, palette: Palette, opacity: f32) -> Color {
+pub(crate) fn fill_colour(name: &str, palette: Palette, opacity: f32) -> Color {
     let ([r, g, b], [vr, vg, vb]) =
         crate::generate::colours::rgb(name).unwrap_or(([0x9e, 0x9e, 0x9e], [0x80, 0x80, 0x80]));
     let (c, vivid) = (Color::rgb(r, g, b), Color::rgb(vr, vg, vb));
@@ -162,7 +161,7 @@ pub fn compose(
 /// the variant adds comes too near it or it no longer holds to its element: an
 /// auxiliary line or unrelated shapes re-place only the labels they crowd. With
 /// another fit or font size nothing matches, and this is [`compose`].
-pub fn compose_variant(
+pub(crate) fn compose_variant(
     problem: &Problem,
     style: &Style,
     annotation: Annotation,

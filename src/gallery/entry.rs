@@ -7,11 +7,11 @@ use crate::output::rows::RowError;
 use serde::Serialize;
 
 /// Task name of a row without a question (a Scene line drawn by `render`).
-pub const SCENE_TASK: &str = "scene";
+pub(crate) const SCENE_TASK: &str = "scene";
 
 /// One image of the run, as the gallery shows it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// 1-based manifest line.
     pub line: u64,
     pub id: String,
@@ -42,7 +42,7 @@ pub struct Entry {
 
 /// What a relation item's row adds.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Relation {
+pub(crate) struct Relation {
     /// The option texts in letter order.
     pub choices: Vec<String>,
     /// The correct option's index in `choices`.
@@ -54,12 +54,12 @@ pub struct Relation {
 }
 
 impl Entry {
-    pub fn is_base(&self) -> bool {
+    pub(crate) fn is_base(&self) -> bool {
         self.id == self.base_id
     }
 
     /// The question without the option list the choices show again.
-    pub fn question_text(&self) -> Option<&str> {
+    pub(crate) fn question_text(&self) -> Option<&str> {
         let q = self.question.as_deref()?;
         Some(match &self.relation {
             Some(r) => crate::generate::relations::question_stem(q, &r.choices),
@@ -68,7 +68,7 @@ impl Entry {
     }
 
     /// Whether the correct option is "Cannot be inferred" (`None`: not multiple choice).
-    pub fn cannot_be_inferred(&self) -> Option<bool> {
+    pub(crate) fn cannot_be_inferred(&self) -> Option<bool> {
         let r = self.relation.as_ref()?;
         let text = r.choices.get(r.answer?)?;
         Some(text == crate::generate::relations::CANNOT_BE_INFERRED)
@@ -85,7 +85,7 @@ fn word<T: Serialize>(v: &T) -> String {
 }
 
 /// The row as an entry, or why the gallery cannot show it.
-pub fn entry(line: u64, row: ManifestRow) -> Result<Entry, RowError> {
+pub(crate) fn entry(line: u64, row: ManifestRow) -> Result<Entry, RowError> {
     let id = row.image.id;
     let fail = |why: String| RowError {
         id: Some(id.clone()),

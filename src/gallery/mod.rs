@@ -34,8 +34,7 @@ mod page;
 mod scan;
 mod thumbs;
 
-pub use entry::{Entry, Relation, SCENE_TASK, entry};
-pub use thumbs::{Thumb, fit};
+pub(crate) use thumbs::Thumb;
 
 use crate::audit::{self, AuditOptions, Problems};
 use crate::output::dir::{Dir, Kind};
@@ -44,14 +43,14 @@ use page::Pages;
 use std::path::Path;
 
 /// The stylesheet and script every gallery page uses (written beside the pages).
-pub const CSS: &str = include_str!("../../assets/gallery/gallery.css");
-pub const SCRIPT: &str = include_str!("../../assets/gallery/gallery.js");
+pub(crate) const CSS: &str = include_str!("../../assets/gallery/gallery.css");
+pub(crate) const SCRIPT: &str = include_str!("../../assets/gallery/gallery.js");
 
 /// The gallery's directory inside the run directory.
 pub const GALLERY_DIR: &str = "gallery";
 
 /// Lines not shown that are kept with their reason (the rest are counted).
-pub const LISTED_ERRORS: usize = 1000;
+pub(crate) const LISTED_ERRORS: usize = 1000;
 
 /// Rows whose thumbnails are made together (in parallel).
 const BATCH: usize = 256;
@@ -145,7 +144,7 @@ pub struct Gallery {
 
 /// What the audit says of one variant row, for its card.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct AuditNote {
+pub(crate) struct AuditNote {
     /// `(change, count)` in the audit's order.
     pub changes: Vec<(String, u32)>,
     pub undeclared: Vec<String>,
@@ -154,7 +153,7 @@ pub struct AuditNote {
 
 impl AuditNote {
     /// An undeclared change, or none at all.
-    pub fn flagged(&self) -> bool {
+    pub(crate) fn flagged(&self) -> bool {
         self.identical || !self.undeclared.is_empty()
     }
 }

@@ -23,7 +23,7 @@ const RECENT: usize = 4096;
 
 /// A made (or kept) thumbnail: its path under `thumbs/` without extension, and size.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Thumb {
+pub(crate) struct Thumb {
     pub key: String,
     pub width: u32,
     pub height: u32,
@@ -36,7 +36,7 @@ pub(super) fn key(sha256: &str, max: u32) -> String {
 }
 
 /// The size an image of `w`×`h` is scaled to so that it fits `max`×`max` (never enlarged).
-pub fn fit(w: u32, h: u32, max: u32) -> (u32, u32) {
+pub(crate) fn fit(w: u32, h: u32, max: u32) -> (u32, u32) {
     if w <= max && h <= max {
         return (w, h);
     }

@@ -16,7 +16,7 @@ use super::shapes::{self, Quantity, Role, ShapeKind};
 
 /// Most nodes (shapes and connectors) in one problem: keeps diagrams readable and
 /// colours distinct.
-pub const MAX_NODES: usize = 12;
+pub(crate) const MAX_NODES: usize = 12;
 
 /// Tries at assigning a node's facts before the problem is discarded.
 const VALUE_TRIES: usize = 30;

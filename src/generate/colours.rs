@@ -71,7 +71,7 @@ pub fn gray_name_of(shade: u8) -> &'static str {
 /// The fill level that shows as `name`'s shade over white at fill `opacity`, or
 /// `None` when that opacity cannot show it (a translucent fill is never darker than
 /// `255 · (1 − opacity)`) or the name is no grey of [`GRAYS`].
-pub fn gray_fill(name: &str, opacity: f32) -> Option<u8> {
+pub(crate) fn gray_fill(name: &str, opacity: f32) -> Option<u8> {
     let shade = f64::from(gray_level(name)?);
     let alpha = f64::from(opacity);
     if alpha <= 0.0 {
@@ -88,7 +88,7 @@ pub fn gray_fill(name: &str, opacity: f32) -> Option<u8> {
 /// fills drawn at `opacity`: darker colours (Rec. 709 luma) get darker greys, spread
 /// over the greys that opacity can show. `None` when it shows fewer greys than there
 /// are shapes (at 50 %: gray, light gray and very light gray; at 10 % only one).
-pub fn gray_names(colours: &[&str], opacity: f32) -> Option<Vec<&'static str>> {
+pub(crate) fn gray_names(colours: &[&str], opacity: f32) -> Option<Vec<&'static str>> {
     let shown: Vec<&'static str> = GRAYS[SHAPE_GRAYS]
         .iter()
         .map(|g| g.0)
@@ -122,7 +122,7 @@ pub fn gray_names(colours: &[&str], opacity: f32) -> Option<Vec<&'static str>> {
 }
 
 /// The shade a grey name stands for.
-pub fn gray_level(name: &str) -> Option<u8> {
+pub(crate) fn gray_level(name: &str) -> Option<u8> {
     GRAYS.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
 }
 
@@ -238,7 +238,7 @@ pub fn ciede2000(lab1: [f64; 3], lab2: [f64; 3]) -> f64 {
 
 /// CIEDE2000 difference of two named fills over white at the default fill opacity;
 /// `None` for an unknown name.
-pub fn fill_delta_e(a: &str, b: &str) -> Option<f64> {
+pub(crate) fn fill_delta_e(a: &str, b: &str) -> Option<f64> {
     let alpha = f64::from(Style::default().fill_opacity);
     let at = |n: &str| rgb(n).map(|(c, _)| lab(over_white(c, alpha)));
     Some(ciede2000(at(a)?, at(b)?))

@@ -10,7 +10,7 @@ use std::fmt;
 
 /// π as the problems state it ("Assume π = 3.14"): deliberately not `f64::consts::PI`.
 #[allow(clippy::approx_constant)]
-pub const PI: f64 = 3.14;
+pub(crate) const PI: f64 = 3.14;
 
 /// A one-argument function shown by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub enum Func {
 }
 
 impl Func {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Func::Sqrt => "sqrt",
             Func::Sin => "sin",
@@ -106,34 +106,34 @@ pub enum ExprError {
 }
 
 /// Shorthands that keep formula definitions readable.
-pub fn n(v: f64) -> Expr {
+pub(crate) fn n(v: f64) -> Expr {
     Expr::Num(v)
 }
-pub fn add(a: Expr, b: Expr) -> Expr {
+pub(crate) fn add(a: Expr, b: Expr) -> Expr {
     Expr::Bin(Op::Add, Box::new(a), Box::new(b))
 }
-pub fn sub(a: Expr, b: Expr) -> Expr {
+pub(crate) fn sub(a: Expr, b: Expr) -> Expr {
     Expr::Bin(Op::Sub, Box::new(a), Box::new(b))
 }
-pub fn mul(a: Expr, b: Expr) -> Expr {
+pub(crate) fn mul(a: Expr, b: Expr) -> Expr {
     Expr::Bin(Op::Mul, Box::new(a), Box::new(b))
 }
-pub fn div(a: Expr, b: Expr) -> Expr {
+pub(crate) fn div(a: Expr, b: Expr) -> Expr {
     Expr::Bin(Op::Div, Box::new(a), Box::new(b))
 }
-pub fn sq(a: Expr) -> Expr {
+pub(crate) fn sq(a: Expr) -> Expr {
     Expr::Bin(Op::Pow, Box::new(a), Box::new(n(2.0)))
 }
-pub fn call(f: Func, a: Expr) -> Expr {
+pub(crate) fn call(f: Func, a: Expr) -> Expr {
     Expr::Call(f, Box::new(a))
 }
-pub fn sqrt(a: Expr) -> Expr {
+pub(crate) fn sqrt(a: Expr) -> Expr {
     call(Func::Sqrt, a)
 }
 
 /// Rounds to two decimals, half away from zero on the binary value (as GeomVerse's
 /// Python did: 92.13 / 6 = 15.354999… gives 15.35); -0 becomes 0.
-pub fn round2(v: f64) -> f64 {
+pub(crate) fn round2(v: f64) -> f64 {
     let r = (v * 100.0).round() / 100.0;
     if r == 0.0 { 0.0 } else { r }
 }
@@ -198,7 +198,7 @@ impl Expr {
 
     /// Evaluates step by step with rounding; returns the printed chain
     /// (`"2 * (10 + 12) = 2 * 22 = 44"`) and the final rounded value.
-    pub fn chain(&self) -> Result<(String, f64), ExprError> {
+    pub(crate) fn chain(&self) -> Result<(String, f64), ExprError> {
         let mut parts = vec![self.to_string()];
         let mut cur = self.clone();
         while cur.num().is_none() {

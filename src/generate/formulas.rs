@@ -48,7 +48,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Rounded mode without text: the value the solution arrives at.
-    pub fn rounded(formula: &'a Formula, values: &'a [(Role, f64)]) -> Self {
+    pub(crate) fn rounded(formula: &'a Formula, values: &'a [(Role, f64)]) -> Self {
         Ctx {
             formula,
             values,
@@ -74,7 +74,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The value of an input role (0 when absent; `run` checks presence first).
-    pub fn x(&self, r: Role) -> f64 {
+    pub(crate) fn x(&self, r: Role) -> f64 {
         self.values
             .iter()
             .find(|(role, _)| *role == r)
@@ -82,12 +82,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// The value of an input role as an expression leaf.
-    pub fn v(&self, r: Role) -> Expr {
+    pub(crate) fn v(&self, r: Role) -> Expr {
         n(self.x(r))
     }
 
     /// Evaluates `e`: in text mode writes its chain and returns the rounded result.
-    pub fn calc(&mut self, e: Expr) -> Result<f64, ExprError> {
+    pub(crate) fn calc(&mut self, e: Expr) -> Result<f64, ExprError> {
         if !self.round {
             return e.eval();
         }
@@ -99,14 +99,14 @@ impl<'a> Ctx<'a> {
     }
 
     /// Appends words (text mode only).
-    pub fn say(&mut self, s: &str) {
+    pub(crate) fn say(&mut self, s: &str) {
         if self.words.is_some() {
             self.text.push_str(s);
         }
     }
 
     /// Runs `f` with the words, when in text mode.
-    pub fn with<R: Default>(&self, f: impl FnOnce(&dyn Words) -> R) -> R {
+    pub(crate) fn with<R: Default>(&self, f: impl FnOnce(&dyn Words) -> R) -> R {
         self.words.map(f).unwrap_or_default()
     }
 
@@ -118,7 +118,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// How a formula computes and explains its output.
-pub type Explain = fn(&mut Ctx) -> Result<f64, ExprError>;
+pub(crate) type Explain = fn(&mut Ctx) -> Result<f64, ExprError>;
 
 /// Σ coefficient · element = rhs, the form in which a formula can be variablized.
 #[derive(Clone, Copy)]
@@ -153,7 +153,7 @@ impl Formula {
 
     /// Whether the computation uses π (the question then says "Assume π = 3.14"):
     /// round shapes, whenever an area, perimeter or arc length is involved.
-    pub fn uses_pi(&self) -> bool {
+    pub(crate) fn uses_pi(&self) -> bool {
         let round = matches!(
             self.kind,
             ShapeKind::Circle
@@ -183,7 +183,7 @@ fn generic(c: &mut Ctx, e: Expr) -> Result<f64, ExprError> {
 }
 
 /// Upper-cases the first letter of a sentence.
-pub fn capitalise(s: &str) -> String {
+pub(crate) fn capitalise(s: &str) -> String {
     let mut cs = s.chars();
     match cs.next() {
         Some(f) => f.to_uppercase().chain(cs).collect(),

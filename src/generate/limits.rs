@@ -53,41 +53,41 @@ pub const MAX_SIDES: usize = 96;
 /// Angles.
 pub const MAX_ANGLES: usize = 64;
 /// Measures (areas, perimeters, arc lengths, heights).
-pub const MAX_MEASURES: usize = 96;
+pub(crate) const MAX_MEASURES: usize = 96;
 /// Rays of angle connectors.
 pub const MAX_RAYS: usize = 32;
 /// Auxiliary lines (one per shape at most when generated).
-pub const MAX_AUX: usize = 48;
+pub(crate) const MAX_AUX: usize = 48;
 /// Right-angle marks.
 pub const MAX_RIGHT_ANGLES: usize = 48;
 /// Tick and arrow marks on segments.
-pub const MAX_MARKS: usize = 48;
+pub(crate) const MAX_MARKS: usize = 48;
 /// Reasoning steps.
-pub const MAX_STEPS: usize = 64;
+pub(crate) const MAX_STEPS: usize = 64;
 /// Vertices of one shape.
 pub const MAX_VERTICES: usize = 16;
 /// Contours of one shape (outer boundary and holes).
-pub const MAX_CONTOURS: usize = 4;
+pub(crate) const MAX_CONTOURS: usize = 4;
 /// Segments of one contour.
-pub const MAX_SEGMENTS: usize = 16;
+pub(crate) const MAX_SEGMENTS: usize = 16;
 /// Outline segments of all shapes together.
 pub const MAX_OUTLINE_SEGMENTS: usize = 256;
 /// Arc segments of all shapes together (layout samples each arc 72 times).
 pub const MAX_ARCS: usize = 32;
 /// Shapes of a side, inputs of a step, terms of a variable.
-pub const MAX_SMALL_LIST: usize = 8;
+pub(crate) const MAX_SMALL_LIST: usize = 8;
 /// Characters of a point name (a vertex letter is drawn on the image).
 pub const MAX_POINT_NAME: usize = 8;
 /// Characters of a side or angle label (drawn on the image).
 pub const MAX_LABEL: usize = 24;
 /// Characters of an element name, colour name, expression or formula id.
-pub const MAX_NAME: usize = 128;
+pub(crate) const MAX_NAME: usize = 128;
 /// Characters of a question or solution text.
-pub const MAX_TEXT: usize = 32_768;
+pub(crate) const MAX_TEXT: usize = 32_768;
 /// Largest absolute coordinate or radius, in diagram units.
-pub const MAX_COORD: f64 = 1e6;
+pub(crate) const MAX_COORD: f64 = 1e6;
 /// Largest absolute value of a side, measure, answer, step binding or variable.
-pub const MAX_VALUE: f64 = 1e12;
+pub(crate) const MAX_VALUE: f64 = 1e12;
 
 /// A Problem field past a limit: its JSON path and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -49,20 +49,19 @@ pub mod limits;
 mod place;
 mod problem;
 pub mod relations;
-pub mod rewrite;
+pub(crate) mod rewrite;
 pub mod rng;
 pub mod shapes;
 mod task;
 mod text;
 
-pub use algorithm::MAX_NODES;
-pub use colours::COLOURS;
+pub(crate) use colours::COLOURS;
 pub use generator::{Generator, GeneratorError};
-pub use limits::LimitError;
+pub(crate) use limits::LimitError;
 pub use problem::*;
 pub use rewrite::backward::{BackwardError, backward_question};
 pub use task::Task;
-pub use text::{TextError, point_name};
+pub(crate) use text::{TextError, point_name};
 
 use rayon::prelude::*;
 use std::ops::RangeInclusive;
@@ -74,7 +73,7 @@ pub const SCHEMA: &str = include_str!("../../schemas/problem.schema.json");
 pub const MAX_DEPTH: u8 = 6;
 
 /// Attempts per problem before giving up (each attempt is a fresh random draw).
-pub const MAX_ATTEMPTS: u32 = 5_000;
+pub(crate) const MAX_ATTEMPTS: u32 = 5_000;
 
 /// What to generate. The CLI fills the same struct; a run record (`output::record`)
 /// stores it as JSON (`depth` as `{"start": 1, "end": 3}`).

@@ -109,7 +109,7 @@ pub struct Texts {
 }
 
 impl Texts {
-    pub fn get(&self, a: Annotation) -> &str {
+    pub(crate) fn get(&self, a: Annotation) -> &str {
         match a {
             Annotation::Coordinate => &self.coordinate,
             Annotation::Individual => &self.individual,
@@ -187,7 +187,7 @@ pub struct Contour {
 impl Contour {
     /// The contour as a polyline from its start; arcs sampled at about `per_turn`
     /// points a full turn, their ends exact.
-    pub fn polyline(&self, per_turn: usize) -> Vec<[f64; 2]> {
+    pub(crate) fn polyline(&self, per_turn: usize) -> Vec<[f64; 2]> {
         let mut pts = vec![self.start];
         let mut cur = self.start;
         for seg in &self.segments {
@@ -355,7 +355,7 @@ pub struct SegmentMark {
 
 /// Points a full turn of an outline arc is sampled with when a drawing is fitted to
 /// its canvas ([`Diagram::bounds`], and compose's fit).
-pub const ARC_SAMPLES_PER_TURN: usize = 72;
+pub(crate) const ARC_SAMPLES_PER_TURN: usize = 72;
 
 /// The semantic diagram `compose` draws.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -390,7 +390,7 @@ impl Diagram {
     /// The box the diagram's drawing spans (diagram units, `[min, max]`): every
     /// point, and every outline with its arcs sampled `per_turn` a full turn; `None`
     /// for a diagram with nothing to draw.
-    pub fn bounds(&self, per_turn: usize) -> Option<[[f64; 2]; 2]> {
+    pub(crate) fn bounds(&self, per_turn: usize) -> Option<[[f64; 2]; 2]> {
         let mut lo = [f64::INFINITY; 2];
         let mut hi = [f64::NEG_INFINITY; 2];
         let outlines = self.shapes.iter().flat_map(|s| &s.outline);
@@ -409,14 +409,14 @@ impl Diagram {
     }
 
     /// Point `i`'s coordinates (diagram units, y down).
-    pub fn xy(&self, i: usize) -> [f64; 2] {
+    pub(crate) fn xy(&self, i: usize) -> [f64; 2] {
         [self.points[i].x, self.points[i].y]
     }
 
     /// Every straight piece the diagram draws, in diagram units: the shapes'
     /// outlines (arcs as chords, about `per_turn` a full turn), then inner sides
     /// and rays.
-    pub fn drawn_segments(&self, per_turn: usize) -> Vec<([f64; 2], [f64; 2])> {
+    pub(crate) fn drawn_segments(&self, per_turn: usize) -> Vec<([f64; 2], [f64; 2])> {
         let mut out = Vec::new();
         for c in self.shapes.iter().flat_map(|s| &s.outline) {
             out.extend(c.polyline(per_turn).windows(2).map(|w| (w[0], w[1])));

@@ -42,16 +42,16 @@ impl Rng {
     }
 
     /// A stream for auxiliary uses keyed by a single number (e.g. relabelling).
-    pub fn from_u64(seed: u64, tag: u64) -> Self {
+    pub(crate) fn from_u64(seed: u64, tag: u64) -> Self {
         Rng(ChaCha8Rng::from_seed(key(seed, 0, 1, tag)))
     }
 
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
     }
 
     /// Uniform in `0..n` without modulo bias; `n == 0` gives 0.
-    pub fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         if n == 0 {
             return 0;
         }
@@ -73,22 +73,22 @@ impl Rng {
     }
 
     /// Uniform in `[0, 1)` with 53 random bits.
-    pub fn unit(&mut self) -> f64 {
+    pub(crate) fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// True with probability `p` (clamped to 0..=1).
-    pub fn chance(&mut self, p: f64) -> bool {
+    pub(crate) fn chance(&mut self, p: f64) -> bool {
         self.unit() < p.clamp(0.0, 1.0)
     }
 
     /// Uniform index into a slice of length `len` (`len > 0`).
-    pub fn index(&mut self, len: usize) -> usize {
+    pub(crate) fn index(&mut self, len: usize) -> usize {
         self.below(len as u64) as usize
     }
 
     /// Fisher–Yates shuffle.
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+    pub(crate) fn shuffle<T>(&mut self, v: &mut [T]) {
         for i in (1..v.len()).rev() {
             let j = self.index(i + 1);
             v.swap(i, j);
@@ -97,7 +97,7 @@ impl Rng {
 
     /// Sattolo's shuffle: a uniformly random single cycle, so no element stays in
     /// place (for two or more elements).
-    pub fn cyclic_shuffle<T>(&mut self, v: &mut [T]) {
+    pub(crate) fn cyclic_shuffle<T>(&mut self, v: &mut [T]) {
         for i in (1..v.len()).rev() {
             let j = self.index(i);
             v.swap(i, j);

@@ -80,7 +80,7 @@ impl ShapeKind {
     }
 
     /// Composite shapes are called "shape" in texts and introduced by a sentence.
-    pub fn noun(self) -> &'static str {
+    pub(crate) fn noun(self) -> &'static str {
         match self {
             ShapeKind::Triangle => "triangle",
             ShapeKind::EquilateralTriangle => "equilateral triangle",
@@ -97,7 +97,7 @@ impl ShapeKind {
     }
 
     /// What the shape is, for "the ABCD shape is …" sentences.
-    pub fn description(self) -> &'static str {
+    pub(crate) fn description(self) -> &'static str {
         match self {
             ShapeKind::Triangle => "a triangle",
             ShapeKind::RightTriangle => "a right triangle",
@@ -128,7 +128,7 @@ impl ShapeKind {
 
     /// Named in both annotation styles by colour ("the blue semi-circle"): two points do
     /// not name a round shape.
-    pub fn named_by_colour(self) -> bool {
+    pub(crate) fn named_by_colour(self) -> bool {
         matches!(self, ShapeKind::Circle | ShapeKind::Semicircle)
     }
 }
@@ -156,7 +156,7 @@ pub enum Role {
 
 /// What kind of quantity a role is; question types select on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Quantity {
+pub(crate) enum Quantity {
     /// A length that can be shared with another shape.
     Side,
     /// A length drawn inside the shape or only stated (diagonal, diameter, height).
@@ -168,7 +168,7 @@ pub enum Quantity {
 }
 
 impl Role {
-    pub fn quantity(self) -> Quantity {
+    pub(crate) fn quantity(self) -> Quantity {
         match self {
             Role::Edge(_) => Quantity::Side,
             Role::Angle(_) => Quantity::Angle,
@@ -179,14 +179,14 @@ impl Role {
     }
 
     /// Sides and angles can be shared with (derived from) another shape.
-    pub fn connectable(self) -> bool {
+    pub(crate) fn connectable(self) -> bool {
         matches!(self, Role::Edge(_) | Role::Angle(_))
     }
 }
 
 /// Outline piece in local coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Seg {
+pub(crate) enum Seg {
     Line([f64; 2]),
     /// Circular arc to a point, around `center`, counter-clockwise when `ccw`.
     Arc {
@@ -198,14 +198,14 @@ pub enum Seg {
 
 /// A closed outline: start point and pieces back to it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LocalContour {
+pub(crate) struct LocalContour {
     pub start: [f64; 2],
     pub segs: Vec<Seg>,
 }
 
 /// A shape drawn at the origin.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LocalGeometry {
+pub(crate) struct LocalGeometry {
     pub vertices: Vec<[f64; 2]>,
     /// First contour is the outer boundary (CCW); further ones are holes.
     pub contours: Vec<LocalContour>,
@@ -215,7 +215,7 @@ pub struct LocalGeometry {
 
 /// Edge groups per kind: `Edge(i)` is any edge of group `i` (vertex index pairs, in
 /// outline order so the shape is on the left).
-pub fn edges(kind: ShapeKind) -> &'static [&'static [(usize, usize)]] {
+pub(crate) fn edges(kind: ShapeKind) -> &'static [&'static [(usize, usize)]] {
     use ShapeKind::*;
     match kind {
         Square | SquareMinusCircle => &[&[(0, 1), (1, 2), (2, 3), (3, 0)]],
@@ -236,7 +236,7 @@ pub fn edges(kind: ShapeKind) -> &'static [&'static [(usize, usize)]] {
 }
 
 /// Angle groups per kind: `Angle(i)` is any angle (a, vertex, b) of group `i`.
-pub fn angles(kind: ShapeKind) -> &'static [&'static [(usize, usize, usize)]] {
+pub(crate) fn angles(kind: ShapeKind) -> &'static [&'static [(usize, usize, usize)]] {
     use ShapeKind::*;
     match kind {
         RightTriangle => &[&[(2, 0, 1)], &[(1, 2, 0)]],
@@ -248,7 +248,7 @@ pub fn angles(kind: ShapeKind) -> &'static [&'static [(usize, usize, usize)]] {
 }
 
 /// The diagonal or diameter drawn inside, as a vertex pair.
-pub fn inner_segment(kind: ShapeKind) -> Option<(usize, usize)> {
+pub(crate) fn inner_segment(kind: ShapeKind) -> Option<(usize, usize)> {
     match kind {
         ShapeKind::Square | ShapeKind::Rectangle => Some((0, 2)),
         ShapeKind::Circle => Some((0, 1)),
@@ -390,7 +390,7 @@ fn triangle_value(p: &[f64], role: Role) -> Option<f64> {
 }
 
 /// Known element values while fitting.
-pub type Known = [(Role, f64)];
+pub(crate) type Known = [(Role, f64)];
 
 fn known(k: &Known, r: Role) -> Option<f64> {
     k.iter().find(|(role, _)| *role == r).map(|(_, v)| *v)
@@ -756,7 +756,7 @@ fn draw(kind: ShapeKind, i: usize, p: &[Option<f64>], k: &Known, rng: &mut Rng) 
 
 /// Plausibility checks: positive sizes, proper triangles, angles that can be drawn,
 /// cut-outs that fit, no needle-thin shapes.
-pub fn valid(kind: ShapeKind, p: &[f64]) -> bool {
+pub(crate) fn valid(kind: ShapeKind, p: &[f64]) -> bool {
     use ShapeKind::*;
     let ratio_ok = |a: f64, b: f64| a.max(b) / a.min(b) <= 6.0;
     match kind {
@@ -798,7 +798,7 @@ pub fn valid(kind: ShapeKind, p: &[f64]) -> bool {
 ///
 /// Kept whole: one match arm per shape kind (its outline construction), read and
 /// checked kind by kind.
-pub fn local_geometry(kind: ShapeKind, p: &[f64]) -> LocalGeometry {
+pub(crate) fn local_geometry(kind: ShapeKind, p: &[f64]) -> LocalGeometry {
     use ShapeKind::*;
     let poly = |v: Vec<[f64; 2]>, right: Vec<[usize; 3]>| LocalGeometry {
         contours: vec![polygon(&v)],

@@ -20,12 +20,3 @@ crate::words!(Task, "task", {
     Relations => "relations",
 });
 
-impl super::Generator {
-    /// The kind of problem it makes.
-    pub fn task(&self) -> Task {
-        match self {
-            super::Generator::GeomVerse(_) => Task::Geomverse,
-            super::Generator::Relations(_) => Task::Relations,
-        }
-    }
-}

@@ -33,7 +33,7 @@ fn nth_name(i: usize, alphabet: &[&str]) -> String {
 }
 
 /// The point names A, B, … Z, A1, B1, …
-pub fn point_name(i: usize) -> String {
+pub(crate) fn point_name(i: usize) -> String {
     let c = (b'A' + (i % 26) as u8) as char;
     if i < 26 {
         c.to_string()

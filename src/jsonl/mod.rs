@@ -9,7 +9,7 @@ pub use bounded::{MAX_ARRAY, MAX_VALUES, parse_value};
 use std::io::{BufRead, Read};
 
 /// Longest accepted input line in bytes.
-pub const MAX_LINE_BYTES: usize = 64 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 64 << 20;
 
 /// One input line, or why it could not be read as text.
 pub struct Line {
@@ -34,14 +34,14 @@ pub enum LineReadError {
 }
 
 /// Whether a line holds nothing but ASCII white space.
-pub fn is_blank(line: &[u8]) -> bool {
+pub(crate) fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 
 /// Non-blank lines of an in-memory JSONL text with their 1-based numbers. A line
 /// longer than `max` bytes is [`LineReadError::TooLong`] (blank or not: its bytes are
 /// not looked at), as [`Lines`] reads it.
-pub fn split(
+pub(crate) fn split(
     text: &[u8],
     max: usize,
 ) -> impl Iterator<Item = (usize, Result<&[u8], LineReadError>)> {
@@ -93,7 +93,7 @@ impl<R: BufRead> Lines<R> {
 
     /// Lines of a reader already positioned at byte `offset` of its input, where
     /// line `number` starts (a line read again from its [`Line::offset`]).
-    pub fn starting_at(reader: R, number: u64, offset: u64) -> Self {
+    pub(crate) fn starting_at(reader: R, number: u64, offset: u64) -> Self {
         Lines {
             reader,
             number: number.saturating_sub(1),
@@ -103,7 +103,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The next line; `None` at the end of input.
-    pub fn next_line(&mut self) -> std::io::Result<Option<Line>> {
+    pub(crate) fn next_line(&mut self) -> std::io::Result<Option<Line>> {
         self.read_line()
     }
 

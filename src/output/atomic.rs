@@ -111,7 +111,7 @@ impl Dir {
 impl AtomicFile {
     /// Starts writing what will become `path` (the user's own path: its directory
     /// is opened as named). See [`AtomicFile::create_in`].
-    pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+    pub(crate) fn create(path: &Path) -> std::io::Result<AtomicFile> {
         let (dir, name) = parent_and_name(path)?;
         AtomicFile::create_in(&Dir::open(dir)?, &name)
     }
@@ -167,7 +167,7 @@ impl AtomicFile {
     }
 
     /// The final path (for messages).
-    pub fn path(&self) -> PathBuf {
+    pub(crate) fn path(&self) -> PathBuf {
         self.dir.join(&self.name)
     }
 
@@ -237,7 +237,8 @@ pub fn remove_stale_temps(dir: &Dir, name: Option<&str>) -> std::io::Result<usiz
 /// Opens `path` for writing without following a symlink and without replacing
 /// anything: a planted file or link at `path` makes it fail.
 /// Mode 0666 before the umask, as `File::create` gives: outputs are shared files.
-pub fn create_new_nofollow(path: &Path) -> std::io::Result<File> {
+#[cfg(test)]
+pub(crate) fn create_new_nofollow(path: &Path) -> std::io::Result<File> {
     let (dir, name) = parent_and_name(path)?;
     Dir::open(dir)?.create_new(&name)
 }

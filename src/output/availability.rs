@@ -36,7 +36,7 @@ impl Bases {
     ];
 
     /// The kind of base `p` is.
-    pub fn of(p: &Problem) -> Bases {
+    pub(crate) fn of(p: &Problem) -> Bases {
         match (p.relation.as_deref(), p.answer) {
             (Some(r), Answer::Choice(l)) if r.indeterminate(l) => Bases::RelationsCannotBeInferred,
             (Some(_), _) => Bases::Relations,
@@ -45,7 +45,7 @@ impl Bases {
     }
 
     /// Its name in summaries, `done.json` and tables.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Bases::Geomverse => "geomverse",
             Bases::Relations => "relations",

@@ -24,14 +24,14 @@ const CHARS_PER_PX: f32 = 1.0 / 7.0;
 const COLUMNS: usize = 5;
 
 /// The sheet's frame and the top-left corner of each cell's image slot.
-pub struct SheetLayout {
+pub(crate) struct SheetLayout {
     pub scene: Scene,
     pub slots: Vec<(u32, u32)>,
 }
 
 /// One cell of a sheet: an image slot, its caption and an optional note (a
 /// variant's question, say) wrapped under the caption.
-pub struct Cell {
+pub(crate) struct Cell {
     pub caption: String,
     pub note: Option<String>,
     pub width: u32,
@@ -55,7 +55,7 @@ fn wrap(text: &str, chars: usize) -> Vec<String> {
 }
 
 /// Lays out `cells` under `title` and a smaller `subtitle` (wrapped to the sheet).
-pub fn layout(id: &str, title: &str, subtitle: &str, cells: &[Cell]) -> SheetLayout {
+pub(crate) fn layout(id: &str, title: &str, subtitle: &str, cells: &[Cell]) -> SheetLayout {
     let cw = cells.iter().map(|c| c.width).max().unwrap_or(1);
     let ch = cells.iter().map(|c| c.height).max().unwrap_or(1);
     let columns = cells.len().clamp(1, COLUMNS) as u32;
@@ -145,7 +145,7 @@ pub fn layout(id: &str, title: &str, subtitle: &str, cells: &[Cell]) -> SheetLay
 }
 
 /// Copies `image` into `sheet` with its top-left corner at (`x`, `y`), clipped to the sheet.
-pub fn paste(sheet: &mut RenderedImage, image: &RenderedImage, x: u32, y: u32) {
+pub(crate) fn paste(sheet: &mut RenderedImage, image: &RenderedImage, x: u32, y: u32) {
     let w = image.width.min(sheet.width.saturating_sub(x));
     let h = image.height.min(sheet.height.saturating_sub(y));
     for row in 0..h {
@@ -302,7 +302,7 @@ where
 }
 
 /// Relation items per contact sheet of a domain.
-pub const ITEMS_PER_SHEET: usize = 5;
+pub(crate) const ITEMS_PER_SHEET: usize = 5;
 
 /// Writes `out/contact/relations-<domain>.png` for each domain with relation items
 /// among `problems`: the base images of up to [`ITEMS_PER_SHEET`] of its items

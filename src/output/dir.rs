@@ -109,7 +109,7 @@ impl Dir {
     }
 
     /// The path the directory was opened by (for messages).
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
@@ -182,7 +182,7 @@ impl Dir {
 
     /// Walks `rel` (`images/a.png`: relative, `/`-separated, no `.` or `..`) through
     /// real directories; returns the last one and the file name.
-    pub fn resolve<'r>(&self, rel: &'r str) -> std::io::Result<(Dir, &'r str)> {
+    pub(crate) fn resolve<'r>(&self, rel: &'r str) -> std::io::Result<(Dir, &'r str)> {
         let mut parts: Vec<&str> = rel.split('/').collect();
         let name = parts.pop().unwrap_or_default();
         check_name(name).map_err(|_| not_inside(rel))?;
@@ -224,13 +224,13 @@ impl Dir {
     }
 
     /// Reads the regular file `name` whole, refusing one of more than `max` bytes.
-    pub fn read(&self, name: &str, max: u64) -> std::io::Result<Vec<u8>> {
+    pub(crate) fn read(&self, name: &str, max: u64) -> std::io::Result<Vec<u8>> {
         read_bounded(self.open_file(name)?, max)
     }
 
     /// Creates `name` exclusively for writing (never through a link, never over
     /// anything already there). Mode 0666 before the umask, as `File::create` gives.
-    pub fn create_new(&self, name: &str) -> std::io::Result<File> {
+    pub(crate) fn create_new(&self, name: &str) -> std::io::Result<File> {
         check_name(name)?;
         let fd = rustix::fs::openat(
             self.fd(),
@@ -243,7 +243,7 @@ impl Dir {
     }
 
     /// A file in this directory with no name, gone when closed (for spooling).
-    pub fn anonymous(&self) -> std::io::Result<File> {
+    pub(crate) fn anonymous(&self) -> std::io::Result<File> {
         match rustix::fs::openat(
             self.fd(),
             ".",
@@ -258,7 +258,7 @@ impl Dir {
 
     /// Removes the regular file `name`; `false` when there was none. Anything
     /// else by that name (a link, a directory) is left alone and refused.
-    pub fn remove_file(&self, name: &str) -> std::io::Result<bool> {
+    pub(crate) fn remove_file(&self, name: &str) -> std::io::Result<bool> {
         match self.kind(name)? {
             None => Ok(false),
             Some(Kind::File) => match rustix::fs::unlinkat(self.fd(), name, AtFlags::empty()) {
@@ -272,7 +272,7 @@ impl Dir {
 
     /// Removes `name` whatever it is but a directory (a link itself, never its
     /// target); `false` when there was nothing. For names only this tool uses.
-    pub fn unlink(&self, name: &str) -> std::io::Result<bool> {
+    pub(crate) fn unlink(&self, name: &str) -> std::io::Result<bool> {
         check_name(name)?;
         match rustix::fs::unlinkat(self.fd(), name, AtFlags::empty()) {
             Ok(()) => Ok(true),
@@ -282,7 +282,7 @@ impl Dir {
     }
 
     /// The (device, inode) of `name` without following a link; `None` when absent.
-    pub fn identity(&self, name: &str) -> std::io::Result<Option<(u64, u64)>> {
+    pub(crate) fn identity(&self, name: &str) -> std::io::Result<Option<(u64, u64)>> {
         check_name(name)?;
         match rustix::fs::statat(self.fd(), name, AtFlags::SYMLINK_NOFOLLOW) {
             Ok(st) => Ok(Some((st.st_dev, st.st_ino))),
@@ -292,25 +292,25 @@ impl Dir {
     }
 
     /// Removes the directory `name` if it is empty (a real directory only).
-    pub fn remove_empty_dir(&self, name: &str) -> std::io::Result<()> {
+    pub(crate) fn remove_empty_dir(&self, name: &str) -> std::io::Result<()> {
         check_name(name)?;
         rustix::fs::unlinkat(self.fd(), name, AtFlags::REMOVEDIR).map_err(io_err)
     }
 
     /// Renames `from` to `to`, both in this directory (`to` is replaced).
-    pub fn rename(&self, from: &str, to: &str) -> std::io::Result<()> {
+    pub(crate) fn rename(&self, from: &str, to: &str) -> std::io::Result<()> {
         self.rename_to(from, self, to)
     }
 
     /// Renames `from` in this directory to `to` in `dir` (same file system).
-    pub fn rename_to(&self, from: &str, dir: &Dir, to: &str) -> std::io::Result<()> {
+    pub(crate) fn rename_to(&self, from: &str, dir: &Dir, to: &str) -> std::io::Result<()> {
         check_name(from)?;
         check_name(to)?;
         rustix::fs::renameat(self.fd(), from, dir.fd(), to).map_err(io_err)
     }
 
     /// Hard-links the file `from` in this directory as `to` in `dir`.
-    pub fn link_to(&self, from: &str, dir: &Dir, to: &str) -> std::io::Result<()> {
+    pub(crate) fn link_to(&self, from: &str, dir: &Dir, to: &str) -> std::io::Result<()> {
         check_name(from)?;
         check_name(to)?;
         rustix::fs::linkat(self.fd(), from, dir.fd(), to, AtFlags::empty()).map_err(io_err)
@@ -318,7 +318,7 @@ impl Dir {
 
     /// The names in this directory with what each is, sorted by name (names that
     /// are not UTF-8 are given lossily: no file of ours has one).
-    pub fn entries(&self) -> std::io::Result<Vec<(String, Kind)>> {
+    pub(crate) fn entries(&self) -> std::io::Result<Vec<(String, Kind)>> {
         let mut out = Vec::new();
         for entry in rustix::fs::Dir::read_from(self.fd()).map_err(io_err)? {
             let entry = entry.map_err(io_err)?;
@@ -349,7 +349,7 @@ fn not_inside(rel: &str) -> std::io::Error {
 /// Opens the user's own file at `path` for reading (links followed: the path is
 /// theirs) when it is a regular file; a FIFO, device, socket or directory is
 /// refused at once, without waiting on it (the caller names the path).
-pub fn open_regular(path: &Path) -> std::io::Result<File> {
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<File> {
     let fd = rustix::fs::open(
         path,
         OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
@@ -369,7 +369,7 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
 
 /// Reads `file` whole, refusing more than `max` bytes (counted as read, so a file
 /// that grows, or lies about its size, stops at the bound too).
-pub fn read_bounded(file: File, max: u64) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_bounded(file: File, max: u64) -> std::io::Result<Vec<u8>> {
     let hint = file.metadata().map(|m| m.len()).unwrap_or(0);
     if hint > max {
         return Err(too_large(max));

@@ -6,7 +6,10 @@ use image::ImageEncoder;
 use image::codecs::jpeg::JpegEncoder;
 
 /// Encodes `image` as a baseline JPEG at `quality` (1..=100).
-pub fn encode_jpeg(image: &RenderedImage, quality: u8) -> Result<Vec<u8>, image::ImageError> {
+pub(crate) fn encode_jpeg(
+    image: &RenderedImage,
+    quality: u8,
+) -> Result<Vec<u8>, image::ImageError> {
     let rgb: Vec<u8> = image
         .rgba
         .chunks_exact(4)

@@ -9,7 +9,7 @@ use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// The lock file's name inside the output directory.
-pub const LOCK_FILE: &str = ".geomrender.lock";
+pub(crate) const LOCK_FILE: &str = ".geomrender.lock";
 
 /// Why the output directory could not be locked.
 #[derive(Debug, thiserror::Error)]

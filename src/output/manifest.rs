@@ -79,7 +79,7 @@ pub struct Source {
 /// A variant's values spelled as ids, dataset columns, task names and the score
 /// report spell them: numbers through [`crate::decimal::json_number`], so a whole
 /// number is written `12`, never `12.0`.
-pub fn spelled(variant: &Map<String, Value>) -> Map<String, Value> {
+pub(crate) fn spelled(variant: &Map<String, Value>) -> Map<String, Value> {
     variant
         .iter()
         .map(|(axis, v)| {
@@ -152,7 +152,7 @@ pub struct RelationFields {
 
 impl RelationFields {
     /// The fields of a Problem's relation item, `None` for a GeomVerse problem.
-    pub fn of(p: &crate::generate::Problem) -> Option<RelationFields> {
+    pub(crate) fn of(p: &crate::generate::Problem) -> Option<RelationFields> {
         let item = p.relation.as_deref()?;
         let Answer::Choice(letter) = p.answer else {
             return None;
@@ -184,7 +184,7 @@ impl ManifestRow {
     }
 
     /// The files the row names with their recorded SHA-256: the image, then the SVG.
-    pub fn files(&self) -> impl Iterator<Item = (&str, &str)> {
+    pub(crate) fn files(&self) -> impl Iterator<Item = (&str, &str)> {
         std::iter::once((self.image.image.as_str(), self.image.sha256.as_str())).chain(
             self.svg
                 .iter()
@@ -196,7 +196,7 @@ impl ManifestRow {
 /// The most bytes a file named by a manifest row may have when it is read back
 /// (`export`, `--resume`, `merge`): an 8192² RGBA image stored without compression
 /// is 256 MiB, so this bound refuses only what no run of ours writes.
-pub const MAX_FILE_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// Why a file a manifest row names could not be read back as it was written.
 #[derive(Debug, thiserror::Error)]
@@ -213,7 +213,7 @@ pub enum FileCheckError {
 /// Reads the file `rel` (`images/a.png`, relative to `dir`) that a manifest row
 /// names, and checks it against the SHA-256 the row recorded: only a regular file
 /// inside `dir`, reached through real directories, of at most [`MAX_FILE_BYTES`].
-pub fn read_checked(dir: &Dir, rel: &str, sha256: &str) -> Result<Vec<u8>, FileCheckError> {
+pub(crate) fn read_checked(dir: &Dir, rel: &str, sha256: &str) -> Result<Vec<u8>, FileCheckError> {
     let (sub, name) = dir.resolve(rel)?;
     let bytes = sub.read(name, MAX_FILE_BYTES)?;
     let found = crate::digest::sha256_hex(&bytes);
@@ -227,7 +227,7 @@ pub fn read_checked(dir: &Dir, rel: &str, sha256: &str) -> Result<Vec<u8>, FileC
 }
 
 /// Streams rows to `<dir>/.manifest.jsonl.partial`; [`ManifestWriter::finish`] renames it.
-pub struct ManifestWriter {
+pub(crate) struct ManifestWriter {
     out: BufWriter<File>,
     dir: Dir,
     name: String,
@@ -242,11 +242,11 @@ impl ManifestWriter {
 
     /// Where the manifest for `name` in `dir` is written until the run ends: what
     /// errors while writing rows should name.
-    pub fn partial_path(dir: &Dir, name: &str) -> PathBuf {
+    pub(crate) fn partial_path(dir: &Dir, name: &str) -> PathBuf {
         dir.join(&Self::partial_name(name))
     }
 
-    pub fn create(dir: &Dir, name: &str) -> std::io::Result<Self> {
+    pub(crate) fn create(dir: &Dir, name: &str) -> std::io::Result<Self> {
         let partial = Self::partial_name(name);
         // A stale partial (or anything planted under its name) is removed, never
         // written through: the new one is created exclusively, without following links.
@@ -259,7 +259,7 @@ impl ManifestWriter {
         })
     }
 
-    pub fn write_row(&mut self, row: &ManifestRow) -> std::io::Result<()> {
+    pub(crate) fn write_row(&mut self, row: &ManifestRow) -> std::io::Result<()> {
         serde_json::to_writer(&mut self.out, row)?;
         self.out.write_all(b"\n")?;
         self.rows += 1;
@@ -267,38 +267,38 @@ impl ManifestWriter {
     }
 
     /// Appends a row that is already serialised (one JSON object, no newline), as is.
-    pub fn write_raw(&mut self, row: &str) -> std::io::Result<()> {
+    pub(crate) fn write_raw(&mut self, row: &str) -> std::io::Result<()> {
         self.out.write_all(row.as_bytes())?;
         self.out.write_all(b"\n")?;
         self.rows += 1;
         Ok(())
     }
 
-    pub fn rows(&self) -> u64 {
+    pub(crate) fn rows(&self) -> u64 {
         self.rows
     }
 
     /// Hands the rows written so far to the OS (no sync): a process killed after
     /// this leaves them in the partial file for `--resume`.
-    pub fn flush(&mut self) -> std::io::Result<()> {
+    pub(crate) fn flush(&mut self) -> std::io::Result<()> {
         self.out.flush()
     }
 
     /// Puts the rows written so far on disk (flushed and synced).
-    pub fn sync(&mut self) -> std::io::Result<()> {
+    pub(crate) fn sync(&mut self) -> std::io::Result<()> {
         self.out.flush()?;
         self.out.get_ref().sync_data()
     }
 
     /// Where the next row starts (bytes written so far); a mark for [`Self::rewind`].
-    pub fn position(&mut self) -> std::io::Result<u64> {
+    pub(crate) fn position(&mut self) -> std::io::Result<u64> {
         use std::io::Seek;
         self.out.stream_position()
     }
 
     /// Drops every row written after `mark` (a [`Self::position`]) from the partial
     /// file; `rows` is the row count at the mark.
-    pub fn rewind(&mut self, mark: u64, rows: u64) -> std::io::Result<()> {
+    pub(crate) fn rewind(&mut self, mark: u64, rows: u64) -> std::io::Result<()> {
         use std::io::{Seek, SeekFrom};
         self.out.flush()?;
         self.out.get_ref().set_len(mark)?;
@@ -308,7 +308,7 @@ impl ManifestWriter {
     }
 
     /// Flushes and moves the manifest to its final name.
-    pub fn finish(mut self) -> std::io::Result<PathBuf> {
+    pub(crate) fn finish(mut self) -> std::io::Result<PathBuf> {
         self.out.flush()?;
         self.out.get_ref().sync_all()?;
         self.dir

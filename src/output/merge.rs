@@ -26,7 +26,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The file a finished shard writes last.
-pub const DONE: &str = "done.json";
+pub(crate) const DONE: &str = "done.json";
 
 /// The most shards one run may have (`--shard I/N`, the engines' variables, and the
 /// `I-of-N` folders `merge` reads): Kubernetes' Indexed Jobs allow 100,000
@@ -192,7 +192,7 @@ fn file_sum(dir: &Dir, name: &str) -> std::io::Result<FileSum> {
 impl ShardDone {
     /// Records the finished shard in `dir` (its concatenated files are summed here).
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    pub(crate) fn new(
         dir: &Dir,
         index: u64,
         count: u64,
@@ -224,13 +224,13 @@ impl ShardDone {
     }
 
     /// Writes `dir/done.json` atomically.
-    pub fn write(&self, dir: &Dir) -> std::io::Result<()> {
+    pub(crate) fn write(&self, dir: &Dir) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(self).expect("serialisable") + "\n";
         dir.write_atomic(DONE, text.as_bytes())
     }
 
     /// Removes `dir/done.json`, before a shard's run changes anything in `dir`.
-    pub fn remove(dir: &Dir) -> std::io::Result<()> {
+    pub(crate) fn remove(dir: &Dir) -> std::io::Result<()> {
         dir.remove_file(DONE).map(drop)
     }
 
@@ -260,7 +260,7 @@ impl ShardDone {
     }
 
     /// The datasets the shards wrote, for the merged run.
-    pub fn datasets(&self) -> DatasetOptions {
+    pub(crate) fn datasets(&self) -> DatasetOptions {
         DatasetOptions {
             sinks: self.sinks.clone(),
             shard_rows: self.shard_rows,
@@ -271,7 +271,7 @@ impl ShardDone {
 }
 
 /// The folder of shard `index` of `count` under a run's output directory.
-pub fn shard_dir(out: &Path, index: u64, count: u64) -> PathBuf {
+pub(crate) fn shard_dir(out: &Path, index: u64, count: u64) -> PathBuf {
     out.join("shards").join(shard_name(index, count))
 }
 
@@ -281,7 +281,7 @@ fn shard_name(index: u64, count: u64) -> String {
 
 /// Makes (where missing) and opens the folder of shard `index` of `count` under
 /// `out`: `shards/` and `I-of-N/` must be real directories, never links.
-pub fn open_shard_dir(out: &Path, index: u64, count: u64) -> std::io::Result<Dir> {
+pub(crate) fn open_shard_dir(out: &Path, index: u64, count: u64) -> std::io::Result<Dir> {
     Dir::create(out)?
         .sub("shards")?
         .sub(&shard_name(index, count))

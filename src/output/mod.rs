@@ -27,9 +27,8 @@ pub mod manifest;
 pub mod merge;
 mod png;
 pub mod record;
-pub mod rows;
+pub(crate) mod rows;
 
-pub use jpeg::encode_jpeg;
 pub use png::encode_png;
 
 use crate::style::Encoding;

@@ -25,10 +25,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The record format this build writes and reads. Format 1 (no `version` field) was
 /// an untyped `{"fingerprint", "options"}` object.
-pub const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 2;
 
 /// A run's record in its output directory.
-pub const RUN_RECORD: &str = ".geomrender.run.json";
+pub(crate) const RUN_RECORD: &str = ".geomrender.run.json";
 
 /// The JSON Schema of [`RunRecord`] (`geomrender schema run`).
 pub const SCHEMA: &str = include_str!("../../schemas/run.schema.json");
@@ -210,7 +210,7 @@ pub struct InputFile {
 impl InputFile {
     /// Reads `path` (in bounded memory) for its size and SHA-256; `None` when it is
     /// not a regular file (a FIFO or device can be read only once: the run's).
-    pub fn read(path: &std::path::Path) -> std::io::Result<Option<InputFile>> {
+    pub(crate) fn read(path: &std::path::Path) -> std::io::Result<Option<InputFile>> {
         use sha2::Digest;
         let mut file = std::fs::File::open(path)?;
         if !file.metadata()?.is_file() {
@@ -259,7 +259,12 @@ impl Origin {
 impl Provenance {
     /// This build's provenance of a run drawn by `backend` (`gpu`, `cpu`, `resvg`,
     /// `none`) on `adapter`, of `input`, from `origin`, now.
-    pub fn now(backend: &str, adapter: &str, input: Option<InputFile>, origin: &Origin) -> Self {
+    pub(crate) fn now(
+        backend: &str,
+        adapter: &str,
+        input: Option<InputFile>,
+        origin: &Origin,
+    ) -> Self {
         Provenance {
             geomrender: env!("CARGO_PKG_VERSION").to_string(),
             features: features(),
@@ -275,7 +280,7 @@ impl Provenance {
     }
 
     /// One line for a page or a card: version, backend and time.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         format!(
             "geomrender {} ({}), {}, {} UTC",
             self.geomrender,
@@ -291,13 +296,13 @@ impl Provenance {
 
 /// The provenance of the run in `dir`, from its record, when it has one this build
 /// reads (a merged run of shards has none).
-pub fn provenance_of(dir: &crate::output::dir::Dir) -> Option<Provenance> {
+pub(crate) fn provenance_of(dir: &crate::output::dir::Dir) -> Option<Provenance> {
     let bytes = dir.read(RUN_RECORD, 1 << 20).ok()?;
     RunRecord::parse(&bytes).ok().map(|r| r.provenance)
 }
 
 /// The cargo features this library was built with.
-pub fn features() -> Vec<String> {
+pub(crate) fn features() -> Vec<String> {
     let mut on = Vec::new();
     if cfg!(feature = "cli") {
         on.push("cli".to_string());
@@ -313,7 +318,7 @@ pub fn features() -> Vec<String> {
 
 /// `time` as UTC RFC 3339 to the second: `2025-01-31T12:00:00Z` (1970 for a clock
 /// before the epoch).
-pub fn rfc3339(time: SystemTime) -> String {
+pub(crate) fn rfc3339(time: SystemTime) -> String {
     let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (days, rest) = (secs / 86_400, secs % 86_400);
     // Howard Hinnant's civil_from_days, for days since 1970-01-01 (≥ 0).
@@ -336,7 +341,7 @@ pub fn rfc3339(time: SystemTime) -> String {
 
 impl RunRecord {
     /// The record of a run with `recipe` and `provenance`.
-    pub fn new(recipe: RunRecipe, provenance: Provenance) -> RunRecord {
+    pub(crate) fn new(recipe: RunRecipe, provenance: Provenance) -> RunRecord {
         RunRecord {
             version: VERSION,
             fingerprint: recipe.fingerprint(),
@@ -346,7 +351,7 @@ impl RunRecord {
     }
 
     /// The record as written: one JSON object and a newline.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("serialisable") + "\n"
     }
 
@@ -375,7 +380,7 @@ pub enum RecordError {
 /// The record format of `value` (1 when it has no `version`) must be [`VERSION`];
 /// the version that wrote it is read from one of `older` (JSON pointers into
 /// format 1), else from `provenance.geomrender` or `recipe.geomrender`.
-pub fn check_version(value: &serde_json::Value, older: &[&str]) -> Result<(), RecordError> {
+pub(crate) fn check_version(value: &serde_json::Value, older: &[&str]) -> Result<(), RecordError> {
     let version = match value.get("version") {
         None => 1,
         Some(v) => v
@@ -396,7 +401,7 @@ pub fn check_version(value: &serde_json::Value, older: &[&str]) -> Result<(), Re
 /// A field in which two records differ: its path (`run.variants.axes`) and the two
 /// values as JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Difference {
+pub(crate) struct Difference {
     pub field: String,
     pub a: String,
     pub b: String,
@@ -404,7 +409,7 @@ pub struct Difference {
 
 /// The fields in which `a` and `b` differ, objects walked field by field (other
 /// values compared whole), in the order of `a`'s fields then `b`'s new ones.
-pub fn differences<T: Serialize>(a: &T, b: &T) -> Vec<Difference> {
+pub(crate) fn differences<T: Serialize>(a: &T, b: &T) -> Vec<Difference> {
     let a = serde_json::to_value(a).expect("serialisable");
     let b = serde_json::to_value(b).expect("serialisable");
     let mut out = Vec::new();

@@ -12,14 +12,14 @@ use std::io::{BufReader, Seek, SeekFrom};
 
 /// Why a manifest line is not a row: the reason, with the line's id when it has one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RowError {
+pub(crate) struct RowError {
     pub id: Option<String>,
     pub why: String,
 }
 
 /// One manifest line as read.
 #[derive(Debug)]
-pub struct ReadRow {
+pub(crate) struct ReadRow {
     /// 1-based line number.
     pub line: u64,
     /// Byte offset of the line in the file.
@@ -28,13 +28,13 @@ pub struct ReadRow {
 }
 
 /// The rows of a manifest, in order, in bounded memory.
-pub struct Rows {
+pub(crate) struct Rows {
     lines: Lines<BufReader<File>>,
 }
 
 impl Rows {
     /// The manifest `name` in `dir` (a regular file only: see [`Dir::open_file`]).
-    pub fn open(dir: &Dir, name: &str) -> std::io::Result<Rows> {
+    pub(crate) fn open(dir: &Dir, name: &str) -> std::io::Result<Rows> {
         let file = dir.open_file(name)?;
         Ok(Rows {
             lines: Lines::new(BufReader::with_capacity(1 << 16, file)),
@@ -52,19 +52,19 @@ impl Iterator for Rows {
 
 /// Reads lines of a manifest again, each from its offset (random access for a
 /// row met earlier: a variant's base, when the base's rows are not together).
-pub struct RowReader {
+pub(crate) struct RowReader {
     file: File,
 }
 
 impl RowReader {
-    pub fn open(dir: &Dir, name: &str) -> std::io::Result<RowReader> {
+    pub(crate) fn open(dir: &Dir, name: &str) -> std::io::Result<RowReader> {
         Ok(RowReader {
             file: dir.open_file(name)?,
         })
     }
 
     /// The line `line` that starts at byte `offset` (as [`ReadRow`] gave them).
-    pub fn at(&mut self, line: u64, offset: u64) -> std::io::Result<ReadRow> {
+    pub(crate) fn at(&mut self, line: u64, offset: u64) -> std::io::Result<ReadRow> {
         self.file.seek(SeekFrom::Start(offset))?;
         let mut lines = Lines::starting_at(BufReader::new(&mut self.file), line, offset);
         match lines.next_line()? {
@@ -106,7 +106,7 @@ fn reason(e: &serde_json::Error) -> String {
 
 /// One line's text as a manifest row. Ids name files and samples downstream, so a
 /// row whose id is not one this tool writes is refused.
-pub fn parse(text: &str) -> Result<ManifestRow, RowError> {
+pub(crate) fn parse(text: &str) -> Result<ManifestRow, RowError> {
     let row: ManifestRow = serde_json::from_str(text).map_err(|e| RowError {
         // The id, when the line has one, to name it by (a bounded parse).
         id: crate::jsonl::parse_value(text).ok().and_then(|v| {
@@ -129,7 +129,7 @@ pub fn parse(text: &str) -> Result<ManifestRow, RowError> {
 
 /// Why reading a manifest row by row stopped.
 #[derive(Debug)]
-pub enum RowsError<E> {
+pub(crate) enum RowsError<E> {
     /// The file could not be opened or read.
     Io(std::io::Error),
     /// Line `line` is not a manifest row (`why`).
@@ -142,7 +142,7 @@ pub enum RowsError<E> {
 /// `name` in `dir`, in order, reading it in bounded memory (a regular file only:
 /// see [`Dir::open_file`]). Ids name files and samples downstream, so a row whose
 /// id is not one this tool writes is a bad line.
-pub fn each_row<E>(
+pub(crate) fn each_row<E>(
     dir: &Dir,
     name: &str,
     mut f: impl FnMut(u64, ManifestRow) -> Result<(), E>,

@@ -93,7 +93,7 @@ pub struct JobError {
 
 impl JobError {
     /// A fault of the item `id`.
-    pub fn of(id: impl Into<String>, fault: impl Into<LineFault>) -> Self {
+    pub(crate) fn of(id: impl Into<String>, fault: impl Into<LineFault>) -> Self {
         JobError {
             id: Some(id.into()),
             fault: Box::new(fault.into()),

@@ -181,7 +181,7 @@ fn each_variant(
 impl Job {
     /// Whether this job draws and says exactly what `base` does: the same Scene
     /// (but its id), stored the same way, with the same question, CoT and answer.
-    pub fn same_as(&self, base: &Job) -> bool {
+    pub(crate) fn same_as(&self, base: &Job) -> bool {
         let (a, b) = (&self.scene, &base.scene);
         fn texts(j: &Job) -> Option<(&str, &str, Answer)> {
             j.problem

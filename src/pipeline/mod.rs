@@ -35,17 +35,17 @@ mod previous;
 mod read;
 mod resume;
 mod seen;
-pub use seen::Seen;
+pub(crate) use seen::Seen;
 pub mod shard;
 mod sink;
 mod skipped;
 mod stats;
 
-pub use crate::output::availability::{Availability, Bases, Counts, Outcome};
+pub(crate) use crate::output::availability::{Availability, Bases, Outcome};
 pub use error::{JobError, LineError, LineFault};
 pub use jobs::{Expanded, LineKind, SkipReason, Skipped, draw_variant, expand_line, line_kind};
 pub use previous::{OccupiedError, Previous, RUN_DIRS, RUN_FILES, clear, holds_run, occupied};
-pub use resume::ResumeError;
+pub(crate) use resume::ResumeError;
 pub use skipped::{SKIPPED, SKIPPED_SCHEMA, SkipCount};
 pub use stats::{StageTimes, Timer};
 
@@ -86,7 +86,7 @@ pub struct Job {
 
 impl Job {
     /// A Scene drawn as it is, stored as PNG, with nothing but the image record.
-    pub fn new(scene: Scene) -> Self {
+    pub(crate) fn new(scene: Scene) -> Self {
         Job {
             scene,
             pixels: Pixels::default(),
@@ -101,15 +101,7 @@ impl Job {
 /// variants gives several), as [`Job::expand`] does: an `Err` fails the whole line,
 /// each of [`Expanded::failed`] fails alone (its own row of `errors.jsonl`) while
 /// the line's other jobs are made, and [`Expanded::skipped`] is not an error.
-pub type Expand<'a> = dyn Fn(&str) -> Result<Expanded, JobError> + Sync + 'a;
-
-/// Expands a Scene v1 line into its single job.
-pub fn expand_scene_line(line: &str) -> Result<Expanded, JobError> {
-    Ok(Expanded {
-        jobs: vec![Job::new(crate::scene::parse_scene(line)?)],
-        ..Expanded::default()
-    })
-}
+pub(crate) type Expand<'a> = dyn Fn(&str) -> Result<Expanded, JobError> + Sync + 'a;
 
 /// What draws the pixels.
 #[derive(Clone)]
@@ -156,7 +148,7 @@ impl Outputs {
     }
 
     /// Whether the SVG is written.
-    pub fn svg(self) -> bool {
+    pub(crate) fn svg(self) -> bool {
         matches!(self, Outputs::Svg | Outputs::Both)
     }
 }

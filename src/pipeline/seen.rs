@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 /// Every id written so far (also the gallery's check of a manifest's ids).
 #[derive(Default)]
-pub struct Seen {
+pub(crate) struct Seen {
     /// A stem's fingerprint → its suffixes (an index into `sets`).
     stems: HashMap<Fingerprint, u32, BuildHasherDefault<Spread>>,
     sets: Sets,
@@ -30,7 +30,7 @@ pub struct Seen {
 impl Seen {
     /// The first of one line's `ids` that an earlier line wrote or the line itself
     /// repeats.
-    pub fn first_repeat<'a>(&self, ids: &[&'a str]) -> Option<&'a str> {
+    pub(crate) fn first_repeat<'a>(&self, ids: &[&'a str]) -> Option<&'a str> {
         let mut own = HashSet::with_capacity(ids.len());
         ids.iter().copied().find(|&id| {
             let (stem, suffix) = split(id);
@@ -43,7 +43,7 @@ impl Seen {
     }
 
     /// Records one line's ids (checked by [`first_repeat`](Self::first_repeat)).
-    pub fn insert_line(&mut self, ids: &[&str]) {
+    pub(crate) fn insert_line(&mut self, ids: &[&str]) {
         let mut by_stem: Vec<(&str, &str)> = ids.iter().map(|id| split(id)).collect();
         by_stem.sort_unstable();
         for group in by_stem.chunk_by(|a, b| a.0 == b.0) {
@@ -60,7 +60,7 @@ impl Seen {
 
 impl Seen {
     /// Records one id; `false` when it was recorded before.
-    pub fn insert(&mut self, id: &str) -> bool {
+    pub(crate) fn insert(&mut self, id: &str) -> bool {
         let new = self.first_repeat(&[id]).is_none();
         if new {
             self.insert_line(&[id]);

@@ -65,7 +65,7 @@ pub struct Timer<'a> {
 }
 
 impl<'a> Timer<'a> {
-    pub fn new(into: &'a AtomicU64) -> Self {
+    pub(crate) fn new(into: &'a AtomicU64) -> Self {
         Timer {
             start: Instant::now(),
             into,

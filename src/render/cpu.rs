@@ -69,7 +69,7 @@ impl CpuRenderer {
     }
 
     /// Its `--backend` word: `cpu` or `resvg`.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self.engine {
             Engine::Raster(_) => "cpu",
             Engine::Resvg(_) => "resvg",

@@ -70,7 +70,8 @@ impl RenderedImage {
     }
 
     /// Whether every pixel is opaque (the image can be stored without alpha).
-    pub fn is_opaque(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_opaque(&self) -> bool {
         self.rgba.chunks_exact(4).all(|p| p[3] == 255)
     }
 }

@@ -21,22 +21,12 @@ impl Color {
         Color { r, g, b, a: 255 }
     }
 
-    pub const fn rgba(r: u8, g: u8, b: u8, a: u8) -> Self {
+    pub(crate) const fn rgba(r: u8, g: u8, b: u8, a: u8) -> Self {
         Color { r, g, b, a }
     }
 
-    /// Channels as floats in 0..=1, alpha multiplied by `opacity` (not premultiplied).
-    pub fn to_f32_with_opacity(self, opacity: f32) -> [f32; 4] {
-        [
-            self.r as f32 / 255.0,
-            self.g as f32 / 255.0,
-            self.b as f32 / 255.0,
-            self.a as f32 / 255.0 * opacity,
-        ]
-    }
-
     /// `#rrggbb` when opaque, `#rrggbbaa` otherwise.
-    pub fn to_hex(self) -> String {
+    pub(crate) fn to_hex(self) -> String {
         if self.a == 255 {
             format!("#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
         } else {

@@ -85,7 +85,7 @@ pub enum Reason {
 }
 
 impl SceneError {
-    pub fn new(path: impl Into<String>, reason: Reason) -> Self {
+    pub(crate) fn new(path: impl Into<String>, reason: Reason) -> Self {
         SceneError {
             id: None,
             path: path.into(),
@@ -93,7 +93,7 @@ impl SceneError {
         }
     }
 
-    pub fn with_id(mut self, id: Option<&str>) -> Self {
+    pub(crate) fn with_id(mut self, id: Option<&str>) -> Self {
         if self.id.is_none() {
             self.id = id.map(str::to_string);
         }

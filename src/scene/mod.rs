@@ -19,7 +19,7 @@
 mod color;
 mod error;
 mod parse;
-pub mod path_data;
+pub(crate) mod path_data;
 
 pub mod svg;
 pub mod synthetic;
@@ -27,7 +27,7 @@ pub mod transform;
 mod validate;
 
 pub use color::{Color, ColorParseError};
-pub use error::{Reason, SceneError};
+pub(crate) use error::{Reason, SceneError};
 pub use parse::{parse_scene, parse_scene_value};
 pub use validate::{check_bounds, check_id, dash_estimate, limits, validate};
 

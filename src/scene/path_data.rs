@@ -14,7 +14,7 @@ use lyon::path::Path;
 
 /// Parses SVG path data (M L H V C S Q T A Z, absolute and relative, implicit
 /// repeats, arcs per SVG 1.1 F.6 including out-of-range radii).
-pub fn parse(d: &str) -> Result<Path, Reason> {
+pub(crate) fn parse(d: &str) -> Result<Path, Reason> {
     Parser {
         src: d.as_bytes(),
         pos: 0,

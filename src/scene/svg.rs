@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 
 /// The `font-family` of every `<text>`: the embedded font, then the generic family
 /// a viewer without it falls back to.
-pub const FONT_FAMILY_LIST: &str = "'DejaVu Sans', sans-serif";
+pub(crate) const FONT_FAMILY_LIST: &str = "'DejaVu Sans', sans-serif";
 
 /// Options of the SVG writer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

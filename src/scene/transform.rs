@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 /// `x' = a·x + c·y + e`, `y' = b·x + d·y + f`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Affine {
+pub(crate) struct Affine {
     pub a: f32,
     pub b: f32,
     pub c: f32,
@@ -19,7 +19,7 @@ pub struct Affine {
 }
 
 impl Affine {
-    pub fn scale(k: f32) -> Self {
+    pub(crate) fn scale(k: f32) -> Self {
         Affine {
             a: k,
             b: 0.0,
@@ -30,7 +30,7 @@ impl Affine {
         }
     }
 
-    pub fn apply(&self, x: f32, y: f32) -> (f32, f32) {
+    pub(crate) fn apply(&self, x: f32, y: f32) -> (f32, f32) {
         (
             self.a * x + self.c * y + self.e,
             self.b * x + self.d * y + self.f,
@@ -39,7 +39,7 @@ impl Affine {
 }
 
 /// `d` rewritten with every point transformed (absolute M L Q C Z commands).
-pub fn transform_path_data(d: &str, t: Affine) -> Result<String, Reason> {
+pub(crate) fn transform_path_data(d: &str, t: Affine) -> Result<String, Reason> {
     let path = path_data::parse(d)?;
     let mut out = String::with_capacity(d.len() + 16);
     let mut put = |cmd: char, pts: &[lyon::math::Point]| {
@@ -88,7 +88,7 @@ pub fn scale_scene(scene: &Scene, k: f32) -> Result<Scene, SceneError> {
 
 /// The scene turned clockwise by `quarter_turns` × 90° on its canvas; a quarter
 /// turn swaps width and height. Text anchors move, glyphs stay upright.
-pub fn rotate_scene(scene: &Scene, quarter_turns: u8) -> Result<Scene, SceneError> {
+pub(crate) fn rotate_scene(scene: &Scene, quarter_turns: u8) -> Result<Scene, SceneError> {
     let (w, h) = (scene.width as f32, scene.height as f32);
     let t = match quarter_turns % 4 {
         0 => return Ok(scene.clone()),

@@ -7,29 +7,29 @@ pub mod limits {
     /// Largest width or height in pixels.
     pub const MAX_DIMENSION: u32 = 8192;
     /// Most items in one scene.
-    pub const MAX_ITEMS: usize = 20_000;
+    pub(crate) const MAX_ITEMS: usize = 20_000;
     /// Most characters in one text item.
-    pub const MAX_TEXT_CHARS: usize = 1_000;
+    pub(crate) const MAX_TEXT_CHARS: usize = 1_000;
     /// Most bytes of path data in one path item.
-    pub const MAX_PATH_DATA_BYTES: usize = 1 << 20;
+    pub(crate) const MAX_PATH_DATA_BYTES: usize = 1 << 20;
     /// Largest coordinate magnitude; keeps f32 geometry precise to well under 1/256 px.
-    pub const MAX_COORDINATE: f64 = 1.0e6;
+    pub(crate) const MAX_COORDINATE: f64 = 1.0e6;
     /// Largest font size in pixels.
-    pub const MAX_FONT_SIZE: f64 = 2048.0;
+    pub(crate) const MAX_FONT_SIZE: f64 = 2048.0;
     /// Largest stroke width in pixels.
-    pub const MAX_STROKE_WIDTH: f64 = 4096.0;
+    pub(crate) const MAX_STROKE_WIDTH: f64 = 4096.0;
     /// Largest stroke width as a multiple of the scene's larger side: a wider
     /// stroke covers nothing more of the canvas, but costs more to tessellate and
     /// to fill (generated diagrams use at most 0.012 × the side: `linewidth=32`).
-    pub const MAX_STROKE_WIDTH_PER_SIDE: f64 = 2.0;
+    pub(crate) const MAX_STROKE_WIDTH_PER_SIDE: f64 = 2.0;
     /// Most entries in a dash array.
-    pub const MAX_DASH_ENTRIES: usize = 64;
+    pub(crate) const MAX_DASH_ENTRIES: usize = 64;
     /// Most dashes the dashed strokes of one scene may be cut into, all paths
     /// together (generated diagrams use none; a dashed line across an 8192 px
     /// canvas with a 2 px on / 2 px off pattern makes 2,048). Each dash is
     /// tessellated and filled on its own, so with [`MAX_STROKE_WIDTH_PER_SIDE`]
     /// this bounds a dashed scene's fill work to 20,000 canvases.
-    pub const MAX_DASHES: usize = 20_000;
+    pub(crate) const MAX_DASHES: usize = 20_000;
     /// Most tessellated vertices of one scene (GPU backend), counted while
     /// tessellating, which stops as soon as it is exceeded.
     ///
@@ -39,12 +39,12 @@ pub mod limits {
     /// (median 260–415 vertices, 99th percentile 866–1,252). The budgets leave a
     /// margin of 400× (a scene at the 20,000-item limit of 50-vertex paths fits)
     /// and hold one scene's geometry to 12 + 12 MB.
-    pub const MAX_SCENE_VERTICES: usize = 1_000_000;
+    pub(crate) const MAX_SCENE_VERTICES: usize = 1_000_000;
     /// Most tessellated indices of one scene (three per triangle); see
     /// [`MAX_SCENE_VERTICES`].
-    pub const MAX_SCENE_INDICES: usize = 3_000_000;
+    pub(crate) const MAX_SCENE_INDICES: usize = 3_000_000;
     /// Longest id in bytes.
-    pub const MAX_ID_BYTES: usize = 200;
+    pub(crate) const MAX_ID_BYTES: usize = 200;
 }
 
 /// Checks a Scene built in code or parsed from JSON; the first fault found is returned.

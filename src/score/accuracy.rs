@@ -25,7 +25,7 @@ impl Tolerance {
 
     /// Whether `p` matches `label`. Bounds are inclusive, with a few ulps of slack so
     /// that a value exactly on the boundary is not lost to binary rounding.
-    pub fn matches(&self, p: f64, label: f64) -> bool {
+    pub(crate) fn matches(&self, p: f64, label: f64) -> bool {
         let diff = (p - label).abs();
         let allowed = if label == 0.0 {
             self.absolute_at_zero

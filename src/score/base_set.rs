@@ -31,7 +31,8 @@ pub enum BaseSetKind {
 
 impl BaseSetKind {
     /// The name report.json and report.md use.
-    pub fn name(self) -> &'static str {
+    #[cfg(test)]
+    pub(crate) fn name(self) -> &'static str {
         match self {
             BaseSetKind::All => "all",
             BaseSetKind::Matched => "matched",

@@ -85,7 +85,7 @@ pub enum Rule {
 
 impl Rule {
     /// The cascade, in the order the rules are tried.
-    pub const CASCADE: [Rule; 14] = [
+    pub(crate) const CASCADE: [Rule; 14] = [
         Rule::FinalAnswer,
         Rule::Boxed,
         Rule::AnswerIs,

@@ -21,7 +21,7 @@ pub enum FlipDirection {
 }
 
 impl FlipDirection {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             FlipDirection::RightToWrong => "right_to_wrong",
             FlipDirection::WrongToRight => "wrong_to_right",
@@ -58,7 +58,11 @@ pub struct Flip {
 /// The flips in `rows` (manifest order, models sorted within an image), with the
 /// image and question of `items` and the raw outputs of `predictions` (the first
 /// prediction of a repeated (model, id) pair, the one scored).
-pub fn flips(items: &[ManifestItem], rows: &[ItemRow], predictions: &[Prediction]) -> Vec<Flip> {
+pub(crate) fn flips(
+    items: &[ManifestItem],
+    rows: &[ItemRow],
+    predictions: &[Prediction],
+) -> Vec<Flip> {
     let item_of: HashMap<&str, &ManifestItem> = items.iter().map(|i| (i.id.as_str(), i)).collect();
     let mut output: HashMap<(&str, &str), &ModelOutput> = HashMap::new();
     for p in predictions {

@@ -41,7 +41,7 @@ crate::words!(PredictionFormat, "predictions format", {
 
 impl PredictionFormat {
     /// Guesses the layout from the file name and the first non-blank line.
-    pub fn detect(name: &str, bytes: &[u8]) -> PredictionFormat {
+    pub(crate) fn detect(name: &str, bytes: &[u8]) -> PredictionFormat {
         let ext = Path::new(name)
             .extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -64,7 +64,7 @@ impl PredictionFormat {
     }
 
     /// The model a file's predictions belong to (see the module docs).
-    pub fn model_name(self, name: &str) -> String {
+    pub(crate) fn model_name(self, name: &str) -> String {
         let path = Path::new(name);
         let stem = super::predictions::default_model_name(path);
         match self {

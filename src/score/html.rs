@@ -19,7 +19,7 @@ const CSS: &str = include_str!("../../assets/gallery/gallery.css");
 const SCRIPT: &str = include_str!("../../assets/report.js");
 
 /// File name of the page in the report directory.
-pub const REPORT_HTML: &str = "report.html";
+pub(crate) const REPORT_HTML: &str = "report.html";
 
 /// Writes `report.html` into `dir` (created if needed); images are linked from
 /// `manifest_dir`, the directory the manifest's image paths are relative to.

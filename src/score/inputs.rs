@@ -12,10 +12,10 @@ use super::error::ScoreError;
 use std::path::{Component, Path, PathBuf};
 
 /// The extensions of the prediction files a directory is read for (any case).
-pub const PREDICTION_EXTENSIONS: [&str; 4] = ["jsonl", "xlsx", "tsv", "csv"];
+pub(crate) const PREDICTION_EXTENSIONS: [&str; 4] = ["jsonl", "xlsx", "tsv", "csv"];
 
 /// The prediction files `args` name, in order, each once.
-pub fn expand_predictions(args: &[PathBuf]) -> Result<Vec<PathBuf>, ScoreError> {
+pub(crate) fn expand_predictions(args: &[PathBuf]) -> Result<Vec<PathBuf>, ScoreError> {
     let mut out: Vec<PathBuf> = Vec::new();
     for arg in args {
         for path in expand(arg)? {

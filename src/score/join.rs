@@ -33,7 +33,7 @@ pub struct Scored {
 }
 
 /// Joins `predictions` to `items` and scores them with `tol`.
-pub fn score_predictions(
+pub(crate) fn score_predictions(
     items: &[ManifestItem],
     predictions: &[Prediction],
     tol: &Tolerance,

@@ -23,7 +23,7 @@ pub enum VariantValue {
 
 impl VariantValue {
     /// Numbers before text; numbers by value, text by bytes.
-    pub fn cmp_order(&self, other: &VariantValue) -> Ordering {
+    pub(crate) fn cmp_order(&self, other: &VariantValue) -> Ordering {
         match (self, other) {
             (VariantValue::Number(a), VariantValue::Number(b)) => a.total_cmp(b),
             (VariantValue::Number(_), VariantValue::Text(_)) => Ordering::Less,
@@ -79,12 +79,12 @@ pub struct ManifestItem {
 
 impl ManifestItem {
     /// Whether this is the unmodified base image of its problem.
-    pub fn is_base(&self) -> bool {
+    pub(crate) fn is_base(&self) -> bool {
         self.variant.is_empty()
     }
 
     /// The option texts, for multiple-choice items.
-    pub fn choices(&self) -> Option<&[String]> {
+    pub(crate) fn choices(&self) -> Option<&[String]> {
         match &self.label {
             Label::Choice { choices, .. } => Some(choices),
             Label::Number(_) => None,
@@ -93,11 +93,11 @@ impl ManifestItem {
 }
 
 /// Axis names joined with `+` for grid rows; `base` is reserved for base images.
-pub const BASE_AXIS: &str = "base";
+pub(crate) const BASE_AXIS: &str = "base";
 
 /// Parses manifest text. Returns the valid items and one error per rejected line
 /// (`file` is used in the errors only).
-pub fn parse_manifest(text: &[u8], file: &str) -> (Vec<ManifestItem>, Vec<RejectedLine>) {
+pub(crate) fn parse_manifest(text: &[u8], file: &str) -> (Vec<ManifestItem>, Vec<RejectedLine>) {
     let mut items = Vec::new();
     let mut errors = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();

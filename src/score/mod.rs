@@ -90,32 +90,25 @@ mod write;
 mod xlsx;
 
 pub use accuracy::{Tolerance, is_correct};
-pub use base_set::{BaseSet, BaseSetKind};
-pub use blind::{Baseline, BaselineReport, Baselines, Fold, GEOMVERSE_TASK, SummaryRow};
 pub use cascade::{Answer, Outcome, Rule, option_letter};
-pub use consistency::Consistency;
 pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Attempt, Extraction, explain, extract};
-pub use flips::{Flip, FlipDirection, flips};
+pub(crate) use flips::{Flip, flips};
 pub use harness::{PredictionFormat, parse_lmms_eval, parse_vlmevalkit};
-pub use html::{REPORT_HTML, write_html};
-pub use inputs::{PREDICTION_EXTENSIONS, expand_predictions};
+pub use html::write_html;
+pub(crate) use inputs::expand_predictions;
 pub use items::{ITEMS_SCHEMA, ItemRow, Scalar, item_rows};
-pub use join::{Scored, Verdict, score_predictions};
-pub use manifest::{BASE_AXIS, Label, ManifestItem, VariantValue, parse_manifest};
-pub use normalize::{ValueMatch, find_values, normalize_text, parse_value};
-pub use not_drawn::{NotDrawn, read_not_drawn};
-pub use predictions::{ModelOutput, Prediction, default_model_name, parse_predictions};
-pub use relation_report::{CannotInferRow, PairedGroupRow};
-pub use relations::{RELATIONS_TASK, RelationItem, is_cannot_be_inferred};
+pub(crate) use join::score_predictions;
+pub(crate) use manifest::{BASE_AXIS, ManifestItem, parse_manifest};
+pub(crate) use not_drawn::{NotDrawn, read_not_drawn};
+pub(crate) use predictions::{Prediction, parse_predictions};
 pub use report::{
     AxisValues, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT,
     Report,
 };
 pub use stats::{Interval, Z_95, mcnemar_exact, wilson};
-pub use tally::{Row, UNKNOWN_GROUP};
 pub use trace::explain_id;
-pub use write::{ReportFiles, write_items, write_report};
+pub use write::{write_items, write_report};
 pub use xlsx::{MAX_XLSX_BYTES, MAX_XLSX_RATIO};
 
 use serde::Serialize;
@@ -245,7 +238,7 @@ impl Source {
 
 /// Parsed inputs: valid items and predictions, rejected lines, file bookkeeping.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     pub items: Vec<ManifestItem>,
     pub predictions: Vec<Prediction>,
     pub errors: Vec<RejectedLine>,
@@ -273,7 +266,7 @@ fn why_empty(text: &[u8], errors: &[RejectedLine]) -> String {
 
 /// Parses the manifest and every prediction file (in `format`, or detected per file;
 /// the model defaults to the file stem, see [`PredictionFormat::model_name`]).
-pub fn load(
+pub(crate) fn load(
     manifest: &Source,
     predictions: &[Source],
     format: Option<PredictionFormat>,
@@ -389,7 +382,7 @@ pub fn score_paths(
 }
 
 /// [`score`], with the per-image verdicts of every model ([`ItemRow`]) and the flips.
-pub fn score_with_items(
+pub(crate) fn score_with_items(
     manifest: &Source,
     predictions: &[Source],
     opts: &ScoreOptions,

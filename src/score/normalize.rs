@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 
 /// A number read from text: its value and where it sits (byte range).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ValueMatch {
+pub(crate) struct ValueMatch {
     pub value: f64,
     pub span: Range<usize>,
 }
@@ -55,7 +55,7 @@ const MAX_PASSES: usize = 8;
 /// Rewrites markdown / LaTeX / Unicode notations into plain text that the number
 /// parser and the extraction rules understand. Idempotent, up to `MAX_PASSES`
 /// nested text commands; linear in the text's length.
-pub fn normalize_text(raw: &str) -> String {
+pub(crate) fn normalize_text(raw: &str) -> String {
     static DIGIT_GROUP: LazyLock<Regex> =
         LazyLock::new(|| re(r"(\d)(?:\\,|\{,\}|[\u{00A0}\u{2009}\u{202F}])(\d{3})"));
     static TEXT_CMD: LazyLock<Regex> = LazyLock::new(|| {
@@ -147,7 +147,7 @@ fn from_superscript(s: &str) -> String {
 
 /// All numbers in `text`, in order. Digits that belong to a word (`cm2`, `x1`,
 /// `p000042`) or to an exponent (`6^{2}`, `cm^2`) are skipped: they are never an answer.
-pub fn find_values(text: &str) -> Vec<ValueMatch> {
+pub(crate) fn find_values(text: &str) -> Vec<ValueMatch> {
     VALUE
         .captures_iter(text)
         .filter_map(|caps| read_captures(text, &caps))
@@ -173,7 +173,7 @@ pub(super) fn first_value(text: &str) -> Option<ValueMatch> {
 
 /// Parses `text` as exactly one number (surrounding spaces, units, `°`, `%` allowed
 /// after it). Used for the numeric text of multiple-choice options.
-pub fn parse_value(text: &str) -> Option<f64> {
+pub(crate) fn parse_value(text: &str) -> Option<f64> {
     let norm = normalize_text(text);
     let m = first_value(&norm)?;
     let before = norm[..m.span.start].trim();

@@ -22,7 +22,9 @@ pub struct NotDrawn {
 
 /// The counts of `skipped.jsonl` in the manifest's directory (none when the run
 /// skipped nothing, or wrote no such file), with its unreadable lines.
-pub fn read_not_drawn(manifest: &Path) -> std::io::Result<(Vec<NotDrawn>, Vec<RejectedLine>)> {
+pub(crate) fn read_not_drawn(
+    manifest: &Path,
+) -> std::io::Result<(Vec<NotDrawn>, Vec<RejectedLine>)> {
     let path = manifest.with_file_name("skipped.jsonl");
     let file = match std::fs::File::open(&path) {
         Ok(f) => f,

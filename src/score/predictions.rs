@@ -30,7 +30,7 @@ pub enum ModelOutput {
 
 impl ModelOutput {
     /// The output of a harness's text: [`ModelOutput::TooLong`] past the bound.
-    pub fn of(text: String) -> ModelOutput {
+    pub(crate) fn of(text: String) -> ModelOutput {
         match text.len() > super::MAX_PREDICTION_BYTES {
             true => ModelOutput::TooLong { bytes: text.len() },
             false => ModelOutput::Text(text),
@@ -38,7 +38,8 @@ impl ModelOutput {
     }
 
     /// The raw text, when there is one to read.
-    pub fn text(&self) -> Option<&str> {
+    #[cfg(test)]
+    pub(crate) fn text(&self) -> Option<&str> {
         match self {
             ModelOutput::Text(t) => Some(t),
             ModelOutput::Null | ModelOutput::TooLong { .. } => None,
@@ -46,7 +47,7 @@ impl ModelOutput {
     }
 
     /// What a page shows for it: the text, or a note of its length.
-    pub fn shown(&self) -> Option<std::borrow::Cow<'_, str>> {
+    pub(crate) fn shown(&self) -> Option<std::borrow::Cow<'_, str>> {
         match self {
             ModelOutput::Null => None,
             ModelOutput::Text(t) => Some(t.into()),
@@ -70,7 +71,7 @@ pub struct Prediction {
 }
 
 /// Parses one predictions file. Returns the valid lines and one error per bad line.
-pub fn parse_predictions(
+pub(crate) fn parse_predictions(
     text: &[u8],
     file: &str,
     default_model: &str,
@@ -126,7 +127,7 @@ fn parse_line(
 }
 
 /// The model name used when a line has none: the file name without its extension.
-pub fn default_model_name(path: &std::path::Path) -> String {
+pub(crate) fn default_model_name(path: &std::path::Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .filter(|s| !s.is_empty())

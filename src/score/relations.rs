@@ -14,7 +14,7 @@ use crate::words::Words;
 use serde_json::{Map, Value};
 
 /// The value of `task` that marks a relation row.
-pub const RELATIONS_TASK: &str = "relations";
+pub(crate) const RELATIONS_TASK: &str = "relations";
 
 /// What a relation row adds to a manifest item.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,7 +27,7 @@ pub struct RelationItem {
 }
 
 /// Whether option `index` of `choices` is GeomRel's "Cannot be inferred".
-pub fn is_cannot_be_inferred(choices: &[String], index: usize) -> bool {
+pub(crate) fn is_cannot_be_inferred(choices: &[String], index: usize) -> bool {
     choices.get(index).is_some_and(|c| c == CANNOT_BE_INFERRED)
 }
 

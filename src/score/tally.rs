@@ -56,7 +56,7 @@ pub struct Row {
 }
 
 /// The group name for items without the parameter.
-pub const UNKNOWN_GROUP: &str = "unknown";
+pub(crate) const UNKNOWN_GROUP: &str = "unknown";
 
 /// (axis, values) of an item: `("base", [])` for base images.
 #[derive(Clone, Debug, PartialEq)]

@@ -20,7 +20,7 @@ mod spec;
 
 pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, drawing_style, vary_scene};
 pub use axes::{AXES, Axis, AxisDef, AxisValue, Look, OnScene, Setting, Values};
-pub use change::Change;
+pub(crate) use change::Change;
 pub use pixels::{Canvas, PixelHook, Pixels};
 pub use spec::{ALL, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, Variant};
 
@@ -45,7 +45,7 @@ pub fn list_json() -> serde_json::Value {
 impl VariantError {
     /// When the problem simply has no such variant (not a fault of the input): the
     /// axis, and when that happens, as a run's summary says it.
-    pub fn not_made(&self) -> Option<(Axis, &'static str)> {
+    pub(crate) fn not_made(&self) -> Option<(Axis, &'static str)> {
         match self {
             VariantError::NoBackward(_) => Some((
                 Axis::BACKWARD,

@@ -19,7 +19,7 @@ pub struct Canvas<'a> {
 impl<'a> Canvas<'a> {
     /// The view of `rgba` as a `width` × `height` image, or `None` when it is not
     /// `width * height * 4` bytes.
-    pub fn new(width: u32, height: u32, rgba: &'a mut [u8]) -> Option<Canvas<'a>> {
+    pub(crate) fn new(width: u32, height: u32, rgba: &'a mut [u8]) -> Option<Canvas<'a>> {
         let len = (width as usize)
             .checked_mul(height as usize)?
             .checked_mul(4)?;
@@ -30,16 +30,16 @@ impl<'a> Canvas<'a> {
         })
     }
 
-    pub fn width(&self) -> u32 {
+    pub(crate) fn width(&self) -> u32 {
         self.width
     }
 
-    pub fn height(&self) -> u32 {
+    pub(crate) fn height(&self) -> u32 {
         self.height
     }
 
     /// The pixels, `width * height * 4` bytes.
-    pub fn rgba(&mut self) -> &mut [u8] {
+    pub(crate) fn rgba(&mut self) -> &mut [u8] {
         self.rgba
     }
 }
@@ -64,7 +64,7 @@ impl Pixels {
     }
 
     /// No step: the pixels are the raster's.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
@@ -80,7 +80,7 @@ impl Pixels {
     }
 
     /// Runs every step on `canvas`, in order.
-    pub fn apply(&self, canvas: &mut Canvas<'_>) {
+    pub(crate) fn apply(&self, canvas: &mut Canvas<'_>) {
         for step in &self.0 {
             if let Some(hook) = step.axis().pixels {
                 hook(step.setting(), canvas);

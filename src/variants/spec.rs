@@ -179,7 +179,7 @@ impl Plan {
     }
 
     /// Most variants one line may expand to (the base included).
-    pub const MAX_VARIANTS: usize = 10_000;
+    pub(crate) const MAX_VARIANTS: usize = 10_000;
 
     /// Checks the plan before any work: not too many variants, and every variant's
     /// style within [`crate::style::limits`] (e.g. `fontsize=32` with
@@ -240,7 +240,8 @@ impl Plan {
 
     /// The plan as SPEC, every axis with its values (`opacity=0.1,0.25;relabel=1`),
     /// with no `all`: what [`Plan::parse`] reads back as this plan (with `grid`).
-    pub fn spec(&self) -> String {
+    #[cfg(test)]
+    pub(crate) fn spec(&self) -> String {
         let parts: Vec<String> = (self.axes.iter())
             .map(|(a, values)| {
                 let labels: Vec<String> = values.iter().map(|v| v.label()).collect();

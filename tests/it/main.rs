@@ -58,6 +58,8 @@
 //! - `pixel_stage`: the pixel stage through `blur`: mean kept, gradients lowered,
 //!   CPU and GPU alike, the audit recomputing it, SVG-only runs refusing it.
 //! - `pixels`: GPU pixels against values computed independently of the renderer.
+//! - `public_api`: every public item of the library is in the reviewed list
+//!   `docs/public-api.txt`, and there are at most 400.
 //! - `problem_limits`: Problems past a limit (names, counts, values) and labels too
 //!   large for the canvas are line errors naming the field; a Problem at every limit
 //!   lays out in well under a second.
@@ -148,6 +150,7 @@ mod pixels;
 mod previous;
 mod problem_limits;
 mod properties;
+mod public_api;
 mod raster;
 mod record;
 mod reference;

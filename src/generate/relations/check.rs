@@ -8,7 +8,7 @@
 type P = [f64; 2];
 
 /// Relative tolerance: of lengths for incidences, of sines and cosines for angles.
-pub const TOL: f64 = 1e-6;
+pub(crate) const TOL: f64 = 1e-6;
 
 fn sub(a: P, b: P) -> P {
     [a[0] - b[0], a[1] - b[1]]
@@ -40,14 +40,14 @@ fn line_distance(p: P, a: P, b: P) -> f64 {
 }
 
 /// Whether `c` is on the line through `a` and `b` (three points collinear).
-pub fn collinear(a: P, b: P, c: P) -> bool {
+pub(crate) fn collinear(a: P, b: P, c: P) -> bool {
     let scale = len(sub(b, a)).max(len(sub(c, a)));
     line_distance(c, a, b) <= TOL * scale.max(1.0)
 }
 
 /// Two lines, each through two points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LineLine {
+pub(crate) enum LineLine {
     /// The same line: no relation an item asks about.
     Coincident,
     Parallel,
@@ -56,7 +56,7 @@ pub enum LineLine {
 }
 
 /// How the line through `a`, `b` and the line through `c`, `d` meet.
-pub fn line_line(a: P, b: P, c: P, d: P) -> LineLine {
+pub(crate) fn line_line(a: P, b: P, c: P, d: P) -> LineLine {
     let (u, v) = (sub(b, a), sub(d, c));
     let (lu, lv) = (len(u), len(v));
     let sin = cross(u, v) / (lu * lv);
@@ -77,13 +77,13 @@ pub fn line_line(a: P, b: P, c: P, d: P) -> LineLine {
 /// Two angle measures (degrees): complementary (sum 90°), supplementary (sum
 /// 180°), or neither.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AngleMeasures {
+pub(crate) enum AngleMeasures {
     Complementary,
     Supplementary,
     Neither,
 }
 
-pub fn angle_measures(a: f64, b: f64) -> AngleMeasures {
+pub(crate) fn angle_measures(a: f64, b: f64) -> AngleMeasures {
     let sum = a + b;
     if (sum - 90.0).abs() <= TOL * 90.0 {
         AngleMeasures::Complementary
@@ -96,14 +96,14 @@ pub fn angle_measures(a: f64, b: f64) -> AngleMeasures {
 
 /// An angle: its vertex and one point on each of its two rays.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Angle {
+pub(crate) struct Angle {
     pub vertex: P,
     pub arms: [P; 2],
 }
 
 /// Two angles where lines meet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnglePositions {
+pub(crate) enum AnglePositions {
     Corresponding,
     AlternateInterior,
     ConsecutiveInterior,
@@ -119,7 +119,7 @@ pub enum AnglePositions {
 /// cuts two lines: each angle has one ray along the transversal and one along the
 /// line it cuts at the angle's vertex. At one vertex, two angles with opposite
 /// rays are vertical angles.
-pub fn angle_positions(a: &Angle, b: &Angle, t0: P, t1: P) -> AnglePositions {
+pub(crate) fn angle_positions(a: &Angle, b: &Angle, t0: P, t1: P) -> AnglePositions {
     let scale = len(sub(t1, t0));
     let along_t = |v: P, q: P| collinear(t0, t1, v) && collinear(t0, t1, q) && !near(v, q, scale);
     // Each angle: (its ray along the transversal, its other ray).
@@ -167,14 +167,14 @@ pub fn angle_positions(a: &Angle, b: &Angle, t0: P, t1: P) -> AnglePositions {
 
 /// Two angles of a quadrilateral, by their vertices' places `i`, `j` (0–3) around it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum QuadrilateralAngles {
+pub(crate) enum QuadrilateralAngles {
     Adjacent,
     Opposite,
     /// The same angle.
     Same,
 }
 
-pub fn quadrilateral_angles(i: usize, j: usize) -> QuadrilateralAngles {
+pub(crate) fn quadrilateral_angles(i: usize, j: usize) -> QuadrilateralAngles {
     match (i % 4).abs_diff(j % 4) {
         0 => QuadrilateralAngles::Same,
         2 => QuadrilateralAngles::Opposite,
@@ -184,7 +184,7 @@ pub fn quadrilateral_angles(i: usize, j: usize) -> QuadrilateralAngles {
 
 /// A figure a point can be inside of.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Figure {
+pub(crate) enum Figure {
     /// A simple polygon, its vertices in order.
     Polygon(Vec<P>),
     Circle {
@@ -195,13 +195,13 @@ pub enum Figure {
 
 /// A point and a figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PointFigure {
+pub(crate) enum PointFigure {
     Inside,
     Outside,
     OnBoundary,
 }
 
-pub fn point_figure(p: P, f: &Figure) -> PointFigure {
+pub(crate) fn point_figure(p: P, f: &Figure) -> PointFigure {
     match f {
         Figure::Circle { center, radius } => {
             let d = len(sub(p, *center));
@@ -248,14 +248,14 @@ pub fn point_figure(p: P, f: &Figure) -> PointFigure {
 
 /// A line and a circle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LineCircle {
+pub(crate) enum LineCircle {
     Intersecting,
     Tangent,
     Disjoint,
 }
 
 /// How the line through `a` and `b` meets the circle.
-pub fn line_circle(a: P, b: P, center: P, radius: f64) -> LineCircle {
+pub(crate) fn line_circle(a: P, b: P, center: P, radius: f64) -> LineCircle {
     let d = line_distance(center, a, b);
     if (d - radius).abs() <= TOL * radius.max(1.0) {
         LineCircle::Tangent
@@ -269,7 +269,7 @@ pub fn line_circle(a: P, b: P, center: P, radius: f64) -> LineCircle {
 /// What a segment is to its figure (it may be several: in an isosceles triangle
 /// the median to the base is also its altitude and angle bisector).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum SegmentRole {
+pub(crate) enum SegmentRole {
     Median,
     Altitude,
     AngleBisector,
@@ -280,7 +280,7 @@ pub enum SegmentRole {
 }
 
 /// The roles of segment `p`–`q` in the triangle `t`.
-pub fn triangle_roles(p: P, q: P, t: [P; 3]) -> Vec<SegmentRole> {
+pub(crate) fn triangle_roles(p: P, q: P, t: [P; 3]) -> Vec<SegmentRole> {
     let scale = len(sub(t[1], t[0])).max(len(sub(t[2], t[0])));
     let mut out = Vec::new();
     for k in 0..3 {
@@ -325,7 +325,7 @@ pub fn triangle_roles(p: P, q: P, t: [P; 3]) -> Vec<SegmentRole> {
 }
 
 /// The role of segment `p`–`q` in the circle.
-pub fn circle_roles(p: P, q: P, center: P, radius: f64) -> Vec<SegmentRole> {
+pub(crate) fn circle_roles(p: P, q: P, center: P, radius: f64) -> Vec<SegmentRole> {
     let on = |x: P| (len(sub(x, center)) - radius).abs() <= TOL * radius.max(1.0);
     let is_center = |x: P| near(x, center, radius);
     let mut out = Vec::new();

@@ -30,7 +30,7 @@
 //! ```
 
 mod build;
-pub mod check;
+pub(crate) mod check;
 mod construct;
 mod decide;
 mod decoy;

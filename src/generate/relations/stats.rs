@@ -14,12 +14,6 @@ pub struct Stats {
 }
 
 impl Stats {
-    pub fn new() -> Self {
-        Stats {
-            counts: vec![[0; 3]; RELATIONS.len()],
-        }
-    }
-
     /// Counts `p` when it is a relation item of a known relation.
     pub fn add(&mut self, p: &Problem) {
         let (Some(item), crate::generate::Answer::Choice(letter)) =

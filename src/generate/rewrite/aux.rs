@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 /// Which auxiliary lines a diagram gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Aids {
+pub(crate) enum Aids {
     /// The lines the solution uses that the diagram does not show.
     Solution,
     /// Lines of the same kinds that the solution does not use.
@@ -57,7 +57,7 @@ const HEIGHT_FORMULAS: [&str; 8] = [
 ];
 
 /// The lines `aids` adds to `p`'s diagram (none is an error: no such variant).
-pub fn aux_lines(p: &Problem, aids: Aids) -> Result<Vec<AuxLine>, AidsError> {
+pub(crate) fn aux_lines(p: &Problem, aids: Aids) -> Result<Vec<AuxLine>, AidsError> {
     let used_steps = || p.steps.iter().filter(|s| !s.distractor);
     let uses_height = |s: usize| {
         used_steps().any(|st| st.shape == Some(s) && HEIGHT_FORMULAS.contains(&st.formula.as_str()))

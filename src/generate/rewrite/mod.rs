@@ -8,7 +8,7 @@
 //! unrelated  shapes the question does not need, on free sides or in free space (GeomRel §2.5)
 //! ```
 
-pub mod aux;
-pub mod backward;
-pub mod phrasing;
-pub mod unrelated;
+pub(crate) mod aux;
+pub(crate) mod backward;
+pub(crate) mod phrasing;
+pub(crate) mod unrelated;

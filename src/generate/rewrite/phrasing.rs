@@ -36,7 +36,7 @@ const FRAMES: [Frame; 4] = [
 ];
 
 /// The largest wording number (`phrasing=1..=MAX`).
-pub const MAX: u8 = FRAMES.len() as u8 - 1;
+pub(crate) const MAX: u8 = FRAMES.len() as u8 - 1;
 
 /// The sentences around a question's facts and asked quantity.
 struct Frame {
@@ -51,14 +51,14 @@ struct Frame {
 }
 
 /// Whether `k` is the original wording (serde leaves it out of a Problem's JSON).
-pub fn is_original(k: &u8) -> bool {
+pub(crate) fn is_original(k: &u8) -> bool {
     *k == 0
 }
 
 /// The question for `facts` (joined clauses, may be empty) and `asked` in wording
 /// `k` (at most [`MAX`]; texts are checked for it first), with the π and rounding
 /// sentences when needed.
-pub fn question(k: u8, facts: &str, asked: &str, uses_pi: bool, rounds: bool) -> String {
+pub(crate) fn question(k: u8, facts: &str, asked: &str, uses_pi: bool, rounds: bool) -> String {
     let f = &FRAMES[usize::from(k).min(FRAMES.len() - 1)];
     let mut q = if facts.is_empty() {
         format!("{}{asked}{}", f.bare, f.end)

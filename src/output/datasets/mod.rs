@@ -43,8 +43,8 @@ mod shards;
 mod tsv;
 mod webdataset;
 
-pub use row::{DatasetRow, Layout, axis_and_value};
-pub use tsv::NAME as VLMEVALKIT_NAME;
+pub(crate) use row::{DatasetRow, Layout};
+pub(crate) use tsv::NAME as VLMEVALKIT_NAME;
 
 use crate::output::dir::{Dir, Kind};
 use crate::output::manifest::{FileCheckError, ManifestRow};
@@ -73,7 +73,7 @@ pub enum Sink {
 
 impl Sink {
     /// The sink's name on the command line.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Sink::Parquet => "parquet",
             Sink::WebDataset => "webdataset",
@@ -104,7 +104,7 @@ impl Sink {
 
     /// Whether this build writes the sink: Arrow and Parquet (a quarter of a first
     /// build's CPU time) come with the `parquet` feature.
-    pub fn built(self) -> bool {
+    pub(crate) fn built(self) -> bool {
         cfg!(feature = "parquet") || !matches!(self, Sink::Parquet | Sink::LmmsEval)
     }
 
@@ -121,7 +121,10 @@ impl Sink {
 /// files are removed, by name inside the real sink folders (and the Parquet
 /// sink's dataset card, recognised by its heading), and a folder left empty.
 /// Returns what was removed, relative to `dir`. The caller holds `dir`'s lock.
-pub fn remove_other_datasets(dir: &Dir, keep: &[Sink]) -> Result<Vec<PathBuf>, DatasetError> {
+pub(crate) fn remove_other_datasets(
+    dir: &Dir,
+    keep: &[Sink],
+) -> Result<Vec<PathBuf>, DatasetError> {
     let mut removed = Vec::new();
     for sink in Sink::ALL {
         if keep.contains(&sink) {
@@ -206,7 +209,7 @@ pub enum ParquetCompression {
 
 impl ParquetCompression {
     /// The name `--parquet-compression` and `done.json` give it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             ParquetCompression::Snappy => "snappy",
             ParquetCompression::None => "none",
@@ -238,7 +241,7 @@ crate::words!(ParquetCompression);
 impl DatasetOptions {
     /// The sinks actually written, in writing order: those asked for, each once,
     /// with Parquet added for lmms-eval (its tasks read the Parquet shards).
-    pub fn written(&self) -> Vec<Sink> {
+    pub(crate) fn written(&self) -> Vec<Sink> {
         let mut sinks = self.sinks.clone();
         if sinks.contains(&Sink::LmmsEval) {
             sinks.push(Sink::Parquet);
@@ -395,7 +398,7 @@ fn check_raster(path: &Path, line: u64, row: &ManifestRow) -> Result<(), Dataset
 }
 
 /// A manifest row as the run wrote it, on its way to the datasets.
-pub struct WrittenRow {
+pub(crate) struct WrittenRow {
     pub row: ManifestRow,
     /// The row's JSON as the manifest holds it (`row.to_json()`, no newline).
     pub line: String,
@@ -406,7 +409,7 @@ pub struct WrittenRow {
 /// The datasets of one output directory, written row by row in manifest order:
 /// by the render pipeline as images come out of it, and by [`export`] from a
 /// finished directory. Rows pushed in the same order give the same bytes.
-pub struct DatasetWriter {
+pub(crate) struct DatasetWriter {
     dir: Dir,
     sinks: Vec<Sink>,
     writers: Vec<Box<dyn Writer>>,
@@ -465,7 +468,10 @@ impl LayoutCheck {
 impl DatasetWriter {
     /// Starts the datasets `opts` asks for in `dir` (`None` when it asks for none),
     /// removing what a killed run left. The caller holds `dir`'s lock.
-    pub fn create(dir: &Dir, opts: &DatasetOptions) -> Result<Option<DatasetWriter>, DatasetError> {
+    pub(crate) fn create(
+        dir: &Dir,
+        opts: &DatasetOptions,
+    ) -> Result<Option<DatasetWriter>, DatasetError> {
         let sinks = opts.written();
         if sinks.is_empty() {
             return Ok(None);
@@ -495,15 +501,10 @@ impl DatasetWriter {
         }))
     }
 
-    /// The sinks being written (with Parquet added for lmms-eval).
-    pub fn sinks(&self) -> &[Sink] {
-        &self.sinks
-    }
-
     /// Adds the next manifest row, with its image file's bytes. A row of the other
     /// layout than the first row's is refused (when a sink needs one layout) before
     /// anything of it is written.
-    pub fn push(&mut self, row: &ManifestRow, image: Vec<u8>) -> Result<(), DatasetError> {
+    pub(crate) fn push(&mut self, row: &ManifestRow, image: Vec<u8>) -> Result<(), DatasetError> {
         let data = DatasetRow::new(self.rows, row, image);
         let layout = self.layout.check(
             &self.sinks,
@@ -526,7 +527,7 @@ impl DatasetWriter {
     /// a rayon worker of its own, so that the sinks run side by side and no single
     /// thread carries all of them. Rows up to one of the wrong layout are written
     /// and that row's error returned; of the sinks' errors, the first sink's.
-    pub fn push_batch(&mut self, rows: Vec<WrittenRow>) -> Result<(), DatasetError> {
+    pub(crate) fn push_batch(&mut self, rows: Vec<WrittenRow>) -> Result<(), DatasetError> {
         use rayon::prelude::*;
         let mut planned = Vec::with_capacity(rows.len());
         let mut refused = None;
@@ -565,7 +566,7 @@ impl DatasetWriter {
 
     /// Adds the next manifest row, reading its image from the output directory
     /// (checked as [`read_image`] does); `manifest` and `line` name the row in errors.
-    pub fn push_stored(
+    pub(crate) fn push_stored(
         &mut self,
         manifest: &Path,
         line: u64,
@@ -576,7 +577,7 @@ impl DatasetWriter {
     }
 
     /// Completes every file and gives the shards their final names.
-    pub fn finish(self) -> Result<Exported, DatasetError> {
+    pub(crate) fn finish(self) -> Result<Exported, DatasetError> {
         let layout = self.layout.layout();
         let mut files = Vec::new();
         for w in self.writers {
@@ -592,7 +593,7 @@ impl DatasetWriter {
 /// The raster image a manifest row names, read from `dir`: a regular file inside
 /// it (through real directories, never a link, a device or a FIFO), of at most
 /// `MAX_FILE_BYTES`, whose SHA-256 is the one the row recorded.
-pub fn read_image(
+pub(crate) fn read_image(
     dir: &Dir,
     manifest: &Path,
     line: u64,

@@ -24,7 +24,7 @@ pub enum Layout {
 impl Layout {
     /// The layout a manifest row needs: `None` for a row without a problem (a plain
     /// scene), which fits either.
-    pub fn of(row: &ManifestRow) -> Option<Layout> {
+    pub(crate) fn of(row: &ManifestRow) -> Option<Layout> {
         row.problem.as_ref().map(|p| match p.relation {
             Some(_) => Layout::Choice,
             None => Layout::Open,
@@ -43,7 +43,7 @@ impl fmt::Display for Layout {
 
 /// An image and what a harness needs about it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct DatasetRow {
+pub(crate) struct DatasetRow {
     /// 0-based position in the manifest (VLMEvalKit's `index`).
     pub index: u64,
     pub id: String,
@@ -90,7 +90,7 @@ fn value_text(v: &Value) -> String {
 
 /// `(axis, value)` of a manifest row, as `score` names them: `("base", "base")` for
 /// base images, `("fontsize", "24")`, `("fontsize+opacity", "24+0.25")` for grids.
-pub fn axis_and_value(row: &ManifestRow) -> (String, String) {
+pub(crate) fn axis_and_value(row: &ManifestRow) -> (String, String) {
     match &row.source {
         Some(s) if !s.variant.is_empty() => {
             let mut keys: Vec<&String> = s.variant.keys().collect();
@@ -112,7 +112,7 @@ pub fn axis_and_value(row: &ManifestRow) -> (String, String) {
 }
 
 impl DatasetRow {
-    pub fn new(index: u64, row: &ManifestRow, image: Vec<u8>) -> DatasetRow {
+    pub(crate) fn new(index: u64, row: &ManifestRow, image: Vec<u8>) -> DatasetRow {
         DatasetRow::with_line(index, row, row.to_json(), image)
     }
 
@@ -164,13 +164,14 @@ impl DatasetRow {
         }
     }
 
-    /// The number, on a GeomVerse row.
-    pub fn number(&self) -> Option<f64> {
+    /// The number, on a GeomVerse row (the Parquet sink's `answer` column).
+    #[cfg(feature = "parquet")]
+    pub(crate) fn number(&self) -> Option<f64> {
         self.answer.and_then(Answer::number)
     }
 
     /// The correct option's letter, on a relation item's row.
-    pub fn letter(&self) -> Option<char> {
+    pub(crate) fn letter(&self) -> Option<char> {
         match self.answer {
             Some(Answer::Choice(c)) => Some(c),
             _ => None,
@@ -178,7 +179,7 @@ impl DatasetRow {
     }
 
     /// The image's extension (`png` or `jpg`).
-    pub fn extension(&self) -> &str {
+    pub(crate) fn extension(&self) -> &str {
         self.file_name.rsplit('.').next().unwrap_or("png")
     }
 }

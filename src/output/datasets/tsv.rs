@@ -34,7 +34,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// The TSV's name under `vlmevalkit/` (and the dataset name to give VLMEvalKit).
-pub const NAME: &str = "GeomRender";
+pub(crate) const NAME: &str = "GeomRender";
 
 /// The columns of an open-question table.
 const OPEN: [&str; 9] = [

@@ -23,7 +23,7 @@ impl Frame {
     /// The first and second half of the tiles as two frames, each sized to its
     /// tiles (a lone tile moves to the origin: a scene's pixels do not depend on
     /// where its tile lies); a frame of one scene cannot be split and gives its id.
-    pub fn split(mut self) -> Result<(Frame, Frame), String> {
+    pub(crate) fn split(mut self) -> Result<(Frame, Frame), String> {
         if self.tiles.len() < 2 {
             return Err(self.tiles.pop().map(|t| t.scene.id).unwrap_or_default());
         }
@@ -70,7 +70,7 @@ impl FrameBuilder {
     }
 
     /// Adds a scene; returns the frames completed by doing so (zero, one or two).
-    pub fn push(&mut self, scene: PreparedScene) -> Vec<Frame> {
+    pub(crate) fn push(&mut self, scene: PreparedScene) -> Vec<Frame> {
         let mut done = Vec::new();
         let (w, h) = (scene.width, scene.height);
         if w > self.target.0 || h > self.target.1 {
@@ -103,7 +103,7 @@ impl FrameBuilder {
     }
 
     /// The partly filled frame, if any.
-    pub fn finish(&mut self) -> Option<Frame> {
+    pub(crate) fn finish(&mut self) -> Option<Frame> {
         if self.tiles.is_empty() {
             return None;
         }

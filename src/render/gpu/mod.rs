@@ -22,13 +22,12 @@ mod renderer;
 mod ring;
 mod target;
 
-pub use context::{AdapterReport, AdapterSummary, survey};
+pub use context::survey;
 pub use frame::{Frame, FrameBuilder, Frames, Tile};
 pub use options::{GpuOptions, TargetSize};
-pub use pack::ShelfPacker;
 pub use pipelines::{BlendSpace, PATH_SHADER};
 pub use renderer::{FRAMES_IN_FLIGHT, GpuRenderer};
-pub use ring::{ImageSink, RingPhase};
+pub(crate) use ring::{ImageSink, RingPhase};
 
 /// Why the GPU backend failed.
 #[derive(Debug, thiserror::Error)]
@@ -87,7 +86,7 @@ impl GpuError {
     /// Whether the error belongs to the frame being drawn (its buffers, textures or
     /// glyphs), so that the same scenes in smaller frames may well succeed; false
     /// when the device itself failed and nothing more can be drawn.
-    pub fn is_frame_local(&self) -> bool {
+    pub(crate) fn is_frame_local(&self) -> bool {
         match self {
             GpuError::Wgpu(message) => !message.to_lowercase().contains("lost"),
             GpuError::Text(_) | GpuError::TextRender(_) => true,

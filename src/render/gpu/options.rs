@@ -18,7 +18,7 @@ impl GpuOptions {
     pub const DEFAULT_MAX_TILES: usize = 256;
     /// Frames up to this size share a cached target; larger ones (a single huge
     /// scene) get a target of their own that is freed afterwards.
-    pub const MAX_CACHED_TARGET: u32 = 4096;
+    pub(crate) const MAX_CACHED_TARGET: u32 = 4096;
 }
 
 impl Default for GpuOptions {
@@ -49,9 +49,9 @@ impl TargetSize {
     /// ones are still batched (32² scenes: 2.1× faster batched). The criterion
     /// bench `render_batch` measures both sizes, one scene per submission against
     /// 2048² frames.
-    pub const SOFTWARE: (u32, u32) = (512, 512);
+    pub(crate) const SOFTWARE: (u32, u32) = (512, 512);
     /// 4096² (sixty-four 512² scenes) amortises submission and readback on a GPU.
-    pub const HARDWARE: (u32, u32) = (4096, 4096);
+    pub(crate) const HARDWARE: (u32, u32) = (4096, 4096);
 
     /// A fixed `side`×`side` target.
     pub const fn square(side: u32) -> Self {

@@ -2,7 +2,7 @@
 
 /// Places rectangles left to right on shelves, top to bottom.
 #[derive(Clone, Debug)]
-pub struct ShelfPacker {
+pub(crate) struct ShelfPacker {
     width: u32,
     height: u32,
     x: u32,
@@ -11,7 +11,7 @@ pub struct ShelfPacker {
 }
 
 impl ShelfPacker {
-    pub fn new(width: u32, height: u32) -> Self {
+    pub(crate) fn new(width: u32, height: u32) -> Self {
         ShelfPacker {
             width,
             height,
@@ -22,7 +22,7 @@ impl ShelfPacker {
     }
 
     /// The top-left corner for a `w`×`h` tile, or `None` when the target is full.
-    pub fn place(&mut self, w: u32, h: u32) -> Option<(u32, u32)> {
+    pub(crate) fn place(&mut self, w: u32, h: u32) -> Option<(u32, u32)> {
         if w > self.width || h > self.height {
             return None;
         }
@@ -42,7 +42,7 @@ impl ShelfPacker {
     }
 
     /// Rows used so far (the readback can skip the rest).
-    pub fn used_height(&self) -> u32 {
+    pub(crate) fn used_height(&self) -> u32 {
         self.shelf_y + self.shelf_h
     }
 }

@@ -20,7 +20,7 @@ pub enum BlendSpace {
 
 impl BlendSpace {
     /// Colour target format: non-sRGB holding sRGB values, or an sRGB format.
-    pub fn format(self) -> wgpu::TextureFormat {
+    pub(crate) fn format(self) -> wgpu::TextureFormat {
         match self {
             BlendSpace::Srgb => wgpu::TextureFormat::Rgba8Unorm,
             BlendSpace::Linear => wgpu::TextureFormat::Rgba8UnormSrgb,

@@ -135,7 +135,7 @@ impl GpuRenderer {
     }
 
     /// The options, with the target size resolved ([`super::TargetSize::Fixed`]).
-    pub fn options(&self) -> GpuOptions {
+    pub(crate) fn options(&self) -> GpuOptions {
         self.options
     }
 

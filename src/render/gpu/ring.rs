@@ -68,7 +68,7 @@ impl GpuRenderer {
 
     /// Renders `scenes` (see [`Self::render_scenes`]) and returns every image, in
     /// input order.
-    pub fn render_all<I>(&mut self, scenes: I) -> Result<Vec<RenderedImage>, GpuError>
+    pub(crate) fn render_all<I>(&mut self, scenes: I) -> Result<Vec<RenderedImage>, GpuError>
     where
         I: IntoIterator<Item = PreparedScene>,
     {

@@ -24,7 +24,7 @@ mod logistic;
 mod majority;
 mod template;
 
-pub use folds::Fold;
+pub(crate) use folds::Fold;
 pub(super) use logistic::ITERATIONS as CLASSIFIER_ITERATIONS;
 
 use super::MissingPolicy;
@@ -40,7 +40,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
 /// The task of GeomVerse (numeric) items in a baseline's summary.
-pub const GEOMVERSE_TASK: &str = "geomverse";
+pub(crate) const GEOMVERSE_TASK: &str = "geomverse";
 
 /// The blind baselines of a report (`baselines` in report.json).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -64,16 +64,8 @@ pub enum Baseline {
 impl Baseline {
     pub const ALL: [Baseline; 2] = [Baseline::TemplateMajority, Baseline::TextClassifier];
 
-    /// The name report.json uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Baseline::TemplateMajority => "template_majority",
-            Baseline::TextClassifier => "text_classifier",
-        }
-    }
-
     /// The `model` of its rows: `blind:` and its name, beside the models' names.
-    pub fn model(self) -> &'static str {
+    pub(crate) fn model(self) -> &'static str {
         match self {
             Baseline::TemplateMajority => "blind:template_majority",
             Baseline::TextClassifier => "blind:text_classifier",
@@ -81,7 +73,7 @@ impl Baseline {
     }
 
     /// Whether it answers `item`: the classifier only chooses among options.
-    pub fn covers(self, item: &ManifestItem) -> bool {
+    pub(crate) fn covers(self, item: &ManifestItem) -> bool {
         match self {
             Baseline::TemplateMajority => true,
             Baseline::TextClassifier => item.choices().is_some(),

@@ -74,10 +74,10 @@ pub const AXES: &[Axis] = &[
 
 /// The axes that code outside their own file names.
 impl Axis {
-    pub const BACKWARD: Axis = Axis(&backward::DEF);
+    pub(crate) const BACKWARD: Axis = Axis(&backward::DEF);
     pub const AUX: Axis = Axis(&aux::DEF);
     pub const UNRELATED: Axis = Axis(&unrelated::DEF);
-    pub const PALETTE: Axis = Axis(&palette::DEF);
+    pub(crate) const PALETTE: Axis = Axis(&palette::DEF);
 }
 
 /// The definition of one axis.
@@ -242,7 +242,7 @@ impl Axis {
         AXES.iter().position(|a| *a == self).unwrap_or(usize::MAX)
     }
 
-    pub fn from_name(name: &str) -> Result<Axis, VariantError> {
+    pub(crate) fn from_name(name: &str) -> Result<Axis, VariantError> {
         AXES.iter()
             .copied()
             .find(|a| a.name == name)
@@ -303,7 +303,7 @@ impl Axis {
     /// The axis as `geomrender variants --list --json` gives it
     /// (`schemas/variants.schema.json`): everything its definition says, and which
     /// bases it applies to.
-    pub fn describe(self) -> Value {
+    pub(crate) fn describe(self) -> Value {
         let values = match self.values {
             Values::Number { lo, hi } => json!({
                 "kind": "number",
@@ -352,7 +352,7 @@ impl Axis {
     }
 
     /// Parses one value of this axis.
-    pub fn parse(self, text: &str) -> Result<AxisValue, VariantError> {
+    pub(crate) fn parse(self, text: &str) -> Result<AxisValue, VariantError> {
         let bad = || VariantError::BadValue {
             axis: self.name,
             value: text.to_string(),
@@ -406,7 +406,7 @@ impl AxisValue {
         self.axis
     }
 
-    pub fn setting(&self) -> Setting {
+    pub(crate) fn setting(&self) -> Setting {
         self.setting
     }
 
@@ -421,7 +421,7 @@ impl AxisValue {
     }
 
     /// The value on a numeric scale (as its label reads), or `None` for categories.
-    pub fn number(&self) -> Option<f64> {
+    pub(crate) fn number(&self) -> Option<f64> {
         match self.setting {
             Setting::Number(_) | Setting::Integer(_) if self.axis.numeric => {
                 self.label().parse().ok()
@@ -431,7 +431,7 @@ impl AxisValue {
     }
 
     /// The value in manifests: a number for numbers, else a string.
-    pub fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         match self.setting {
             Setting::Number(v) => decimal_json(v),
             Setting::Integer(v) => Value::from(v),

@@ -66,7 +66,7 @@ const TRIES: usize = 4;
 /// first try is the one `count - 1` starts with, so a problem's shapes for
 /// `unrelated=2` are its shapes for `unrelated=1` and one more, unless that try
 /// found no room for the second.
-pub fn with_unrelated(p: &Problem, count: u8) -> Result<Problem, UnrelatedError> {
+pub(crate) fn with_unrelated(p: &Problem, count: u8) -> Result<Problem, UnrelatedError> {
     // The base's frame, and the square it is fitted to the canvas by: the room the
     // new shapes may take.
     let frame = p
