@@ -221,7 +221,7 @@ pub fn variant_from_pickle(state: &str, label: String) -> PyResult<PyVariant> {
         encoding: s
             .jpeg
             .map_or(Encoding::Png, |quality| Encoding::Jpeg { quality }),
-        source: s.source.map(|s| geomrender::output::manifest::Source {
+        source: s.source.map(|s| geomrender::output::manifest::Lineage {
             base_id: s.base_id,
             variant: s.variant,
         }),

@@ -11,7 +11,7 @@ use super::expr::{self, Expr, ExprError, Func, PI, add, call, div, mul, n, sq, s
 use super::shapes::{Role, ShapeKind};
 
 /// Phrases for the elements of one step in one annotation style (built by `text`).
-pub trait Words {
+pub trait StepWords {
     /// "the ABCD rectangle" / "the blue rectangle".
     fn shape(&self) -> String;
     /// "the AB side", "the BAC angle", "the side marked with a", "the α angle"; for
@@ -30,7 +30,7 @@ pub struct Ctx<'a> {
     pub formula: &'a Formula,
     values: &'a [(Role, f64)],
     round: bool,
-    words: Option<&'a dyn Words>,
+    words: Option<&'a dyn StepWords>,
     /// The sentence(s) written so far.
     pub text: String,
 }
@@ -62,7 +62,7 @@ impl<'a> Ctx<'a> {
     pub fn with_words(
         formula: &'a Formula,
         values: &'a [(Role, f64)],
-        words: &'a dyn Words,
+        words: &'a dyn StepWords,
     ) -> Self {
         Ctx {
             formula,
@@ -106,7 +106,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Runs `f` with the words, when in text mode.
-    pub(crate) fn with<R: Default>(&self, f: impl FnOnce(&dyn Words) -> R) -> R {
+    pub(crate) fn with<R: Default>(&self, f: impl FnOnce(&dyn StepWords) -> R) -> R {
         self.words.map(f).unwrap_or_default()
     }
 

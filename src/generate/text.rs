@@ -6,7 +6,7 @@
 
 use super::build::linear_text;
 use super::expr::{ExprError, fmt_num};
-use super::formulas::{self, Ctx, Formula, Words, capitalise};
+use super::formulas::{self, Ctx, Formula, StepWords, capitalise};
 use super::problem::Binding;
 use super::problem::{
     Annotation, Diagram, ElementRef, Info, MeasureKind, Problem, SideKind, Status, Step, Texts,
@@ -417,7 +417,7 @@ fn join(items: &[String]) -> String {
     }
 }
 
-impl Words for W<'_> {
+impl StepWords for W<'_> {
     fn shape(&self) -> String {
         self.shape_of()
     }
@@ -738,7 +738,7 @@ pub(crate) fn variable_text(
     step: &Step,
     v: &super::problem::Variable,
     values: &[(Role, f64)],
-    w: &dyn Words,
+    w: &dyn StepWords,
 ) -> Result<(String, f64), TextError> {
     let linear = f
         .linear

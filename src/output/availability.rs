@@ -67,7 +67,7 @@ impl Bases {
 
 /// What became of one planned variant of one base.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum VariantOutcome {
     Made,
     /// The base has no such variant (a row of `skipped.jsonl`).
     NotMade,
@@ -80,7 +80,7 @@ pub enum Outcome {
 /// Of the bases a variant value was planned for, how many had it made, not
 /// made, skipped as identical, or failed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
+pub struct MadeCounts {
     pub bases: u64,
     pub made: u64,
     pub not_made: u64,
@@ -88,8 +88,8 @@ pub struct Counts {
     pub failed: u64,
 }
 
-impl Counts {
-    fn add(&mut self, o: &Counts) {
+impl MadeCounts {
+    fn add(&mut self, o: &MadeCounts) {
         self.bases += o.bases;
         self.made += o.made;
         self.not_made += o.not_made;
@@ -101,24 +101,24 @@ impl Counts {
 /// One row: a variant value (as SPEC writes it, `unrelated=1`) over one kind of
 /// base.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Row {
+pub struct AvailabilityRow {
     pub variant: String,
     #[serde(rename = "of")]
     pub bases: Bases,
     #[serde(flatten)]
-    pub counts: Counts,
+    pub counts: MadeCounts,
 }
 
 /// A run's availability, per (variant value, kind of base). Serialised as its
 /// rows, in that order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "Vec<Row>", into = "Vec<Row>")]
+#[serde(from = "Vec<AvailabilityRow>", into = "Vec<AvailabilityRow>")]
 pub struct Availability {
-    counts: BTreeMap<(String, Bases), Counts>,
+    counts: BTreeMap<(String, Bases), MadeCounts>,
 }
 
-impl From<Vec<Row>> for Availability {
-    fn from(rows: Vec<Row>) -> Self {
+impl From<Vec<AvailabilityRow>> for Availability {
+    fn from(rows: Vec<AvailabilityRow>) -> Self {
         let mut a = Availability::default();
         for r in rows {
             a.counts
@@ -130,7 +130,7 @@ impl From<Vec<Row>> for Availability {
     }
 }
 
-impl From<Availability> for Vec<Row> {
+impl From<Availability> for Vec<AvailabilityRow> {
     fn from(a: Availability) -> Self {
         a.rows()
     }
@@ -139,15 +139,15 @@ impl From<Availability> for Vec<Row> {
 impl Availability {
     /// Counts one base of kind `bases` with what became of each planned variant
     /// (labels as SPEC writes them).
-    pub fn add(&mut self, bases: Bases, outcomes: &[(String, Outcome)]) {
+    pub fn add(&mut self, bases: Bases, outcomes: &[(String, VariantOutcome)]) {
         for (variant, outcome) in outcomes {
             let c = self.counts.entry((variant.clone(), bases)).or_default();
             c.bases += 1;
             match outcome {
-                Outcome::Made => c.made += 1,
-                Outcome::NotMade => c.not_made += 1,
-                Outcome::Identical => c.identical += 1,
-                Outcome::Failed => c.failed += 1,
+                VariantOutcome::Made => c.made += 1,
+                VariantOutcome::NotMade => c.not_made += 1,
+                VariantOutcome::Identical => c.identical += 1,
+                VariantOutcome::Failed => c.failed += 1,
             }
         }
     }
@@ -160,9 +160,9 @@ impl Availability {
     }
 
     /// Its rows, by variant value then kind of base.
-    pub fn rows(&self) -> Vec<Row> {
+    pub fn rows(&self) -> Vec<AvailabilityRow> {
         (self.counts.iter())
-            .map(|((variant, bases), counts)| Row {
+            .map(|((variant, bases), counts)| AvailabilityRow {
                 variant: variant.clone(),
                 bases: *bases,
                 counts: *counts,
@@ -231,7 +231,7 @@ impl Availability {
 mod tests {
     use super::*;
 
-    fn outcomes(list: &[(&str, Outcome)]) -> Vec<(String, Outcome)> {
+    fn outcomes(list: &[(&str, VariantOutcome)]) -> Vec<(String, VariantOutcome)> {
         list.iter().map(|(v, o)| (v.to_string(), *o)).collect()
     }
 
@@ -243,23 +243,23 @@ mod tests {
         a.add(
             Bases::Geomverse,
             &outcomes(&[
-                ("unrelated=1", Outcome::Made),
-                ("aux=solution", Outcome::NotMade),
+                ("unrelated=1", VariantOutcome::Made),
+                ("aux=solution", VariantOutcome::NotMade),
             ]),
         );
         let mut b = Availability::default();
         b.add(
             Bases::Geomverse,
             &outcomes(&[
-                ("unrelated=1", Outcome::NotMade),
-                ("aux=solution", Outcome::Made),
+                ("unrelated=1", VariantOutcome::NotMade),
+                ("aux=solution", VariantOutcome::Made),
             ]),
         );
         b.add(
             Bases::RelationsCannotBeInferred,
             &outcomes(&[
-                ("unrelated=1", Outcome::Made),
-                ("aux=solution", Outcome::NotMade),
+                ("unrelated=1", VariantOutcome::Made),
+                ("aux=solution", VariantOutcome::NotMade),
             ]),
         );
         let json = serde_json::to_string(&b).unwrap();
@@ -274,11 +274,11 @@ mod tests {
         };
         assert_eq!(
             of("unrelated=1", Bases::Geomverse).counts,
-            Counts {
+            MadeCounts {
                 bases: 2,
                 made: 1,
                 not_made: 1,
-                ..Counts::default()
+                ..MadeCounts::default()
             }
         );
         assert_eq!(

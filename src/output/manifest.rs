@@ -30,7 +30,7 @@ pub struct ManifestRow {
     pub svg: Option<SvgFile>,
     /// What the image is a drawing of: set with `--variants` and for every Problem line.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<Source>,
+    pub source: Option<Lineage>,
     /// The question, solution and drawing facts of a Problem line.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub problem: Option<ProblemFields>,
@@ -67,7 +67,7 @@ pub struct SvgFile {
 
 /// The base image a row belongs to and the variant that made it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Source {
+pub struct Lineage {
     /// Id of the base image (its own id for a base image).
     pub base_id: String,
     /// `{axis: value}` as `variants::Variant::json` gives it, written [`spelled`]
@@ -129,7 +129,7 @@ pub struct ProblemFields {
 /// The task a row's question belongs to, when it is not GeomVerse's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Task {
+pub enum RowTask {
     /// GeomRel's relation identification (`generate --task relations`).
     Relations,
 }
@@ -138,7 +138,7 @@ pub enum Task {
 /// lmms-eval read them) and the keys `score` groups its accuracy by.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RelationFields {
-    pub task: Task,
+    pub task: RowTask,
     /// The option texts in letter order ("Cannot be inferred" among them).
     pub choices: Vec<String>,
     /// The correct option's text.
@@ -158,7 +158,7 @@ impl RelationFields {
             return None;
         };
         Some(RelationFields {
-            task: Task::Relations,
+            task: RowTask::Relations,
             choices: item.choices.clone(),
             answer_text: item.answer_text(letter)?.to_string(),
             relation: item.relation.clone(),
@@ -337,7 +337,7 @@ mod tests {
                 backend: "x (vulkan)".into(),
             },
             svg: None,
-            source: Some(Source {
+            source: Some(Lineage {
                 base_id: "a".into(),
                 variant: Map::new(),
             }),

@@ -4,8 +4,8 @@
 use super::{Job, JobError, LineFault};
 use crate::compose::{Composed, compose, compose_variant};
 use crate::generate::{Answer, Params, Problem};
-use crate::output::availability::{Bases, Outcome};
-use crate::output::manifest::{ProblemFields, RelationFields, Source};
+use crate::output::availability::{Bases, VariantOutcome};
+use crate::output::manifest::{ProblemFields, RelationFields, Lineage};
 use crate::scene::{check_id, limits, parse_scene_value};
 use crate::variants::{
     Axis, Drawing, Pixels, Plan, Variant, VariantError, draw_problem, vary_scene,
@@ -101,7 +101,7 @@ pub struct Expanded {
     /// The kind of base the line is, and what became of each of the plan's
     /// variants (not the base), in plan order: what [`super::Availability`] counts.
     pub bases: Option<Bases>,
-    pub outcomes: Vec<(String, Outcome)>,
+    pub outcomes: Vec<(String, VariantOutcome)>,
 }
 
 impl Job {
@@ -146,7 +146,7 @@ fn each_variant(
         let outcome = match made {
             Ok(j) => {
                 out.jobs.push(j);
-                Outcome::Made
+                VariantOutcome::Made
             }
             Err(error) if variant.is_base() || needs_problem(&error) => return Err(error),
             Err(error) => {
@@ -159,13 +159,13 @@ fn each_variant(
                 match (skipped.not_made(), skipped.reason()) {
                     (None, SkipReason::NotMade) => {
                         out.failed.push(skipped.error);
-                        Outcome::Failed
+                        VariantOutcome::Failed
                     }
                     (_, reason) => {
                         out.skipped.push(skipped);
                         match reason {
-                            SkipReason::NotMade => Outcome::NotMade,
-                            SkipReason::Identical => Outcome::Identical,
+                            SkipReason::NotMade => VariantOutcome::NotMade,
+                            SkipReason::Identical => VariantOutcome::Identical,
                         }
                     }
                 }
@@ -289,7 +289,7 @@ fn problem_job(
         scene,
         pixels: drawing.pixels,
         encoding: drawing.encoding,
-        source: Some(Source {
+        source: Some(Lineage {
             base_id: problem.id.clone(),
             variant: variant.json(),
         }),
@@ -332,7 +332,7 @@ fn scene_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
             scene,
             pixels: Pixels::of(variant),
             encoding,
-            source: Some(Source {
+            source: Some(Lineage {
                 base_id: base.id.clone(),
                 variant: variant.json(),
             }),

@@ -41,7 +41,7 @@ mod sink;
 mod skipped;
 mod stats;
 
-pub(crate) use crate::output::availability::{Availability, Bases, Outcome};
+pub(crate) use crate::output::availability::{Availability, Bases, VariantOutcome};
 pub use error::{JobError, LineError, LineFault};
 pub use jobs::{Expanded, LineKind, SkipReason, Skipped, draw_variant, expand_line, line_kind};
 pub use previous::{OccupiedError, Previous, RUN_DIRS, RUN_FILES, clear, holds_run, occupied};
@@ -52,7 +52,7 @@ pub use stats::{StageTimes, Timer};
 use crate::output::datasets::{DatasetError, DatasetOptions, DatasetWriter, Exported};
 use crate::output::dir::Dir;
 use crate::output::lock::OutputLock;
-use crate::output::manifest::{ManifestWriter, ProblemFields, Source};
+use crate::output::manifest::{ManifestWriter, ProblemFields, Lineage};
 use crate::output::record::{Format, InputFile, Provenance, RunRecipe, RunRecord};
 pub use crate::output::record::{Origin, Variants};
 use crate::render::CpuRenderer;
@@ -79,7 +79,7 @@ pub struct Job {
     pub pixels: Pixels,
     pub encoding: Encoding,
     /// The base image and variant (Problem lines, and Scene lines with `--variants`).
-    pub source: Option<Source>,
+    pub source: Option<Lineage>,
     /// The texts and drawing facts of a Problem line.
     pub problem: Option<ProblemFields>,
 }
@@ -314,7 +314,7 @@ pub(crate) struct Meta {
     line: u64,
     width: u32,
     height: u32,
-    source: Option<Source>,
+    source: Option<Lineage>,
     problem: Option<ProblemFields>,
     /// Hex SHA-256 of the input line.
     input_sha256: String,

@@ -7,7 +7,7 @@ use super::resume::{Cursor, Kept};
 use super::seen::Seen;
 use super::skipped::SkipLog;
 use super::{
-    Availability, Bases, Done, Expand, JobError, LineError, LineFault, Meta, Outcome, Progress,
+    Availability, Bases, Done, Expand, JobError, LineError, LineFault, Meta, VariantOutcome, Progress,
     Raster, RunError, RunOptions, StageTimes, Timer,
 };
 use crate::digest::sha256_hex;
@@ -49,7 +49,7 @@ struct Line {
     skipped: Vec<Skipped>,
     /// The line's kind of base and its variants' outcomes (`Availability`).
     bases: Option<Bases>,
-    outcomes: Vec<(String, Outcome)>,
+    outcomes: Vec<(String, VariantOutcome)>,
 }
 
 impl Work {

@@ -17,11 +17,11 @@ pub struct PreparedScene {
     /// painting it, which saves a full-tile pass per scene.
     pub background: Option<Color>,
     pub mesh: Mesh,
-    pub ops: Vec<Op>,
+    pub ops: Vec<DrawOp>,
 }
 
 /// One draw operation, in paint order.
-pub enum Op {
+pub enum DrawOp {
     /// Triangles of the mesh; consecutive opaque paints are merged into one.
     Paint(Paint),
     /// A run of consecutive text items, drawn together.
@@ -55,7 +55,7 @@ pub(super) fn prepare_with(
 ) -> Result<PreparedScene, SceneError> {
     check_bounds(scene)?;
     let mut mesh = Mesh::default();
-    let mut ops: Vec<Op> = Vec::new();
+    let mut ops: Vec<DrawOp> = Vec::new();
     for (i, item) in scene.items.iter().enumerate() {
         match item {
             Item::Path(p) => {
@@ -73,8 +73,8 @@ pub(super) fn prepare_with(
             Item::Text(t) => {
                 let shaped = text::shape(fonts, t);
                 match ops.last_mut() {
-                    Some(Op::Text(run)) => run.push(shaped),
-                    _ => ops.push(Op::Text(vec![shaped])),
+                    Some(DrawOp::Text(run)) => run.push(shaped),
+                    _ => ops.push(DrawOp::Text(vec![shaped])),
                 }
             }
         }
@@ -91,14 +91,14 @@ pub(super) fn prepare_with(
 }
 
 /// Appends a paint, merging it into the previous one when both are opaque and adjacent.
-fn push_paint(ops: &mut Vec<Op>, paint: Paint) {
-    if let Some(Op::Paint(last)) = ops.last_mut() {
+fn push_paint(ops: &mut Vec<DrawOp>, paint: Paint) {
+    if let Some(DrawOp::Paint(last)) = ops.last_mut() {
         if !last.translucent && !paint.translucent && last.indices.end == paint.indices.start {
             last.indices.end = paint.indices.end;
             return;
         }
     }
-    ops.push(Op::Paint(paint));
+    ops.push(DrawOp::Paint(paint));
 }
 
 /// Pixels → normalised device coordinates of a `width`×`height` viewport (y up).
@@ -144,13 +144,13 @@ mod tests {
             .ops
             .iter()
             .map(|op| match op {
-                Op::Paint(p) if p.translucent => "translucent",
-                Op::Paint(_) => "opaque",
-                Op::Text(_) => "text",
+                DrawOp::Paint(p) if p.translucent => "translucent",
+                DrawOp::Paint(_) => "opaque",
+                DrawOp::Text(_) => "text",
             })
             .collect();
         assert_eq!(kinds, ["opaque", "translucent", "text", "opaque"]);
-        let Op::Text(run) = &p.ops[2] else { panic!() };
+        let DrawOp::Text(run) = &p.ops[2] else { panic!() };
         assert_eq!(run.len(), 2);
         assert_eq!(p.background, Some(Color::WHITE));
         // The first square's corners (0,0) and (10,10) in NDC of a 100×50 canvas.

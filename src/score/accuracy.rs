@@ -2,7 +2,7 @@
 //! |p − label| ≤ relative · |label|. A zero label has no relative scale, so it uses
 //! the absolute tolerance instead: |p| ≤ absolute_at_zero.
 
-use super::cascade::Answer;
+use super::cascade::Extracted;
 use super::manifest::Label;
 use super::normalize::parse_value;
 use serde::Serialize;
@@ -50,12 +50,12 @@ impl Default for Tolerance {
 /// For multiple choice, a letter must be the right option; a number counts as the
 /// option whose numeric text it matches (nearest one when several are within
 /// tolerance), so "150.8" answers option C = "150.8".
-pub fn is_correct(answer: Answer, label: &Label, tol: &Tolerance) -> bool {
+pub fn is_correct(answer: Extracted, label: &Label, tol: &Tolerance) -> bool {
     match (answer, label) {
-        (Answer::Number(p), Label::Number(l)) => tol.matches(p, *l),
-        (Answer::Choice(_), Label::Number(_)) => false,
-        (Answer::Choice(i), Label::Choice { index, .. }) => i == *index,
-        (Answer::Number(p), Label::Choice { index, choices }) => {
+        (Extracted::Number(p), Label::Number(l)) => tol.matches(p, *l),
+        (Extracted::Choice(_), Label::Number(_)) => false,
+        (Extracted::Choice(i), Label::Choice { index, .. }) => i == *index,
+        (Extracted::Number(p), Label::Choice { index, choices }) => {
             let nearest = choices
                 .iter()
                 .enumerate()
@@ -99,12 +99,12 @@ mod tests {
             index: 0,
             choices: vec!["4.0".into(), "4.1".into(), "9°".into()],
         };
-        assert!(is_correct(Answer::Choice(0), &label, &t));
-        assert!(!is_correct(Answer::Choice(1), &label, &t));
-        assert!(is_correct(Answer::Number(4.02), &label, &t));
+        assert!(is_correct(Extracted::Choice(0), &label, &t));
+        assert!(!is_correct(Extracted::Choice(1), &label, &t));
+        assert!(is_correct(Extracted::Number(4.02), &label, &t));
         // 4.1 is within 3 % of 4.0 but is option B exactly.
-        assert!(!is_correct(Answer::Number(4.1), &label, &t));
-        assert!(!is_correct(Answer::Number(9.0), &label, &t));
-        assert!(!is_correct(Answer::Choice(0), &Label::Number(0.0), &t));
+        assert!(!is_correct(Extracted::Number(4.1), &label, &t));
+        assert!(!is_correct(Extracted::Number(9.0), &label, &t));
+        assert!(!is_correct(Extracted::Choice(0), &Label::Number(0.0), &t));
     }
 }

@@ -1,6 +1,6 @@
 //! The extraction cascade's vocabulary, shared by the cascade (`extract`) and the
 //! rules that live in files of their own (`letters`, `option_text`): what a rule
-//! reads ([`Answer`]), the rules in order ([`Rule`]), what one rule did
+//! reads ([`Extracted`]), the rules in order ([`Rule`]), what one rule did
 //! ([`Outcome`]), the phrase rules' triggers and the answer clause after one.
 
 use regex::Regex;
@@ -11,16 +11,16 @@ use std::sync::LazyLock;
 /// An extracted answer: a number, or an option (0-based index) when the item has choices.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Answer {
+pub enum Extracted {
     Number(f64),
     Choice(usize),
 }
 
-impl fmt::Display for Answer {
+impl fmt::Display for Extracted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Answer::Number(v) => write!(f, "{v}"),
-            Answer::Choice(i) => write!(f, "option {}", option_letter(*i)),
+            Extracted::Number(v) => write!(f, "{v}"),
+            Extracted::Choice(i) => write!(f, "option {}", option_letter(*i)),
         }
     }
 }
@@ -164,7 +164,7 @@ pub enum Outcome {
     /// The rule fired: `evidence` is the text it read.
     Fired {
         evidence: String,
-        answer: Option<Answer>,
+        answer: Option<Extracted>,
     },
     /// The rule's deciding occurrence names several options (0-based, in the order
     /// named): the cascade stops there with no answer ([`Rule::Hedged`]).

@@ -16,7 +16,7 @@
 //! plain-space thousands groups (`1 234`) are not numbers; `\frac` reads numbers and π
 //! only, not nested expressions.
 
-use super::cascade::{Answer, Outcome, Rule, clause_after, head, re, trigger};
+use super::cascade::{Extracted, Outcome, Rule, clause_after, head, re, trigger};
 use super::letters::{tokens_at, whole_reply};
 use super::normalize::{find_values, first_value, normalize_text};
 use super::option_text::option_text_rule;
@@ -36,7 +36,7 @@ pub struct Attempt {
 pub struct Extraction {
     /// The answer, `None` when nothing was read (unparsed: the model refused,
     /// hedged, or wrote nothing readable).
-    pub answer: Option<Answer>,
+    pub answer: Option<Extracted>,
     /// The rule that decided: a rule of the cascade, [`Rule::Hedged`], or
     /// [`Rule::None`] if none did.
     pub rule: Rule,
@@ -60,7 +60,7 @@ pub fn explain(raw: &str, choices: Option<&[String]>) -> Extraction {
 fn run(raw: &str, choices: Option<&[String]>, stop_at_first: bool) -> Extraction {
     let normalized = normalize_text(raw);
     let mut trace = Vec::new();
-    let mut decided: Option<(Rule, Option<Answer>)> = None;
+    let mut decided: Option<(Rule, Option<Extracted>)> = None;
     for rule in Rule::CASCADE {
         let outcome = apply(rule, &normalized, choices);
         if decided.is_none() {
@@ -100,7 +100,7 @@ fn apply(rule: Rule, text: &str, choices: Option<&[String]>) -> Outcome {
         Rule::LastNumber => match find_values(text).last() {
             Some(m) => Outcome::Fired {
                 evidence: text[m.span.clone()].to_string(),
-                answer: Some(Answer::Number(m.value)),
+                answer: Some(Extracted::Number(m.value)),
             },
             None => Outcome::NoMatch,
         },
@@ -144,14 +144,14 @@ fn phrase(rule: Rule, trigger: &Regex, text: &str, choices: Option<usize>) -> Ou
 
 /// What a clause or a box holds: an answer, or several options named at once.
 enum Reading {
-    Answer(Answer),
+    Extracted(Extracted),
     Hedged(Vec<usize>),
 }
 
 impl Reading {
     fn outcome(self, evidence: String) -> Outcome {
         match self {
-            Reading::Answer(answer) => Outcome::Fired {
+            Reading::Extracted(answer) => Outcome::Fired {
                 evidence,
                 answer: Some(answer),
             },
@@ -177,7 +177,7 @@ fn read_answer(clause: &str, choices: Option<usize>) -> Option<(Reading, &str)> 
     {
         match named[..] {
             [index] if index < n => {
-                return Some((Reading::Answer(Answer::Choice(index)), &stripped[len..]));
+                return Some((Reading::Extracted(Extracted::Choice(index)), &stripped[len..]));
             }
             // A letter past the options is no answer: a number may still follow.
             [_] => {}
@@ -191,7 +191,7 @@ fn read_answer(clause: &str, choices: Option<usize>) -> Option<(Reading, &str)> 
     });
     let m = first_value(&head[from..])?;
     Some((
-        Reading::Answer(Answer::Number(m.value)),
+        Reading::Extracted(Extracted::Number(m.value)),
         &stripped[from + m.span.end..],
     ))
 }
@@ -292,7 +292,7 @@ fn option_letter_rule(text: &str, n: usize) -> Outcome {
         },
         Some((named, evidence)) => Outcome::Fired {
             evidence: evidence.clone(),
-            answer: Some(Answer::Choice(named[0])),
+            answer: Some(Extracted::Choice(named[0])),
         },
         None => match candidates.pop() {
             Some((_, evidence)) => Outcome::NoValue { count, evidence },
@@ -349,7 +349,7 @@ fn refusal(text: &str, choices: Option<&[String]>) -> Outcome {
         .and_then(|c| (0..c.len()).find(|&i| is_cannot_be_inferred(c, i)));
     Outcome::Fired {
         evidence,
-        answer: cannot_be_inferred.map(Answer::Choice),
+        answer: cannot_be_inferred.map(Extracted::Choice),
     }
 }
 
@@ -360,7 +360,7 @@ mod tests {
     fn num(s: &str) -> (Option<f64>, Rule) {
         let e = extract(s, None);
         let v = match e.answer {
-            Some(Answer::Number(v)) => Some(v),
+            Some(Extracted::Number(v)) => Some(v),
             _ => None,
         };
         (v, e.rule)
@@ -404,7 +404,7 @@ mod tests {
         let e = extract("The answer is C.", Some(&four));
         assert_eq!(
             (e.answer, e.rule),
-            (Some(Answer::Choice(2)), Rule::AnswerIs)
+            (Some(Extracted::Choice(2)), Rule::AnswerIs)
         );
         let e = extract("The answer is E.", Some(&four));
         assert_eq!(e.rule, Rule::None);
@@ -423,7 +423,7 @@ mod tests {
         .to_vec()
     }
 
-    fn read(s: &str) -> (Option<Answer>, Rule) {
+    fn read(s: &str) -> (Option<Extracted>, Rule) {
         let e = extract(s, Some(&relation_choices()));
         (e.answer, e.rule)
     }
@@ -431,8 +431,8 @@ mod tests {
     /// The forms the issue names, each read as its option.
     #[test]
     fn lower_case_letters_in_the_forms_models_write() {
-        let c = Some(Answer::Choice(2));
-        let d = Some(Answer::Choice(3));
+        let c = Some(Extracted::Choice(2));
+        let d = Some(Extracted::Choice(3));
         assert_eq!(read("answer: (c)"), (c, Rule::AnswerIs));
         assert_eq!(read("The correct option is d."), (d, Rule::OptionLetter));
         assert_eq!(read("c"), (c, Rule::OptionLetter));
@@ -464,11 +464,11 @@ mod tests {
         // One option named twice, or points named in a statement, are no hedge.
         assert_eq!(
             read("The answer is A or A."),
-            (Some(Answer::Choice(0)), Rule::AnswerIs)
+            (Some(Extracted::Choice(0)), Rule::AnswerIs)
         );
         assert_eq!(
             read("Answer: A, since A and B lie on the line."),
-            (Some(Answer::Choice(0)), Rule::AnswerIs)
+            (Some(Extracted::Choice(0)), Rule::AnswerIs)
         );
     }
 
@@ -478,7 +478,7 @@ mod tests {
             "It cannot be determined.",
             "There is not enough information to tell.",
         ] {
-            assert_eq!(read(s), (Some(Answer::Choice(3)), Rule::Refusal), "{s:?}");
+            assert_eq!(read(s), (Some(Extracted::Choice(3)), Rule::Refusal), "{s:?}");
             assert_eq!(num(s), (None, Rule::Refusal), "{s:?}");
         }
         let three: Vec<String> = ["Parallel", "Perpendicular", "Skew"]
@@ -559,9 +559,9 @@ mod tests {
             }
             let e = explain(&s, Some(&three));
             let f = extract(&s, None);
-            assert!(!matches!(f.answer, Some(Answer::Choice(_))));
-            assert!(!matches!(e.answer, Some(Answer::Choice(3..))), "{s:?}");
-            if let Some(Answer::Number(v)) = e.answer {
+            assert!(!matches!(f.answer, Some(Extracted::Choice(_))));
+            assert!(!matches!(e.answer, Some(Extracted::Choice(3..))), "{s:?}");
+            if let Some(Extracted::Number(v)) = e.answer {
                 assert!(v.is_finite(), "{s:?}");
             }
         }

@@ -12,10 +12,10 @@
 //! (model, axis, value); the typed values are in `variant`.
 
 use super::blind::GEOMVERSE_TASK;
-use super::cascade::{Answer, Rule, option_letter};
+use super::cascade::{Extracted, Rule, option_letter};
 use super::join::Scored;
 use super::manifest::{Label, ManifestItem, VariantValue};
-use super::relations::{RELATIONS_TASK, RelationItem};
+use super::relations::{ItemRelation, RELATIONS_TASK};
 use super::tally::Key;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -89,8 +89,8 @@ pub struct RelationKeys {
     pub mode: &'static str,
 }
 
-impl From<&RelationItem> for RelationKeys {
-    fn from(r: &RelationItem) -> RelationKeys {
+impl From<&ItemRelation> for RelationKeys {
+    fn from(r: &ItemRelation) -> RelationKeys {
         RelationKeys {
             relation: r.relation,
             domain: r.domain.name(),
@@ -132,8 +132,8 @@ pub fn item_rows(items: &[ManifestItem], scored: &Scored) -> Vec<ItemRow> {
                 relation: relation.clone(),
                 answer: answer.clone(),
                 extracted: verdict.and_then(|v| v.answer).map(|a| match a {
-                    Answer::Number(n) => Scalar::Number(n),
-                    Answer::Choice(k) => Scalar::Text(option_letter(k).to_string()),
+                    Extracted::Number(n) => Scalar::Number(n),
+                    Extracted::Choice(k) => Scalar::Text(option_letter(k).to_string()),
                 }),
                 rule: verdict.map(|v| v.rule),
                 correct: verdict.is_some_and(|v| v.correct),

@@ -5,7 +5,7 @@
 //! gives a verdict with no answer ([`Rule::TooLong`]), counted.
 
 use super::accuracy::{Tolerance, is_correct};
-use super::cascade::{Answer, Rule};
+use super::cascade::{Extracted, Rule};
 use super::error::{LineReason, RejectedLine};
 use super::extract::extract;
 use super::manifest::ManifestItem;
@@ -17,7 +17,7 @@ use std::collections::{BTreeSet, HashMap};
 /// The verdict on one prediction.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Verdict {
-    pub answer: Option<Answer>,
+    pub answer: Option<Extracted>,
     pub rule: Rule,
     pub correct: bool,
 }

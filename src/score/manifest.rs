@@ -8,7 +8,7 @@
 //! (`"task": "relations"`) the keys [`super::relations`] reads.
 
 use super::error::{LineReason, RejectedLine, bad, required_string};
-use super::relations::{RelationItem, is_relation_row, parse_relation};
+use super::relations::{ItemRelation, is_relation_row, parse_relation};
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -66,7 +66,7 @@ pub struct ManifestItem {
     /// `params.question_type`, when present.
     pub question_type: Option<String>,
     /// The relation keys of a GeomRel row; `None` for GeomVerse rows.
-    pub relation: Option<RelationItem>,
+    pub relation: Option<ItemRelation>,
     /// The image file, relative to the manifest's directory, when the row names one.
     pub image: Option<String>,
     /// The question asked with the image, when the row has one.

@@ -2,7 +2,7 @@
 
 use super::MissingPolicy;
 use super::base_set::BaseSetKind;
-use super::blind::Baseline;
+use super::blind::BlindBaseline;
 use super::relation_report::PairedGroupRow;
 use super::report::{GroupRow, Report};
 use super::tally::{Row, UNKNOWN_GROUP};
@@ -311,10 +311,10 @@ fn blind(s: &mut String, r: &Report) {
          Multiple-choice items only: a numeric GeomVerse answer is not a choice among \
          classes, so GeomVerse items have the template majority only.{}\n",
         folds.join(" and "),
-        Baseline::TemplateMajority.model(),
-        Baseline::TextClassifier.model(),
+        BlindBaseline::TemplateMajority.model(),
+        BlindBaseline::TextClassifier.model(),
         super::blind::CLASSIFIER_ITERATIONS,
-        if b.methods.iter().any(|m| m.name == Baseline::TextClassifier) {
+        if b.methods.iter().any(|m| m.name == BlindBaseline::TextClassifier) {
             ""
         } else {
             " This manifest has no multiple-choice item, so it is not reported."

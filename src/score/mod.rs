@@ -90,7 +90,7 @@ mod write;
 mod xlsx;
 
 pub use accuracy::{Tolerance, is_correct};
-pub use cascade::{Answer, Outcome, Rule, option_letter};
+pub use cascade::{Extracted, Outcome, Rule, option_letter};
 pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Attempt, Extraction, explain, extract};
 pub(crate) use flips::{Flip, flips};
@@ -103,7 +103,7 @@ pub(crate) use manifest::{BASE_AXIS, ManifestItem, parse_manifest};
 pub(crate) use not_drawn::{NotDrawn, read_not_drawn};
 pub(crate) use predictions::{Prediction, parse_predictions};
 pub use report::{
-    AxisValues, Breakdowns, Counts, GroupRow, InputFile, Inputs, ModelSummary, REPORT_FORMAT,
+    ReportAxis, Breakdowns, Counts, GroupRow, ScoredFile, Inputs, ModelSummary, REPORT_FORMAT,
     Report,
 };
 pub use stats::{Interval, Z_95, mcnemar_exact, wilson};
@@ -316,8 +316,8 @@ pub(crate) fn load(
     })
 }
 
-fn input_file(src: &Source, accepted: usize) -> InputFile {
-    InputFile {
+fn input_file(src: &Source, accepted: usize) -> ScoredFile {
+    ScoredFile {
         path: src.name.clone(),
         sha256: src.sha256(),
         lines: crate::jsonl::split(&src.bytes, usize::MAX).count(),

@@ -27,7 +27,7 @@
 //! is not read, nor a refusal worded otherwise ("cannot be determined" is the
 //! refusal rule's, no answer).
 
-use super::cascade::{Answer, Outcome, Rule, clause_after, re, trigger};
+use super::cascade::{Extracted, Outcome, Rule, clause_after, re, trigger};
 use super::normalize::{normalize_text, parse_value};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -151,7 +151,7 @@ pub(super) fn option_text_rule(text: &str, choices: &[String]) -> Outcome {
         if let Some(index) = options.first_named(clause) {
             return Outcome::Fired {
                 evidence: format!("{}{clause}", &text[start..end]).trim().to_string(),
-                answer: Some(Answer::Choice(index)),
+                answer: Some(Extracted::Choice(index)),
             };
         }
     }
@@ -162,7 +162,7 @@ pub(super) fn option_text_rule(text: &str, choices: &[String]) -> Outcome {
     match lines.last() {
         Some(&(index, evidence)) if lines.iter().all(|(i, _)| *i == index) => Outcome::Fired {
             evidence: evidence.to_string(),
-            answer: Some(Answer::Choice(index)),
+            answer: Some(Extracted::Choice(index)),
         },
         Some(&(_, evidence)) => Outcome::NoValue {
             count: lines.len(),
@@ -198,7 +198,7 @@ mod tests {
     fn read(text: &str, opts: &[&str]) -> Option<usize> {
         match option_text_rule(&normalize_text(text), &choices(opts)) {
             Outcome::Fired {
-                answer: Some(Answer::Choice(i)),
+                answer: Some(Extracted::Choice(i)),
                 ..
             } => Some(i),
             _ => None,

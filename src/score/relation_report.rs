@@ -15,10 +15,10 @@
 //! is 0.
 
 use super::MissingPolicy;
-use super::cascade::Answer;
+use super::cascade::Extracted;
 use super::join::Verdict;
 use super::manifest::{Label, ManifestItem};
-use super::relations::{RelationItem, is_cannot_be_inferred};
+use super::relations::{ItemRelation, is_cannot_be_inferred};
 use super::stats::{Z_95, wilson};
 use super::tally::{Layout, Row, Tally, counted, holm_per_axis, make_row_seeded, ratio};
 use crate::generate::relations::{Domain, RELATIONS};
@@ -92,7 +92,7 @@ impl Dimension {
 
     /// An item's group: its rank in report order (the pool's table order for
     /// relations) and its name.
-    pub(super) fn group(self, r: &RelationItem) -> (usize, &'static str) {
+    pub(super) fn group(self, r: &ItemRelation) -> (usize, &'static str) {
         let rank = |found: Option<usize>| found.unwrap_or(usize::MAX);
         match self {
             Dimension::Relation => (
@@ -151,7 +151,7 @@ pub(super) struct RelationReport {
 fn related<'a>(
     items: &'a [ManifestItem],
     scope: &'a [bool],
-) -> impl Iterator<Item = (usize, &'a RelationItem)> {
+) -> impl Iterator<Item = (usize, &'a ItemRelation)> {
     (items.iter().enumerate())
         .filter(|(i, _)| scope[*i])
         .filter_map(|(i, it)| Some((i, it.relation.as_ref()?)))
@@ -184,7 +184,7 @@ impl RelationTallies {
             }
             let gold = is_cannot_be_inferred(choices, *index);
             let predicted = matches!(v.and_then(|v| v.answer),
-                Some(Answer::Choice(k)) if is_cannot_be_inferred(choices, k));
+                Some(Extracted::Choice(k)) if is_cannot_be_inferred(choices, k));
             c.n += 1;
             c.bases.insert(layout.base_index[i]);
             c.gold += u64::from(gold);
@@ -312,7 +312,7 @@ mod tests {
 
     #[test]
     fn groups_follow_the_pool_and_the_enums() {
-        let item = |relation, domain, subset, mode| RelationItem {
+        let item = |relation, domain, subset, mode| ItemRelation {
             relation,
             domain,
             subset,

@@ -1,6 +1,6 @@
 //! GeomRel relation-identification rows of the manifest (`"task": "relations"`): the
 //! relation a multiple-choice question asks about, its domain, subset and mode,
-//! read into [`RelationItem`]. A row without `task` is a GeomVerse row.
+//! read into [`ItemRelation`]. A row without `task` is a GeomVerse row.
 //!
 //! Checked against the relation pool ([`crate::generate::relations::RELATIONS`]), the
 //! one table of relations: the name must be one of it and the domain the one the
@@ -18,7 +18,7 @@ pub(crate) const RELATIONS_TASK: &str = "relations";
 
 /// What a relation row adds to a manifest item.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RelationItem {
+pub struct ItemRelation {
     /// The relation asked about: its name in the pool (also on indeterminate items).
     pub relation: &'static str,
     pub domain: Domain,
@@ -61,7 +61,7 @@ pub(super) fn parse_relation(
     map: &Map<String, Value>,
     index: usize,
     choices: &[String],
-) -> Result<RelationItem, LineReason> {
+) -> Result<ItemRelation, LineReason> {
     if let Some(text) = map.get("answer_text")
         && text.as_str() != Some(choices[index].as_str())
     {
@@ -93,7 +93,7 @@ pub(super) fn parse_relation(
     }
     let subset: Subset = word(map, "subset")?;
     let mode: Mode = word(map, "mode")?;
-    Ok(RelationItem {
+    Ok(ItemRelation {
         relation: pooled.name,
         domain,
         subset,
@@ -119,7 +119,7 @@ mod tests {
         v.to_string()
     }
 
-    fn parse(line: &str) -> Result<Option<RelationItem>, LineReason> {
+    fn parse(line: &str) -> Result<Option<ItemRelation>, LineReason> {
         let (items, errors) = parse_manifest(line.as_bytes(), "m.jsonl");
         match errors.into_iter().next() {
             Some(e) => Err(e.reason),
@@ -127,7 +127,7 @@ mod tests {
         }
     }
 
-    fn field_of(r: Result<Option<RelationItem>, LineReason>) -> String {
+    fn field_of(r: Result<Option<ItemRelation>, LineReason>) -> String {
         match r {
             Err(LineReason::BadField { field, .. } | LineReason::MissingField { field }) => field,
             other => panic!("expected a field error, got {other:?}"),
@@ -139,7 +139,7 @@ mod tests {
         let item = parse(&row(|_| {})).unwrap().unwrap();
         assert_eq!(
             item,
-            RelationItem {
+            ItemRelation {
                 relation: "parallel",
                 domain: Domain::Line,
                 subset: Subset::Advanced,

@@ -42,7 +42,7 @@ pub struct Report {
     /// Which base problems the rows, breakdowns and consistency count ([`BaseSet`]).
     pub base_set: BaseSet,
     pub models: Vec<ModelSummary>,
-    pub axes: Vec<AxisValues>,
+    pub axes: Vec<ReportAxis>,
     pub rows: Vec<Row>,
     /// Per model and axis: base problems answered the same way on the base image
     /// and every variant of the axis ([`Consistency`]).
@@ -65,13 +65,13 @@ pub struct Report {
 /// Where the numbers came from.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Inputs {
-    pub manifest: InputFile,
-    pub predictions: Vec<InputFile>,
+    pub manifest: ScoredFile,
+    pub predictions: Vec<ScoredFile>,
 }
 
 /// One input file: its name as given, its SHA-256, and how many lines were used.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct InputFile {
+pub struct ScoredFile {
     pub path: String,
     pub sha256: String,
     /// Non-blank lines.
@@ -119,7 +119,7 @@ pub struct ModelSummary {
 
 /// One variant axis (or `+`-joined grid axes) and its values in plot order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AxisValues {
+pub struct ReportAxis {
     pub axis: String,
     pub values: Vec<String>,
     /// All values are single numbers (plotted on a numeric x axis).
@@ -308,8 +308,8 @@ fn model_summary(
     }
 }
 
-fn axes(keys: &[Key]) -> Vec<AxisValues> {
-    let mut out: Vec<AxisValues> = Vec::new();
+fn axes(keys: &[Key]) -> Vec<ReportAxis> {
+    let mut out: Vec<ReportAxis> = Vec::new();
     for k in keys.iter().filter(|k| !k.values.is_empty()) {
         let numeric = k.values.len() == 1 && matches!(k.values[0], VariantValue::Number(_));
         match out.last_mut() {
@@ -317,7 +317,7 @@ fn axes(keys: &[Key]) -> Vec<AxisValues> {
                 a.values.push(k.value_label());
                 a.numeric &= numeric;
             }
-            _ => out.push(AxisValues {
+            _ => out.push(ReportAxis {
                 axis: k.axis.clone(),
                 values: vec![k.value_label()],
                 numeric,

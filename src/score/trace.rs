@@ -1,7 +1,7 @@
 //! `geomrender score --explain ID`: the extraction trace of one prediction, as text.
 
 use super::accuracy::is_correct;
-use super::cascade::{Answer, Outcome, option_letter};
+use super::cascade::{Extracted, Outcome, option_letter};
 use super::error::ScoreError;
 use super::extract::explain;
 use super::manifest::{Label, ManifestItem};
@@ -127,7 +127,7 @@ fn display(x: f64) -> f64 {
     (x * 1e9).round() / 1e9
 }
 
-fn show(answer: &Option<Answer>) -> String {
+fn show(answer: &Option<Extracted>) -> String {
     match answer {
         None => "no answer".to_string(),
         Some(a) => a.to_string(),

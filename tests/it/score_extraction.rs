@@ -2,7 +2,7 @@
 //! (`tests/fixtures/score/extraction.jsonl`): each line names the value that must be
 //! read and the rule that must read it, and every rule of the cascade is covered.
 
-use geomrender::score::{Answer, Outcome, Rule, explain, extract};
+use geomrender::score::{Extracted, Outcome, Rule, explain, extract};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -31,18 +31,18 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-fn expected(case: &Case) -> Option<Answer> {
+fn expected(case: &Case) -> Option<Extracted> {
     match &case.expect {
         serde_json::Value::Null => None,
-        serde_json::Value::Number(n) => Some(Answer::Number(n.as_f64().expect("finite"))),
-        serde_json::Value::String(s) => Some(Answer::Choice(usize::from(s.as_bytes()[0] - b'A'))),
+        serde_json::Value::Number(n) => Some(Extracted::Number(n.as_f64().expect("finite"))),
+        serde_json::Value::String(s) => Some(Extracted::Choice(usize::from(s.as_bytes()[0] - b'A'))),
         other => panic!("bad expect {other}"),
     }
 }
 
-fn same(a: Option<Answer>, b: Option<Answer>) -> bool {
+fn same(a: Option<Extracted>, b: Option<Extracted>) -> bool {
     match (a, b) {
-        (Some(Answer::Number(x)), Some(Answer::Number(y))) => {
+        (Some(Extracted::Number(x)), Some(Extracted::Number(y))) => {
             (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0)
         }
         (a, b) => a == b,
@@ -130,7 +130,7 @@ fn trace_is_consistent_with_the_decision() {
 fn letters_are_never_read_without_choices() {
     for c in cases().into_iter().chain(letter_cases()) {
         let e = extract(&c.prediction, None);
-        assert!(!matches!(e.answer, Some(Answer::Choice(_))), "{}", c.note);
+        assert!(!matches!(e.answer, Some(Extracted::Choice(_))), "{}", c.note);
     }
 }
 
@@ -217,7 +217,7 @@ fn letters_fixture_values_and_rules() {
         let want = c
             .expect
             .as_deref()
-            .map(|l| Answer::Choice(usize::from(l.as_bytes()[0] - b'A')));
+            .map(|l| Extracted::Choice(usize::from(l.as_bytes()[0] - b'A')));
         if e.answer != want || e.rule.name() != c.rule {
             failures.push(format!(
                 "line {} ({}): want {want:?} by {}, got {:?} by {}: {:?}",

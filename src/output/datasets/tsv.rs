@@ -335,7 +335,7 @@ mod tests {
 
     fn relation_row(choices: &[&str]) -> DatasetRow {
         use crate::generate::relations::{Domain, Mode, Subset};
-        use crate::output::manifest::{RelationFields, Task};
+        use crate::output::manifest::{RelationFields, RowTask};
         let choices: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
         let listed: Vec<String> = (choices.iter().zip('A'..))
             .map(|(c, l)| format!("{l}. {c}"))
@@ -355,7 +355,7 @@ mod tests {
             )),
             answer: Some(Answer::Choice('B')),
             relation: Some(RelationFields {
-                task: Task::Relations,
+                task: RowTask::Relations,
                 answer_text: choices[1].clone(),
                 choices,
                 relation: "parallel".into(),

@@ -5,7 +5,7 @@ use super::GpuError;
 use super::frame::{Frame, Tile};
 use super::pipelines::{self, BlendSpace, PathPipelines};
 use super::target::Target;
-use crate::render::prepare::Op;
+use crate::render::prepare::DrawOp;
 use crate::render::tessellate::Vertex;
 use crate::scene::Color;
 use glyphon::{
@@ -105,7 +105,7 @@ impl TextState {
                 v
             });
             for op in &tile.scene.ops {
-                let Op::Text(run) = op else { continue };
+                let DrawOp::Text(run) = op else { continue };
                 if renderers.len() == used {
                     renderers.push(TextRenderer::new(
                         &mut self.atlas,
@@ -226,7 +226,7 @@ impl PassInputs<'_> {
         let mut stencil_ref = 0u32;
         for op in &tile.scene.ops {
             match op {
-                Op::Paint(paint) => {
+                DrawOp::Paint(paint) => {
                     self.bind_geometry(pass, &mut geometry_bound);
                     if paint.translucent {
                         if stencil_ref == 255 {
@@ -243,7 +243,7 @@ impl PassInputs<'_> {
                     let range = index_base + paint.indices.start..index_base + paint.indices.end;
                     pass.draw_indexed(range, vertex_base, 0..1);
                 }
-                Op::Text(_) => {
+                DrawOp::Text(_) => {
                     text_runs
                         .next()
                         .expect("one prepared renderer per text run")

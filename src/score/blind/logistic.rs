@@ -21,7 +21,7 @@
 
 use super::folds::FOLDS;
 use super::template::{Templates, features};
-use crate::score::cascade::Answer;
+use crate::score::cascade::Extracted;
 use crate::score::manifest::{Label, ManifestItem};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -65,7 +65,7 @@ pub(super) fn predict(
     items: &[ManifestItem],
     templates: &Templates,
     folds: &[u8],
-) -> Vec<Option<Answer>> {
+) -> Vec<Option<Extracted>> {
     let mut out = vec![None; items.len()];
     for test in 0..FOLDS as u8 {
         let train = (items.iter().enumerate())
@@ -77,7 +77,7 @@ pub(super) fn predict(
         for (i, item) in items.iter().enumerate().filter(|(i, _)| folds[*i] == test) {
             if let Some((choices, _)) = choice(item) {
                 let template = &templates.texts[templates.ids[i] as usize];
-                out[i] = model.choose(template, choices).map(Answer::Choice);
+                out[i] = model.choose(template, choices).map(Extracted::Choice);
             }
         }
     }

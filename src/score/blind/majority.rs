@@ -9,7 +9,7 @@
 
 use super::folds::FOLDS;
 use super::template::Templates;
-use crate::score::cascade::Answer;
+use crate::score::cascade::Extracted;
 use crate::score::manifest::{Label, ManifestItem};
 use std::collections::{BTreeMap, HashMap};
 
@@ -49,10 +49,10 @@ impl<'a> Counts<'a> {
         choices.iter().position(|c| c == text)
     }
 
-    fn answer(&self, label: &Label) -> Option<Answer> {
+    fn answer(&self, label: &Label) -> Option<Extracted> {
         match label {
-            Label::Number(_) => self.number().map(Answer::Number),
-            Label::Choice { choices, .. } => self.option(choices).map(Answer::Choice),
+            Label::Number(_) => self.number().map(Extracted::Number),
+            Label::Choice { choices, .. } => self.option(choices).map(Extracted::Choice),
         }
     }
 }
@@ -62,7 +62,7 @@ pub(super) fn predict(
     items: &[ManifestItem],
     templates: &Templates,
     folds: &[u8],
-) -> Vec<Option<Answer>> {
+) -> Vec<Option<Extracted>> {
     let mut out = vec![None; items.len()];
     for test in 0..FOLDS as u8 {
         let mut by_template: HashMap<u32, Counts<'_>> = HashMap::new();
@@ -104,12 +104,12 @@ mod tests {
         // Parallel 2, Perpendicular 1: Parallel is option B here.
         assert_eq!(
             c.answer(&choice(0, &["Cannot be inferred", "Parallel"])),
-            Some(Answer::Choice(1))
+            Some(Extracted::Choice(1))
         );
         // Not offered: the most frequent of those offered.
         assert_eq!(
             c.answer(&choice(0, &["Perpendicular", "Disjoint"])),
-            Some(Answer::Choice(0))
+            Some(Extracted::Choice(0))
         );
         assert_eq!(c.answer(&choice(0, &["Tangent"])), None);
     }

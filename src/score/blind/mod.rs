@@ -29,7 +29,7 @@ pub(super) use logistic::ITERATIONS as CLASSIFIER_ITERATIONS;
 
 use super::MissingPolicy;
 use super::accuracy::{Tolerance, is_correct};
-use super::cascade::{Answer, Rule};
+use super::cascade::{Extracted, Rule};
 use super::join::Verdict;
 use super::manifest::ManifestItem;
 use super::relation_report::{CannotInferRow, Dimension, PairedGroupRow, RelationTallies};
@@ -54,29 +54,29 @@ pub struct Baselines {
 /// A blind baseline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Baseline {
+pub enum BlindBaseline {
     /// The training fold's most frequent answer of the item's template.
     TemplateMajority,
     /// Logistic regression on the template's words; multiple-choice items only.
     TextClassifier,
 }
 
-impl Baseline {
-    pub const ALL: [Baseline; 2] = [Baseline::TemplateMajority, Baseline::TextClassifier];
+impl BlindBaseline {
+    pub const ALL: [BlindBaseline; 2] = [BlindBaseline::TemplateMajority, BlindBaseline::TextClassifier];
 
     /// The `model` of its rows: `blind:` and its name, beside the models' names.
     pub(crate) fn model(self) -> &'static str {
         match self {
-            Baseline::TemplateMajority => "blind:template_majority",
-            Baseline::TextClassifier => "blind:text_classifier",
+            BlindBaseline::TemplateMajority => "blind:template_majority",
+            BlindBaseline::TextClassifier => "blind:text_classifier",
         }
     }
 
     /// Whether it answers `item`: the classifier only chooses among options.
     pub(crate) fn covers(self, item: &ManifestItem) -> bool {
         match self {
-            Baseline::TemplateMajority => true,
-            Baseline::TextClassifier => item.choices().is_some(),
+            BlindBaseline::TemplateMajority => true,
+            BlindBaseline::TextClassifier => item.choices().is_some(),
         }
     }
 }
@@ -84,7 +84,7 @@ impl Baseline {
 /// One baseline's results over the report's base set.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BaselineReport {
-    pub name: Baseline,
+    pub name: BlindBaseline,
     /// The `model` of its rows.
     pub model: &'static str,
     /// Pooled over the images counted: all, per task, and for relation items per
@@ -131,12 +131,12 @@ pub(super) fn baselines(
 ) -> Baselines {
     let templates = template::Templates::of(items);
     let (fold, sizes) = folds::folds(items);
-    let methods = (Baseline::ALL.into_iter())
+    let methods = (BlindBaseline::ALL.into_iter())
         .filter(|b| items.iter().any(|it| b.covers(it)))
         .map(|b| {
             let answers = match b {
-                Baseline::TemplateMajority => majority::predict(items, &templates, &fold),
-                Baseline::TextClassifier => logistic::predict(items, &templates, &fold),
+                BlindBaseline::TemplateMajority => majority::predict(items, &templates, &fold),
+                BlindBaseline::TextClassifier => logistic::predict(items, &templates, &fold),
             };
             report(b, items, layout, tol, scope, &answers)
         })
@@ -149,12 +149,12 @@ pub(super) fn baselines(
 
 /// One baseline's answers scored and tabled.
 fn report(
-    b: Baseline,
+    b: BlindBaseline,
     items: &[ManifestItem],
     layout: &Layout<'_>,
     tol: &Tolerance,
     scope: &[bool],
-    answers: &[Option<Answer>],
+    answers: &[Option<Extracted>],
 ) -> BaselineReport {
     let scope: Vec<bool> = (items.iter().zip(scope))
         .map(|(it, &s)| s && b.covers(it))
@@ -319,7 +319,7 @@ mod tests {
         )
     }
 
-    fn overall(b: &Baselines, which: Baseline) -> f64 {
+    fn overall(b: &Baselines, which: BlindBaseline) -> f64 {
         let m = b.methods.iter().find(|m| m.name == which).unwrap();
         assert_eq!(
             (m.summary[0].dimension, m.summary[0].group.as_str()),
@@ -334,8 +334,8 @@ mod tests {
     fn an_answer_given_by_the_template_is_found_by_both_baselines() {
         let items = relation_manifest(|p| OPTIONS[(p % 8) / 2]);
         let b = run(&items);
-        assert_eq!(overall(&b, Baseline::TemplateMajority), 1.0);
-        assert_eq!(overall(&b, Baseline::TextClassifier), 1.0);
+        assert_eq!(overall(&b, BlindBaseline::TemplateMajority), 1.0);
+        assert_eq!(overall(&b, BlindBaseline::TextClassifier), 1.0);
         let m = &b.methods[0];
         assert_eq!((m.summary[0].n, m.summary[0].bases), (480, 160));
         // Every row counts the 160 problems; the folds split them by base.
@@ -349,7 +349,7 @@ mod tests {
     fn a_random_answer_is_answered_near_chance() {
         let items = relation_manifest(|p| OPTIONS[(mix(1000 + p as u64) % 4) as usize]);
         let b = run(&items);
-        for which in Baseline::ALL {
+        for which in BlindBaseline::ALL {
             let acc = overall(&b, which);
             assert!((acc - 0.25).abs() < 0.1, "{which:?}: {acc}");
         }
@@ -380,8 +380,8 @@ mod tests {
         let (items, _) = parse_manifest(text.as_bytes(), "m.jsonl");
         let b = run(&items);
         assert_eq!(b.methods.len(), 1);
-        assert_eq!(b.methods[0].name, Baseline::TemplateMajority);
-        assert_eq!(overall(&b, Baseline::TemplateMajority), 1.0);
+        assert_eq!(b.methods[0].name, BlindBaseline::TemplateMajority);
+        assert_eq!(overall(&b, BlindBaseline::TemplateMajority), 1.0);
         let tasks: Vec<&str> = (b.methods[0].summary.iter())
             .map(|s| s.group.as_str())
             .collect();
