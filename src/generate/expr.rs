@@ -57,7 +57,7 @@ impl Func {
 
 /// Binary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
+pub enum BinOp {
     Add,
     Sub,
     Mul,
@@ -66,21 +66,21 @@ pub enum Op {
     Pow,
 }
 
-impl Op {
+impl BinOp {
     fn prec(self) -> u8 {
         match self {
-            Op::Add | Op::Sub => 1,
-            Op::Mul | Op::Div => 2,
-            Op::Pow => 3,
+            BinOp::Add | BinOp::Sub => 1,
+            BinOp::Mul | BinOp::Div => 2,
+            BinOp::Pow => 3,
         }
     }
     fn symbol(self) -> &'static str {
         match self {
-            Op::Add => " + ",
-            Op::Sub => " - ",
-            Op::Mul => " * ",
-            Op::Div => " / ",
-            Op::Pow => "^",
+            BinOp::Add => " + ",
+            BinOp::Sub => " - ",
+            BinOp::Mul => " * ",
+            BinOp::Div => " / ",
+            BinOp::Pow => "^",
         }
     }
 }
@@ -89,7 +89,7 @@ impl Op {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Num(f64),
-    Bin(Op, Box<Expr>, Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
     Call(Func, Box<Expr>),
 }
 
@@ -110,19 +110,19 @@ pub(crate) fn n(v: f64) -> Expr {
     Expr::Num(v)
 }
 pub(crate) fn add(a: Expr, b: Expr) -> Expr {
-    Expr::Bin(Op::Add, Box::new(a), Box::new(b))
+    Expr::Bin(BinOp::Add, Box::new(a), Box::new(b))
 }
 pub(crate) fn sub(a: Expr, b: Expr) -> Expr {
-    Expr::Bin(Op::Sub, Box::new(a), Box::new(b))
+    Expr::Bin(BinOp::Sub, Box::new(a), Box::new(b))
 }
 pub(crate) fn mul(a: Expr, b: Expr) -> Expr {
-    Expr::Bin(Op::Mul, Box::new(a), Box::new(b))
+    Expr::Bin(BinOp::Mul, Box::new(a), Box::new(b))
 }
 pub(crate) fn div(a: Expr, b: Expr) -> Expr {
-    Expr::Bin(Op::Div, Box::new(a), Box::new(b))
+    Expr::Bin(BinOp::Div, Box::new(a), Box::new(b))
 }
 pub(crate) fn sq(a: Expr) -> Expr {
-    Expr::Bin(Op::Pow, Box::new(a), Box::new(n(2.0)))
+    Expr::Bin(BinOp::Pow, Box::new(a), Box::new(n(2.0)))
 }
 pub(crate) fn call(f: Func, a: Expr) -> Expr {
     Expr::Call(f, Box::new(a))
@@ -143,13 +143,13 @@ pub fn fmt_num(v: f64) -> String {
     fmt_decimal(round2(v), 2)
 }
 
-fn apply(op: Op, a: f64, b: f64) -> Result<f64, ExprError> {
+fn apply(op: BinOp, a: f64, b: f64) -> Result<f64, ExprError> {
     let r = match op {
-        Op::Add => a + b,
-        Op::Sub => a - b,
-        Op::Mul => a * b,
-        Op::Div => a / b,
-        Op::Pow => a.powf(b),
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a * b,
+        BinOp::Div => a / b,
+        BinOp::Pow => a.powf(b),
     };
     if r.is_finite() {
         Ok(r)
@@ -227,13 +227,13 @@ impl Expr {
             Expr::Bin(op, a, b) => {
                 let p = op.prec();
                 // Right operands of - and / (and any ^ operand) need brackets at equal precedence.
-                let needs = p < parent || (p == parent && (right || *op == Op::Pow));
+                let needs = p < parent || (p == parent && (right || *op == BinOp::Pow));
                 if needs {
                     f.write_str("(")?;
                 }
                 a.fmt_prec(f, p, false)?;
                 f.write_str(op.symbol())?;
-                let tight = matches!(op, Op::Sub | Op::Div | Op::Pow);
+                let tight = matches!(op, BinOp::Sub | BinOp::Div | BinOp::Pow);
                 b.fmt_prec(f, p, tight)?;
                 if needs {
                     f.write_str(")")?;

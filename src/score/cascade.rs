@@ -1,7 +1,7 @@
 //! The extraction cascade's vocabulary, shared by the cascade (`extract`) and the
 //! rules that live in files of their own (`letters`, `option_text`): what a rule
 //! reads ([`Extracted`]), the rules in order ([`Rule`]), what one rule did
-//! ([`Outcome`]), the phrase rules' triggers and the answer clause after one.
+//! ([`RuleOutcome`]), the phrase rules' triggers and the answer clause after one.
 
 use regex::Regex;
 use serde::Serialize;
@@ -153,7 +153,7 @@ impl fmt::Display for Rule {
 
 /// What one rule did with the text.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum RuleOutcome {
     /// The rule does not apply to this item (option letters without choices).
     NotApplicable,
     /// The rule's pattern does not occur.

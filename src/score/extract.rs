@@ -16,7 +16,7 @@
 //! plain-space thousands groups (`1 234`) are not numbers; `\frac` reads numbers and π
 //! only, not nested expressions.
 
-use super::cascade::{Extracted, Outcome, Rule, clause_after, head, re, trigger};
+use super::cascade::{Extracted, RuleOutcome, Rule, clause_after, head, re, trigger};
 use super::letters::{tokens_at, whole_reply};
 use super::normalize::{find_values, first_value, normalize_text};
 use super::option_text::option_text_rule;
@@ -28,7 +28,7 @@ use std::sync::LazyLock;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attempt {
     pub rule: Rule,
-    pub outcome: Outcome,
+    pub outcome: RuleOutcome,
 }
 
 /// The result of running the cascade on one prediction.
@@ -65,8 +65,8 @@ fn run(raw: &str, choices: Option<&[String]>, stop_at_first: bool) -> Extraction
         let outcome = apply(rule, &normalized, choices);
         if decided.is_none() {
             decided = match &outcome {
-                Outcome::Fired { answer, .. } => Some((rule, *answer)),
-                Outcome::Hedged { .. } => Some((Rule::Hedged, None)),
+                RuleOutcome::Fired { answer, .. } => Some((rule, *answer)),
+                RuleOutcome::Hedged { .. } => Some((Rule::Hedged, None)),
                 _ => None,
             };
         }
@@ -84,36 +84,36 @@ fn run(raw: &str, choices: Option<&[String]>, stop_at_first: bool) -> Extraction
     }
 }
 
-fn apply(rule: Rule, text: &str, choices: Option<&[String]>) -> Outcome {
+fn apply(rule: Rule, text: &str, choices: Option<&[String]>) -> RuleOutcome {
     let count = choices.map(<[String]>::len);
     match rule {
         Rule::Boxed => boxed(text, count),
         Rule::OptionText => match choices {
             Some(texts) => option_text_rule(text, texts),
-            None => Outcome::NotApplicable,
+            None => RuleOutcome::NotApplicable,
         },
         Rule::OptionLetter => match count {
             Some(n) => option_letter_rule(text, n),
-            None => Outcome::NotApplicable,
+            None => RuleOutcome::NotApplicable,
         },
         Rule::Refusal => refusal(text, choices),
         Rule::LastNumber => match find_values(text).last() {
-            Some(m) => Outcome::Fired {
+            Some(m) => RuleOutcome::Fired {
                 evidence: text[m.span.clone()].to_string(),
                 answer: Some(Extracted::Number(m.value)),
             },
-            None => Outcome::NoMatch,
+            None => RuleOutcome::NoMatch,
         },
-        Rule::Hedged | Rule::TooLong | Rule::None => Outcome::NoMatch,
+        Rule::Hedged | Rule::TooLong | Rule::None => RuleOutcome::NoMatch,
         _ => match trigger(rule) {
             Some(r) => phrase(rule, r, text, count),
-            None => Outcome::NoMatch,
+            None => RuleOutcome::NoMatch,
         },
     }
 }
 
 /// A phrase rule: the last trigger occurrence whose following clause holds a value.
-fn phrase(rule: Rule, trigger: &Regex, text: &str, choices: Option<usize>) -> Outcome {
+fn phrase(rule: Rule, trigger: &Regex, text: &str, choices: Option<usize>) -> RuleOutcome {
     let ends: Vec<(usize, usize)> = trigger
         .find_iter(text)
         .map(|m| (m.start(), m.end()))
@@ -134,8 +134,8 @@ fn phrase(rule: Rule, trigger: &Regex, text: &str, choices: Option<usize>) -> Ou
         last_evidence.get_or_insert(evidence);
     }
     match last_evidence {
-        None => Outcome::NoMatch,
-        Some(evidence) => Outcome::NoValue {
+        None => RuleOutcome::NoMatch,
+        Some(evidence) => RuleOutcome::NoValue {
             count: ends.len(),
             evidence: evidence.trim().to_string(),
         },
@@ -149,13 +149,13 @@ enum Reading {
 }
 
 impl Reading {
-    fn outcome(self, evidence: String) -> Outcome {
+    fn outcome(self, evidence: String) -> RuleOutcome {
         match self {
-            Reading::Extracted(answer) => Outcome::Fired {
+            Reading::Extracted(answer) => RuleOutcome::Fired {
                 evidence,
                 answer: Some(answer),
             },
-            Reading::Hedged(options) => Outcome::Hedged { evidence, options },
+            Reading::Hedged(options) => RuleOutcome::Hedged { evidence, options },
         }
     }
 }
@@ -196,11 +196,11 @@ fn read_answer(clause: &str, choices: Option<usize>) -> Option<(Reading, &str)> 
     ))
 }
 
-fn boxed(text: &str, choices: Option<usize>) -> Outcome {
+fn boxed(text: &str, choices: Option<usize>) -> RuleOutcome {
     static OPEN: LazyLock<Regex> = LazyLock::new(|| re(r"\\(?:boxed|fbox)\s*\{"));
     let opens: Vec<(usize, usize)> = OPEN.find_iter(text).map(|m| (m.start(), m.end())).collect();
     if opens.is_empty() {
-        return Outcome::NoMatch;
+        return RuleOutcome::NoMatch;
     }
     let groups = brace_groups(text);
     let mut last_evidence = None;
@@ -216,8 +216,8 @@ fn boxed(text: &str, choices: Option<usize>) -> Outcome {
         }
     }
     match last_evidence {
-        None => Outcome::NoMatch,
-        Some(evidence) => Outcome::NoValue {
+        None => RuleOutcome::NoMatch,
+        Some(evidence) => RuleOutcome::NoValue {
             count: opens.len(),
             evidence,
         },
@@ -258,7 +258,7 @@ fn closing_brace(groups: &[(usize, Option<usize>)], brace: usize, end: usize) ->
 /// "option C", "the correct choice is (c)", "(C) is correct", or a reply of letters
 /// only: the last such mention within the `n` options decides; one that names
 /// several options ("option A or B", a reply "A or B") is a hedge.
-fn option_letter_rule(text: &str, n: usize) -> Outcome {
+fn option_letter_rule(text: &str, n: usize) -> RuleOutcome {
     static NAMED: LazyLock<Regex> = LazyLock::new(|| {
         re(r"\b(?i:option|choice)\b|\([A-Za-z]\)\s+is\s+(?i:the\s+)?(?i:correct|right|answer)")
     });
@@ -286,17 +286,17 @@ fn option_letter_rule(text: &str, n: usize) -> Outcome {
     let count = candidates.len();
     let decides = |named: &[usize]| named.len() > 1 || named[0] < n;
     match candidates.iter().rev().find(|(named, _)| decides(named)) {
-        Some((named, evidence)) if named.len() > 1 => Outcome::Hedged {
+        Some((named, evidence)) if named.len() > 1 => RuleOutcome::Hedged {
             evidence: evidence.clone(),
             options: named.clone(),
         },
-        Some((named, evidence)) => Outcome::Fired {
+        Some((named, evidence)) => RuleOutcome::Fired {
             evidence: evidence.clone(),
             answer: Some(Extracted::Choice(named[0])),
         },
         None => match candidates.pop() {
-            Some((_, evidence)) => Outcome::NoValue { count, evidence },
-            None => Outcome::NoMatch,
+            Some((_, evidence)) => RuleOutcome::NoValue { count, evidence },
+            None => RuleOutcome::NoMatch,
         },
     }
 }
@@ -306,7 +306,7 @@ fn option_letter_rule(text: &str, n: usize) -> Outcome {
 /// rather than that the model will not answer ("I can't answer", "I don't know"),
 /// is on an item with a "Cannot be inferred" option that option: it says what the
 /// option says. A model that declines never earns that option.
-fn refusal(text: &str, choices: Option<&[String]>) -> Outcome {
+fn refusal(text: &str, choices: Option<&[String]>) -> RuleOutcome {
     static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
         re(r"(?ix)
             (?P<undecided>
@@ -332,14 +332,14 @@ fn refusal(text: &str, choices: Option<&[String]>) -> Outcome {
         !LISTED.is_match(&text[line_start..start])
     };
     let Some(last) = REFUSAL.captures_iter(text).filter(said).last() else {
-        return Outcome::NoMatch;
+        return RuleOutcome::NoMatch;
     };
     let (Some(whole), undecided) = (last.get(0), last.name("undecided").is_some()) else {
-        return Outcome::NoMatch;
+        return RuleOutcome::NoMatch;
     };
     let evidence = whole.as_str().to_string();
     if !find_values(&text[whole.end()..]).is_empty() {
-        return Outcome::NoValue {
+        return RuleOutcome::NoValue {
             count: REFUSAL.captures_iter(text).filter(said).count(),
             evidence,
         };
@@ -347,7 +347,7 @@ fn refusal(text: &str, choices: Option<&[String]>) -> Outcome {
     let cannot_be_inferred = choices
         .filter(|_| undecided)
         .and_then(|c| (0..c.len()).find(|&i| is_cannot_be_inferred(c, i)));
-    Outcome::Fired {
+    RuleOutcome::Fired {
         evidence,
         answer: cannot_be_inferred.map(Extracted::Choice),
     }
@@ -654,7 +654,7 @@ mod tests {
                 assert!(
                     x.trace.iter().all(|a| !matches!(
                         a.outcome,
-                        Outcome::Fired { .. } | Outcome::Hedged { .. }
+                        RuleOutcome::Fired { .. } | RuleOutcome::Hedged { .. }
                     )),
                     "{s:?}: {:?}",
                     x.trace

@@ -5,7 +5,7 @@ use super::base_set::BaseSetKind;
 use super::blind::BlindBaseline;
 use super::relation_report::PairedGroupRow;
 use super::report::{GroupRow, Report};
-use super::tally::{Row, UNKNOWN_GROUP};
+use super::tally::{TallyRow, UNKNOWN_GROUP};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -210,11 +210,11 @@ fn axes(s: &mut String, r: &Report) {
              (see Blind baselines).\n"
         );
     }
-    let mut by_axis: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
+    let mut by_axis: BTreeMap<&str, Vec<&TallyRow>> = BTreeMap::new();
     for row in &r.rows {
         by_axis.entry(row.axis.as_str()).or_default().push(row);
     }
-    let mut blind_by_axis: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
+    let mut blind_by_axis: BTreeMap<&str, Vec<&TallyRow>> = BTreeMap::new();
     for row in r.baselines.methods.iter().flat_map(|m| &m.rows) {
         blind_by_axis
             .entry(row.axis.as_str())
@@ -593,7 +593,7 @@ fn axis_value(axis: &str, value: &str) -> String {
 }
 
 /// The paired cells of a row (`–` for the base row), each followed by ` |`.
-fn paired_cells(row: &Row) -> String {
+fn paired_cells(row: &TallyRow) -> String {
     if row.axis == "base" {
         return " – | – | – | – | – | – | – |".into();
     }

@@ -90,7 +90,7 @@ mod write;
 mod xlsx;
 
 pub use accuracy::{Tolerance, is_correct};
-pub use cascade::{Extracted, Outcome, Rule, option_letter};
+pub use cascade::{Extracted, RuleOutcome, Rule, option_letter};
 pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Attempt, Extraction, explain, extract};
 pub(crate) use flips::{Flip, flips};
@@ -103,7 +103,7 @@ pub(crate) use manifest::{BASE_AXIS, ManifestItem, parse_manifest};
 pub(crate) use not_drawn::{NotDrawn, read_not_drawn};
 pub(crate) use predictions::{Prediction, parse_predictions};
 pub use report::{
-    ReportAxis, Breakdowns, Counts, GroupRow, ScoredFile, Inputs, ModelSummary, REPORT_FORMAT,
+    ReportAxis, Breakdowns, ItemCounts, GroupRow, ScoredFile, Inputs, ModelSummary, REPORT_FORMAT,
     Report,
 };
 pub use stats::{Interval, Z_95, mcnemar_exact, wilson};
@@ -190,22 +190,22 @@ pub const MAX_PREDICTION_BYTES: usize = 1 << 20;
 
 /// An input file: its name as given (used in errors and the report) and its bytes.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Source {
+pub struct LoadedFile {
     pub name: String,
     pub bytes: Vec<u8>,
 }
 
-impl Source {
+impl LoadedFile {
     /// Reads a file whole, at most [`MAX_INPUT_BYTES`] (see [`Source::read_at_most`]).
-    pub fn read(path: &Path) -> Result<Source, ScoreError> {
-        Source::read_at_most(path, MAX_INPUT_BYTES)
+    pub fn read(path: &Path) -> Result<LoadedFile, ScoreError> {
+        LoadedFile::read_at_most(path, MAX_INPUT_BYTES)
     }
 
     /// Reads a file whole, refusing it ([`ScoreError::TooLarge`]) when it holds more
     /// than `max` bytes. The bytes are counted as they are read, so a FIFO, a device
     /// such as `/dev/zero` or a file that keeps growing stops at the bound; a regular
     /// file already larger is refused before a byte is read.
-    pub fn read_at_most(path: &Path, max: u64) -> Result<Source, ScoreError> {
+    pub fn read_at_most(path: &Path, max: u64) -> Result<LoadedFile, ScoreError> {
         use std::io::Read;
         let fail = |e| ScoreError::io(path.display(), e);
         let too_large = || ScoreError::TooLarge {
@@ -225,7 +225,7 @@ impl Source {
         if bytes.len() as u64 > max {
             return Err(too_large());
         }
-        Ok(Source {
+        Ok(LoadedFile {
             name: path.display().to_string(),
             bytes,
         })
@@ -267,8 +267,8 @@ fn why_empty(text: &[u8], errors: &[RejectedLine]) -> String {
 /// Parses the manifest and every prediction file (in `format`, or detected per file;
 /// the model defaults to the file stem, see [`PredictionFormat::model_name`]).
 pub(crate) fn load(
-    manifest: &Source,
-    predictions: &[Source],
+    manifest: &LoadedFile,
+    predictions: &[LoadedFile],
     format: Option<PredictionFormat>,
 ) -> Result<Loaded, ScoreError> {
     let (items, mut errors) = parse_manifest(&manifest.bytes, &manifest.name);
@@ -316,7 +316,7 @@ pub(crate) fn load(
     })
 }
 
-fn input_file(src: &Source, accepted: usize) -> ScoredFile {
+fn input_file(src: &LoadedFile, accepted: usize) -> ScoredFile {
     ScoredFile {
         path: src.name.clone(),
         sha256: src.sha256(),
@@ -328,8 +328,8 @@ fn input_file(src: &Source, accepted: usize) -> ScoredFile {
 /// Loads, extracts, scores and aggregates: the whole report, written nowhere.
 /// Rejected lines are listed in [`Report::errors`]; they do not stop the run.
 pub fn score(
-    manifest: &Source,
-    predictions: &[Source],
+    manifest: &LoadedFile,
+    predictions: &[LoadedFile],
     opts: &ScoreOptions,
 ) -> Result<Report, ScoreError> {
     Ok(score_with_items(manifest, predictions, opts)?.report)
@@ -350,11 +350,11 @@ pub struct Scoring {
 pub fn read_sources(
     manifest: &Path,
     predictions: &[PathBuf],
-) -> Result<(Source, Vec<Source>), ScoreError> {
-    let source = Source::read(manifest)?;
+) -> Result<(LoadedFile, Vec<LoadedFile>), ScoreError> {
+    let source = LoadedFile::read(manifest)?;
     let predictions = expand_predictions(predictions)?
         .iter()
-        .map(|p| Source::read(p))
+        .map(|p| LoadedFile::read(p))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((source, predictions))
 }
@@ -383,8 +383,8 @@ pub fn score_paths(
 
 /// [`score`], with the per-image verdicts of every model ([`ItemRow`]) and the flips.
 pub(crate) fn score_with_items(
-    manifest: &Source,
-    predictions: &[Source],
+    manifest: &LoadedFile,
+    predictions: &[LoadedFile],
     opts: &ScoreOptions,
 ) -> Result<Scoring, ScoreError> {
     opts.validate()?;

@@ -27,7 +27,7 @@
 //! is not read, nor a refusal worded otherwise ("cannot be determined" is the
 //! refusal rule's, no answer).
 
-use super::cascade::{Extracted, Outcome, Rule, clause_after, re, trigger};
+use super::cascade::{Extracted, RuleOutcome, Rule, clause_after, re, trigger};
 use super::normalize::{normalize_text, parse_value};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -140,16 +140,16 @@ fn trigger_spans(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// The rule: see the module documentation.
-pub(super) fn option_text_rule(text: &str, choices: &[String]) -> Outcome {
+pub(super) fn option_text_rule(text: &str, choices: &[String]) -> RuleOutcome {
     let options = Options::new(choices);
     if options.0.is_empty() {
-        return Outcome::NoMatch;
+        return RuleOutcome::NoMatch;
     }
     let spans = trigger_spans(text);
     for &(start, end) in spans.iter().rev() {
         let clause = clause_after(&text[end..]);
         if let Some(index) = options.first_named(clause) {
-            return Outcome::Fired {
+            return RuleOutcome::Fired {
                 evidence: format!("{}{clause}", &text[start..end]).trim().to_string(),
                 answer: Some(Extracted::Choice(index)),
             };
@@ -160,22 +160,22 @@ pub(super) fn option_text_rule(text: &str, choices: &[String]) -> Outcome {
         .filter_map(|l| options.whole_line(l).map(|i| (i, l.trim())))
         .collect();
     match lines.last() {
-        Some(&(index, evidence)) if lines.iter().all(|(i, _)| *i == index) => Outcome::Fired {
+        Some(&(index, evidence)) if lines.iter().all(|(i, _)| *i == index) => RuleOutcome::Fired {
             evidence: evidence.to_string(),
             answer: Some(Extracted::Choice(index)),
         },
-        Some(&(_, evidence)) => Outcome::NoValue {
+        Some(&(_, evidence)) => RuleOutcome::NoValue {
             count: lines.len(),
             evidence: evidence.to_string(),
         },
         None => match spans.last() {
-            Some(&(start, end)) => Outcome::NoValue {
+            Some(&(start, end)) => RuleOutcome::NoValue {
                 count: spans.len(),
                 evidence: format!("{}{}", &text[start..end], clause_after(&text[end..]))
                     .trim()
                     .to_string(),
             },
-            None => Outcome::NoMatch,
+            None => RuleOutcome::NoMatch,
         },
     }
 }
@@ -197,7 +197,7 @@ mod tests {
 
     fn read(text: &str, opts: &[&str]) -> Option<usize> {
         match option_text_rule(&normalize_text(text), &choices(opts)) {
-            Outcome::Fired {
+            RuleOutcome::Fired {
                 answer: Some(Extracted::Choice(i)),
                 ..
             } => Some(i),
@@ -272,7 +272,7 @@ mod tests {
         let echo = "A. Parallel\nB. Perpendicular\nC. Intersecting but not perpendicular\nD. Cannot be inferred";
         assert!(matches!(
             option_text_rule(echo, &choices(&LINES)),
-            Outcome::NoValue { count: 4, .. }
+            RuleOutcome::NoValue { count: 4, .. }
         ));
     }
 
@@ -280,16 +280,16 @@ mod tests {
     fn no_option_named_reads_nothing() {
         assert!(matches!(
             option_text_rule("The answer is that they meet.", &choices(&LINES)),
-            Outcome::NoValue { count: 1, .. }
+            RuleOutcome::NoValue { count: 1, .. }
         ));
         assert_eq!(
             option_text_rule("I am not sure about this one.", &choices(&LINES)),
-            Outcome::NoMatch
+            RuleOutcome::NoMatch
         );
         // Numeric options are the numeric rules' to read.
         assert_eq!(
             option_text_rule("150.8", &choices(&["94.2", "150.8"])),
-            Outcome::NoMatch
+            RuleOutcome::NoMatch
         );
     }
 }

@@ -20,7 +20,7 @@
 
 use super::error::ScoreError;
 use super::report::Report;
-use super::tally::Row;
+use super::tally::TallyRow;
 use crate::font::FONT_DATA;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -130,8 +130,8 @@ struct PlotData<'a> {
     models: Vec<&'a str>,
     /// (axis, its values in order)
     axes: Vec<(&'a str, &'a [String])>,
-    rows: HashMap<(&'a str, &'a str, &'a str), &'a Row>,
-    base: HashMap<&'a str, &'a Row>,
+    rows: HashMap<(&'a str, &'a str, &'a str), &'a TallyRow>,
+    base: HashMap<&'a str, &'a TallyRow>,
     tolerance: f64,
     /// Axes beyond [`MAX_PANELS`], not drawn.
     omitted: usize,
@@ -448,7 +448,7 @@ fn accuracy_panel<DB: DrawingBackend>(
     for (m, model) in d.models.iter().enumerate() {
         let c = d.color(m);
         let base_point = x.base_at.zip(d.base.get(model).copied());
-        let mut ordered: Vec<(f64, &Row)> = values
+        let mut ordered: Vec<(f64, &TallyRow)> = values
             .iter()
             .zip(&x.at)
             .filter_map(|(v, &at)| Some((at, *d.rows.get(&(*model, axis, v.as_str()))?)))
@@ -481,7 +481,7 @@ fn accuracy_panel<DB: DrawingBackend>(
 /// A numeric axis: the model's accuracies joined by a line over their Wilson band.
 fn numeric_series<DB: DrawingBackend>(
     chart: &mut Panel<'_, DB>,
-    ordered: &[(f64, &Row)],
+    ordered: &[(f64, &TallyRow)],
     c: RGBColor,
     x: &XAxis,
     scale: f64,
@@ -520,7 +520,7 @@ fn numeric_series<DB: DrawingBackend>(
 /// moved `shift` sideways; no line joins categories.
 fn category_points<DB: DrawingBackend>(
     chart: &mut Panel<'_, DB>,
-    points: &[(f64, &Row)],
+    points: &[(f64, &TallyRow)],
     shift: f64,
     c: RGBColor,
     scale: f64,
@@ -542,7 +542,7 @@ fn category_points<DB: DrawingBackend>(
 }
 
 /// Share of the paired problems that flipped.
-fn flip_rate(flips: u64, r: &Row) -> f64 {
+fn flip_rate(flips: u64, r: &TallyRow) -> f64 {
     if r.paired_n == 0 {
         0.0
     } else {

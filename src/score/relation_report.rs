@@ -20,7 +20,7 @@ use super::join::Verdict;
 use super::manifest::{Label, ManifestItem};
 use super::relations::{ItemRelation, is_cannot_be_inferred};
 use super::stats::{Z_95, wilson};
-use super::tally::{Layout, Row, Tally, counted, holm_per_axis, make_row_seeded, ratio};
+use super::tally::{Layout, TallyRow, Tally, counted, holm_per_axis, make_row_seeded, ratio};
 use crate::generate::relations::{Domain, RELATIONS};
 use crate::generate::relations::{Mode, Subset};
 use serde::Serialize;
@@ -30,7 +30,7 @@ use std::collections::{BTreeMap, HashSet};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PairedGroupRow {
     #[serde(flatten)]
-    pub row: Row,
+    pub row: TallyRow,
     /// The relation, domain, subset or mode.
     pub group: String,
 }
@@ -227,7 +227,7 @@ fn breakdown(
         cell.add(i, layout, items, verdicts, policy);
     }
     let mut out = Vec::new();
-    let mut group_rows: Vec<Row> = Vec::new();
+    let mut group_rows: Vec<TallyRow> = Vec::new();
     let mut cells = cells.into_iter().peekable();
     while let Some((((rank, group), slot), tally)) = cells.next() {
         let key = &layout.keys[slot];

@@ -21,7 +21,7 @@ use super::join::{Scored, Verdict};
 use super::manifest::{ManifestItem, VariantValue};
 use super::relation_report::{CannotInferRow, PairedGroupRow, RelationTallies};
 use super::stats::{Z_95, wilson};
-use super::tally::{Key, Layout, Row, Tally, make_rows, ratio, tally_model};
+use super::tally::{Key, Layout, TallyRow, Tally, make_rows, ratio, tally_model};
 use super::{MissingPolicy, ScoreOptions};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -38,12 +38,12 @@ pub struct Report {
     /// Confidence level of `ci_low`/`ci_high` (Wilson score interval).
     pub confidence: f64,
     pub inputs: Inputs,
-    pub counts: Counts,
+    pub counts: ItemCounts,
     /// Which base problems the rows, breakdowns and consistency count ([`BaseSet`]).
     pub base_set: BaseSet,
     pub models: Vec<ModelSummary>,
     pub axes: Vec<ReportAxis>,
-    pub rows: Vec<Row>,
+    pub rows: Vec<TallyRow>,
     /// Per model and axis: base problems answered the same way on the base image
     /// and every variant of the axis ([`Consistency`]).
     pub consistency: Vec<Consistency>,
@@ -82,7 +82,7 @@ pub struct ScoredFile {
 
 /// Totals over the run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Counts {
+pub struct ItemCounts {
     pub items: usize,
     /// Items with choices (multiple choice, such as GeomRel relation items); the
     /// others have a numeric answer.
@@ -239,10 +239,10 @@ fn counts(
     models: &[ModelSummary],
     errors: &[RejectedLine],
     predictions: usize,
-) -> Counts {
+) -> ItemCounts {
     use super::error::LineReason as R;
     let count = |f: fn(&RejectedLine) -> bool| errors.iter().filter(|e| f(e)).count();
-    Counts {
+    ItemCounts {
         items: items.len(),
         multiple_choice: items.iter().filter(|i| i.choices().is_some()).count(),
         base_items: items.iter().filter(|i| i.is_base()).count(),

@@ -1,6 +1,6 @@
 //! Counting scored items into rows: which row each item belongs to ([`Key`],
 //! [`Layout`]), the tallies of a row or a breakdown cell ([`Tally`],
-//! [`tally_model`]), and a row's figures made from its tally ([`Row`]). The report
+//! [`tally_model`]), and a row's figures made from its tally ([`TallyRow`]). The report
 //! and its parts (base set, baselines, consistency, relation breakdowns) all count
 //! with these.
 
@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// base images of the same problems. The base row (`axis` = `value` = "base")
 /// compares with itself: no flips, p = 1.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Row {
+pub struct TallyRow {
     pub model: String,
     pub axis: String,
     pub value: String,
@@ -289,27 +289,27 @@ pub(super) fn ratio(a: u64, n: u64) -> Option<f64> {
 }
 
 /// One model's rows in report order, Holm-adjusted per axis.
-pub(super) fn make_rows(model: &str, layout: &Layout<'_>, tallies: &[Tally]) -> Vec<Row> {
-    let mut rows: Vec<Row> = (layout.keys.iter().zip(tallies))
+pub(super) fn make_rows(model: &str, layout: &Layout<'_>, tallies: &[Tally]) -> Vec<TallyRow> {
+    let mut rows: Vec<TallyRow> = (layout.keys.iter().zip(tallies))
         .map(|(key, tally)| make_row(model, key, tally))
         .collect();
     holm_per_axis(&mut rows);
     rows
 }
 
-fn make_row(model: &str, key: &Key, t: &Tally) -> Row {
+fn make_row(model: &str, key: &Key, t: &Tally) -> TallyRow {
     // Seeded by the row itself, so a row's interval does not depend on the others.
     let seed_text = format!("{model}\n{}\n{}", key.axis, key.value_label());
     make_row_seeded(model, key, t, &seed_text)
 }
 
 /// A row whose bootstrap is seeded by `seed_text` (what names the row uniquely).
-pub(super) fn make_row_seeded(model: &str, key: &Key, t: &Tally, seed_text: &str) -> Row {
+pub(super) fn make_row_seeded(model: &str, key: &Key, t: &Tally, seed_text: &str) -> TallyRow {
     let ci = wilson(t.correct, t.n, Z_95);
     let digest = crate::digest::sha256_hex(seed_text.as_bytes());
     let seed = u64::from_str_radix(&digest[..16], 16).unwrap_or(0);
     let boot = paired_bootstrap(t.to_wrong, t.to_right, t.paired_n, seed);
-    Row {
+    TallyRow {
         model: model.to_string(),
         axis: key.axis.clone(),
         value: key.value_label(),
@@ -337,7 +337,7 @@ pub(super) fn make_row_seeded(model: &str, key: &Key, t: &Tally, seed_text: &str
 
 /// Holm-adjusts the McNemar p-values of one model's rows across each axis's values
 /// (the base row keeps 1).
-pub(super) fn holm_per_axis(rows: &mut [Row]) {
+pub(super) fn holm_per_axis(rows: &mut [TallyRow]) {
     let mut axes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, r) in rows.iter().enumerate().filter(|(_, r)| r.axis != "base") {
         axes.entry(r.axis.clone()).or_default().push(i);

@@ -1,19 +1,19 @@
 //! `geomrender score --explain ID`: the extraction trace of one prediction, as text.
 
 use super::accuracy::is_correct;
-use super::cascade::{Extracted, Outcome, option_letter};
+use super::cascade::{Extracted, RuleOutcome, option_letter};
 use super::error::ScoreError;
 use super::extract::explain;
 use super::manifest::{Label, ManifestItem};
 use super::predictions::ModelOutput;
-use super::{ScoreOptions, Source, load};
+use super::{ScoreOptions, LoadedFile, load};
 use std::fmt::Write;
 
 /// Explains every prediction for `id` (of `model` only, when given): label, raw and
 /// normalised text, what each rule of the cascade read, and the verdict.
 pub fn explain_id(
-    manifest: &Source,
-    predictions: &[Source],
+    manifest: &LoadedFile,
+    predictions: &[LoadedFile],
     id: &str,
     model: Option<&str>,
     opts: &ScoreOptions,
@@ -91,17 +91,17 @@ fn write_one(out: &mut String, item: &ManifestItem, raw: &str, opts: &ScoreOptio
     let mut decided = false;
     for a in &e.trace {
         let status = match &a.outcome {
-            Outcome::NotApplicable => "n/a (item has no choices)".to_string(),
-            Outcome::NoMatch => "no match".to_string(),
-            Outcome::NoValue { count, evidence } => {
+            RuleOutcome::NotApplicable => "n/a (item has no choices)".to_string(),
+            RuleOutcome::NoMatch => "no match".to_string(),
+            RuleOutcome::NoValue { count, evidence } => {
                 format!("{count} match(es), no value; last: {evidence:?}")
             }
-            Outcome::Fired { evidence, answer } => {
+            RuleOutcome::Fired { evidence, answer } => {
                 let mark = if decided { "would read" } else { "FIRED" };
                 decided = true;
                 format!("{mark} {evidence:?} → {}", show(answer))
             }
-            Outcome::Hedged { evidence, options } => {
+            RuleOutcome::Hedged { evidence, options } => {
                 let mark = if decided { "would read" } else { "FIRED" };
                 decided = true;
                 let named: Vec<String> = options.iter().map(|&i| option_letter(i).into()).collect();

@@ -96,8 +96,8 @@ fn an_oversized_predictions_file_is_refused_unread() {
     // The library reads with any bound, counting bytes as they come.
     let small = dir.path().join("small.jsonl");
     std::fs::write(&small, "x".repeat(11)).unwrap();
-    assert!(score::Source::read_at_most(&small, 11).is_ok());
-    let e = score::Source::read_at_most(&small, 10).unwrap_err();
+    assert!(score::LoadedFile::read_at_most(&small, 11).is_ok());
+    let e = score::LoadedFile::read_at_most(&small, 10).unwrap_err();
     assert_eq!(
         e,
         score::ScoreError::TooLarge {

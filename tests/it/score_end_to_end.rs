@@ -6,7 +6,7 @@
 //! the manifest of a real `geomrender sweep` (`real_rendered_sweep_end_to_end`).
 
 use crate::support::cli::{bin, run_ok, run_score};
-use geomrender::score::{self, LineReason, RejectedLine, ScoreOptions, Source};
+use geomrender::score::{self, LineReason, RejectedLine, ScoreOptions, LoadedFile};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -679,8 +679,8 @@ fn scored(dir: &Path, preds: &str) -> (geomrender::score::Report, PathBuf) {
     let p = dir.join("m.jsonl");
     std::fs::write(&p, preds).unwrap();
     let report = score::score(
-        &Source::read(&manifest).unwrap(),
-        &[Source::read(&p).unwrap()],
+        &LoadedFile::read(&manifest).unwrap(),
+        &[LoadedFile::read(&p).unwrap()],
         &ScoreOptions::default(),
     )
     .unwrap();

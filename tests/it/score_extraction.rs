@@ -2,7 +2,7 @@
 //! (`tests/fixtures/score/extraction.jsonl`): each line names the value that must be
 //! read and the rule that must read it, and every rule of the cascade is covered.
 
-use geomrender::score::{Extracted, Outcome, Rule, explain, extract};
+use geomrender::score::{Extracted, RuleOutcome, Rule, explain, extract};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -105,11 +105,11 @@ fn trace_is_consistent_with_the_decision() {
         );
         // Every rule before the deciding one did not fire; the deciding one did (a
         // hedge is decided by the rule whose reading named several options).
-        let decides = |o: &Outcome| matches!(o, Outcome::Fired { .. } | Outcome::Hedged { .. });
+        let decides = |o: &RuleOutcome| matches!(o, RuleOutcome::Fired { .. } | RuleOutcome::Hedged { .. });
         let pos = full.trace.iter().position(|a| decides(&a.outcome));
         match pos {
             Some(p) => {
-                let hedged = matches!(full.trace[p].outcome, Outcome::Hedged { .. });
+                let hedged = matches!(full.trace[p].outcome, RuleOutcome::Hedged { .. });
                 let want = if hedged {
                     Rule::Hedged
                 } else {

@@ -8,7 +8,7 @@
 //! the variant's flips, and precision, recall and F1 computed here by hand.
 
 use crate::support::cli::{bin, run_ok, run_score};
-use geomrender::score::{self, MissingPolicy, ScoreOptions, Source, Z_95, mcnemar_exact, wilson};
+use geomrender::score::{self, MissingPolicy, ScoreOptions, LoadedFile, Z_95, mcnemar_exact, wilson};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -454,9 +454,9 @@ fn relation_report_reproduces_the_planted_accuracies_and_cannot_be_inferred() {
 fn cannot_be_inferred_follows_the_missing_policy_and_writes_null() {
     let dir = tempfile::tempdir().unwrap();
     let items: Vec<Item> = plan().into_iter().filter(|i| !i.variant).collect();
-    let manifest = Source::read(&write_manifest(dir.path(), &items)).unwrap();
+    let manifest = LoadedFile::read(&write_manifest(dir.path(), &items)).unwrap();
     // parallel-5: its answer is "Cannot be inferred", answered so (a true positive).
-    let preds = Source::read(&write_predictions(dir.path(), &items, &["parallel-5"])).unwrap();
+    let preds = LoadedFile::read(&write_predictions(dir.path(), &items, &["parallel-5"])).unwrap();
     let row = |missing: MissingPolicy| {
         let mut opts = ScoreOptions::default();
         opts.missing = missing;

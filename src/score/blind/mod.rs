@@ -35,7 +35,7 @@ use super::manifest::ManifestItem;
 use super::relation_report::{CannotInferRow, Dimension, PairedGroupRow, RelationTallies};
 use super::relations::RELATIONS_TASK;
 use super::stats::{Z_95, wilson};
-use super::tally::{Layout, Row, make_rows, ratio, tally_model};
+use super::tally::{Layout, TallyRow, make_rows, ratio, tally_model};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
@@ -91,7 +91,7 @@ pub struct BaselineReport {
     /// relation, domain, subset and mode.
     pub summary: Vec<SummaryRow>,
     /// Per (axis, value), as the models' rows.
-    pub rows: Vec<Row>,
+    pub rows: Vec<TallyRow>,
     /// Relation items per relation, domain, subset and mode, as the models'.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub relation: Vec<PairedGroupRow>,
