@@ -2,7 +2,7 @@
 //!
 //! Every stage uses this font and no other, so output never depends on the fonts of
 //! the machine: `compose` measures label boxes with [`text_box`], both renderers and
-//! the SVG writer load [`FONT_DATA`] under [`FONT_FAMILY`], and the score plots
+//! the SVG writer load [`FONT_DATA`] under `FONT_FAMILY`, and the score plots
 //! register it for plotters. The font is parsed once per process.
 
 use std::sync::LazyLock;

@@ -71,7 +71,7 @@
 //! use geomrender::generate::{GenerateOptions, generate_range};
 //! use geomrender::pipeline::{Backend, Job, Progress, RunOptions};
 //! use geomrender::render::CpuRenderer;
-//! use geomrender::score::{ScoreOptions, Source, score};
+//! use geomrender::score::{LoadedFile, ScoreOptions, score};
 //! use geomrender::variants::Plan;
 //! use std::sync::Arc;
 //!
@@ -105,8 +105,8 @@
 //! }
 //! std::fs::write(dir.path().join("oracle.jsonl"), predictions)?;
 //! let report = score(
-//!     &Source::read(&dir.path().join("manifest.jsonl"))?,
-//!     &[Source::read(&dir.path().join("oracle.jsonl"))?],
+//!     &LoadedFile::read(&dir.path().join("manifest.jsonl"))?,
+//!     &[LoadedFile::read(&dir.path().join("oracle.jsonl"))?],
 //!     &ScoreOptions::default(),
 //! )?;
 //! assert!(report.rows.iter().all(|r| r.accuracy == Some(1.0)));

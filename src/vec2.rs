@@ -5,10 +5,10 @@
 //! # Zero vectors
 //!
 //! A zero vector has no direction, and this module never invents one:
-//! [`normalize`] returns `None` for a vector no longer than the given minimum, and the
+//! `normalize` returns `None` for a vector no longer than the given minimum, and the
 //! caller says what a degenerate direction means where it has one, with
-//! [`unit_or`] (`unit_or(v, fallback)`) or `normalize(v, min_len).unwrap_or(fallback)`.
-//! [`unit_clamped`] is the one exception, for callers that want a degenerate vector to
+//! `unit_or` (`unit_or(v, fallback)`) or `normalize(v, min_len).unwrap_or(fallback)`.
+//! `unit_clamped` is the one exception, for callers that want a degenerate vector to
 //! shrink to (nearly) `[0, 0]` rather than turn into a direction.
 
 use std::ops::{Add, Div, Mul, Neg, Sub};

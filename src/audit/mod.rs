@@ -166,9 +166,9 @@ pub struct Audit {
     pub identical: u64,
     /// One per variant value, in table order of their first axis, then by label.
     pub groups: Vec<AuditGroup>,
-    /// The first [`LISTED_FLAGGED`] flagged rows.
+    /// The first `LISTED_FLAGGED` flagged rows.
     pub flagged_rows: Vec<Flagged>,
-    /// The first [`LISTED_ERRORS`] lines not audited (of `error_count`).
+    /// The first `LISTED_ERRORS` lines not audited (of `error_count`).
     pub errors: Vec<AuditLineError>,
     pub error_count: u64,
 }

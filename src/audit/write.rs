@@ -57,7 +57,7 @@ pub enum Links {
     Gallery { run: String, exists: bool },
 }
 
-/// The kinds of change any row has, in [`Change::ALL`] order.
+/// The kinds of change any row has, in `Change::ALL` order.
 pub fn columns(audit: &Audit) -> Vec<Change> {
     Change::ALL
         .into_iter()

@@ -5,7 +5,7 @@
 //! Only what `Style` names changes between two styles of one problem: label positions
 //! depend on the canvas, font size and rotation, never on line width, fill opacity or
 //! palette (clearances are measured from a fixed reference stroke width,
-//! [`REFERENCE_LINE_WIDTH`]), so a line-width variant leaves every label pixel in place
+//! `REFERENCE_LINE_WIDTH`), so a line-width variant leaves every label pixel in place
 //! and an opacity variant changes only fill alpha.
 //!
 //! ```
@@ -76,7 +76,7 @@ pub struct LayoutStats {
     /// nearest other element a reader could take it for (another point, for a vertex
     /// letter or an angle value; another side or ray, for a side value) over the
     /// distance to its own (1000 when none has another). The layout prefers at least
-    /// [`ATTACH_RATIO`].
+    /// `ATTACH_RATIO`.
     pub min_attachment_ratio: f32,
 }
 

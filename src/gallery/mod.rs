@@ -134,7 +134,7 @@ pub struct Gallery {
     pub bases: u64,
     /// Distinct thumbnails made or kept.
     pub thumbs: usize,
-    /// The first [`LISTED_ERRORS`] lines not shown and images without a thumbnail
+    /// The first `LISTED_ERRORS` lines not shown and images without a thumbnail
     /// (their rows are listed), of `error_count`.
     pub errors: Vec<GalleryLineError>,
     pub error_count: u64,

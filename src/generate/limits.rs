@@ -14,25 +14,25 @@
 //! | shapes | 12 | [`MAX_SHAPES`] 48 |
 //! | sides | 35 | [`MAX_SIDES`] 96 |
 //! | angles | 18 | [`MAX_ANGLES`] 64 |
-//! | measures | 14 | [`MAX_MEASURES`] 96 |
+//! | measures | 14 | `MAX_MEASURES` 96 |
 //! | rays | 6 | [`MAX_RAYS`] 32 |
-//! | auxiliary lines (`aux` variants: one per shape at most) | 12 | [`MAX_AUX`] 48 |
+//! | auxiliary lines (`aux` variants: one per shape at most) | 12 | `MAX_AUX` 48 |
 //! | right-angle marks | 7 | [`MAX_RIGHT_ANGLES`] 48 |
-//! | steps | 12 | [`MAX_STEPS`] 64 |
+//! | steps | 12 | `MAX_STEPS` 64 |
 //! | vertices of a shape | 5 | [`MAX_VERTICES`] 16 |
-//! | contours of a shape | 2 | [`MAX_CONTOURS`] 4 |
-//! | segments of a contour | 5 | [`MAX_SEGMENTS`] 16 |
+//! | contours of a shape | 2 | `MAX_CONTOURS` 4 |
+//! | segments of a contour | 5 | `MAX_SEGMENTS` 16 |
 //! | outline segments, all shapes | 53 | [`MAX_OUTLINE_SEGMENTS`] 256 |
 //! | arcs, all shapes (each is 72 chords to layout) | 7 | [`MAX_ARCS`] 32 |
-//! | shapes of a side, inputs of a step, terms of a variable | 2, 4, 4 | [`MAX_SMALL_LIST`] 8 |
+//! | shapes of a side, inputs of a step, terms of a variable | 2, 4, 4 | `MAX_SMALL_LIST` 8 |
 //! | point name (characters) | 2 | [`MAX_POINT_NAME`] 8 |
 //! | label (characters) | 6 | [`MAX_LABEL`] 24 |
-//! | element name, colour, expression, formula id | 8, 6, 8, 56 | [`MAX_NAME`] 128 |
-//! | question / solution (characters) | 1,401 / 3,231 | [`MAX_TEXT`] 32,768 |
-//! | coordinate, radius (diagram units) | 378 | [`MAX_COORD`] 10⁶ |
-//! | side / measure / answer / step value | 27,888 | [`MAX_VALUE`] 10¹² |
+//! | element name, colour, expression, formula id | 8, 6, 8, 56 | `MAX_NAME` 128 |
+//! | question / solution (characters) | 1,401 / 3,231 | `MAX_TEXT` 32,768 |
+//! | coordinate, radius (diagram units) | 378 | `MAX_COORD` 10⁶ |
+//! | side / measure / answer / step value | 27,888 | `MAX_VALUE` 10¹² |
 //! | angle (degrees) | 155 | 0..=360 |
-//! | a, b of `a·x + b` | 153 | [`MAX_VALUE`] |
+//! | a, b of `a·x + b` | 153 | `MAX_VALUE` |
 //!
 //! The label placer is quadratic in the number of labels (points + sides + angles, at
 //! most 256 here against 41 measured), which is what made 20,000 extra points take

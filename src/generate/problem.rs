@@ -90,11 +90,11 @@ pub struct Params {
     /// Only standard shapes (no composites).
     pub standard_only: bool,
     /// Which hand-written wording frames the question (0: GeomVerse's own; see
-    /// [`super::rewrite::phrasing`]). Absent from a Problem's JSON when 0.
+    /// `super::rewrite::phrasing`). Absent from a Problem's JSON when 0.
     #[serde(default, skip_serializing_if = "super::rewrite::phrasing::is_original")]
     pub phrasing: u8,
     /// A backward question (GeoEval): the forward answer is given and a given value
-    /// is asked, so the answer differs from the forward problem's ([`super::rewrite::backward`]).
+    /// is asked, so the answer differs from the forward problem's (`super::rewrite::backward`).
     /// Absent from a Problem's JSON when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub backward: bool,
@@ -367,7 +367,7 @@ pub struct Diagram {
     pub angles: Vec<Angle>,
     pub measures: Vec<Measure>,
     pub rays: Vec<Ray>,
-    /// Auxiliary lines drawn dashed (the `aux` variants; [`super::rewrite::aux`]). Absent
+    /// Auxiliary lines drawn dashed (the `aux` variants; `super::rewrite::aux`). Absent
     /// from a Problem's JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aux: Vec<AuxLine>,

@@ -15,7 +15,7 @@ pub(crate) const MAX_LINE_BYTES: usize = 64 << 20;
 pub struct Line {
     /// 1-based line number.
     pub number: u64,
-    /// Byte offset of the line's start in the input (where [`Lines::starting_at`]
+    /// Byte offset of the line's start in the input (where `Lines::starting_at`
     /// reads it again).
     pub offset: u64,
     pub text: Result<String, LineReadError>,
@@ -28,7 +28,7 @@ pub enum LineReadError {
     /// Not valid UTF-8; `byte` is the 1-based offset of the first bad byte.
     #[error("line is not valid UTF-8 (byte {byte})")]
     NotUtf8 { byte: usize },
-    /// Longer than [`MAX_LINE_BYTES`].
+    /// Longer than `MAX_LINE_BYTES`.
     #[error("line longer than {max} bytes")]
     TooLong { max: usize },
 }

@@ -305,7 +305,7 @@ where
 pub(crate) const ITEMS_PER_SHEET: usize = 5;
 
 /// Writes `out/contact/relations-<domain>.png` for each domain with relation items
-/// among `problems`: the base images of up to [`ITEMS_PER_SHEET`] of its items
+/// among `problems`: the base images of up to `ITEMS_PER_SHEET` of its items
 /// (distinct relations first), each captioned with its relation and noted with its
 /// question and answer.
 pub fn write_relation_sheets<E>(

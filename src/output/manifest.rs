@@ -70,7 +70,7 @@ pub struct SvgFile {
 pub struct Lineage {
     /// Id of the base image (its own id for a base image).
     pub base_id: String,
-    /// `{axis: value}` as `variants::Variant::json` gives it, written [`spelled`]
+    /// `{axis: value}` as `variants::Variant::json` gives it, written `spelled`
     /// (`{"fontsize": 12}`); empty for the base image.
     #[serde(serialize_with = "spelled_variant")]
     pub variant: Map<String, Value>,

@@ -62,11 +62,11 @@ pub struct ShardCounts {
     pub skipped: u64,
 }
 
-/// `done.json`: a finished shard (record format [`record::VERSION`]).
+/// `done.json`: a finished shard (record format `record::VERSION`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShardDone {
-    /// The record format ([`record::VERSION`]).
+    /// The record format (`record::VERSION`).
     pub version: u32,
     pub index: u64,
     pub count: u64,

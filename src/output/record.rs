@@ -1,7 +1,7 @@
 //! The run record, typed: what decides a run's bytes (the *recipe*) and where the run
 //! came from (the *provenance*).
 //!
-//! A run writes its record to `DIR/.geomrender.run.json` ([`RUN_RECORD`]) before its
+//! A run writes its record to `DIR/.geomrender.run.json` (`RUN_RECORD`) before its
 //! first row; a shard's `done.json` carries the shard's recipe (the command's options
 //! around the run's) and provenance. Only the recipe decides anything: its SHA-256 is
 //! the fingerprint that `--resume` and a run over an earlier one compare, and `merge`
@@ -12,7 +12,7 @@
 //!
 //! Words, not Rust spellings: enums are written as the command line takes them
 //! (`png`, `svg`, `auto`, `geomverse`), and an `f32` as its shortest decimal (`0.05`,
-//! not `0.05000000074505806`). `version` is the record format ([`VERSION`]); a record
+//! not `0.05000000074505806`). `version` is the record format (`VERSION`); a record
 //! of another format is refused with an error naming its format and the version that
 //! wrote it ([`RecordError::Version`]). `geomrender schema run` prints [`SCHEMA`].
 
@@ -37,7 +37,7 @@ pub const SCHEMA: &str = include_str!("../../schemas/run.schema.json");
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunRecord {
-    /// The record format ([`VERSION`]).
+    /// The record format (`VERSION`).
     pub version: u32,
     /// The SHA-256 of the recipe's JSON ([`RunRecipe::fingerprint`]).
     pub fingerprint: String,

@@ -43,7 +43,7 @@ pub fn expand_line(line: &str, plan: &Plan) -> Result<Vec<Job>, JobError> {
 }
 
 /// A variant of the plan that is not drawn, and not a fault of the input: the
-/// problem has none ([`VariantError::not_made`]), or it would be its base image
+/// problem has none (`VariantError::not_made`), or it would be its base image
 /// again ([`VariantError::SameAsBase`]). The line's other images are made, and the
 /// run lists each in `skipped.jsonl`.
 #[derive(Debug)]
@@ -106,7 +106,7 @@ pub struct Expanded {
 
 impl Job {
     /// The jobs of one line under `plan`, the variants that were not made because
-    /// the problem has none ([`VariantError::not_made`]), and the variants that
+    /// the problem has none (`VariantError::not_made`), and the variants that
     /// could not be made, which fail alone. The line fails as a whole when it cannot
     /// be read, when its base image cannot be made, or when a Scene line is asked for
     /// an axis only Problems have ([`VariantError::NeedsProblem`]).
@@ -260,7 +260,7 @@ impl Job {
 
 /// How `variant` of `problem` is drawn and composed: against `base`, the base
 /// image's composition, when given (its labels kept where they may stay, see
-/// [`compose_variant`]). What a run draws, and `audit` composes again.
+/// `compose_variant`). What a run draws, and `audit` composes again.
 pub fn draw_variant(
     problem: &Problem,
     variant: &Variant,

@@ -82,13 +82,13 @@ pub fn validate(scene: &Scene) -> Result<(), SceneError> {
 
 /// The per-scene work bounds, checked before any tessellation or rasterisation
 /// (by [`validate`], and again by the renderers for scenes built in code):
-/// every stroke at most [`limits::MAX_STROKE_WIDTH_PER_SIDE`] × the larger side,
-/// and the dashed strokes cut into at most [`limits::MAX_DASHES`] dashes in all.
+/// every stroke at most `limits::MAX_STROKE_WIDTH_PER_SIDE` × the larger side,
+/// and the dashed strokes cut into at most `limits::MAX_DASHES` dashes in all.
 ///
 /// The dash count is estimated from the length of each path's control polygon,
 /// which is never shorter than the path, so it is cheap (no flattening) and never
 /// lower than what the renderer cuts. The tessellation budget
-/// ([`limits::MAX_SCENE_VERTICES`]) is checked while tessellating.
+/// (`limits::MAX_SCENE_VERTICES`) is checked while tessellating.
 pub fn check_bounds(scene: &Scene) -> Result<(), SceneError> {
     let side = scene.width.max(scene.height) as f64;
     let max_width = (side * limits::MAX_STROKE_WIDTH_PER_SIDE).min(limits::MAX_STROKE_WIDTH);

@@ -34,7 +34,7 @@ pub enum LineReason {
     #[error("not valid UTF-8")]
     NotUtf8,
     /// The line is longer than the bound on one line of its file
-    /// ([`crate::jsonl::MAX_LINE_BYTES`] for the manifest,
+    /// (`crate::jsonl::MAX_LINE_BYTES` for the manifest,
     /// [`super::MAX_PREDICTION_LINE_BYTES`] for predictions); it is not parsed.
     #[error("line longer than {max} bytes, the bound on one line of this file; not read")]
     LineTooLong { max: usize },

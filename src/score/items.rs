@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 pub const ITEMS_SCHEMA: &str = include_str!("../../schemas/score-items.schema.json");
 
 /// A number, or a text (an option letter, a palette name). A number is written as
-/// the manifest writes variant values ([`crate::decimal::json_number`]: `12`, not
+/// the manifest writes variant values (`crate::decimal::json_number`: `12`, not
 /// `12.0`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Scalar {

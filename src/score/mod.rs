@@ -7,9 +7,9 @@
 //! of each variant with its base image ([`Report`]). Multiple-choice GeomRel relation
 //! items (an option read by its letter or text) are also reported per relation,
 //! domain, subset and mode, with the "Cannot be inferred" class's precision, recall
-//! and F1 ([`RelationItem`], [`CannotInferRow`]). Every row states how many base
-//! problems it counts, within the report's [`BaseSet`] (all, or with `--matched`
-//! only those with every variant), and blind baselines ([`Baselines`]) show what the
+//! and F1 (`RelationItem`, `CannotInferRow`). Every row states how many base
+//! problems it counts, within the report's `BaseSet` (all, or with `--matched`
+//! only those with every variant), and blind baselines (`Baselines`) show what the
 //! question text alone gets. [`write_report`] writes
 //! `report.json`, `report.md` and the plots, [`write_items`] the per-image verdicts
 //! (`items.jsonl`, [`ItemRow`]), each atomically.
@@ -49,10 +49,10 @@
 //! ```
 //!
 //! ```no_run
-//! use geomrender::score::{score, write_report, ScoreOptions, Source};
+//! use geomrender::score::{LoadedFile, ScoreOptions, score, write_report};
 //! # fn main() -> Result<(), geomrender::score::ScoreError> {
-//! let manifest = Source::read("out/manifest.jsonl".as_ref())?;
-//! let preds = vec![Source::read("gpt.jsonl".as_ref())?];
+//! let manifest = LoadedFile::read("out/manifest.jsonl".as_ref())?;
+//! let preds = vec![LoadedFile::read("gpt.jsonl".as_ref())?];
 //! let report = score(&manifest, &preds, &ScoreOptions::default())?;
 //! write_report(&report, "out/report".as_ref())?;
 //! # Ok(()) }
@@ -143,9 +143,9 @@ pub struct ScoreOptions {
     /// How missing predictions count (default: excluded, and reported).
     pub missing: MissingPolicy,
     /// The layout of every predictions file; `None` detects it per file
-    /// ([`PredictionFormat::detect`]).
+    /// (`PredictionFormat::detect`).
     pub format: Option<PredictionFormat>,
-    /// Count only the matched bases ([`BaseSet`]): those with an image of every
+    /// Count only the matched bases (`BaseSet`): those with an image of every
     /// variant in the manifest and, under [`MissingPolicy::Exclude`], every model's
     /// prediction on each, so that every row describes the same problems. Off: every
     /// base, and each row states how many it counts.
@@ -180,7 +180,7 @@ pub const MAX_INPUT_BYTES: u64 = 1 << 30;
 /// dataset row, JSON-escaped; 16 MiB leaves room for that at
 /// [`MAX_PREDICTION_BYTES`]. A longer line is a line error; the other lines are
 /// scored. Manifest lines have the render input's bound,
-/// [`crate::jsonl::MAX_LINE_BYTES`].
+/// `crate::jsonl::MAX_LINE_BYTES`.
 pub const MAX_PREDICTION_LINE_BYTES: usize = 16 << 20;
 
 /// Longest model output that is scored: 1 MiB of text (some 250,000 tokens, far
@@ -196,7 +196,7 @@ pub struct LoadedFile {
 }
 
 impl LoadedFile {
-    /// Reads a file whole, at most [`MAX_INPUT_BYTES`] (see [`Source::read_at_most`]).
+    /// Reads a file whole, at most [`MAX_INPUT_BYTES`] (see [`LoadedFile::read_at_most`]).
     pub fn read(path: &Path) -> Result<LoadedFile, ScoreError> {
         LoadedFile::read_at_most(path, MAX_INPUT_BYTES)
     }
@@ -337,7 +337,7 @@ pub fn score(
 
 /// A scoring run's results: the report, every model's verdict on every image
 /// ([`ItemRow`], `items.jsonl`), and the verdicts that flip against the base
-/// ([`Flip`], `report.html`).
+/// (`Flip`, `report.html`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scoring {
     pub report: Report,
@@ -346,7 +346,7 @@ pub struct Scoring {
 }
 
 /// `manifest`, and `predictions` as files, directories or globs
-/// ([`expand_predictions`]), read whole ([`Source::read`]).
+/// (`expand_predictions`), read whole ([`LoadedFile::read`]).
 pub fn read_sources(
     manifest: &Path,
     predictions: &[PathBuf],
@@ -360,7 +360,7 @@ pub fn read_sources(
 }
 
 /// What `geomrender score` computes from paths: `manifest`, and `predictions` as
-/// files, directories or globs ([`expand_predictions`]); the report carries the
+/// files, directories or globs (`expand_predictions`); the report carries the
 /// run's variants not drawn (`skipped.jsonl` beside the manifest) and its rejected
 /// lines sorted by file and line. The CLI and the Python package both call it.
 pub fn score_paths(

@@ -39,16 +39,16 @@ pub struct Report {
     pub confidence: f64,
     pub inputs: Inputs,
     pub counts: ItemCounts,
-    /// Which base problems the rows, breakdowns and consistency count ([`BaseSet`]).
+    /// Which base problems the rows, breakdowns and consistency count (`BaseSet`).
     pub base_set: BaseSet,
     pub models: Vec<ModelSummary>,
     pub axes: Vec<ReportAxis>,
     pub rows: Vec<TallyRow>,
     /// Per model and axis: base problems answered the same way on the base image
-    /// and every variant of the axis ([`Consistency`]).
+    /// and every variant of the axis (`Consistency`).
     pub consistency: Vec<Consistency>,
     /// The run's variants that were not drawn, per value and reason (from
-    /// `skipped.jsonl` beside the manifest; [`super::read_not_drawn`]).
+    /// `skipped.jsonl` beside the manifest; `super::read_not_drawn`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_drawn: Vec<super::NotDrawn>,
     pub breakdowns: Breakdowns,
@@ -56,7 +56,7 @@ pub struct Report {
     /// F1 of the "Cannot be inferred" class. Absent without relation items.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cannot_be_inferred: Vec<CannotInferRow>,
-    /// What a model could get without the image, from the manifest alone ([`Baselines`]).
+    /// What a model could get without the image, from the manifest alone (`Baselines`).
     pub baselines: Baselines,
     /// Every rejected input line, sorted by file and line.
     pub errors: Vec<RejectedLine>,

@@ -28,7 +28,7 @@ pub use spec::{ALL, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, Variant};
 pub const LIST_SCHEMA: &str = include_str!("../../schemas/variants.schema.json");
 
 /// The axis table as `geomrender variants --list --json` prints it
-/// ([`LIST_SCHEMA`]): every axis ([`Axis::describe`]) in table order, and the
+/// ([`LIST_SCHEMA`]): every axis (`Axis::describe`) in table order, and the
 /// default sweeps of `sweep`.
 pub fn list_json() -> serde_json::Value {
     let axes: Vec<serde_json::Value> = AXES.iter().map(|a| a.describe()).collect();

@@ -2,7 +2,7 @@
 //! `manifest.jsonl`: Hugging Face Parquet, WebDataset tar shards, a VLMEvalKit TSV
 //! and an lmms-eval task folder.
 //!
-//! [`DatasetWriter`] takes rows one by one in manifest order: `render --sink` pushes
+//! `DatasetWriter` takes rows one by one in manifest order: `render --sink` pushes
 //! them as images come out of the pipeline, [`export`] from a finished directory's
 //! manifest and image files. Memory stays bounded by one Parquet row group, whatever
 //! the run's size. Shards are cut at [`DatasetOptions::shard_rows`] rows or
@@ -11,7 +11,7 @@
 //! finished (see `shards`). Every file is completed atomically (temp file + rename).
 //! The same rows give the same bytes, whatever the thread count, streamed or exported.
 //!
-//! A dataset is one benchmark of one [`Layout`], set by its first row: GeomVerse's
+//! A dataset is one benchmark of one `Layout`, set by its first row: GeomVerse's
 //! open questions (a numeric `answer`) or GeomRel's relation items (multiple choice:
 //! option columns and the answer's letter). VLMEvalKit tells the two apart by the
 //! TSV's columns and Parquet gives `answer` one type, so a run that mixes them is
@@ -325,7 +325,7 @@ pub enum DatasetError {
     /// The lmms-eval task folder cannot be written as asked (the message says why).
     #[error("lmms-eval: {0}")]
     LmmsEval(String),
-    /// A row of the other [`Layout`] than the dataset's first row: a relation item
+    /// A row of the other `Layout` than the dataset's first row: a relation item
     /// among GeomVerse problems, or the other way round.
     #[error(
         "{path}:{line}: {id:?} is one of {found}, but the {sinks} dataset holds {expected} \

@@ -34,8 +34,8 @@ impl Default for GpuOptions {
 /// The largest frame scenes are tiled into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum TargetSize {
-    /// Let the renderer choose: [`TargetSize::SOFTWARE`] on software adapters,
-    /// [`TargetSize::HARDWARE`] on GPUs.
+    /// Let the renderer choose: `TargetSize::SOFTWARE` on software adapters,
+    /// `TargetSize::HARDWARE` on GPUs.
     #[default]
     Auto,
     /// This many pixels (clamped to 1..=the device limit).
