@@ -33,13 +33,12 @@ mod frame;
 mod labels;
 mod marks;
 
-pub(crate) use frame::DiagramError;
-
 use crate::generate::Annotation;
 use crate::style::{Palette, Style};
 
 use crate::generate::Problem;
 use crate::scene::{Color, Scene, SceneError};
+pub use frame::DiagramError;
 use serde::{Deserialize, Serialize};
 
 /// Stroke width (px) that label clearances are measured from, whatever the style's.

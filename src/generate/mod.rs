@@ -60,11 +60,13 @@ pub use generator::{Generator, GeneratorError};
 pub(crate) use limits::LimitError;
 pub use problem::*;
 pub use rewrite::backward::{BackwardError, backward_question};
+pub use rewrite::{AidsError, UnrelatedError};
 pub use task::Task;
-pub(crate) use text::{TextError, point_name};
+pub(crate) use text::point_name;
 
 use rayon::prelude::*;
 use std::ops::RangeInclusive;
+pub use text::TextError;
 
 /// The JSON Schema of a Problem (`geomrender schema problem`).
 pub const SCHEMA: &str = include_str!("../../schemas/problem.schema.json");

@@ -19,4 +19,3 @@ crate::words!(Task, "task", {
     Geomverse => "geomverse",
     Relations => "relations",
 });
-

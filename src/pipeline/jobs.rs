@@ -5,7 +5,7 @@ use super::{Job, JobError, LineFault};
 use crate::compose::{Composed, compose, compose_variant};
 use crate::generate::{Answer, Params, Problem};
 use crate::output::availability::{Bases, VariantOutcome};
-use crate::output::manifest::{ProblemFields, RelationFields, Lineage};
+use crate::output::manifest::{Lineage, ProblemFields, RelationFields};
 use crate::scene::{check_id, limits, parse_scene_value};
 use crate::variants::{
     Axis, Drawing, Pixels, Plan, Variant, VariantError, draw_problem, vary_scene,

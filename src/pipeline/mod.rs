@@ -45,14 +45,14 @@ pub(crate) use crate::output::availability::{Availability, Bases, VariantOutcome
 pub use error::{JobError, LineError, LineFault};
 pub use jobs::{Expanded, LineKind, SkipReason, Skipped, draw_variant, expand_line, line_kind};
 pub use previous::{OccupiedError, Previous, RUN_DIRS, RUN_FILES, clear, holds_run, occupied};
-pub(crate) use resume::ResumeError;
+
 pub use skipped::{SKIPPED, SKIPPED_SCHEMA, SkipCount};
 pub use stats::{StageTimes, Timer};
 
 use crate::output::datasets::{DatasetError, DatasetOptions, DatasetWriter, Exported};
 use crate::output::dir::Dir;
 use crate::output::lock::OutputLock;
-use crate::output::manifest::{ManifestWriter, ProblemFields, Lineage};
+use crate::output::manifest::{Lineage, ManifestWriter, ProblemFields};
 use crate::output::record::{Format, InputFile, Provenance, RunRecipe, RunRecord};
 pub use crate::output::record::{Origin, Variants};
 use crate::render::CpuRenderer;
@@ -64,6 +64,7 @@ use crate::render::{BackendError, BackendKind, Decision, Requested, decide};
 use crate::scene::{Scene, SceneError};
 use crate::style::Encoding;
 use crate::variants::Pixels;
+pub use resume::ResumeError;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -7,8 +7,8 @@ use super::resume::{Cursor, Kept};
 use super::seen::Seen;
 use super::skipped::SkipLog;
 use super::{
-    Availability, Bases, Done, Expand, JobError, LineError, LineFault, Meta, VariantOutcome, Progress,
-    Raster, RunError, RunOptions, StageTimes, Timer,
+    Availability, Bases, Done, Expand, JobError, LineError, LineFault, Meta, Progress, Raster,
+    RunError, RunOptions, StageTimes, Timer, VariantOutcome,
 };
 use crate::digest::sha256_hex;
 use crate::jsonl::Lines;

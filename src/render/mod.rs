@@ -36,12 +36,15 @@ mod text;
 
 pub use backend::{BackendError, BackendKind, Decision, Requested, decide};
 pub use cpu::{CpuError, CpuRenderer, svg_options};
+pub use prepare::DrawOp;
 #[cfg(feature = "gpu")]
 pub use prepare::{PreparedScene, prepare};
 pub use raster::{PlacedGlyph, layout_glyphs};
 pub use tessellate::{
     DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, Mesh, TessellateOptions, Tessellator,
 };
+pub use tessellate::{Paint, Vertex};
+pub use text::ShapedText;
 #[cfg(feature = "gpu")]
 pub use text::{font_system, shape};
 

@@ -150,7 +150,9 @@ mod tests {
             })
             .collect();
         assert_eq!(kinds, ["opaque", "translucent", "text", "opaque"]);
-        let DrawOp::Text(run) = &p.ops[2] else { panic!() };
+        let DrawOp::Text(run) = &p.ops[2] else {
+            panic!()
+        };
         assert_eq!(run.len(), 2);
         assert_eq!(p.background, Some(Color::WHITE));
         // The first square's corners (0,0) and (10,10) in NDC of a 100×50 canvas.

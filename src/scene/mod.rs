@@ -27,10 +27,11 @@ pub mod transform;
 mod validate;
 
 pub use color::{Color, ColorParseError};
-pub(crate) use error::{Reason, SceneError};
+
 pub use parse::{parse_scene, parse_scene_value};
 pub use validate::{check_bounds, check_id, dash_estimate, limits, validate};
 
+pub use error::{Reason, SceneError};
 use serde::{Deserialize, Serialize};
 
 /// The JSON Schema of Scene v1 (`geomrender schema scene`).

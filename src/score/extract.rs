@@ -16,7 +16,7 @@
 //! plain-space thousands groups (`1 234`) are not numbers; `\frac` reads numbers and π
 //! only, not nested expressions.
 
-use super::cascade::{Extracted, RuleOutcome, Rule, clause_after, head, re, trigger};
+use super::cascade::{Extracted, Rule, RuleOutcome, clause_after, head, re, trigger};
 use super::letters::{tokens_at, whole_reply};
 use super::normalize::{find_values, first_value, normalize_text};
 use super::option_text::option_text_rule;
@@ -177,7 +177,10 @@ fn read_answer(clause: &str, choices: Option<usize>) -> Option<(Reading, &str)> 
     {
         match named[..] {
             [index] if index < n => {
-                return Some((Reading::Extracted(Extracted::Choice(index)), &stripped[len..]));
+                return Some((
+                    Reading::Extracted(Extracted::Choice(index)),
+                    &stripped[len..],
+                ));
             }
             // A letter past the options is no answer: a number may still follow.
             [_] => {}
@@ -478,7 +481,11 @@ mod tests {
             "It cannot be determined.",
             "There is not enough information to tell.",
         ] {
-            assert_eq!(read(s), (Some(Extracted::Choice(3)), Rule::Refusal), "{s:?}");
+            assert_eq!(
+                read(s),
+                (Some(Extracted::Choice(3)), Rule::Refusal),
+                "{s:?}"
+            );
             assert_eq!(num(s), (None, Rule::Refusal), "{s:?}");
         }
         let three: Vec<String> = ["Parallel", "Perpendicular", "Skew"]

@@ -35,7 +35,7 @@ impl VariantValue {
 
 impl fmt::Display for VariantValue {
     /// Numbers as the manifest and the datasets spell them
-    /// ([`crate::decimal::fmt_shortest_f64`]: `24`, not `24.0`), text as it is.
+    /// (`crate::decimal::fmt_shortest_f64`: `24`, not `24.0`), text as it is.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             VariantValue::Number(v) => f.write_str(&crate::decimal::fmt_shortest_f64(*v)),

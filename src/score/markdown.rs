@@ -314,7 +314,10 @@ fn blind(s: &mut String, r: &Report) {
         BlindBaseline::TemplateMajority.model(),
         BlindBaseline::TextClassifier.model(),
         super::blind::CLASSIFIER_ITERATIONS,
-        if b.methods.iter().any(|m| m.name == BlindBaseline::TextClassifier) {
+        if b.methods
+            .iter()
+            .any(|m| m.name == BlindBaseline::TextClassifier)
+        {
             ""
         } else {
             " This manifest has no multiple-choice item, so it is not reported."

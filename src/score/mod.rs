@@ -90,29 +90,42 @@ mod write;
 mod xlsx;
 
 pub use accuracy::{Tolerance, is_correct};
-pub use cascade::{Extracted, RuleOutcome, Rule, option_letter};
+pub use cascade::{Extracted, Rule, RuleOutcome, option_letter};
 pub use error::{LineReason, RejectedLine, ScoreError};
 pub use extract::{Attempt, Extraction, explain, extract};
-pub(crate) use flips::{Flip, flips};
+pub(crate) use flips::flips;
 pub use harness::{PredictionFormat, parse_lmms_eval, parse_vlmevalkit};
 pub use html::write_html;
 pub(crate) use inputs::expand_predictions;
 pub use items::{ITEMS_SCHEMA, ItemRow, Scalar, item_rows};
 pub(crate) use join::score_predictions;
-pub(crate) use manifest::{BASE_AXIS, ManifestItem, parse_manifest};
-pub(crate) use not_drawn::{NotDrawn, read_not_drawn};
-pub(crate) use predictions::{Prediction, parse_predictions};
+pub(crate) use manifest::{BASE_AXIS, parse_manifest};
+pub(crate) use not_drawn::read_not_drawn;
+pub(crate) use predictions::parse_predictions;
 pub use report::{
-    ReportAxis, Breakdowns, ItemCounts, GroupRow, ScoredFile, Inputs, ModelSummary, REPORT_FORMAT,
-    Report,
+    Breakdowns, GroupRow, Inputs, ItemCounts, ModelSummary, REPORT_FORMAT, Report, ReportAxis,
+    ScoredFile,
 };
 pub use stats::{Interval, Z_95, mcnemar_exact, wilson};
 pub use trace::explain_id;
 pub use write::{write_items, write_report};
 pub use xlsx::{MAX_XLSX_BYTES, MAX_XLSX_RATIO};
 
+pub use base_set::{BaseSet, BaseSetKind};
+pub use blind::{BaselineReport, Baselines, BlindBaseline, Fold, SummaryRow};
+pub use consistency::Consistency;
+pub use flips::{Flip, FlipDirection};
+pub use items::RelationKeys;
+pub use join::{Scored, Verdict};
+pub use manifest::{Label, ManifestItem, VariantValue};
+pub use not_drawn::NotDrawn;
+pub use predictions::{ModelOutput, Prediction};
+pub use relation_report::{CannotInferRow, PairedGroupRow};
+pub use relations::ItemRelation;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+pub use tally::TallyRow;
+pub use write::ReportFiles;
 
 /// The JSON Schema of `report.json`.
 pub const REPORT_SCHEMA: &str = include_str!("../../schemas/report.schema.json");

@@ -27,7 +27,7 @@
 //! is not read, nor a refusal worded otherwise ("cannot be determined" is the
 //! refusal rule's, no answer).
 
-use super::cascade::{Extracted, RuleOutcome, Rule, clause_after, re, trigger};
+use super::cascade::{Extracted, Rule, RuleOutcome, clause_after, re, trigger};
 use super::normalize::{normalize_text, parse_value};
 use regex::Regex;
 use std::sync::LazyLock;

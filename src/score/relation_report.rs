@@ -20,13 +20,13 @@ use super::join::Verdict;
 use super::manifest::{Label, ManifestItem};
 use super::relations::{ItemRelation, is_cannot_be_inferred};
 use super::stats::{Z_95, wilson};
-use super::tally::{Layout, TallyRow, Tally, counted, holm_per_axis, make_row_seeded, ratio};
+use super::tally::{Layout, Tally, TallyRow, counted, holm_per_axis, make_row_seeded, ratio};
 use crate::generate::relations::{Domain, RELATIONS};
 use crate::generate::relations::{Mode, Subset};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
-/// One cell of a relation breakdown: the [`Row`] of the items of one group.
+/// One cell of a relation breakdown: the [`TallyRow`] of the items of one group.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PairedGroupRow {
     #[serde(flatten)]

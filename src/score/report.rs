@@ -21,7 +21,7 @@ use super::join::{Scored, Verdict};
 use super::manifest::{ManifestItem, VariantValue};
 use super::relation_report::{CannotInferRow, PairedGroupRow, RelationTallies};
 use super::stats::{Z_95, wilson};
-use super::tally::{Key, Layout, TallyRow, Tally, make_rows, ratio, tally_model};
+use super::tally::{Key, Layout, Tally, TallyRow, make_rows, ratio, tally_model};
 use super::{MissingPolicy, ScoreOptions};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -6,7 +6,7 @@ use super::error::ScoreError;
 use super::extract::explain;
 use super::manifest::{Label, ManifestItem};
 use super::predictions::ModelOutput;
-use super::{ScoreOptions, LoadedFile, load};
+use super::{LoadedFile, ScoreOptions, load};
 use std::fmt::Write;
 
 /// Explains every prediction for `id` (of `model` only, when given): label, raw and

@@ -20,7 +20,8 @@ mod spec;
 
 pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, drawing_style, vary_scene};
 pub use axes::{AXES, Axis, AxisDef, AxisValue, Look, OnScene, Setting, Values};
-pub(crate) use change::Change;
+
+pub use change::Change;
 pub use pixels::{Canvas, PixelHook, Pixels};
 pub use spec::{ALL, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, Variant};
 

@@ -2530,7 +2530,7 @@ fn the_projection_converges_near_its_start() {
 /// misleading.
 #[test]
 fn relabelled_and_unrelated_items_verify_too() {
-    use geomrender::generate::relations::rewrite::{relabel, with_unrelated};
+    use geomrender::generate::relations::rewrite::{relabel_relation, with_unrelated};
     let opts = RelationOptions {
         seed: 41,
         indeterminate: 0.3,
@@ -2545,7 +2545,7 @@ fn relabelled_and_unrelated_items_verify_too() {
         .chain(generate_relations(&visual, 0, 500))
         .map(|p| p.unwrap())
         .collect();
-    let mut variants: Vec<Problem> = base.iter().map(|p| relabel(p, 3)).collect();
+    let mut variants: Vec<Problem> = base.iter().map(|p| relabel_relation(p, 3)).collect();
     variants.extend(base.iter().filter_map(|p| with_unrelated(p, 1)));
     variants.extend(base.iter().filter_map(|p| with_unrelated(p, 2)));
     assert!(variants.len() > 5_400, "{} variants", variants.len());

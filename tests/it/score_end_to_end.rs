@@ -6,7 +6,7 @@
 //! the manifest of a real `geomrender sweep` (`real_rendered_sweep_end_to_end`).
 
 use crate::support::cli::{bin, run_ok, run_score};
-use geomrender::score::{self, LineReason, RejectedLine, ScoreOptions, LoadedFile};
+use geomrender::score::{self, LineReason, LoadedFile, RejectedLine, ScoreOptions};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

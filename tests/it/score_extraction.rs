@@ -2,7 +2,7 @@
 //! (`tests/fixtures/score/extraction.jsonl`): each line names the value that must be
 //! read and the rule that must read it, and every rule of the cascade is covered.
 
-use geomrender::score::{Extracted, RuleOutcome, Rule, explain, extract};
+use geomrender::score::{Extracted, Rule, RuleOutcome, explain, extract};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -35,7 +35,9 @@ fn expected(case: &Case) -> Option<Extracted> {
     match &case.expect {
         serde_json::Value::Null => None,
         serde_json::Value::Number(n) => Some(Extracted::Number(n.as_f64().expect("finite"))),
-        serde_json::Value::String(s) => Some(Extracted::Choice(usize::from(s.as_bytes()[0] - b'A'))),
+        serde_json::Value::String(s) => {
+            Some(Extracted::Choice(usize::from(s.as_bytes()[0] - b'A')))
+        }
         other => panic!("bad expect {other}"),
     }
 }
@@ -105,7 +107,8 @@ fn trace_is_consistent_with_the_decision() {
         );
         // Every rule before the deciding one did not fire; the deciding one did (a
         // hedge is decided by the rule whose reading named several options).
-        let decides = |o: &RuleOutcome| matches!(o, RuleOutcome::Fired { .. } | RuleOutcome::Hedged { .. });
+        let decides =
+            |o: &RuleOutcome| matches!(o, RuleOutcome::Fired { .. } | RuleOutcome::Hedged { .. });
         let pos = full.trace.iter().position(|a| decides(&a.outcome));
         match pos {
             Some(p) => {
@@ -130,7 +133,11 @@ fn trace_is_consistent_with_the_decision() {
 fn letters_are_never_read_without_choices() {
     for c in cases().into_iter().chain(letter_cases()) {
         let e = extract(&c.prediction, None);
-        assert!(!matches!(e.answer, Some(Extracted::Choice(_))), "{}", c.note);
+        assert!(
+            !matches!(e.answer, Some(Extracted::Choice(_))),
+            "{}",
+            c.note
+        );
     }
 }
 

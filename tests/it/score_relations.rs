@@ -8,7 +8,9 @@
 //! the variant's flips, and precision, recall and F1 computed here by hand.
 
 use crate::support::cli::{bin, run_ok, run_score};
-use geomrender::score::{self, MissingPolicy, ScoreOptions, LoadedFile, Z_95, mcnemar_exact, wilson};
+use geomrender::score::{
+    self, LoadedFile, MissingPolicy, ScoreOptions, Z_95, mcnemar_exact, wilson,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -16,7 +16,7 @@ const TAG_UNRELATED: u64 = 0x7265_6c75_6e72_656c; // "relunrel"
 /// another letter), in the diagram, the conditions, the asked elements and both
 /// texts; the answer and the choices unchanged. `p` unchanged when it is not a
 /// relation item.
-pub fn relabel(p: &Problem, seed: u64) -> Problem {
+pub fn relabel_relation(p: &Problem, seed: u64) -> Problem {
     let mut q = p.clone();
     let Some(item) = q.relation.as_deref_mut() else {
         return q;

@@ -12,3 +12,5 @@ pub(crate) mod aux;
 pub(crate) mod backward;
 pub(crate) mod phrasing;
 pub(crate) mod unrelated;
+pub use aux::AidsError;
+pub use unrelated::UnrelatedError;

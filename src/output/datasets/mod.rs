@@ -43,11 +43,12 @@ mod shards;
 mod tsv;
 mod webdataset;
 
-pub(crate) use row::{DatasetRow, Layout};
+pub(crate) use row::DatasetRow;
 pub(crate) use tsv::NAME as VLMEVALKIT_NAME;
 
 use crate::output::dir::{Dir, Kind};
 use crate::output::manifest::{FileCheckError, ManifestRow};
+pub use row::Layout;
 use std::path::{Path, PathBuf};
 
 /// A dataset format; as JSON (`done.json`), its name on the command line.

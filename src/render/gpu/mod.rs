@@ -23,11 +23,12 @@ mod ring;
 mod target;
 
 pub use context::survey;
+pub use context::{AdapterReport, AdapterSummary};
 pub use frame::{Frame, FrameBuilder, Frames, Tile};
 pub use options::{GpuOptions, TargetSize};
 pub use pipelines::{BlendSpace, PATH_SHADER};
 pub use renderer::{FRAMES_IN_FLIGHT, GpuRenderer};
-pub(crate) use ring::{ImageSink, RingPhase};
+pub use ring::{ImageSink, RingPhase};
 
 /// Why the GPU backend failed.
 #[derive(Debug, thiserror::Error)]

@@ -24,7 +24,6 @@ mod logistic;
 mod majority;
 mod template;
 
-pub(crate) use folds::Fold;
 pub(super) use logistic::ITERATIONS as CLASSIFIER_ITERATIONS;
 
 use super::MissingPolicy;
@@ -36,6 +35,7 @@ use super::relation_report::{CannotInferRow, Dimension, PairedGroupRow, Relation
 use super::relations::RELATIONS_TASK;
 use super::stats::{Z_95, wilson};
 use super::tally::{Layout, TallyRow, make_rows, ratio, tally_model};
+pub use folds::Fold;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
@@ -47,7 +47,7 @@ pub(crate) const GEOMVERSE_TASK: &str = "geomverse";
 pub struct Baselines {
     /// The cross-fitting folds' sizes over the whole manifest.
     pub folds: Vec<Fold>,
-    /// Each baseline that covers some item of the manifest, in [`Baseline::ALL`] order.
+    /// Each baseline that covers some item of the manifest, in [`BlindBaseline::ALL`] order.
     pub methods: Vec<BaselineReport>,
 }
 
@@ -62,7 +62,10 @@ pub enum BlindBaseline {
 }
 
 impl BlindBaseline {
-    pub const ALL: [BlindBaseline; 2] = [BlindBaseline::TemplateMajority, BlindBaseline::TextClassifier];
+    pub const ALL: [BlindBaseline; 2] = [
+        BlindBaseline::TemplateMajority,
+        BlindBaseline::TextClassifier,
+    ];
 
     /// The `model` of its rows: `blind:` and its name, beside the models' names.
     pub(crate) fn model(self) -> &'static str {

@@ -19,7 +19,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     plot_title: "relabelling seed",
     look: None,
     rewrite: Some(|s, p, _| match integer(s) {
-        Some(seed) if p.is_relation() => Ok(relations::rewrite::relabel(&p, seed)),
+        Some(seed) if p.is_relation() => Ok(relations::rewrite::relabel_relation(&p, seed)),
         Some(seed) => relabel(&p, seed).map_err(rewrite_error("relabel")),
         None => Ok(p),
     }),
