@@ -5,8 +5,9 @@
 //!
 //! ```text
 //! rng        the pinned, portable per-problem random stream (ChaCha8 from (seed, index))
-//! shapes     the 15 shape kinds: their quantities, roles and outlines
-//! formulas   the formula catalogue: each shape's relations, forward and inverted
+//! shapes     the 15 shape kinds and 3 angle connectors, one definition each: roles,
+//!            fitting, outlines, words and formulas (`shapes/<kind>.rs`)
+//! formulas   the formula catalogue gathered from the shapes' definitions
 //! expr       numbers and expressions as the texts write them (GeomVerse's rounding)
 //! algorithm  Algorithm 1: a tree of shapes and formulas, values assigned bottom-up
 //! geom       plane geometry for placing shapes (intersections, containment)

@@ -159,8 +159,10 @@ pub(super) fn refresh_names(d: &mut Diagram) {
         .shapes
         .iter()
         .map(|s| {
-            let order: Vec<usize> = if s.kind == ShapeKind::Sector && s.vertices.len() == 3 {
-                vec![s.vertices[1], s.vertices[0], s.vertices[2]]
+            // Some kinds spell their name in another order (a sector, from its centre).
+            let spelt = s.kind.def().name_order;
+            let order: Vec<usize> = if !spelt.is_empty() && s.vertices.len() == spelt.len() {
+                spelt.iter().map(|&i| s.vertices[i]).collect()
             } else {
                 s.vertices.clone()
             };
@@ -311,28 +313,22 @@ impl<'a> W<'a> {
 
     /// "side", "diameter", "radius", "base", "diagonal".
     fn noun(&self, role: Role, side: usize) -> &'static str {
-        match (self.d.sides[side].kind, self.kind, role) {
-            (SideKind::Diagonal, ..) => "diagonal",
-            (SideKind::Diameter, ..) => "diameter",
-            (_, ShapeKind::Semicircle, _) => "diameter",
-            (_, ShapeKind::Sector, _) => "radius",
-            (_, ShapeKind::Trapezoid, Role::Edge(0) | Role::Edge(1)) => "base",
-            _ => "side",
+        match self.d.sides[side].kind {
+            SideKind::Diagonal => "diagonal",
+            SideKind::Diameter => "diameter",
+            _ => (self.kind.def().side_noun)(role),
         }
     }
 
     fn measure_phrase(&self, m: usize) -> String {
         let me = &self.d.measures[m];
         let shape = shape_phrase(self.d, me.shape, self.a);
-        let circle = self
-            .d
-            .shapes
-            .get(me.shape)
-            .is_some_and(|s| s.kind == ShapeKind::Circle);
+        // "perimeter", or a circle's "circumference".
+        let perimeter =
+            (self.d.shapes.get(me.shape)).map_or("perimeter", |s| s.kind.def().perimeter);
         match me.kind {
             MeasureKind::Area => format!("the area of {shape}"),
-            MeasureKind::Perimeter if circle => format!("the circumference of {shape}"),
-            MeasureKind::Perimeter => format!("the perimeter of {shape}"),
+            MeasureKind::Perimeter => format!("the {perimeter} of {shape}"),
             MeasureKind::ArcLength => format!("the arc length of {shape}"),
             MeasureKind::Height => format!("the length of the height of {shape}"),
         }
@@ -565,12 +561,12 @@ impl Facts {
                         .push(format!("the {name} shape is {}", step.kind.description()));
                 }
             }
-            if step.kind.is_connector() && info == Info::Text {
+            if let (Some(c), Info::Text) = (step.kind.def().connector(), info) {
                 self.facts.push(format!(
                     "{} and {} are {}",
                     w.name(Role::Angle(0)),
                     w.name(Role::Angle(1)),
-                    connector_word(step.kind)
+                    c.word
                 ));
             }
             let mut bindings: Vec<&super::problem::Binding> = step.inputs.iter().collect();
@@ -645,14 +641,6 @@ impl Facts {
                     .push(format!("the {name} shape is {}", shape.kind.description()));
             }
         }
-    }
-}
-
-fn connector_word(kind: ShapeKind) -> &'static str {
-    match kind {
-        ShapeKind::VerticalAngles => "vertical angles",
-        ShapeKind::SupplementaryAngles => "supplementary angles",
-        _ => "complementary angles",
     }
 }
 
