@@ -11,6 +11,7 @@ use super::problem::Binding;
 use super::problem::{
     Annotation, Diagram, ElementRef, Info, MeasureKind, Problem, SideKind, Status, Step, Texts,
 };
+use super::rewrite::phrasing;
 use super::shapes::{Role, ShapeKind};
 use crate::generate::expr::{Expr, add, mul, n, sub};
 
@@ -61,13 +62,7 @@ fn bad(what: String) -> TextError {
 /// Checks every index and formula id before any text is written, so that a hand-edited
 /// Problem gives an error instead of a panic.
 pub(crate) fn check(p: &Problem) -> Result<(), TextError> {
-    if p.params.phrasing > super::rewrite::phrasing::MAX {
-        return Err(bad(format!(
-            "params.phrasing is {}; the wordings are 0..={}",
-            p.params.phrasing,
-            super::rewrite::phrasing::MAX
-        )));
-    }
+    phrasing::check(p).map_err(|e| bad(e.to_string()))?;
     let d = &p.diagram;
     let np = d.points.len();
     let pts_ok = |v: &[usize]| v.iter().all(|&i| i < np);
@@ -514,17 +509,7 @@ fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
     }
     let asked = asked_phrase(d, a, root_step);
     let cot = solution(p, a)?;
-    let uses_pi = p
-        .steps
-        .iter()
-        .any(|s| formulas::by_id(&s.formula).is_some_and(Formula::uses_pi));
-    let question = super::rewrite::phrasing::question(
-        p.params.phrasing,
-        &join(&facts.facts),
-        &asked,
-        uses_pi,
-        has_decimals(&cot),
-    );
+    let question = phrasing::question_of(p, &join(&facts.facts), &asked, &cot);
     Ok((question, cot))
 }
 
@@ -685,12 +670,6 @@ fn asked_phrase(d: &Diagram, a: Annotation, root: &Step) -> String {
         },
         ElementRef::Measure(m) => w.measure_phrase(m),
     }
-}
-
-fn has_decimals(text: &str) -> bool {
-    let b = text.as_bytes();
-    (1..b.len().saturating_sub(1))
-        .any(|i| b[i] == b'.' && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit())
 }
 
 /// The chain of thought: every needed step, then "Therefore the final answer is N."
