@@ -15,7 +15,8 @@
 //! colours    the fill colours, named and told apart
 //! build      diagram elements, statuses and reasoning steps
 //! problem    the Problem: diagram, givens, steps, texts, answer (the JSON contract)
-//! text       names, labels, question and solution in both annotation styles
+//! text       names and labels (`naming`), question and solution (`wording`) in both
+//!            annotation styles; the question's frame is `rewrite::phrasing`'s
 //! limits     what a Problem read back may hold (names, counts, values), checked
 //! generator  what a run generates: GeomVerse problems or relation items, one type
 //! task       which of the two, by name (`--task`)
