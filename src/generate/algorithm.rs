@@ -156,11 +156,13 @@ impl Builder<'_> {
                 && (!self.cfg.standard_only || f.kind.is_standard())
                 && (!expand || f.inputs.iter().any(|r| r.connectable()))
                 // A circle shares nothing, so it can only be the root.
-                && (f.kind != ShapeKind::Circle || matches!(need, Need::Root(_)))
+                && (!f.kind.def().root_only || matches!(need, Need::Root(_)))
                 // Only vertical angles carry a shape (it fills the opposite angle).
-                && (need != Need::Angle || !expand || f.kind == ShapeKind::VerticalAngles)
+                && (need != Need::Angle
+                    || !expand
+                    || f.kind.def().connector().is_some_and(|c| c.carries_shape))
         };
-        let candidates: Vec<&'static Formula> = FORMULAS.iter().filter(fits).collect();
+        let candidates: Vec<&'static Formula> = FORMULAS.iter().copied().filter(fits).collect();
         let mut kinds: Vec<ShapeKind> = candidates.iter().map(|f| f.kind).collect();
         kinds.dedup();
         kinds.sort();
@@ -265,10 +267,10 @@ impl Builder<'_> {
                 Some(v) => v,
                 None => {
                     let out = self.rng.int(25, 80) as f64;
-                    match kind {
-                        ShapeKind::SupplementaryAngles => 180.0 - out,
-                        ShapeKind::ComplementaryAngles => 90.0 - out,
-                        _ => out,
+                    // The angles sum to 180° or 90°, or are equal.
+                    match kind.def().connector().and_then(|c| c.sum) {
+                        Some(sum) => sum - out,
+                        None => out,
                     }
                 }
             };

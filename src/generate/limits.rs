@@ -315,16 +315,7 @@ impl Problem {
         }
         number("params.branch_prob", self.params.branch_prob, 0.0, 1.0)?;
         number("params.variablized", self.params.variablized, 0.0, 1.0)?;
-        if self.params.phrasing > super::rewrite::phrasing::MAX {
-            return Err(err(
-                "params.phrasing",
-                format!(
-                    "{} is not a wording; they are 0..={}",
-                    self.params.phrasing,
-                    super::rewrite::phrasing::MAX
-                ),
-            ));
-        }
+        super::rewrite::phrasing::check(self)?;
 
         for (i, p) in d.points.iter().enumerate() {
             let at = format!("diagram.points[{i}]");

@@ -5,8 +5,9 @@
 //!
 //! ```text
 //! rng        the pinned, portable per-problem random stream (ChaCha8 from (seed, index))
-//! shapes     the 15 shape kinds: their quantities, roles and outlines
-//! formulas   the formula catalogue: each shape's relations, forward and inverted
+//! shapes     the 15 shape kinds and 3 angle connectors, one definition each: roles,
+//!            fitting, outlines, words and formulas (`shapes/<kind>.rs`)
+//! formulas   the formula catalogue gathered from the shapes' definitions
 //! expr       numbers and expressions as the texts write them (GeomVerse's rounding)
 //! algorithm  Algorithm 1: a tree of shapes and formulas, values assigned bottom-up
 //! geom       plane geometry for placing shapes (intersections, containment)
@@ -14,7 +15,8 @@
 //! colours    the fill colours, named and told apart
 //! build      diagram elements, statuses and reasoning steps
 //! problem    the Problem: diagram, givens, steps, texts, answer (the JSON contract)
-//! text       names, labels, question and solution in both annotation styles
+//! text       names and labels (`naming`), question and solution (`wording`) in both
+//!            annotation styles; the question's frame is `rewrite::phrasing`'s
 //! limits     what a Problem read back may hold (names, counts, values), checked
 //! generator  what a run generates: GeomVerse problems or relation items, one type
 //! task       which of the two, by name (`--task`)
@@ -60,11 +62,11 @@ pub use generator::{Generator, GeneratorError};
 pub(crate) use limits::LimitError;
 pub use problem::*;
 pub use rewrite::backward::{BackwardError, backward_question};
-pub use rewrite::{AidsError, UnrelatedError};
 pub use task::Task;
 pub(crate) use text::point_name;
 
 use rayon::prelude::*;
+pub use rewrite::{AidsError, UnrelatedError};
 use std::ops::RangeInclusive;
 pub use text::TextError;
 
@@ -140,7 +142,7 @@ pub enum GenerateError {
 
 impl GenerateOptions {
     /// Checks ranges; `generate_one` calls it.
-    pub fn validate(&self) -> Result<(), GenerateError> {
+    pub(crate) fn validate(&self) -> Result<(), GenerateError> {
         let (lo, hi) = (*self.depth.start(), *self.depth.end());
         if lo == 0 || hi > MAX_DEPTH || lo > hi {
             return Err(GenerateError::BadDepth(lo, hi));

@@ -10,7 +10,7 @@
 use super::algorithm::Tree;
 use super::geom::{self, P, Xf};
 use super::rng::Rng;
-use super::shapes::{self, LocalGeometry, Role, Seg, ShapeKind};
+use super::shapes::{self, End, LocalGeometry, Ray, Role, Seg, ShapeKind};
 use crate::vec2;
 
 /// A concrete diagram element of a node's role (global point indices).
@@ -185,6 +185,16 @@ fn inside_side(poly: &[P], a: P, b: P) -> f64 {
     }
 }
 
+/// The perpendicular to `u` on the side of `toward`.
+fn turn(u: P, toward: P) -> P {
+    let p = vec2::perp(u);
+    if vec2::cross(u, toward) >= 0.0 {
+        p
+    } else {
+        vec2::scale(p, -1.0)
+    }
+}
+
 impl St<'_> {
     fn params(&self, node: usize) -> &[f64] {
         &self.tree.nodes[node].params
@@ -334,31 +344,29 @@ impl St<'_> {
                 continue;
             }
             let at = |u: P, s: f64| vec2::add(v, vec2::scale(u, s * len));
+            let connector = ck.def().connector()?;
             // (new points, new angle from them: (first, vertex, second), right angle corner).
-            let mut variants: Vec<Variant> = match ck {
-                ShapeKind::VerticalAngles => {
-                    vec![(vec![at(ua, -1.0), at(ub, -1.0)], [None, None], None)]
-                }
-                ShapeKind::SupplementaryAngles => vec![
-                    (vec![at(ua, -1.0)], [None, Some(gb)], None),
-                    (vec![at(ub, -1.0)], [Some(ga), None], None),
-                ],
-                ShapeKind::ComplementaryAngles => {
-                    let turn = |u: P, toward: P| {
-                        let p = vec2::perp(u);
-                        if vec2::cross(u, toward) >= 0.0 {
-                            p
-                        } else {
-                            vec2::scale(p, -1.0)
+            let mut variants: Vec<Variant> = (connector.rays.iter())
+                .map(|r| {
+                    let end = |e: End| match e {
+                        End::A => (ua, ub, ga),
+                        End::B => (ub, ua, gb),
+                    };
+                    let point = |ray: &Ray| match *ray {
+                        Ray::Back(e) => at(end(e).0, -1.0),
+                        Ray::Turn(e) => {
+                            let (u, toward, _) = end(e);
+                            at(turn(u, toward), 1.0)
                         }
                     };
-                    vec![
-                        (vec![at(turn(ua, ub), 1.0)], [Some(gb), None], Some(ga)),
-                        (vec![at(turn(ub, ua), 1.0)], [Some(ga), None], Some(gb)),
-                    ]
-                }
-                _ => return None,
-            };
+                    let ends = r.ends.map(|e| e.map(|e| end(e).2));
+                    (
+                        r.new.iter().map(point).collect(),
+                        ends,
+                        r.right.map(|e| end(e).2),
+                    )
+                })
+                .collect();
             self.rng.shuffle(&mut variants);
             for (new_pts, slots, right) in variants {
                 if !new_pts.iter().all(|&q| self.ray_free(v, q)) {

@@ -36,17 +36,15 @@ mod text;
 
 pub use backend::{BackendError, BackendKind, Decision, Requested, decide};
 pub use cpu::{CpuError, CpuRenderer, svg_options};
-pub use prepare::DrawOp;
 #[cfg(feature = "gpu")]
-pub use prepare::{PreparedScene, prepare};
+pub use prepare::{DrawOp, PreparedScene, prepare};
 pub use raster::{PlacedGlyph, layout_glyphs};
 pub use tessellate::{
-    DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, Mesh, TessellateOptions, Tessellator,
+    DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, Mesh, Paint, TessellateOptions, Tessellator,
+    Vertex,
 };
-pub use tessellate::{Paint, Vertex};
-pub use text::ShapedText;
 #[cfg(feature = "gpu")]
-pub use text::{font_system, shape};
+pub use text::{ShapedText, font_system, shape};
 
 /// Gives `buf` (an image's pixels, no longer needed) to this thread's CPU
 /// renderer for its next image: a caller that keeps buffers alive elsewhere (the

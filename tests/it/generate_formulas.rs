@@ -50,7 +50,7 @@ fn catalogue_is_at_least_the_papers() {
 #[test]
 fn every_formula_agrees_with_the_shapes_geometry() {
     let mut rng = Rng::for_attempt(11, 0);
-    for f in FORMULAS {
+    for &f in FORMULAS.iter() {
         let mut checked = 0;
         for _ in 0..200 {
             if f.kind.is_connector() {

@@ -51,7 +51,6 @@ pub use build::{
 };
 pub use item::{AngleRef, Asked, Condition, FigureRef, Line, Mode, RelationItem, Subset};
 pub use pool::{CANNOT_BE_INFERRED, CHORD, Domain, Family, RELATIONS, Relation, relation};
-pub use rewrite::relabel_relation;
 pub use stats::Stats;
 pub use text::{NOT_TO_SCALE, question_stem};
 

@@ -16,8 +16,8 @@
 //! more vertices, composite ones too) when none is drawn, a median of a triangle that is
 //! not also a height, or the chord of a sector's arc.
 
+use crate::generate::formulas;
 use crate::generate::problem::{AidKind, AuxLine, Problem, Segment, SideKind};
-use crate::generate::shapes::ShapeKind;
 use serde::{Deserialize, Serialize};
 
 /// Which auxiliary lines a diagram gets.
@@ -44,24 +44,12 @@ pub enum AidsError {
     NoneUnused,
 }
 
-/// Formulas whose solution step works with a height of the shape.
-const HEIGHT_FORMULAS: [&str; 8] = [
-    "parallelogram.area",
-    "parallelogram.side_from_area",
-    "parallelogram.angle_from_area",
-    "triangle.area_from_two_sides_and_angle",
-    "triangle.side_from_area",
-    "trapezoid.area",
-    "trapezoid.base_from_area",
-    "trapezoid.height_from_area",
-];
-
 /// The lines `aids` adds to `p`'s diagram (none is an error: no such variant).
 pub(crate) fn aux_lines(p: &Problem, aids: Aids) -> Result<Vec<AuxLine>, AidsError> {
     let used_steps = || p.steps.iter().filter(|s| !s.distractor);
-    let uses_height = |s: usize| {
-        used_steps().any(|st| st.shape == Some(s) && HEIGHT_FORMULAS.contains(&st.formula.as_str()))
-    };
+    // A step of `s` whose formula works with a height (its kind's `aux.height_formulas`).
+    let uses_height =
+        |s: usize| used_steps().any(|st| st.shape == Some(s) && works_with_height(&st.formula));
     let in_solution = |s: usize| used_steps().any(|st| st.shape == Some(s));
     let has_diagonal = |s: usize| {
         p.diagram
@@ -71,31 +59,29 @@ pub(crate) fn aux_lines(p: &Problem, aids: Aids) -> Result<Vec<AuxLine>, AidsErr
     };
     let mut out = Vec::new();
     for (s, shape) in p.diagram.shapes.iter().enumerate() {
-        use ShapeKind as K;
-        let triangle = matches!(
-            shape.kind,
-            K::Triangle | K::RightTriangle | K::EquilateralTriangle
-        );
+        // The lines its kind may get.
+        let aux = &shape.kind.def().aux;
         let line = match aids {
-            Aids::Solution => match shape.kind {
-                K::Parallelogram | K::Triangle | K::Trapezoid if uses_height(s) => height(p, s),
-                K::Semicircle if in_solution(s) => radius(p, s),
-                _ => None,
-            },
-            Aids::Unrelated => {
-                let heights = triangle || matches!(shape.kind, K::Parallelogram | K::Trapezoid);
-                (heights && !uses_height(s))
-                    .then(|| height(p, s))
-                    .flatten()
-                    .or_else(|| {
-                        (shape.kind == K::Semicircle && !in_solution(s))
-                            .then(|| radius(p, s))
-                            .flatten()
-                    })
-                    .or_else(|| (!has_diagonal(s)).then(|| diagonal(p, s)).flatten())
-                    .or_else(|| triangle.then(|| median(p, s)).flatten())
-                    .or_else(|| (shape.kind == K::Sector).then(|| chord(p, s)).flatten())
+            Aids::Solution => {
+                if !aux.height_formulas.is_empty() && uses_height(s) {
+                    height(p, s)
+                } else if aux.radius && in_solution(s) {
+                    radius(p, s)
+                } else {
+                    None
+                }
             }
+            Aids::Unrelated => (aux.height && !uses_height(s))
+                .then(|| height(p, s))
+                .flatten()
+                .or_else(|| {
+                    (aux.radius && !in_solution(s))
+                        .then(|| radius(p, s))
+                        .flatten()
+                })
+                .or_else(|| (!has_diagonal(s)).then(|| diagonal(p, s)).flatten())
+                .or_else(|| aux.median.then(|| median(p, s)).flatten())
+                .or_else(|| aux.chord.then(|| chord(p, s)).flatten()),
         };
         out.extend(line);
     }
@@ -104,6 +90,11 @@ pub(crate) fn aux_lines(p: &Problem, aids: Aids) -> Result<Vec<AuxLine>, AidsErr
         (true, Aids::Unrelated) => Err(AidsError::NoneUnused),
         (false, _) => Ok(out),
     }
+}
+
+/// Whether the formula `id` works with a height of its shape.
+fn works_with_height(id: &str) -> bool {
+    formulas::by_id(id).is_some_and(|f| f.kind.def().aux.height_formulas.contains(&id))
 }
 
 /// The foot of `q` on the line through `a` and `b`, and where along `a`→`b` it is.

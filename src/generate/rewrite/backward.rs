@@ -182,6 +182,7 @@ fn inverse_of(
     let want_exact = *exact.get(&step.inputs.iter().find(|b| b.role == wanted)?.element)?;
     for g in FORMULAS
         .iter()
+        .copied()
         .filter(|g| g.kind == step.kind && g.id != step.formula)
     {
         for s in swaps(g) {

@@ -12,5 +12,6 @@ pub(crate) mod aux;
 pub(crate) mod backward;
 pub(crate) mod phrasing;
 pub(crate) mod unrelated;
+
 pub use aux::AidsError;
 pub use unrelated::UnrelatedError;

@@ -2,6 +2,13 @@
 //! rephrased questions, §3.1.3, without a language model). Only the frame changes:
 //! the facts, element names, numbers, answer and solution are the original's.
 //! Wording 0 is GeomVerse's own (table 3).
+//!
+//! A Problem's wording is `params.phrasing`: [`check`] refuses one that does not
+//! exist (read back, and before texts are written), and [`question_of`] writes the
+//! question in it (`generate::text`).
+
+use crate::generate::formulas::{self, Formula};
+use crate::generate::{LimitError, Problem};
 
 /// The wordings, by number; 0 is the original.
 const FRAMES: [Frame; 4] = [
@@ -53,6 +60,36 @@ struct Frame {
 /// Whether `k` is the original wording (serde leaves it out of a Problem's JSON).
 pub(crate) fn is_original(k: &u8) -> bool {
     *k == 0
+}
+
+/// `p`'s wording exists: `params.phrasing` is at most [`MAX`].
+pub(crate) fn check(p: &Problem) -> Result<(), LimitError> {
+    let k = p.params.phrasing;
+    if k > MAX {
+        return Err(LimitError {
+            path: "params.phrasing".into(),
+            reason: format!("{k} is not a wording; they are 0..={MAX}"),
+        });
+    }
+    Ok(())
+}
+
+/// `p`'s question in its wording, for `facts` and `asked` in one annotation style:
+/// with the π sentence when a step's formula uses π, and the rounding one when its
+/// solution `cot` has decimals.
+pub(crate) fn question_of(p: &Problem, facts: &str, asked: &str, cot: &str) -> String {
+    let uses_pi = p
+        .steps
+        .iter()
+        .any(|s| formulas::by_id(&s.formula).is_some_and(Formula::uses_pi));
+    question(p.params.phrasing, facts, asked, uses_pi, has_decimals(cot))
+}
+
+/// A digit, a point and a digit: a decimal number.
+fn has_decimals(text: &str) -> bool {
+    let b = text.as_bytes();
+    (1..b.len().saturating_sub(1))
+        .any(|i| b[i] == b'.' && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit())
 }
 
 /// The question for `facts` (joined clauses, may be empty) and `asked` in wording

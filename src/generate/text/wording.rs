@@ -1,271 +1,18 @@
-//! Names, labels, questions and solutions, in both annotation styles.
-//!
-//! Everything here is a pure function of the diagram, the steps and `params.info`, so a
-//! Problem can be rewritten (values moved between image and text, letters permuted) and
-//! its texts regenerated consistently. Wording follows GeomVerse's tables 3 and 4.
+//! Wording: the sentences of the question and the solution in one annotation style,
+//! from the names [`super::naming`] gave: each element's phrase, the question's facts
+//! and asked quantity, and each step's worked explanation (GeomVerse's tables 3 and 4).
 
-use super::build::linear_text;
-use super::expr::{ExprError, fmt_num};
-use super::formulas::{self, Ctx, Formula, StepWords, capitalise};
-use super::problem::Binding;
-use super::problem::{
-    Annotation, Diagram, ElementRef, Info, MeasureKind, Problem, SideKind, Status, Step, Texts,
+use super::{TextError, bad};
+use crate::generate::build::linear_text;
+use crate::generate::expr::{Expr, add, fmt_num, mul, n, sub};
+use crate::generate::formulas::{self, Ctx, Formula, StepWords, capitalise};
+use crate::generate::problem::{
+    Annotation, Diagram, ElementRef, Info, MeasureKind, Problem, SideKind, Status, Step,
 };
-use super::shapes::{Role, ShapeKind};
-use crate::generate::expr::{Expr, add, mul, n, sub};
+use crate::generate::rewrite::phrasing;
+use crate::generate::shapes::{Role, ShapeKind};
 
-/// Greek letters for angles (π is left out: it is the constant).
-const GREEK: [&str; 20] = [
-    "α", "β", "γ", "δ", "ε", "ζ", "η", "θ", "κ", "λ", "μ", "ν", "ξ", "ρ", "σ", "τ", "φ", "χ", "ψ",
-    "ω",
-];
-
-/// Side letters (l and o are left out: they read as 1 and 0).
-const LATIN: &str = "abcdefghijkmnpqrstuvwxyz";
-
-fn nth_name(i: usize, alphabet: &[&str]) -> String {
-    let k = alphabet.len();
-    if i < k {
-        alphabet[i].to_string()
-    } else {
-        format!("{}{}", alphabet[i % k], i / k + 1)
-    }
-}
-
-/// The point names A, B, … Z, A1, B1, …
-pub(crate) fn point_name(i: usize) -> String {
-    let c = (b'A' + (i % 26) as u8) as char;
-    if i < 26 {
-        c.to_string()
-    } else {
-        format!("{c}{}", i / 26)
-    }
-}
-
-/// Why texts could not be written for a Problem (one read from JSON and edited, say).
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum TextError {
-    /// An index or formula id that does not fit the rest of the Problem.
-    #[error("inconsistent problem: {0}")]
-    Inconsistent(String),
-    /// A step whose values cannot be computed.
-    #[error(transparent)]
-    Expr(#[from] ExprError),
-}
-
-fn bad(what: String) -> TextError {
-    TextError::Inconsistent(what)
-}
-
-/// Checks every index and formula id before any text is written, so that a hand-edited
-/// Problem gives an error instead of a panic.
-pub(crate) fn check(p: &Problem) -> Result<(), TextError> {
-    if p.params.phrasing > super::rewrite::phrasing::MAX {
-        return Err(bad(format!(
-            "params.phrasing is {}; the wordings are 0..={}",
-            p.params.phrasing,
-            super::rewrite::phrasing::MAX
-        )));
-    }
-    let d = &p.diagram;
-    let np = d.points.len();
-    let pts_ok = |v: &[usize]| v.iter().all(|&i| i < np);
-    for (i, s) in d.shapes.iter().enumerate() {
-        if !pts_ok(&s.vertices) || s.vertices.is_empty() {
-            return Err(bad(format!("shape {i} has a bad vertex")));
-        }
-    }
-    if !d
-        .sides
-        .iter()
-        .all(|s| pts_ok(&s.points) && s.shapes.iter().all(|&k| k < d.shapes.len()))
-    {
-        return Err(bad("a side refers to a missing point or shape".into()));
-    }
-    if !d
-        .angles
-        .iter()
-        .all(|a| pts_ok(&a.points) && a.shape.is_none_or(|k| k < d.shapes.len()))
-    {
-        return Err(bad("an angle refers to a missing point or shape".into()));
-    }
-    if !d.measures.iter().all(|m| m.shape < d.shapes.len()) {
-        return Err(bad("a measure refers to a missing shape".into()));
-    }
-    let elem_ok = |e: ElementRef| match e {
-        ElementRef::Side(i) => i < d.sides.len(),
-        ElementRef::Angle(i) => i < d.angles.len(),
-        ElementRef::Measure(i) => i < d.measures.len(),
-    };
-    if p.steps.is_empty() {
-        return Err(bad("no steps".into()));
-    }
-    for (k, st) in p.steps.iter().enumerate() {
-        let f = formulas::by_id(&st.formula)
-            .ok_or_else(|| bad(format!("step {k}: unknown formula {}", st.formula)))?;
-        let binds: Vec<&Binding> = st.inputs.iter().chain([&st.output]).collect();
-        let roles_ok = f.kind == st.kind
-            && st.output.role == f.output
-            && f.inputs
-                .iter()
-                .all(|r| st.inputs.iter().any(|b| b.role == *r));
-        let shape_ok = st.shape.is_none_or(|s| s < d.shapes.len())
-            && (st.shape.is_some() || f.kind.is_connector());
-        let elems_ok = binds.iter().all(|b| elem_ok(b.element))
-            && st
-                .variable
-                .as_ref()
-                .is_none_or(|v| v.terms.iter().all(|t| elem_ok(t.element)));
-        if !(roles_ok && shape_ok && elems_ok) {
-            return Err(bad(format!(
-                "step {k} ({}) does not fit its formula or the diagram",
-                st.formula
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Recomputes every name, label and text of a problem from its diagram, steps and info.
-pub(super) fn refresh(p: &mut Problem) -> Result<(), TextError> {
-    check(p)?;
-    refresh_names(&mut p.diagram);
-    refresh_labels(&mut p.diagram, p.params.info);
-    let mut q = Texts::default();
-    let mut c = Texts::default();
-    for a in Annotation::ALL {
-        let (question, cot) = write(p, a)?;
-        match a {
-            Annotation::Coordinate => {
-                q.coordinate = question;
-                c.coordinate = cot;
-            }
-            Annotation::Individual => {
-                q.individual = question;
-                c.individual = cot;
-            }
-        }
-    }
-    p.question = q;
-    p.cot = c;
-    Ok(())
-}
-
-/// Names of shapes, sides and angles in both styles, from the point names.
-pub(super) fn refresh_names(d: &mut Diagram) {
-    let pname = |i: usize| d.points.get(i).map_or(String::new(), |p| p.name.clone());
-    let shape_names: Vec<Texts> = d
-        .shapes
-        .iter()
-        .map(|s| {
-            let order: Vec<usize> = if s.kind == ShapeKind::Sector && s.vertices.len() == 3 {
-                vec![s.vertices[1], s.vertices[0], s.vertices[2]]
-            } else {
-                s.vertices.clone()
-            };
-            let letters: String = order.iter().map(|&i| pname(i)).collect();
-            Texts {
-                coordinate: if s.kind.named_by_colour() {
-                    s.colour.clone()
-                } else {
-                    letters
-                },
-                individual: s.colour.clone(),
-            }
-        })
-        .collect();
-    for (s, n) in d.shapes.iter_mut().zip(shape_names) {
-        s.name = n;
-    }
-    // Letters go to the sides the texts talk about first, then to the rest.
-    let mut order: Vec<usize> = (0..d.sides.len()).collect();
-    order.sort_by_key(|&i| (status_rank(d.sides[i].status), i));
-    let latin: Vec<String> = LATIN.chars().map(String::from).collect();
-    let latin: Vec<&str> = latin.iter().map(String::as_str).collect();
-    let mut next = 0;
-    let side_names: Vec<(usize, Texts)> = order
-        .into_iter()
-        .map(|i| {
-            let s = &d.sides[i];
-            let individual = if s.status == Status::Asked {
-                "?".to_string()
-            } else {
-                next += 1;
-                nth_name(next - 1, &latin)
-            };
-            (
-                i,
-                Texts {
-                    coordinate: format!("{}{}", pname(s.points[0]), pname(s.points[1])),
-                    individual,
-                },
-            )
-        })
-        .collect();
-    for (i, n) in side_names {
-        d.sides[i].name = n;
-    }
-    // Greek letters: the asked angle first, then derived ones, then given ones.
-    let mut order: Vec<usize> = (0..d.angles.len()).collect();
-    order.sort_by_key(|&i| (status_rank(d.angles[i].status), i));
-    let angle_names: Vec<(usize, Texts)> = order
-        .into_iter()
-        .enumerate()
-        .map(|(k, i)| {
-            let a = &d.angles[i];
-            (
-                i,
-                Texts {
-                    coordinate: a.points.iter().map(|&p| pname(p)).collect(),
-                    individual: nth_name(k, &GREEK),
-                },
-            )
-        })
-        .collect();
-    for (i, n) in angle_names {
-        d.angles[i].name = n;
-    }
-}
-
-/// Naming order: what the texts derive first, given values after, unused last.
-fn status_rank(s: Status) -> u8 {
-    match s {
-        Status::Asked => 0,
-        Status::Derived => 1,
-        Status::Given => 2,
-        Status::Unused => 3,
-    }
-}
-
-/// Which values are printed on the image and what label each element carries.
-pub(super) fn refresh_labels(d: &mut Diagram, info: Info) {
-    for s in &mut d.sides {
-        s.shown = s.status == Status::Given && s.expr.is_none() && info == Info::Image;
-        let value = fmt_num(s.value);
-        s.label.coordinate = s.shown.then(|| value.clone());
-        s.label.individual = if s.shown {
-            Some(value)
-        } else if s.status != Status::Unused {
-            Some(s.name.individual.clone())
-        } else {
-            None
-        };
-    }
-    for a in &mut d.angles {
-        a.shown = a.status == Status::Given && a.expr.is_none() && info == Info::Image;
-        let value = format!("{}°", fmt_num(a.value));
-        a.label.coordinate = a.shown.then(|| value.clone());
-        a.label.individual = if a.shown {
-            Some(value)
-        } else if a.status != Status::Unused {
-            Some(a.name.individual.clone())
-        } else {
-            None
-        };
-    }
-}
-
+/// "the ABCD rectangle" / "the blue rectangle": shape `s` in style `a`.
 fn shape_phrase(d: &Diagram, s: usize, a: Annotation) -> String {
     let Some(shape) = d.shapes.get(s) else {
         return "the shape".into();
@@ -311,28 +58,22 @@ impl<'a> W<'a> {
 
     /// "side", "diameter", "radius", "base", "diagonal".
     fn noun(&self, role: Role, side: usize) -> &'static str {
-        match (self.d.sides[side].kind, self.kind, role) {
-            (SideKind::Diagonal, ..) => "diagonal",
-            (SideKind::Diameter, ..) => "diameter",
-            (_, ShapeKind::Semicircle, _) => "diameter",
-            (_, ShapeKind::Sector, _) => "radius",
-            (_, ShapeKind::Trapezoid, Role::Edge(0) | Role::Edge(1)) => "base",
-            _ => "side",
+        match self.d.sides[side].kind {
+            SideKind::Diagonal => "diagonal",
+            SideKind::Diameter => "diameter",
+            _ => (self.kind.def().side_noun)(role),
         }
     }
 
     fn measure_phrase(&self, m: usize) -> String {
         let me = &self.d.measures[m];
         let shape = shape_phrase(self.d, me.shape, self.a);
-        let circle = self
-            .d
-            .shapes
-            .get(me.shape)
-            .is_some_and(|s| s.kind == ShapeKind::Circle);
+        // "perimeter", or a circle's "circumference".
+        let perimeter =
+            (self.d.shapes.get(me.shape)).map_or("perimeter", |s| s.kind.def().perimeter);
         match me.kind {
             MeasureKind::Area => format!("the area of {shape}"),
-            MeasureKind::Perimeter if circle => format!("the circumference of {shape}"),
-            MeasureKind::Perimeter => format!("the perimeter of {shape}"),
+            MeasureKind::Perimeter => format!("the {perimeter} of {shape}"),
             MeasureKind::ArcLength => format!("the arc length of {shape}"),
             MeasureKind::Height => format!("the length of the height of {shape}"),
         }
@@ -500,7 +241,7 @@ impl StepWords for W<'_> {
 }
 
 /// Question and solution in one style.
-fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
+pub(super) fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
     let d = &p.diagram;
     let mut facts = Facts::default();
     facts.of_steps(p, a);
@@ -518,17 +259,7 @@ fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
     }
     let asked = asked_phrase(d, a, root_step);
     let cot = solution(p, a)?;
-    let uses_pi = p
-        .steps
-        .iter()
-        .any(|s| formulas::by_id(&s.formula).is_some_and(Formula::uses_pi));
-    let question = super::rewrite::phrasing::question(
-        p.params.phrasing,
-        &join(&facts.facts),
-        &asked,
-        uses_pi,
-        has_decimals(&cot),
-    );
+    let question = phrasing::question_of(p, &join(&facts.facts), &asked, &cot);
     Ok((question, cot))
 }
 
@@ -565,15 +296,16 @@ impl Facts {
                         .push(format!("the {name} shape is {}", step.kind.description()));
                 }
             }
-            if step.kind.is_connector() && info == Info::Text {
+            if let (Some(c), Info::Text) = (step.kind.def().connector(), info) {
                 self.facts.push(format!(
                     "{} and {} are {}",
                     w.name(Role::Angle(0)),
                     w.name(Role::Angle(1)),
-                    connector_word(step.kind)
+                    c.word
                 ));
             }
-            let mut bindings: Vec<&super::problem::Binding> = step.inputs.iter().collect();
+            let mut bindings: Vec<&crate::generate::problem::Binding> =
+                step.inputs.iter().collect();
             bindings.push(&step.output);
             for b in bindings {
                 if self.stated.contains(&b.element) {
@@ -648,14 +380,6 @@ impl Facts {
     }
 }
 
-fn connector_word(kind: ShapeKind) -> &'static str {
-    match kind {
-        ShapeKind::VerticalAngles => "vertical angles",
-        ShapeKind::SupplementaryAngles => "supplementary angles",
-        _ => "complementary angles",
-    }
-}
-
 fn element_state(d: &Diagram, e: ElementRef) -> (Status, bool, Option<String>) {
     match e {
         ElementRef::Side(i) => (d.sides[i].status, d.sides[i].shown, d.sides[i].expr.clone()),
@@ -699,12 +423,6 @@ fn asked_phrase(d: &Diagram, a: Annotation, root: &Step) -> String {
     }
 }
 
-fn has_decimals(text: &str) -> bool {
-    let b = text.as_bytes();
-    (1..b.len().saturating_sub(1))
-        .any(|i| b[i] == b'.' && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit())
-}
-
 /// The chain of thought: every needed step, then "Therefore the final answer is N."
 fn solution(p: &Problem, a: Annotation) -> Result<String, TextError> {
     let mut parts = Vec::new();
@@ -733,10 +451,10 @@ fn solution(p: &Problem, a: Annotation) -> Result<String, TextError> {
 ///
 /// Kept whole: the sentences of one worked example follow each other in the order
 /// the paper's table shows; splitting would scatter one template over helpers.
-pub(crate) fn variable_text(
+fn variable_text(
     f: &Formula,
     step: &Step,
-    v: &super::problem::Variable,
+    v: &crate::generate::problem::Variable,
     values: &[(Role, f64)],
     w: &dyn StepWords,
 ) -> Result<(String, f64), TextError> {
@@ -819,7 +537,7 @@ pub(crate) fn variable_text(
     let x = if big_a == 1 {
         q
     } else {
-        let (chain, x) = super::expr::div(n(q), n(big_a as f64)).chain()?;
+        let (chain, x) = crate::generate::expr::div(n(q), n(big_a as f64)).chain()?;
         text.push_str(&format!(", so x = {chain}"));
         x
     };
