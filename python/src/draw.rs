@@ -5,9 +5,7 @@
 use crate::errors::{Kind, error, line_error};
 use geomrender::generate::Problem;
 use geomrender::output::encode;
-#[cfg(feature = "gpu")]
-use geomrender::pipeline::SceneRenderer;
-use geomrender::pipeline::{Backend, Expanded, Job, JobError};
+use geomrender::pipeline::{Backend, Expanded, Job, JobError, SceneRenderer};
 use geomrender::render::{CpuRenderer, RenderedImage, Requested};
 use geomrender::scene::Scene;
 use geomrender::style::Encoding;
@@ -191,14 +189,10 @@ pub fn draw_one(
     renderer: &mut Renderer,
 ) -> Result<Output, PyErr> {
     let scene = match size {
-        Some(w) if w != scene.width => {
-            let k = w as f32 / scene.width as f32;
-            let scaled = geomrender::scene::transform::scale_scene(&scene, k);
-            scaled
-                .and_then(|s| geomrender::scene::validate(&s).map(|()| s))
-                .map_err(|e| error(Kind::Option, format!("size {w}: {e}")))?
-        }
-        _ => scene,
+        Some(w) => scene
+            .scaled_to_width(w)
+            .map_err(|e| error(Kind::Option, format!("size {w}: {e}")))?,
+        None => scene,
     };
     if format == Format::Svg {
         return Ok(Output::Svg(geomrender::scene::svg::to_svg(&scene)));
@@ -206,9 +200,7 @@ pub fn draw_one(
     if renderer.draws_into_spare_buffers() {
         give_a_canvas(&scene, format == Format::Array)?;
     }
-    let mut image = renderer.render(&scene)?;
-    // The pixel stage, as a run applies it after any backend.
-    pixels.apply_rgba(image.width, image.height, &mut image.rgba);
+    let image = renderer.render_one(&scene, pixels)?;
     let fail = |e: image::ImageError| error(Kind::Render, format!("{}: {e}", scene.id));
     Ok(match (format, encoding) {
         (Format::Array, Encoding::Png) => Output::Pixels(image),
@@ -236,45 +228,30 @@ pub fn draw_one(
     })
 }
 
-/// A backend's per-thread state: the CPU renderers share one; the GPU is opened
-/// once per call.
-pub enum Renderer {
-    Cpu(Arc<CpuRenderer>),
-    #[cfg(feature = "gpu")]
-    Gpu(Box<SceneRenderer>),
-}
+/// A backend's per-thread state: the library's single-scene renderer (the CPU
+/// renderers are shared; the GPU is opened on the first image of each call).
+pub struct Renderer(SceneRenderer);
 
 impl Renderer {
     pub fn new(draw: &Draw) -> Renderer {
-        match draw {
-            Draw::Cpu(r) => Renderer::Cpu(r.clone()),
+        Renderer(SceneRenderer::new(match draw {
+            Draw::Cpu(r) => Backend::Cpu(r.clone()),
             #[cfg(feature = "gpu")]
-            Draw::Gpu => Renderer::Gpu(Box::new(SceneRenderer::new(Backend::Gpu(
-                Default::default(),
-            )))),
-        }
+            Draw::Gpu => Backend::Gpu(Default::default()),
+        }))
     }
 
-    /// Whether it draws into this thread's spare buffer (the CPU renderers; the GPU
+    /// Whether it draws into this thread's spare buffers (the CPU renderers; the GPU
     /// reads its images back into buffers of its own).
     fn draws_into_spare_buffers(&self) -> bool {
-        match self {
-            Renderer::Cpu(_) => true,
-            #[cfg(feature = "gpu")]
-            Renderer::Gpu(_) => false,
-        }
+        self.0.draws_on_cpu()
     }
 
-    fn render(&mut self, scene: &Scene) -> PyResult<RenderedImage> {
-        match self {
-            Renderer::Cpu(r) => r
-                .render(scene)
-                .map_err(|e| error(Kind::Render, format!("{}: {e}", scene.id))),
-            #[cfg(feature = "gpu")]
-            Renderer::Gpu(r) => r
-                .render(scene)
-                .map_err(|e| error(Kind::Render, format!("{}: {e}", scene.id))),
-        }
+    /// The image as a run makes it: rendered, then the variant's pixel stage.
+    fn render_one(&mut self, scene: &Scene, pixels: &Pixels) -> PyResult<RenderedImage> {
+        (self.0)
+            .render_one(scene, pixels)
+            .map_err(|e| error(Kind::Render, format!("{}: {e}", scene.id)))
     }
 }
 

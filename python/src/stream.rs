@@ -30,7 +30,7 @@ type Drawn = (Vec<Made>, Vec<JobError>);
 pub fn epoch_seed(seed: u64, epoch: u64) -> u64 {
     match epoch {
         0 => seed,
-        e => geomrender::generate::rng::problem_seed(seed, e),
+        e => geomrender::generate::problem_seed(seed, e),
     }
 }
 

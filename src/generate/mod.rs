@@ -67,6 +67,7 @@ pub(crate) use text::point_name;
 
 use rayon::prelude::*;
 pub use rewrite::{AidsError, UnrelatedError};
+pub use rng::problem_seed;
 use std::ops::RangeInclusive;
 pub use text::TextError;
 

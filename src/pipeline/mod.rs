@@ -680,6 +680,25 @@ impl SceneRenderer {
         }
     }
 
+    /// Whether it draws on the CPU, into this thread's spare buffers (a caller that
+    /// keeps images elsewhere returns their buffers with [`crate::render::recycle`]).
+    pub fn draws_on_cpu(&self) -> bool {
+        matches!(self.backend, Backend::Cpu(_))
+    }
+
+    /// One image as a run makes it before encoding: the scene rendered, then the
+    /// variant's pixel stage (`blur`) applied.
+    pub fn render_one(
+        &mut self,
+        scene: &Scene,
+        pixels: &Pixels,
+    ) -> Result<RenderedImage, RunError> {
+        let mut image = self.render(scene)?;
+        pixels.apply_rgba(image.width, image.height, &mut image.rgba);
+        Ok(image)
+    }
+
+    /// Renders one scene, without a variant's pixel stage (see [`Self::render_one`]).
     pub fn render(&mut self, scene: &Scene) -> Result<RenderedImage, RunError> {
         match &self.backend {
             Backend::Cpu(r) => Ok(r.render(scene)?),

@@ -23,7 +23,7 @@ pub(crate) mod path_data;
 
 pub mod svg;
 pub mod synthetic;
-pub mod transform;
+pub(crate) mod transform;
 mod validate;
 
 pub use color::{Color, ColorParseError};

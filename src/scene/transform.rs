@@ -67,9 +67,31 @@ pub(crate) fn transform_path_data(d: &str, t: Affine) -> Result<String, Reason> 
     Ok(out)
 }
 
+impl Scene {
+    /// The scene drawn `width` px wide (height in proportion, rounded), checked as
+    /// a Scene line is: the same drawing at another size, as
+    /// `scale_scene` makes it. A scene already `width` wide is returned as is.
+    ///
+    /// ```
+    /// use geomrender::scene::synthetic::diagram_scene;
+    /// let scene = diagram_scene(0, 512);
+    /// let small = scene.scaled_to_width(256)?;
+    /// assert_eq!((small.width, small.height), (256, 256));
+    /// # Ok::<(), geomrender::scene::SceneError>(())
+    /// ```
+    pub fn scaled_to_width(self, width: u32) -> Result<Scene, SceneError> {
+        if width == self.width {
+            return Ok(self);
+        }
+        let scaled = scale_scene(&self, width as f32 / self.width as f32)?;
+        super::validate(&scaled)?;
+        Ok(scaled)
+    }
+}
+
 /// Everything scaled by `k`: canvas (rounded, at least 1 px), coordinates, stroke
 /// widths, dashes and font sizes.
-pub fn scale_scene(scene: &Scene, k: f32) -> Result<Scene, SceneError> {
+pub(crate) fn scale_scene(scene: &Scene, k: f32) -> Result<Scene, SceneError> {
     let mut s = map_points(scene, Affine::scale(k))?;
     s.width = ((scene.width as f32 * k).round() as u32).max(1);
     s.height = ((scene.height as f32 * k).round() as u32).max(1);
