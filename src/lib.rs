@@ -115,18 +115,21 @@
 //!
 //! ## What is public, and why
 //!
-//! The entry points of each stage, the data contracts between stages, and their
-//! errors; everything else is `pub(crate)` (`#![warn(unreachable_pub)]` keeps every
-//! `pub` item reachable from here). Per stage:
+//! What a user of the library, the binary, the Python package, the benches or the
+//! integration tests names: the entry points of each stage, the data contracts
+//! between stages, and the errors and rows their signatures carry. Everything else
+//! is `pub(crate)`. `docs/public-api.txt` lists every `pub` item with its signature
+//! and `tests/it/public_api.rs` compares it with the source, so that each addition
+//! is a reviewed diff (`GEOMRENDER_UPDATE_API=1` writes the list). Per stage:
 //!
 //! ```text
-//! scene     Scene, Item, PathItem, TextItem, Color; parse_scene, validate, limits;
-//!           svg (the exact SVG), transform (scale, quarter turns), synthetic (bench scenes)
-//! generate  GenerateOptions, generate_one, generate_range, Generator (GeomVerse or
-//!           relation items behind one type), Task, Problem and its parts,
-//!           Annotation, Info, SCHEMA; with_info, relabel, refresh_texts, rewrite::*;
-//!           shapes, formulas, expr, colours, rng, limits: the catalogues the tests
-//!           check against geometry and the paper
+//! scene     Scene (scaled_to_width), Item, PathItem, TextItem, Color; parse_scene,
+//!           validate, limits; svg (the exact SVG), synthetic (bench scenes)
+//! generate  GenerateOptions, generate_one, generate_range, problem_seed, Generator
+//!           (GeomVerse or relation items behind one type), Task, Problem and its
+//!           parts, Annotation, Info, SCHEMA; with_info, relabel, refresh_texts,
+//!           backward_question; shapes, formulas, expr, colours, rng, limits: the
+//!           catalogues the tests check against geometry and the paper
 //! variants  AXES, Axis, AxisDef, AxisValue, Setting, Values, Look, OnScene; Pixels,
 //!           Canvas, PixelHook (the pixel stage); Plan,
 //!           Variant, GEOMVERSE_SWEEP, RELATION_SWEEP; draw_problem, drawing_style,
@@ -135,28 +138,27 @@
 //! render    CpuRenderer, RenderedImage, recycle, Requested/BackendKind/decide/BackendError,
 //!           layout_glyphs;
 //!           gpu::GpuRenderer and its options (feature `gpu`), prepare, tessellate
-//! output    encode (PNG/JPEG); manifest (ManifestRow, SCHEMA); rows (the bounded reader);
-//!           datasets (DatasetWriter, export, Sink); merge; record (the typed run
-//!           record: RunRecipe, Provenance, ShardRecipe, SCHEMA); dir, atomic, lock:
-//!           the output directory's rules (no link followed, no partial file, one run)
+//! output    encode (PNG/JPEG); manifest (ManifestRow, Lineage, SCHEMA); rows (the
+//!           bounded reader); datasets (DatasetWriter, export, Sink); merge; record
+//!           (the typed run record: RunRecipe, Provenance, ShardRecipe, SCHEMA); dir,
+//!           atomic, lock: the output directory's rules (no link followed, no
+//!           partial file, one run)
 //! pipeline  run, RunOptions (Variants, Origin), Backend (Backend::open: the one door to
-//!           a backend), Outputs, Job, Progress, RunSummary (its RunRecord), errors;
+//!           a backend), SceneRenderer (render_one: one image as a run makes it),
+//!           Outputs, Job, Progress, RunSummary (its RunRecord), errors;
 //!           shard (Shard, from_env, begin, finish)
-//! score     score, score_paths, ScoreOptions, Source, Report and its rows, write_report,
-//!           write_items, extract, Tolerance, the statistics
+//! score     score, score_paths, ScoreOptions, LoadedFile, Report and its rows,
+//!           write_report, write_items, extract, Tolerance, the statistics
 //! audit     audit, AuditOptions, Audit and its rows and groups, write_audit, read_svg
 //! gallery   build, GalleryOptions, Gallery, GalleryError, GalleryLineError
 //! ```
 //!
-//! Error enums are `#[non_exhaustive]`. Names are not unique across the crate: a
-//! name is unique within its stage, and stages reuse plain names for their own
-//! concept (`SCHEMA` in `scene`, `generate`, `output::manifest` and `audit`;
-//! `generate::Answer`, a problem's answer, and `score::Answer`, one read from a
-//! model's output; `Source`, `RelationItem`, `Row`, `Counts`, `Outcome`), so name
-//! them by their module path. Where two concepts met in one stage, the names were
-//! made distinct (`score::VariantValue`, `score::ManifestItem`,
-//! `score::AxisValues`, `score::RejectedLine`, `render::BackendKind`,
-//! `render::PlacedGlyph`).
+//! Error enums are `#[non_exhaustive]`. Each public type and free function has one
+//! name in the crate (`generate::Answer`, a problem's answer, and
+//! `score::Extracted`, one read from a model's output; `output::manifest::Lineage`
+//! and `score::LoadedFile`; `score::ItemRelation` and `score::RelationKeys`), except
+//! the per-stage `SCHEMA` constants (`scene`, `generate`, `output::manifest`,
+//! `output::record`, `audit`): each is its own module's record's schema.
 //!
 //! ## Cargo features
 //!

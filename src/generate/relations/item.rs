@@ -87,7 +87,7 @@ impl Words for Mode {
 crate::words!(Mode);
 
 /// A line (or segment) through two named points.
-pub type Line = [String; 2];
+pub type LineRef = [String; 2];
 
 /// An angle (arm point, vertex, arm point), "∠ABC".
 pub type AngleRef = [String; 3];
@@ -109,37 +109,37 @@ pub enum FigureRef {
 pub enum Condition {
     /// The two lines are parallel (distinct).
     Parallel {
-        a: Line,
-        b: Line,
+        a: LineRef,
+        b: LineRef,
     },
     Perpendicular {
-        a: Line,
-        b: Line,
+        a: LineRef,
+        b: LineRef,
     },
     /// `point` lies on line `line`.
     OnLine {
         point: String,
-        line: Line,
+        line: LineRef,
     },
     /// `point` lies on segment `ends`, strictly between its ends.
     Between {
         point: String,
-        ends: Line,
+        ends: LineRef,
     },
     /// `point` is the midpoint of segment `ends`.
     Midpoint {
         point: String,
-        ends: Line,
+        ends: LineRef,
     },
     /// Both points are on the same side of line `line` (neither on it).
     SameSide {
-        points: Line,
-        line: Line,
+        points: LineRef,
+        line: LineRef,
     },
     /// The points are on opposite sides of line `line` (neither on it).
     OppositeSides {
-        points: Line,
-        line: Line,
+        points: LineRef,
+        line: LineRef,
     },
     /// The angle measures `degrees` (0 < degrees < 180).
     AngleValue {
@@ -153,13 +153,13 @@ pub enum Condition {
     },
     /// The segment has this length.
     Length {
-        segment: Line,
+        segment: LineRef,
         value: f64,
     },
     /// The two segments are equal.
     EqualLengths {
-        a: Line,
-        b: Line,
+        a: LineRef,
+        b: LineRef,
     },
     /// `point` lies on the circle with centre `center` and radius `radius`.
     OnCircle {
@@ -169,7 +169,7 @@ pub enum Condition {
     },
     /// Line `line` is tangent to the circle with centre `center` and radius `radius`.
     Tangent {
-        line: Line,
+        line: LineRef,
         center: String,
         radius: f64,
     },
@@ -182,9 +182,9 @@ pub enum Asked {
     /// Three points: collinear or not.
     Points { points: [String; 3] },
     /// A point and a line.
-    PointLine { point: String, line: Line },
+    PointLine { point: String, line: LineRef },
     /// Two lines.
-    Lines { a: Line, b: Line },
+    Lines { a: LineRef, b: LineRef },
     /// Two angles, by their measures (complementary, supplementary, neither).
     AngleMeasures { a: AngleRef, b: AngleRef },
     /// Two angles, by their positions where lines meet.
@@ -198,9 +198,9 @@ pub enum Asked {
     /// A point and a figure.
     PointFigure { point: String, figure: FigureRef },
     /// A line and a circle.
-    LineCircle { line: Line, circle: FigureRef },
+    LineCircle { line: LineRef, circle: FigureRef },
     /// A segment and the figure it is drawn in.
-    Segment { segment: Line, figure: FigureRef },
+    Segment { segment: LineRef, figure: FigureRef },
 }
 
 /// The `relation` part of a relation item's Problem.

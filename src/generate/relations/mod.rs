@@ -49,7 +49,7 @@ pub use build::{
     DEFAULT_INDETERMINATE, MAX_CHOICES, RelationError, RelationOptions, generate_relation,
     generate_relations,
 };
-pub use item::{AngleRef, Asked, Condition, FigureRef, Line, Mode, RelationItem, Subset};
+pub use item::{AngleRef, Asked, Condition, FigureRef, LineRef, Mode, RelationItem, Subset};
 pub use pool::{CANNOT_BE_INFERRED, CHORD, Domain, Family, RELATIONS, Relation, relation};
 pub use stats::Stats;
 pub use text::{NOT_TO_SCALE, question_stem};

@@ -2,7 +2,7 @@
 //! drawn, the conditions stated and the reasons given, and the few vector helpers
 //! constructions use.
 
-use super::item::{AngleRef, Asked, Condition, FigureRef, Line};
+use super::item::{AngleRef, Asked, Condition, FigureRef, LineRef};
 use crate::generate::rng::Rng;
 use crate::generate::shapes::ShapeKind;
 
@@ -163,7 +163,7 @@ impl Sketch {
 pub(super) const MIN_SPREAD: f64 = 0.06;
 
 /// "AB" → ["A", "B"].
-pub(super) fn line(ab: &str) -> Line {
+pub(super) fn line(ab: &str) -> LineRef {
     let mut c = ab.chars().map(String::from);
     let a = c.next().unwrap_or_default();
     let b = c.next().unwrap_or_default();
