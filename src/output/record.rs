@@ -301,6 +301,18 @@ pub(crate) fn provenance_of(dir: &crate::output::dir::Dir) -> Option<Provenance>
     RunRecord::parse(&bytes).ok().map(|r| r.provenance)
 }
 
+/// The provenance in the run record beside `manifest` (`DIR/manifest.jsonl` →
+/// `DIR/.geomrender.run.json`), when there is one this build reads: what `score`
+/// puts in its report. At most 1 MiB is read; a missing, unreadable or old record
+/// gives none (the provenance is informational; the scores do not depend on it).
+pub(crate) fn provenance_beside(manifest: &std::path::Path) -> Option<Provenance> {
+    use std::io::Read;
+    let file = std::fs::File::open(manifest.with_file_name(RUN_RECORD)).ok()?;
+    let mut bytes = Vec::new();
+    file.take(1 << 20).read_to_end(&mut bytes).ok()?;
+    RunRecord::parse(&bytes).ok().map(|r| r.provenance)
+}
+
 /// The cargo features this library was built with.
 pub(crate) fn features() -> Vec<String> {
     let mut on = Vec::new();

@@ -117,6 +117,14 @@ fn header(s: &mut String, r: &Report) {
             f.accepted
         );
     }
+    if let Some(run) = &r.run {
+        let _ = writeln!(
+            s,
+            "\nThe run that drew the images: {} (its record, `.geomrender.run.json`, \
+             holds the input's and the font's SHA-256 and the command line).",
+            cell(&run.line())
+        );
+    }
     let c = &r.counts;
     let _ = writeln!(
         s,

@@ -387,6 +387,7 @@ pub fn score_paths(
     let (not_drawn, bad) = read_not_drawn(manifest)
         .map_err(|e| ScoreError::io(manifest.with_file_name("skipped.jsonl").display(), e))?;
     report.not_drawn = not_drawn;
+    report.run = crate::output::record::provenance_beside(manifest);
     report.errors.extend(bad);
     report
         .errors

@@ -38,6 +38,10 @@ pub struct Report {
     /// Confidence level of `ci_low`/`ci_high` (Wilson score interval).
     pub confidence: f64,
     pub inputs: Inputs,
+    /// The provenance of the run that wrote the manifest, from its run record beside
+    /// it (`score_paths`); none for a merged run or a manifest without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<crate::output::record::Provenance>,
     pub counts: ItemCounts,
     /// Which base problems the rows, breakdowns and consistency count (`BaseSet`).
     pub base_set: BaseSet,
@@ -212,6 +216,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
         missing_policy: opts.missing,
         confidence: 0.95,
         inputs,
+        run: None,
         counts,
         base_set,
         models,

@@ -373,7 +373,7 @@ fn check_consistency(report: &Value, items: &[Expected], models: &[&str]) {
     assert!(want.values().any(|w| w.0 > w.1 && w.1 > 0), "{want:?}");
 }
 
-fn check_sweep(manifest: &Path) {
+fn check_sweep(manifest: &Path) -> Value {
     let work = tempfile::tempdir().expect("tempdir");
     let items = read_items(manifest);
     let models = ["alpha", "beta"];
@@ -572,6 +572,7 @@ fn check_sweep(manifest: &Path) {
 
     check_schema(&report);
     check_order_invariance(manifest, &preds, &report, work.path());
+    report
 }
 
 /// Reversing every input file changes no row, breakdown, model summary or axis.
@@ -614,12 +615,14 @@ fn copy_dir(from: &Path, to: &Path) {
 fn small_sweep_end_to_end() {
     let dir = tempfile::tempdir().unwrap();
     let manifest = write_manifest(dir.path(), &small_sweep());
-    check_sweep(&manifest);
+    let report = check_sweep(&manifest);
+    // A hand-made manifest has no run record beside it: the report says no run.
+    assert!(report.get("run").is_none(), "{}", report["run"]);
 }
 
 /// Runs `geomrender sweep` with `args` (CPU, quiet) into a temporary directory,
-/// checks the scores of its manifest and returns its stderr.
-fn sweep_and_check(args: &[&str]) -> String {
+/// checks the scores of its manifest and returns its stderr and the report.
+fn sweep_and_check(args: &[&str]) -> (String, Value) {
     let dir = tempfile::tempdir().unwrap();
     let out = bin()
         .args(["sweep", "-q", "--backend", "cpu"])
@@ -630,15 +633,26 @@ fn sweep_and_check(args: &[&str]) -> String {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
-    check_sweep(&dir.path().join("manifest.jsonl"));
-    stderr
+    let report = check_sweep(&dir.path().join("manifest.jsonl"));
+    (stderr, report)
 }
 
 /// The same checks on the manifest of a real `geomrender sweep`, rendered on the
 /// CPU (scoring reads the manifest, not the pixels), so it needs no GPU.
 #[test]
 fn real_rendered_sweep_end_to_end() {
-    sweep_and_check(&["--count", "12", "--seed", "3"]);
+    let (_, report) = sweep_and_check(&["--count", "12", "--seed", "3"]);
+    // The report carries the run's provenance from the record beside the manifest
+    // (validated against the report schema by `check_sweep`).
+    let run = &report["run"];
+    assert_eq!(run["geomrender"], env!("CARGO_PKG_VERSION"), "{run}");
+    assert_eq!(run["backend"], "cpu", "{run}");
+    assert_eq!(
+        run["font_sha256"],
+        geomrender::digest::sha256_hex(geomrender::font::FONT_DATA),
+        "{run}"
+    );
+    assert_eq!(run["generator"]["seed"], 3, "{run}");
 }
 
 /// The same on a sweep of the text and drawing axes of issue 15: wordings, backward
@@ -646,7 +660,7 @@ fn real_rendered_sweep_end_to_end() {
 /// (not every problem has both kinds), so pairs are missing for some bases.
 #[test]
 fn real_sweep_of_the_newer_axes_end_to_end() {
-    let stderr = sweep_and_check(&[
+    let (stderr, _) = sweep_and_check(&[
         "--count",
         "24",
         "--seed",
