@@ -139,7 +139,7 @@
 //!           layout_glyphs;
 //!           gpu::GpuRenderer and its options (feature `gpu`), prepare, tessellate
 //! output    encode (PNG/JPEG); manifest (ManifestRow, Lineage, SCHEMA); rows (the
-//!           bounded reader); datasets (DatasetWriter, export, Sink); merge; record
+//!           bounded reader); datasets (export, Sink, DatasetOptions); merge; record
 //!           (the typed run record: RunRecipe, Provenance, ShardRecipe, SCHEMA); dir,
 //!           atomic, lock: the output directory's rules (no link followed, no
 //!           partial file, one run)
@@ -149,7 +149,7 @@
 //!           shard (Shard, from_env, begin, finish)
 //! score     score, score_paths, ScoreOptions, LoadedFile, Report and its rows,
 //!           write_report, write_items, extract, Tolerance, the statistics
-//! audit     audit, AuditOptions, Audit and its rows and groups, write_audit, read_svg
+//! audit     audit, AuditOptions, Audit and its rows and groups, markdown (audit.md)
 //! gallery   build, GalleryOptions, Gallery, GalleryError, GalleryLineError
 //! ```
 //!
