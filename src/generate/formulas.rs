@@ -1,5 +1,5 @@
 //! The formula catalogue: for each shape, the relations GeomVerse reasons with. Each
-//! shape's formulas are in its definition (`shapes/<kind>.rs`); [`FORMULAS`] gathers
+//! shape's formulas are in its definition (`shapes/<kind>.rs`); `FORMULAS` gathers
 //! them, in table order.
 //!
 //! A formula computes one element (`output`) of a shape from others (`inputs`) and
@@ -151,7 +151,7 @@ impl Formula {
     }
 
     /// The output as the solution computes it, every step rounded to two decimals.
-    pub fn rounded(&self, values: &[(Role, f64)]) -> Result<f64, ExprError> {
+    pub(crate) fn rounded(&self, values: &[(Role, f64)]) -> Result<f64, ExprError> {
         (self.explain)(&mut Ctx::rounded(self, values))
     }
 
@@ -230,7 +230,7 @@ pub(super) use formula;
 
 /// The catalogue: every shape's formulas (91 over 15 shapes), then the 3 angle
 /// connectors', in the order of `shapes::SHAPES` and `shapes::CONNECTORS`.
-pub static FORMULAS: LazyLock<Vec<&'static Formula>> = LazyLock::new(|| {
+pub(crate) static FORMULAS: LazyLock<Vec<&'static Formula>> = LazyLock::new(|| {
     (shapes::SHAPES.iter().chain(shapes::CONNECTORS.iter()))
         .flat_map(|def| def.formulas)
         .collect()
@@ -243,7 +243,8 @@ pub fn by_id(id: &str) -> Option<&'static Formula> {
 
 /// Number of formulas over real shapes (the connectors not counted), for documentation
 /// and tests: GeomVerse has 68.
-pub fn shape_formula_count() -> usize {
+#[cfg(test)]
+pub(crate) fn shape_formula_count() -> usize {
     FORMULAS.iter().filter(|f| !f.kind.is_connector()).count()
 }
 

@@ -29,6 +29,9 @@
 //! question), `phrasing` (other wordings of the question), `unrelated` (unrelated
 //! shapes); and here [`with_info`], [`relabel`] and [`refresh_texts`].
 //!
+//! `formula_checks` (tests only): every formula recomputed independently from its
+//! shape's geometry, and inverted.
+//!
 //! Each problem has its own seed, derived from (run seed, index) with ChaCha8, and
 //! attempts that fail (no sensible values, overlapping shapes, an answer that rounding
 //! moves by more than 3 %) are re-drawn from (seed, attempt), so a run of N problems
@@ -52,10 +55,13 @@ mod place;
 mod problem;
 pub mod relations;
 pub(crate) mod rewrite;
-pub mod rng;
+pub(crate) mod rng;
 pub mod shapes;
 mod task;
 mod text;
+
+#[cfg(test)]
+mod formula_checks;
 
 pub(crate) use colours::COLOURS;
 pub use generator::{Generator, GeneratorError};

@@ -28,11 +28,11 @@ pub fn problem_seed(run_seed: u64, index: u64) -> u64 {
 }
 
 /// A deterministic random stream with the few draws the generator needs.
-pub struct Rng(ChaCha8Rng);
+pub(crate) struct Rng(ChaCha8Rng);
 
 impl Rng {
     /// The stream for one generation attempt of the problem with seed `seed`.
-    pub fn for_attempt(seed: u64, attempt: u32) -> Self {
+    pub(crate) fn for_attempt(seed: u64, attempt: u32) -> Self {
         Rng(ChaCha8Rng::from_seed(key(
             seed,
             attempt as u64,
@@ -65,7 +65,7 @@ impl Rng {
     }
 
     /// Uniform integer in `lo..=hi` (returns `lo` when the range is empty).
-    pub fn int(&mut self, lo: i64, hi: i64) -> i64 {
+    pub(crate) fn int(&mut self, lo: i64, hi: i64) -> i64 {
         if hi <= lo {
             return lo;
         }

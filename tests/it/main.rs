@@ -37,7 +37,6 @@
 //! - `generate_cli`: `geomrender generate` and `schema problem`, shards, bad options.
 //! - `generate_corpus`: generated problems cover every shape without overlaps, and are
 //!   byte-identical across runs and thread counts.
-//! - `generate_formulas`: the formula catalogue agrees with geometry and inverts.
 //! - `generate_paper`: GeomVerse's worked examples (tables 3, 4) give the paper's numbers.
 //! - `generate_solutions`: every equation of generated solutions re-evaluates.
 //! - `generate_transforms`: info moves, relabelling and JSON round trips of Problems.
@@ -133,7 +132,6 @@ mod docs;
 mod gallery;
 mod generate_cli;
 mod generate_corpus;
-mod generate_formulas;
 mod generate_paper;
 mod generate_solutions;
 mod generate_transforms;

@@ -20,7 +20,7 @@ const KINDS: [&str; 9] = [
 
 /// The most public items the library may have: the count at the last review
 /// (1,072 before issue 45's narrowing). Lower it as items go; never raise it.
-const MAX_ITEMS: usize = 689;
+const MAX_ITEMS: usize = 677;
 
 /// `src/a/b.rs` → `a::b`, `src/a/mod.rs` → `a`, `src/lib.rs` → `crate`.
 fn module_of(rel: &Path) -> String {

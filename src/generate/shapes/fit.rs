@@ -6,7 +6,7 @@ use super::{ShapeKind, role_value};
 use crate::generate::rng::Rng;
 
 /// Known element values while fitting.
-pub type Known = [(super::Role, f64)];
+pub(crate) type Known = [(super::Role, f64)];
 
 /// The known value of `r`, if any.
 pub(super) fn known(k: &Known, r: super::Role) -> Option<f64> {
@@ -47,7 +47,7 @@ pub(super) fn in_order(_: &Known) -> &'static [usize] {
 
 /// Finds parameters agreeing (within 1 %) with every known value, drawing nice values for
 /// what the knowns leave free. `None` when the knowns are contradictory or impossible.
-pub fn fit(kind: ShapeKind, k: &Known, rng: &mut Rng) -> Option<Vec<f64>> {
+pub(crate) fn fit(kind: ShapeKind, k: &Known, rng: &mut Rng) -> Option<Vec<f64>> {
     let def = kind.def();
     let count = def.params;
     let mut p: Vec<Option<f64>> = vec![None; count];

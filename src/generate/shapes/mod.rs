@@ -2,7 +2,7 @@
 //! definition per kind (`ShapeDef`), in one file per kind.
 //!
 //! Each kind is described by a few parameters (a rectangle by its two sides, a sector by
-//! radius and angle, …). [`fit`] finds parameters that agree with a set of known element
+//! radius and angle, …). `fit` finds parameters that agree with a set of known element
 //! values, drawing nice values for whatever the knowns leave free; `local_geometry`
 //! turns parameters into vertices and an outline, counter-clockwise in y-up units.
 //!
@@ -47,7 +47,7 @@ mod trapezoid;
 mod triangle;
 
 pub(crate) use def::{End, Family, Ray, ShapeDef};
-pub use fit::{Known, fit};
+pub(crate) use fit::{Known, fit};
 pub(crate) use outline::{LocalGeometry, Seg};
 pub use role::{Quantity, Role};
 use serde::{Deserialize, Serialize};
@@ -143,7 +143,7 @@ impl ShapeKind {
         def
     }
 
-    pub fn is_connector(self) -> bool {
+    pub(crate) fn is_connector(self) -> bool {
         matches!(self.def().family, Family::Connector(_))
     }
 
@@ -195,7 +195,7 @@ const SQRT3: f64 = 1.732_050_807_568_877_2;
 /// parallelogram `[AB, AD, A°]`, trapezoid `[bottom, top, height, offset]`, sector
 /// `[r, θ°]`, rectangle composites `[L, d]` (d is the side parallel to the added or
 /// removed part).
-pub fn role_value(kind: ShapeKind, p: &[f64], role: Role) -> Option<f64> {
+pub(crate) fn role_value(kind: ShapeKind, p: &[f64], role: Role) -> Option<f64> {
     (kind.def().value)(p, role)
 }
 

@@ -1,8 +1,8 @@
-//! Every formula recomputed independently (from the shape's own geometry) and inverted.
+//! Tests: every formula recomputed independently (from the shape's own geometry) and inverted.
 
-use geomrender::generate::formulas::{FORMULAS, Formula, shape_formula_count};
-use geomrender::generate::rng::Rng;
-use geomrender::generate::shapes::{self, Role};
+use crate::generate::formulas::{FORMULAS, Formula, shape_formula_count};
+use crate::generate::rng::Rng;
+use crate::generate::shapes::{self, Role};
 
 /// A shape's parameters and a formula's input values read from it.
 type Sample = (Vec<f64>, Vec<(Role, f64)>);
@@ -162,7 +162,7 @@ fn every_formula_inverts_for_each_input() {
 
 #[test]
 fn linear_forms_hold_for_every_variablizable_formula() {
-    use geomrender::generate::formulas::Ctx;
+    use crate::generate::formulas::Ctx;
     let mut rng = Rng::for_attempt(13, 0);
     for f in FORMULAS.iter().filter(|f| f.linear.is_some()) {
         let linear = f.linear.unwrap();
