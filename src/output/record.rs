@@ -303,14 +303,14 @@ pub(crate) fn provenance_of(dir: &crate::output::dir::Dir) -> Option<Provenance>
 
 /// The provenance in the run record beside `manifest` (`DIR/manifest.jsonl` →
 /// `DIR/.geomrender.run.json`), when there is one this build reads: what `score`
-/// puts in its report. At most 1 MiB is read; a missing, unreadable or old record
-/// gives none (the provenance is informational; the scores do not depend on it).
+/// puts in its report, read as [`provenance_of`] reads it; a missing, unreadable or
+/// old record gives none (the provenance is informational; the scores do not depend on it).
 pub(crate) fn provenance_beside(manifest: &std::path::Path) -> Option<Provenance> {
-    use std::io::Read;
-    let file = std::fs::File::open(manifest.with_file_name(RUN_RECORD)).ok()?;
-    let mut bytes = Vec::new();
-    file.take(1 << 20).read_to_end(&mut bytes).ok()?;
-    RunRecord::parse(&bytes).ok().map(|r| r.provenance)
+    let dir = match manifest.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    provenance_of(&crate::output::dir::Dir::open(dir).ok()?)
 }
 
 /// The cargo features this library was built with.
