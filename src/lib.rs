@@ -34,6 +34,7 @@
 //! score     model predictions → answer extraction, relaxed accuracy, sensitivity report
 //! audit     a finished run's variants against their bases: what changed, what is undeclared
 //! gallery   a finished run as a static site: index with filters, one page per base
+//! cli       the `geomrender` command line (feature `cli`): `src/main.rs` calls `cli::main`
 //! ```
 //!
 //! ## The library in two examples
@@ -215,3 +216,7 @@ pub mod score;
 pub mod audit;
 
 pub mod gallery;
+
+// The command line (`src/main.rs` calls `cli::main`): after every stage it drives.
+#[cfg(feature = "cli")]
+pub mod cli;

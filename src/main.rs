@@ -1,9 +1,9 @@
 //! The `geomrender` command line: a thin layer over the library.
 //!
-//! Everything is in `cli` (one file per subcommand); the work is the library's.
-
-mod cli;
+//! The command line is the library's `cli` module (behind the `cli` feature), so
+//! that its plumbing does not widen the library's public API; the work is the
+//! stages'.
 
 fn main() -> std::process::ExitCode {
-    cli::main()
+    geomrender::cli::main()
 }

@@ -5,9 +5,9 @@
 //! (which never change an image, and which scripts pass to every backend), a
 //! warning; nothing is ignored in silence.
 
+use crate::generate::relations::RelationOptions;
 use clap::ArgMatches;
 use clap::parser::ValueSource;
-use geomrender::generate::relations::RelationOptions;
 
 /// Options (clap ids: the fields' names) that do not apply when `when` holds.
 struct Rule {

@@ -1,8 +1,8 @@
 //! `geomrender audit DIR`: every variant against its base, per variant value.
 
-use geomrender::audit::{self, AuditOptions};
-use geomrender::output::dir::Dir;
-use geomrender::output::lock::{LockError, OutputLock};
+use crate::audit::{self, AuditOptions};
+use crate::output::dir::Dir;
+use crate::output::lock::{LockError, OutputLock};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

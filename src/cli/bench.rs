@@ -4,14 +4,14 @@
 use super::generate::RelationArgs;
 use super::progress::stage_line;
 use super::render::{EngineArgs, execute};
+use crate::generate::Task;
+use crate::generate::{GenerateOptions, Generator};
+use crate::pipeline::RunSummary;
+use crate::render::Requested;
+use crate::scene::synthetic::diagram_scene;
+use crate::variants::Plan;
+use crate::words::Words;
 use anyhow::Context;
-use geomrender::generate::Task;
-use geomrender::generate::{GenerateOptions, Generator};
-use geomrender::pipeline::RunSummary;
-use geomrender::render::Requested;
-use geomrender::scene::synthetic::diagram_scene;
-use geomrender::variants::Plan;
-use geomrender::words::Words;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -206,7 +206,7 @@ fn report(
         });
         let mut text = serde_json::to_string_pretty(&figures)?;
         text.push('\n');
-        geomrender::output::atomic::write_atomic(path, text.as_bytes())
+        crate::output::atomic::write_atomic(path, text.as_bytes())
             .with_context(|| format!("--json: writing {}", path.display()))?;
         println!("figures: {}", path.display());
     }
@@ -250,7 +250,7 @@ fn run_once(
         )
     })?;
     settle(dir);
-    let options = engine.options(dir, geomrender::pipeline::Previous::Refuse)?;
+    let options = engine.options(dir, crate::pipeline::Previous::Refuse)?;
     let total = count * plan.variants().len() as u64;
     let summary = execute(
         input.as_bytes(),

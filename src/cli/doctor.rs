@@ -1,11 +1,11 @@
 //! `geomrender doctor`: which adapters exist, which one the GPU backend would use,
 //! which backend `--backend auto` picks, and why; then a test render on each.
 
-use geomrender::pipeline::{Backend, render_scene};
-use geomrender::render::CpuRenderer;
+use crate::pipeline::{Backend, render_scene};
+use crate::render::CpuRenderer;
 #[cfg(feature = "gpu")]
-use geomrender::render::gpu::{self, GpuOptions};
-use geomrender::render::{BackendKind, Requested, decide};
+use crate::render::gpu::{self, GpuOptions};
+use crate::render::{BackendKind, Requested, decide};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -32,7 +32,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     println!(
         "font: DejaVu Sans (embedded, {} bytes); no system fonts are loaded",
-        geomrender::font::FONT_DATA.len()
+        crate::font::FONT_DATA.len()
     );
     if args.no_render {
         return Ok(if gpu.ok {
@@ -41,7 +41,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             ExitCode::from(2)
         });
     }
-    let scene = geomrender::scene::synthetic::diagram_scene(0, 256);
+    let scene = crate::scene::synthetic::diagram_scene(0, 256);
     let mut ok = true;
     let mut backends: Vec<(&str, Option<Backend>)> = Vec::new();
     if gpu.built {

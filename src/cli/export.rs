@@ -3,9 +3,9 @@
 //! and `sweep`, which writes the same files (the same bytes) as the images come out.
 
 use super::words::{OrNone, or_none};
-use geomrender::output::datasets::{DatasetOptions, Exported, ParquetCompression, Sink, export};
-use geomrender::output::dir::Dir;
-use geomrender::output::lock::OutputLock;
+use crate::output::datasets::{DatasetOptions, Exported, ParquetCompression, Sink, export};
+use crate::output::dir::Dir;
+use crate::output::lock::OutputLock;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -156,7 +156,7 @@ pub(crate) fn open_run_dir(path: &Path) -> anyhow::Result<Dir> {
 }
 
 impl SinkArgs {
-    /// The datasets for the run's [`RunOptions`](geomrender::pipeline::RunOptions);
+    /// The datasets for the run's [`RunOptions`](crate::pipeline::RunOptions);
     /// an error before any work when this binary cannot write one of them.
     pub(crate) fn options(&self) -> anyhow::Result<DatasetOptions> {
         let opts = options(sinks(&self.sinks), self.shards);

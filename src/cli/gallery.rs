@@ -1,7 +1,7 @@
 //! `geomrender gallery DIR`: a finished run as a static site under DIR/gallery/.
 
+use crate::gallery::{self, GalleryOptions};
 use anyhow::Context;
-use geomrender::gallery::{self, GalleryOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -74,7 +74,7 @@ pub(crate) fn make(dir: &Path, options: &GalleryOptions) -> anyhow::Result<ExitC
             a.bases,
             a.flagged,
             a.error_count,
-            dir.join(geomrender::audit::AUDIT_MD).display()
+            dir.join(crate::audit::AUDIT_MD).display()
         ),
     }
     eprintln!(

@@ -3,12 +3,12 @@
 
 use super::shard::ShardArgs;
 use super::words::{OrNone, or_none};
+use crate::generate::relations::{self, Domain, Mode, RelationOptions, Stats, Subset};
+use crate::generate::{self, GenerateOptions, Generator, Info, QuestionType, Task};
+use crate::output::atomic::AtomicFile;
+use crate::output::dir::Dir;
+use crate::pipeline::{self, shard::Shard};
 use anyhow::Context;
-use geomrender::generate::relations::{self, Domain, Mode, RelationOptions, Stats, Subset};
-use geomrender::generate::{self, GenerateOptions, Generator, Info, QuestionType, Task};
-use geomrender::output::atomic::AtomicFile;
-use geomrender::output::dir::Dir;
-use geomrender::pipeline::{self, shard::Shard};
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::ops::{Range, RangeInclusive};
@@ -262,7 +262,7 @@ pub(crate) fn write_problems_unless_other(
     let path = dir.join(name);
     let shown = path.display();
     // Temp files of an earlier generate into the same file that was killed.
-    let _ = geomrender::output::atomic::remove_stale_temps(dir, Some(name));
+    let _ = crate::output::atomic::remove_stale_temps(dir, Some(name));
     let file = AtomicFile::create_in(dir, name).with_context(|| format!("creating {shown}"))?;
     let mut hashed = Hashed {
         inner: file,

@@ -52,7 +52,7 @@ pub(crate) fn install() {
 }
 
 fn interrupted(signal: libc::c_int) -> ! {
-    let removed = geomrender::output::atomic::remove_live_temps();
+    let removed = crate::output::atomic::remove_live_temps();
     let name = match signal {
         libc::SIGINT => "SIGINT",
         libc::SIGTERM => "SIGTERM",

@@ -1,13 +1,13 @@
 //! `geomrender merge OUT`: the finished shards under OUT/shards/ as one run's files
-//! in OUT (see `geomrender::output::merge`), plus a sweep's contact sheets.
+//! in OUT (see `crate::output::merge`), plus a sweep's contact sheets.
 
+use crate::output::lock::OutputLock;
+use crate::output::merge::merge;
+use crate::output::record::Command;
+use crate::pipeline::Backend;
+use crate::render::Requested;
+use crate::variants::Plan;
 use anyhow::Context;
-use geomrender::output::lock::OutputLock;
-use geomrender::output::merge::merge;
-use geomrender::output::record::Command;
-use geomrender::pipeline::Backend;
-use geomrender::render::Requested;
-use geomrender::variants::Plan;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

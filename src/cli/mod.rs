@@ -1,4 +1,6 @@
-//! Command-line parsing and dispatch; each subcommand lives in its own file.
+//! The `geomrender` command line: parsing and dispatch, one file per subcommand.
+//! It is a module of the library (feature `cli`) so that what only the command line
+//! needs stays crate-private; `main` is its one public item.
 //!
 //! ```text
 //! generate   problems as JSON lines          render    problems or Scenes → images + manifest
@@ -79,7 +81,7 @@ enum Command {
 
 /// Parses the command line, runs the subcommand and maps errors to exit codes:
 /// 0 success, 1 some input items failed, 2 the run could not proceed.
-pub(crate) fn main() -> ExitCode {
+pub fn main() -> ExitCode {
     malloc::tune();
     die_quietly_on_closed_pipe();
     quiet_headless_vulkan();

@@ -1,6 +1,6 @@
 //! Progress reporting: a bar on a terminal, periodic log lines otherwise.
 
-use geomrender::pipeline::{LineError, Progress};
+use crate::pipeline::{LineError, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -107,7 +107,7 @@ impl Progress for Reporter {
 
 /// "busy time per stage (summed over threads): prepare 1.2 s (40 %), …" — shares of
 /// the summed busy time, which can exceed wall time because stages overlap.
-pub fn stage_line(stages: &geomrender::pipeline::StageTimes, elapsed: Duration) -> String {
+pub(crate) fn stage_line(stages: &crate::pipeline::StageTimes, elapsed: Duration) -> String {
     let list = stages.list();
     let total: f64 = list.iter().map(|(_, d)| d.as_secs_f64()).sum();
     let parts: Vec<String> = list

@@ -3,19 +3,19 @@
 
 use super::progress::{Reporter, stage_line};
 use super::shard::ShardArgs;
-use anyhow::Context;
-use geomrender::output::lock::OutputLock;
-use geomrender::output::record::{Command, Format, ShardRecipe};
-use geomrender::pipeline::shard;
-use geomrender::pipeline::{
+use crate::output::lock::OutputLock;
+use crate::output::record::{Command, Format, ShardRecipe};
+use crate::pipeline::shard;
+use crate::pipeline::{
     self, Backend, Job, LineKind, Origin, Outputs, Previous, RunOptions, RunSummary, SkipCount,
     SkipReason, Variants,
 };
-use geomrender::render::Requested;
+use crate::render::Requested;
 #[cfg(feature = "gpu")]
-use geomrender::render::gpu::{GpuOptions, TargetSize};
-use geomrender::render::{DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, TessellateOptions};
-use geomrender::variants::Plan;
+use crate::render::gpu::{GpuOptions, TargetSize};
+use crate::render::{DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, TessellateOptions};
+use crate::variants::Plan;
+use anyhow::Context;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -125,7 +125,7 @@ pub(crate) struct EngineArgs {
     max_tiles: u32,
     /// GPU: curve flattening tolerance in pixels, from 0.001 (finer changes nothing
     /// drawn: vertices sit on a 1/256 px grid) to 10. Checked for every backend.
-    #[arg(long, default_value_t = geomrender::render::DEFAULT_TOLERANCE, value_name = "PX",
+    #[arg(long, default_value_t = crate::render::DEFAULT_TOLERANCE, value_name = "PX",
           value_parser = tolerance_arg, allow_negative_numbers = true)]
     tolerance: f32,
     /// Images prepared (or rendered, on the CPU) per parallel step: as many input
@@ -236,7 +236,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     if args.gallery {
         // Said before the run starts, not after it.
-        geomrender::gallery::check_writable(&args.out).context("--gallery")?;
+        crate::gallery::check_writable(&args.out).context("--gallery")?;
     }
     anyhow::ensure!(
         !(stdin && shard.is_some()),
@@ -340,9 +340,7 @@ pub(crate) fn execute(
 /// has (by kind of base: GeomVerse problems, relation items, "Cannot be inferred"
 /// relation items), so that a comparison across axes can be kept to the bases
 /// they share (`score --matched`); nothing when every base has every variant.
-pub(crate) fn availability_lines(
-    a: &geomrender::output::availability::Availability,
-) -> Vec<String> {
+pub(crate) fn availability_lines(a: &crate::output::availability::Availability) -> Vec<String> {
     let partial = a.partial();
     if partial.is_empty() {
         return Vec::new();
@@ -390,7 +388,7 @@ fn skipped_lines(counts: &[SkipCount]) -> Vec<String> {
 
 /// A run stopped by a full disk can be carried on: say how.
 fn explain(e: pipeline::RunError) -> anyhow::Error {
-    use geomrender::output::datasets::DatasetError;
+    use crate::output::datasets::DatasetError;
     let full = |source: &std::io::Error| source.kind() == std::io::ErrorKind::StorageFull;
     match &e {
         pipeline::RunError::Io { source, .. }
@@ -459,18 +457,18 @@ fn check_first_line(path: &Path, plan: &Plan) -> anyhow::Result<()> {
         return Ok(());
     }
     // Bounded like every input line: a file without newlines is not read whole.
-    let mut lines = geomrender::jsonl::Lines::new(BufReader::new(std::fs::File::open(path)?));
+    let mut lines = crate::jsonl::Lines::new(BufReader::new(std::fs::File::open(path)?));
     let Some(Ok(first)) = lines.next_chunk(1)?.pop().map(|l| l.text) else {
         return Ok(());
     };
-    if let Ok(value) = geomrender::jsonl::parse_value(&first) {
+    if let Ok(value) = crate::jsonl::parse_value(&first) {
         if pipeline::line_kind(&value) == LineKind::Scene {
             let names: Vec<&str> = semantic.iter().map(|a| a.name()).collect();
             let need = match names.len() {
                 1 => "needs",
                 _ => "need",
             };
-            let on_scenes: Vec<&str> = geomrender::variants::AXES
+            let on_scenes: Vec<&str> = crate::variants::AXES
                 .iter()
                 .filter(|a| !a.needs_problem())
                 .map(|a| a.name())
@@ -495,5 +493,5 @@ fn count_lines(path: &Path) -> Option<u64> {
     if !file.metadata().ok()?.is_file() {
         return None;
     }
-    geomrender::jsonl::count(BufReader::with_capacity(1 << 20, file)).ok()
+    crate::jsonl::count(BufReader::with_capacity(1 << 20, file)).ok()
 }

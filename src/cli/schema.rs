@@ -35,15 +35,15 @@ enum Which {
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = match args.which {
-        Which::Scene => geomrender::scene::SCHEMA,
-        Which::Problem => geomrender::generate::SCHEMA,
-        Which::Manifest => geomrender::output::manifest::SCHEMA,
-        Which::Skipped => geomrender::pipeline::SKIPPED_SCHEMA,
-        Which::Report => geomrender::score::REPORT_SCHEMA,
-        Which::ScoreItems => geomrender::score::ITEMS_SCHEMA,
-        Which::Audit => geomrender::audit::SCHEMA,
-        Which::Variants => geomrender::variants::LIST_SCHEMA,
-        Which::Run => geomrender::output::record::SCHEMA,
+        Which::Scene => crate::scene::SCHEMA,
+        Which::Problem => crate::generate::SCHEMA,
+        Which::Manifest => crate::output::manifest::SCHEMA,
+        Which::Skipped => crate::pipeline::SKIPPED_SCHEMA,
+        Which::Report => crate::score::REPORT_SCHEMA,
+        Which::ScoreItems => crate::score::ITEMS_SCHEMA,
+        Which::Audit => crate::audit::SCHEMA,
+        Which::Variants => crate::variants::LIST_SCHEMA,
+        Which::Run => crate::output::record::SCHEMA,
     };
     // The file's own bytes (it ends with its newline).
     print!("{text}");

@@ -1,8 +1,8 @@
 //! `geomrender score`: score model predictions per variant and write the report.
 
 use super::words::{OrNone, or_none};
+use crate::score::{self, MissingPolicy, ScoreOptions, Tolerance};
 use anyhow::Context;
-use geomrender::score::{self, MissingPolicy, ScoreOptions, Tolerance};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

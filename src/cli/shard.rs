@@ -1,9 +1,9 @@
 //! `--shard I/N|auto` and `--shards N`: the flags; the shard itself, its slice of
 //! the run, `auto`'s reading of the environment and the begin/finish protocol are
-//! the library's (`geomrender::pipeline::shard`).
+//! the library's (`crate::pipeline::shard`).
 
-use geomrender::output::merge::MAX_SHARDS;
-use geomrender::pipeline::shard::{Shard, ShardParseError, from_env, too_many_shards};
+use crate::output::merge::MAX_SHARDS;
+use crate::pipeline::shard::{Shard, ShardParseError, from_env, too_many_shards};
 use std::path::Path;
 use std::str::FromStr;
 

@@ -5,17 +5,17 @@
 use super::generate::{RelationArgs, write_problems_unless_other};
 use super::render::{EngineArgs, ResumeArg, execute, report};
 use super::shard::ShardArgs;
+use crate::generate::Task;
+use crate::generate::relations::Stats;
+use crate::generate::{GenerateOptions, Generator, Problem};
+use crate::output::contact;
+use crate::output::dir::{Dir, Kind};
+use crate::output::lock::OutputLock;
+use crate::output::record::{Command, ShardRecipe};
+use crate::pipeline::shard::{self, Shard};
+use crate::pipeline::{self, Backend, Previous, RunOptions, SceneRenderer, Variants};
+use crate::variants::{AXES, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, VariantError};
 use anyhow::Context;
-use geomrender::generate::Task;
-use geomrender::generate::relations::Stats;
-use geomrender::generate::{GenerateOptions, Generator, Problem};
-use geomrender::output::contact;
-use geomrender::output::dir::{Dir, Kind};
-use geomrender::output::lock::OutputLock;
-use geomrender::output::record::{Command, ShardRecipe};
-use geomrender::pipeline::shard::{self, Shard};
-use geomrender::pipeline::{self, Backend, Previous, RunOptions, SceneRenderer, Variants};
-use geomrender::variants::{AXES, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, VariantError};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -84,7 +84,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     if args.gallery {
         // Said before the run starts, not after it.
-        geomrender::gallery::check_writable(&args.out).context("--gallery")?;
+        crate::gallery::check_writable(&args.out).context("--gallery")?;
     }
     let dir = match shard {
         Some(s) => s.dir(&args.out),

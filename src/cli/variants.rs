@@ -1,7 +1,7 @@
 //! `geomrender variants --list [--json]`: every axis, its base value and default
 //! sweep; as JSON, the table `geomrender schema variants` describes.
 
-use geomrender::variants::{ALL, AXES, GEOMVERSE_SWEEP, RELATION_SWEEP};
+use crate::variants::{ALL, AXES, GEOMVERSE_SWEEP, RELATION_SWEEP};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -18,7 +18,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
-        let mut text = serde_json::to_string_pretty(&geomrender::variants::list_json())?;
+        let mut text = serde_json::to_string_pretty(&crate::variants::list_json())?;
         text.push('\n');
         print!("{text}");
         return Ok(ExitCode::SUCCESS);

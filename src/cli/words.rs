@@ -1,11 +1,11 @@
 //! Library enums on the command line (each derives clap's `ValueEnum` under the
-//! `cli` feature, with the words of [`geomrender::words`]), plus a word of the CLI's
+//! `cli` feature, with the words of [`crate::words`]), plus a word of the CLI's
 //! own that stands for no value: `--subset all`, `--predictions-format auto`,
 //! `--sink files`.
 
+use crate::words::Words;
 use clap::ValueEnum;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use geomrender::words::Words;
 
 /// A value of `T`, or `None` for the CLI's own word. (An alias, not `Option`, so
 /// that clap's derive takes it as the value's type rather than as "optional".)
@@ -23,17 +23,17 @@ where
     let values = (T::value_variants().iter())
         .filter_map(ValueEnum::to_possible_value)
         .chain([PossibleValue::new(none).help(help)]);
-    PossibleValuesParser::new(values).map(|s: String| geomrender::words::parse::<T>(&s).ok())
+    PossibleValuesParser::new(values).map(|s: String| crate::words::parse::<T>(&s).ok())
 }
 
 #[cfg(test)]
 mod tests {
-    use geomrender::generate::relations::{Domain, Mode, Subset};
-    use geomrender::generate::{Info, QuestionType, Task};
-    use geomrender::output::datasets::{ParquetCompression, Sink};
-    use geomrender::output::record::Format;
-    use geomrender::render::Requested;
-    use geomrender::score::{MissingPolicy, PredictionFormat};
+    use crate::generate::relations::{Domain, Mode, Subset};
+    use crate::generate::{Info, QuestionType, Task};
+    use crate::output::datasets::{ParquetCompression, Sink};
+    use crate::output::record::Format;
+    use crate::render::Requested;
+    use crate::score::{MissingPolicy, PredictionFormat};
 
     /// clap's derived words are the library's: every value clap offers is named by
     /// its `Words::name`, and every value but those clap skips is offered.

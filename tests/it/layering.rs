@@ -245,8 +245,9 @@ fn optional_dependencies_stay_behind_their_features() {
 // paths into its own submodules (`mod x;` with `pub use x::…`, `self::x::…` or
 // `crate::a::x::…` alike: the facade that declares and re-exports them) are not
 // imports; its children's paths back up to it are. Within a crate only: the library's
-// files never name the binary's (`src/main.rs`, `src/cli/`) or the Python
-// package's (`python/src/`), so no cycle can run through two crates.
+// files (the command line's `src/cli/` among them) never name the binary's
+// `src/main.rs` or the Python package's (`python/src/`), so no cycle can run
+// through two crates.
 
 /// `text` with comments, string and character literals blanked (line breaks kept),
 /// so that braces and `::` in them are not read as code.
