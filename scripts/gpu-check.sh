@@ -78,7 +78,7 @@ fi
 [ -x "$BIN" ] || { echo "gpu-check: no binary at $BIN" >&2; exit 1; }
 step doctor "$BIN" doctor
 step gpu-tests env GEOMRENDER_AGREEMENT_JSON="$OUT/agreement.json" \
-    cargo test "${CARGO_PROFILE[@]}" --locked --features gpu,parquet --test it
+    cargo test "${CARGO_PROFILE[@]}" --locked --features gpu,parquet --lib --test it
 step bench-512 "$BIN" bench --backend gpu --against cpu --count "$COUNT" --variants "$SWEEP" \
     --rounds 3 --out "$BENCH_DIR" --json "$OUT/bench-512.json"
 step bench-resolution "$BIN" bench --backend gpu --against cpu --count "$(( (COUNT + 1) / 2 ))" \

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use ttf_parser::Face;
 
 /// DejaVu Sans (Latin, Greek, Cyrillic), Bitstream Vera licence: `assets/fonts`.
-pub static FONT_DATA: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+pub(crate) static FONT_DATA: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
 
 /// The family name of [`FONT_DATA`].
 pub(crate) const FONT_FAMILY: &str = "DejaVu Sans";
@@ -32,7 +32,7 @@ static FONT: LazyLock<Parsed> = LazyLock::new(|| {
 
 /// Vertical metrics of the embedded font, in font units.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FontMetrics {
+pub(crate) struct FontMetrics {
     pub units_per_em: f32,
     /// Ascent above the baseline (positive).
     pub ascent: f32,
@@ -50,7 +50,7 @@ impl FontMetrics {
 }
 
 /// Metrics of the embedded font (hhea ascender/descender, as skrifa and resvg read them).
-pub fn metrics() -> FontMetrics {
+pub(crate) fn metrics() -> FontMetrics {
     FONT.metrics
 }
 
@@ -65,7 +65,7 @@ pub(crate) fn advance(c: char) -> f32 {
 /// Width and height in px of `text` set at `size` px: the sum of the glyph advances
 /// (no kerning) by ascent minus descent. Compose centres this box on a label's anchor
 /// (`text-anchor: middle`, `dominant-baseline: central`), which is how the Scene draws it.
-pub fn text_box(text: &str, size: f32) -> (f32, f32) {
+pub(crate) fn text_box(text: &str, size: f32) -> (f32, f32) {
     let m = FONT.metrics;
     let units: f32 = text.chars().map(advance).sum();
     let scale = size / m.units_per_em;

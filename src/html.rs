@@ -58,7 +58,7 @@ pub(crate) fn url_path(path: &str) -> String {
 /// byte (none in an id the tool accepts) as `_~` and two hex digits, a leading `.`
 /// too. A name that would pass 200 bytes is the first 50 characters so written,
 /// `~~` (never part of a short name) and 32 hex digits of the id's SHA-256.
-pub fn page_name(id: &str) -> String {
+pub(crate) fn page_name(id: &str) -> String {
     let mut name = String::with_capacity(id.len() + 8);
     let mut cut = 0;
     for (i, b) in id.bytes().enumerate() {

@@ -116,50 +116,49 @@
 //!
 //! ## What is public, and why
 //!
-//! What a user of the library, the binary, the Python package, the benches or the
-//! integration tests names: the entry points of each stage, the data contracts
-//! between stages, and the errors and rows their signatures carry. Everything else
-//! is `pub(crate)`. `docs/public-api.txt` lists every `pub` item with its signature
-//! and `tests/it/public_api.rs` compares it with the source, so that each addition
-//! is a reviewed diff (`GEOMRENDER_UPDATE_API=1` writes the list). Per stage:
+//! What a user of the library names: the entry points of each stage, the data
+//! contracts between stages, and every type their signatures carry (each nameable
+//! at a public path). The Python package, the benches, the doc examples and the
+//! integration tests (`tests/it/`) are such users. The command line is the
+//! library's `cli` module, so what only it needs is `pub(crate)`; so is what only
+//! the library's own tests read (`src/tests/`: the layout's bookkeeping, the
+//! formula catalogue, the renderers' frames). `docs/public-api.txt` lists every
+//! `pub` item with its signature and `tests/it/public_api.rs` compares it with the
+//! source, so that each addition is a reviewed diff (`GEOMRENDER_UPDATE_API=1`
+//! writes the list; 400 items). Per stage:
 //!
 //! ```text
 //! scene     Scene (scaled_to_width), Item, PathItem, TextItem, Color; parse_scene,
-//!           validate, limits; svg (the exact SVG), synthetic (bench scenes)
+//!           parse_scene_value, SceneError; limits; svg::to_svg, synthetic (bench scenes)
 //! generate  GenerateOptions, generate_one, generate_range, problem_seed, Generator
-//!           (GeomVerse or relation items behind one type), Task, Problem and its
-//!           parts, Annotation, Info, SCHEMA; with_info, relabel, refresh_texts,
-//!           backward_question; shapes, formulas, expr, colours, rng, limits: the
-//!           catalogues the tests check against geometry and the paper
+//!           (GeomVerse or relation items behind one type), Problem and its parts,
+//!           Annotation, Info, SCHEMA, the errors; relations (RelationOptions,
+//!           generate_relation, generate_relations, the relation table)
 //! variants  AXES, Axis, AxisDef, AxisValue, Setting, Values, Look, OnScene; Pixels,
-//!           Canvas, PixelHook (the pixel stage); Plan,
-//!           Variant, GEOMVERSE_SWEEP, RELATION_SWEEP; draw_problem, drawing_style,
-//!           vary_scene, Drawing; VariantError
-//! compose   compose, Composed, LayoutStats, ComposeError, the layout constants
-//! render    CpuRenderer, RenderedImage, recycle, Requested/BackendKind/decide/BackendError,
-//!           layout_glyphs;
-//!           gpu::GpuRenderer and its options (feature `gpu`), prepare, tessellate
-//! output    encode (PNG/JPEG); manifest (ManifestRow, Lineage, SCHEMA); rows (the
-//!           bounded reader); datasets (export, Sink, DatasetOptions); merge; record
-//!           (the typed run record: RunRecipe, Provenance, ShardRecipe, SCHEMA); dir,
-//!           atomic, lock: the output directory's rules (no link followed, no
-//!           partial file, one run)
-//! pipeline  run, RunOptions (Variants, Origin), Backend (Backend::open: the one door to
-//!           a backend), SceneRenderer (render_one: one image as a run makes it),
-//!           Outputs, Job, Progress, RunSummary (its RunRecord), errors;
-//!           shard (Shard, from_env, begin, finish)
+//!           Canvas, PixelHook (the pixel stage); Plan, Variant, GEOMVERSE_SWEEP,
+//!           RELATION_SWEEP; draw_problem, Drawing; VariantError
+//! compose   compose, Composed, LayoutStats, ComposeError
+//! render    CpuRenderer, RenderedImage, recycle, Requested/BackendKind/Decision/
+//!           BackendError, layout_glyphs; gpu::GpuRenderer and its options (feature
+//!           `gpu`), prepare, Tessellator
+//! output    encode, encode_png; manifest (ManifestRow, Lineage, SCHEMA); datasets
+//!           (Sink, DatasetOptions); merge; record (the typed run record: RunRecipe,
+//!           Provenance, ShardRecipe, SCHEMA); availability; Dir, LockError
+//! pipeline  run, RunOptions, Backend (Backend::open: the one door to a backend),
+//!           SceneRenderer (render_one: one image as a run makes it), Outputs, Job,
+//!           Progress, RunSummary, the errors
 //! score     score, score_paths, ScoreOptions, LoadedFile, Report and its rows,
-//!           write_report, write_items, extract, Tolerance, the statistics
-//! audit     audit, AuditOptions, Audit and its rows and groups, markdown (audit.md)
+//!           write_report, write_items, Tolerance
+//! audit     audit, AuditOptions, Audit and its rows and groups, parse_variant
 //! gallery   build, GalleryOptions, Gallery, GalleryError, GalleryLineError
+//! cli       main (feature `cli`): the `geomrender` binary
 //! ```
 //!
 //! Error enums are `#[non_exhaustive]`. Each public type and free function has one
-//! name in the crate (`generate::Answer`, a problem's answer, and
-//! `score::Extracted`, one read from a model's output; `output::manifest::Lineage`
-//! and `score::LoadedFile`; `score::ItemRelation` and `score::RelationKeys`), except
-//! the per-stage `SCHEMA` constants (`scene`, `generate`, `output::manifest`,
-//! `output::record`, `audit`): each is its own module's record's schema.
+//! name in the crate (`output::manifest::Lineage` and `score::LoadedFile`, not two
+//! "inputs"; one `render::recycle` for a spent buffer), except the per-stage
+//! `SCHEMA` constants (`generate`, `output::manifest`, `output::record`, `audit`):
+//! each is its own module's record's schema.
 //!
 //! ## Cargo features
 //!
@@ -177,6 +176,15 @@
 
 // Every `pub` item is reachable from this root (else it is `pub(crate)`).
 #![warn(unreachable_pub)]
+// Some crate-private items serve only the command line (the `cli` module): without
+// that feature they are unused, not dead.
+#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
+// The library's own tests (`src/tests/`) need all three features; a unit-test build
+// with the command line but not the other two leaves out what only those tests use.
+#![cfg_attr(
+    all(test, feature = "cli", not(all(feature = "gpu", feature = "parquet"))),
+    allow(dead_code, unused_imports)
+)]
 
 // Unix only: the output directory is reached through openat/renameat with
 // O_NOFOLLOW (`output::dir`), one run per directory through flock (`output::lock`),
@@ -187,13 +195,13 @@ compile_error!(
 );
 
 // Leaf helpers.
-pub mod decimal;
-pub mod digest;
-pub mod font;
-pub mod html;
+mod decimal;
+mod digest;
+mod font;
+mod html;
 pub mod jsonl;
 pub mod style;
-pub mod vec2;
+mod vec2;
 pub mod words;
 
 // The stages, in pipeline order (one group each, so that rustfmt keeps the order).
@@ -220,3 +228,11 @@ pub mod gallery;
 // The command line (`src/main.rs` calls `cli::main`): after every stage it drives.
 #[cfg(feature = "cli")]
 pub mod cli;
+
+// The library's own tests of crate-private items (`src/tests/`); they name the crate
+// `geomrender`, as the integration tests and users do.
+#[cfg(test)]
+extern crate self as geomrender;
+#[cfg(all(test, feature = "cli", feature = "gpu", feature = "parquet"))]
+#[allow(unreachable_pub)]
+mod tests;

@@ -59,7 +59,7 @@ impl Default for Style {
 /// The range of every `Style` value: the one table of limits. `compose` refuses a
 /// style outside it ([`Style::validate`]) and `variants` checks every variant of a
 /// plan against it before any work, so an accepted `--variants` never fails a line.
-pub mod limits {
+pub(crate) mod limits {
     use std::ops::RangeInclusive;
 
     /// Canvas side in px.
@@ -76,7 +76,7 @@ pub mod limits {
     pub(crate) const SCALE: RangeInclusive<f32> = 0.1..=1.0;
 }
 
-/// A style value outside [`limits`].
+/// A style value outside `limits`.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("style: {field} must be within {min}..={max}, got {got}")]
 pub struct StyleError {
@@ -88,7 +88,7 @@ pub struct StyleError {
 
 impl Style {
     /// Checks every value against [`limits`].
-    pub fn validate(&self) -> Result<(), StyleError> {
+    pub(crate) fn validate(&self) -> Result<(), StyleError> {
         fn check<T: PartialOrd + Into<f64> + Copy>(
             field: &'static str,
             range: std::ops::RangeInclusive<T>,
@@ -140,7 +140,8 @@ pub enum Rotation {
 
 impl Rotation {
     /// Every rotation, in increasing degrees.
-    pub const ALL: [Rotation; 4] = [Rotation::R0, Rotation::R90, Rotation::R180, Rotation::R270];
+    pub(crate) const ALL: [Rotation; 4] =
+        [Rotation::R0, Rotation::R90, Rotation::R180, Rotation::R270];
 
     /// Clockwise degrees: 0, 90, 180 or 270.
     pub(crate) fn degrees(self) -> u32 {

@@ -208,7 +208,7 @@ pub fn draw_one(
         (Format::Array, Encoding::Jpeg { .. }) => {
             let bytes = encode(encoding, &image).map_err(fail)?;
             let id = image.id.clone();
-            image.recycle();
+            geomrender::render::recycle(image.rgba);
             let decoded = image::load_from_memory_with_format(&bytes, image::ImageFormat::Jpeg)
                 .map_err(fail)?
                 .to_rgba8();
@@ -222,7 +222,7 @@ pub fn draw_one(
         _ => {
             let bytes = encode(encoding, &image).map_err(fail)?;
             // Encoded: the next image is drawn into the same buffer.
-            image.recycle();
+            geomrender::render::recycle(image.rgba);
             Output::Bytes(bytes)
         }
     })

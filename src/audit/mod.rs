@@ -41,7 +41,7 @@ mod write;
 pub(crate) use diff::Changes;
 pub(crate) use items::read_svg;
 pub(crate) use problems::Problems;
-pub use write::{AUDIT_JSONL, AUDIT_MD, Links, columns, gallery_page, markdown};
+pub(crate) use write::{AUDIT_JSONL, AUDIT_MD, Links, columns};
 
 use crate::output::dir::{Dir, Kind};
 use crate::output::rows::{RowReader, Rows};

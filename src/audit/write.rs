@@ -13,15 +13,15 @@ use crate::variants::Change;
 use std::fmt::Write as _;
 use std::io::Write as _;
 
-pub const AUDIT_JSONL: &str = "audit.jsonl";
-pub const AUDIT_MD: &str = "audit.md";
+pub(crate) const AUDIT_JSONL: &str = "audit.jsonl";
+pub(crate) const AUDIT_MD: &str = "audit.md";
 
 /// The gallery's directory in the run directory (`crate::gallery::GALLERY_DIR`).
 pub(super) const GALLERY: &str = "gallery";
 
 /// Where a base's page is in the run's gallery, from the run directory
 /// (`crate::gallery` writes it there).
-pub fn gallery_page(base_id: &str) -> String {
+pub(crate) fn gallery_page(base_id: &str) -> String {
     format!("{GALLERY}/bases/{}", page_name(base_id))
 }
 
@@ -49,7 +49,7 @@ impl RowsFile {
 
 /// How `audit.md` links rows to the run's gallery.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Links {
+pub(crate) enum Links {
     /// `audit.md` is not where it can reach the run's gallery by a relative link.
     None,
     /// The run directory as seen from `audit.md` (`""` when it is there), and
@@ -58,7 +58,7 @@ pub enum Links {
 }
 
 /// The kinds of change any row has, in `Change::ALL` order.
-pub fn columns(audit: &Audit) -> Vec<Change> {
+pub(crate) fn columns(audit: &Audit) -> Vec<Change> {
     Change::ALL
         .into_iter()
         .filter(|c| audit.groups.iter().any(|g| g.changes.contains_key(c)))
@@ -82,7 +82,7 @@ pub(super) fn write_markdown(
 }
 
 /// `audit.md`: what each variant value changed, and what is flagged.
-pub fn markdown(audit: &Audit, links: &Links) -> String {
+pub(crate) fn markdown(audit: &Audit, links: &Links) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# Audit of variants against their bases\n");
     let _ = writeln!(

@@ -39,8 +39,10 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Not while a run writes there (nor two audits at once).
     let _lock = lock_existing(&args.dir)?;
-    let mut options = AuditOptions::default();
-    options.problems = args.problems;
+    let options = AuditOptions {
+        problems: args.problems,
+        ..AuditOptions::default()
+    };
     let out = args.out.unwrap_or_else(|| args.dir.clone());
     let report = audit::audit(&args.dir, &options, &out)?;
     print_table(&report);

@@ -47,10 +47,12 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut options = GalleryOptions::default();
-    options.thumb_size = args.thumb_size;
-    options.audit = !args.no_audit;
-    options.problems = args.problems;
+    let options = GalleryOptions {
+        thumb_size: args.thumb_size,
+        audit: !args.no_audit,
+        problems: args.problems,
+        ..GalleryOptions::default()
+    };
     // Not while a run writes there (`--gallery` makes it under the run's own lock).
     let _lock = super::audit::lock_existing(&args.dir)?;
     make(&args.dir, &options)
@@ -103,8 +105,10 @@ pub(crate) fn after_run(
     if !wanted {
         return Ok(code);
     }
-    let mut options = GalleryOptions::default();
-    options.problems = problems.map(Path::to_path_buf);
+    let options = GalleryOptions {
+        problems: problems.map(Path::to_path_buf),
+        ..GalleryOptions::default()
+    };
     let gallery = make(dir, &options)?;
     Ok(if code == ExitCode::SUCCESS {
         gallery

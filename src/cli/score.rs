@@ -110,14 +110,16 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut opts = ScoreOptions::default();
-    opts.tolerance = Tolerance {
-        relative: args.tolerance,
-        absolute_at_zero: args.zero_tolerance,
+    let opts = ScoreOptions {
+        tolerance: Tolerance {
+            relative: args.tolerance,
+            absolute_at_zero: args.zero_tolerance,
+        },
+        format: args.predictions_format,
+        missing: args.missing,
+        matched: args.matched,
+        ..ScoreOptions::default()
     };
-    opts.format = args.predictions_format;
-    opts.missing = args.missing;
-    opts.matched = args.matched;
     if let Some(id) = &args.explain {
         let (manifest, predictions) = score::read_sources(&args.manifest, &args.predictions)?;
         let text = score::explain_id(&manifest, &predictions, id, args.model.as_deref(), &opts)?;

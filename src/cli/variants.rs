@@ -29,7 +29,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     println!("Each variant changes only what its axis names; ids are <base_id>__<axis>-<value>.");
     println!(
         "The diagram is fitted once per problem: every axis but resolution, rotation and scale keeps its paths \
-         byte for byte, and those three transform them exactly (tests/it/label_fidelity.rs)."
+         byte for byte, and those three transform them exactly (src/tests/label_fidelity.rs)."
     );
     println!(
         "Line widths and font sizes are px on the 512 px reference canvas (scaled with `resolution`)."

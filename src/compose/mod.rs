@@ -46,11 +46,11 @@ pub(crate) const REFERENCE_LINE_WIDTH: f32 = 2.0;
 
 /// Colour of leader lines (from an element to its label placed away from it): the
 /// only paths that may differ between style variants of one problem.
-pub const LEADER_COLOR: Color = Color::rgb(0x55, 0x55, 0x55);
+pub(crate) const LEADER_COLOR: Color = Color::rgb(0x55, 0x55, 0x55);
 
 /// Fill of the point dots (one path of circles, drawn after the strokes): no shape
 /// is filled with it.
-pub const DOT_COLOR: Color = Color::BLACK;
+pub(crate) const DOT_COLOR: Color = Color::BLACK;
 
 /// How well the labels fit, measured on label boxes (glyph advances × font ascent −
 /// descent, centred on the anchor as drawn).

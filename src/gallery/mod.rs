@@ -47,7 +47,7 @@ pub(crate) const CSS: &str = include_str!("../../assets/gallery/gallery.css");
 pub(crate) const SCRIPT: &str = include_str!("../../assets/gallery/gallery.js");
 
 /// The gallery's directory inside the run directory.
-pub const GALLERY_DIR: &str = "gallery";
+pub(crate) const GALLERY_DIR: &str = "gallery";
 
 /// Lines not shown that are kept with their reason (the rest are counted).
 pub(crate) const LISTED_ERRORS: usize = 1000;
@@ -178,7 +178,7 @@ impl Errors {
 /// run with `--gallery` starts, so that it does not fail only at the end): its
 /// `gallery/` and the directories in it are absent or real directories. Any size
 /// of run can have one (the manifest is streamed).
-pub fn check_writable(dir: &Path) -> Result<(), GalleryError> {
+pub(crate) fn check_writable(dir: &Path) -> Result<(), GalleryError> {
     let Ok(root) = Dir::open(dir) else {
         return Ok(()); // made by the run
     };

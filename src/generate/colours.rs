@@ -28,13 +28,13 @@
 use crate::style::Style;
 
 /// Colour names, in the order the generator shuffles them.
-pub const COLOURS: [&str; 12] = [
+pub(crate) const COLOURS: [&str; 12] = [
     "blue", "green", "orange", "purple", "red", "yellow", "gray", "brown", "cyan", "pink", "lime",
     "teal",
 ];
 
 /// Names never used together in one diagram: a reader could take one for the other.
-pub const SYNONYMS: [(&str, &str); 6] = [
+pub(crate) const SYNONYMS: [(&str, &str); 6] = [
     ("red", "pink"),
     ("purple", "pink"),
     ("cyan", "teal"),
@@ -49,7 +49,7 @@ pub const SYNONYMS: [(&str, &str); 6] = [
 /// one step lighter). Shades are 64 levels apart, the last 40; a shade is named by
 /// the nearest entry ([`gray_name_of`]). `black` is never given to a shape (its
 /// outline, angle marks and labels are black), but names the darkest band.
-pub const GRAYS: [(&str, u8); 5] = [
+pub(crate) const GRAYS: [(&str, u8); 5] = [
     ("black", 0x00),
     ("dark gray", 0x40),
     ("gray", 0x80),
@@ -61,7 +61,7 @@ pub const GRAYS: [(&str, u8); 5] = [
 const SHAPE_GRAYS: std::ops::RangeInclusive<usize> = 1..=4;
 
 /// The name of the grey nearest to `shade` (ties to the darker).
-pub fn gray_name_of(shade: u8) -> &'static str {
+pub(crate) fn gray_name_of(shade: u8) -> &'static str {
     GRAYS
         .iter()
         .min_by_key(|(_, v)| v.abs_diff(shade))
@@ -128,11 +128,11 @@ pub(crate) fn gray_level(name: &str) -> Option<u8> {
 
 /// Smallest CIEDE2000 difference between two fills of one diagram, rendered over
 /// white at the default fill opacity.
-pub const MIN_DELTA_E: f64 = 20.0;
+pub(crate) const MIN_DELTA_E: f64 = 20.0;
 
 /// sRGB of a colour name in the colour palette and in the high-contrast palette;
 /// `None` for a name not in [`COLOURS`].
-pub fn rgb(name: &str) -> Option<([u8; 3], [u8; 3])> {
+pub(crate) fn rgb(name: &str) -> Option<([u8; 3], [u8; 3])> {
     Some(match name {
         "blue" => ([0x00, 0x51, 0xe9], [0x00, 0x40, 0xff]),
         "green" => ([0x0a, 0xa0, 0x18], [0x00, 0xa0, 0x00]),
@@ -151,12 +151,12 @@ pub fn rgb(name: &str) -> Option<([u8; 3], [u8; 3])> {
 }
 
 /// `rgb` painted over white with `alpha`, as an 8-bit renderer stores it.
-pub fn over_white(rgb: [u8; 3], alpha: f64) -> [u8; 3] {
+pub(crate) fn over_white(rgb: [u8; 3], alpha: f64) -> [u8; 3] {
     rgb.map(|c| (255.0 * (1.0 - alpha) + f64::from(c) * alpha).round() as u8)
 }
 
 /// CIE L*a*b* (D65) of an sRGB colour.
-pub fn lab(rgb: [u8; 3]) -> [f64; 3] {
+pub(crate) fn lab(rgb: [u8; 3]) -> [f64; 3] {
     let lin = |c: u8| {
         let c = f64::from(c) / 255.0;
         if c <= 0.04045 {
@@ -182,7 +182,7 @@ pub fn lab(rgb: [u8; 3]) -> [f64; 3] {
 }
 
 /// The CIEDE2000 colour difference of two L*a*b* colours (Sharma, Wu & Dalal 2005).
-pub fn ciede2000(lab1: [f64; 3], lab2: [f64; 3]) -> f64 {
+pub(crate) fn ciede2000(lab1: [f64; 3], lab2: [f64; 3]) -> f64 {
     let ([l1, a1, b1], [l2, a2, b2]) = (lab1, lab2);
     let c_bar = (a1.hypot(b1) + a2.hypot(b2)) / 2.0;
     let pow7 = |c: f64| c.powi(7);
@@ -246,7 +246,7 @@ pub(crate) fn fill_delta_e(a: &str, b: &str) -> Option<f64> {
 
 /// Whether two colour names may share a diagram: not synonyms, and far enough apart
 /// as rendered.
-pub fn compatible(a: &str, b: &str) -> bool {
+pub(crate) fn compatible(a: &str, b: &str) -> bool {
     let synonyms = SYNONYMS
         .iter()
         .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b));

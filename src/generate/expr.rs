@@ -14,7 +14,7 @@ pub(crate) const PI: f64 = 3.14;
 
 /// A one-argument function shown by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Func {
+pub(crate) enum Func {
     Sqrt,
     Sin,
     Cos,
@@ -57,7 +57,7 @@ impl Func {
 
 /// Binary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
+pub(crate) enum BinOp {
     Add,
     Sub,
     Mul,
@@ -87,7 +87,7 @@ impl BinOp {
 
 /// An expression over numbers.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Expr {
+pub(crate) enum Expr {
     Num(f64),
     Bin(BinOp, Box<Expr>, Box<Expr>),
     Call(Func, Box<Expr>),
@@ -139,7 +139,7 @@ pub(crate) fn round2(v: f64) -> f64 {
 }
 
 /// A number as printed in texts: at most two decimals, no trailing zeros, no `-0`.
-pub fn fmt_num(v: f64) -> String {
+pub(crate) fn fmt_num(v: f64) -> String {
     fmt_decimal(round2(v), 2)
 }
 
@@ -160,7 +160,7 @@ fn apply(op: BinOp, a: f64, b: f64) -> Result<f64, ExprError> {
 
 impl Expr {
     /// The exact value, without intermediate rounding.
-    pub fn eval(&self) -> Result<f64, ExprError> {
+    pub(crate) fn eval(&self) -> Result<f64, ExprError> {
         match self {
             Expr::Num(v) => Ok(*v),
             Expr::Bin(op, a, b) => apply(*op, a.eval()?, b.eval()?),

@@ -14,7 +14,7 @@ use super::shapes::{self, Role, ShapeKind};
 use std::sync::LazyLock;
 
 /// Phrases for the elements of one step in one annotation style (built by `text`).
-pub trait StepWords {
+pub(crate) trait StepWords {
     /// "the ABCD rectangle" / "the blue rectangle".
     fn shape(&self) -> String;
     /// "the AB side", "the BAC angle", "the side marked with a", "the α angle"; for
@@ -29,7 +29,7 @@ pub trait StepWords {
 
 /// One evaluation of a formula: input values, a rounding mode, and words when text is
 /// wanted.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub formula: &'a Formula,
     values: &'a [(Role, f64)],
     round: bool,
@@ -40,7 +40,7 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     /// Exact mode: no text, no intermediate rounding.
-    pub fn exact(formula: &'a Formula, values: &'a [(Role, f64)]) -> Self {
+    pub(crate) fn exact(formula: &'a Formula, values: &'a [(Role, f64)]) -> Self {
         Ctx {
             formula,
             values,
@@ -62,7 +62,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Text mode: writes the explanation, rounding every step.
-    pub fn with_words(
+    pub(crate) fn with_words(
         formula: &'a Formula,
         values: &'a [(Role, f64)],
         words: &'a dyn StepWords,
@@ -126,7 +126,7 @@ pub(crate) type Explain = fn(&mut Ctx) -> Result<f64, ExprError>;
 
 /// Σ coefficient · element = rhs, the form in which a formula can be variablized.
 #[derive(Clone, Copy)]
-pub struct Linear {
+pub(crate) struct Linear {
     /// Elements that can be given as `a·x + b`, with their coefficients (all positive).
     pub terms: &'static [(Role, f64)],
     /// The other side, from the inputs that stay numbers (`180`, the perimeter, …).
@@ -134,7 +134,7 @@ pub struct Linear {
 }
 
 /// One rule of geometry: `output` of a `kind` shape from its `inputs`.
-pub struct Formula {
+pub(crate) struct Formula {
     /// Stable identifier, `shape.what`.
     pub id: &'static str,
     pub kind: ShapeKind,
@@ -146,7 +146,7 @@ pub struct Formula {
 
 impl Formula {
     /// The exact output for the given input values.
-    pub fn exact(&self, values: &[(Role, f64)]) -> Result<f64, ExprError> {
+    pub(crate) fn exact(&self, values: &[(Role, f64)]) -> Result<f64, ExprError> {
         (self.explain)(&mut Ctx::exact(self, values))
     }
 
@@ -237,7 +237,7 @@ pub(crate) static FORMULAS: LazyLock<Vec<&'static Formula>> = LazyLock::new(|| {
 });
 
 /// The formula with this id.
-pub fn by_id(id: &str) -> Option<&'static Formula> {
+pub(crate) fn by_id(id: &str) -> Option<&'static Formula> {
     FORMULAS.iter().copied().find(|f| f.id == id)
 }
 

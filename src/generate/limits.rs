@@ -45,41 +45,41 @@ use super::{Binding, Labels, Problem, Texts};
 use std::fmt;
 
 /// Points of the diagram.
-pub const MAX_POINTS: usize = 96;
+pub(crate) const MAX_POINTS: usize = 96;
 /// Shapes of the diagram.
-pub const MAX_SHAPES: usize = 48;
+pub(crate) const MAX_SHAPES: usize = 48;
 /// Sides (edges, diagonals, diameters).
-pub const MAX_SIDES: usize = 96;
+pub(crate) const MAX_SIDES: usize = 96;
 /// Angles.
-pub const MAX_ANGLES: usize = 64;
+pub(crate) const MAX_ANGLES: usize = 64;
 /// Measures (areas, perimeters, arc lengths, heights).
 pub(crate) const MAX_MEASURES: usize = 96;
 /// Rays of angle connectors.
-pub const MAX_RAYS: usize = 32;
+pub(crate) const MAX_RAYS: usize = 32;
 /// Auxiliary lines (one per shape at most when generated).
 pub(crate) const MAX_AUX: usize = 48;
 /// Right-angle marks.
-pub const MAX_RIGHT_ANGLES: usize = 48;
+pub(crate) const MAX_RIGHT_ANGLES: usize = 48;
 /// Tick and arrow marks on segments.
 pub(crate) const MAX_MARKS: usize = 48;
 /// Reasoning steps.
 pub(crate) const MAX_STEPS: usize = 64;
 /// Vertices of one shape.
-pub const MAX_VERTICES: usize = 16;
+pub(crate) const MAX_VERTICES: usize = 16;
 /// Contours of one shape (outer boundary and holes).
 pub(crate) const MAX_CONTOURS: usize = 4;
 /// Segments of one contour.
 pub(crate) const MAX_SEGMENTS: usize = 16;
 /// Outline segments of all shapes together.
-pub const MAX_OUTLINE_SEGMENTS: usize = 256;
+pub(crate) const MAX_OUTLINE_SEGMENTS: usize = 256;
 /// Arc segments of all shapes together (layout samples each arc 72 times).
-pub const MAX_ARCS: usize = 32;
+pub(crate) const MAX_ARCS: usize = 32;
 /// Shapes of a side, inputs of a step, terms of a variable.
 pub(crate) const MAX_SMALL_LIST: usize = 8;
 /// Characters of a point name (a vertex letter is drawn on the image).
-pub const MAX_POINT_NAME: usize = 8;
+pub(crate) const MAX_POINT_NAME: usize = 8;
 /// Characters of a side or angle label (drawn on the image).
-pub const MAX_LABEL: usize = 24;
+pub(crate) const MAX_LABEL: usize = 24;
 /// Characters of an element name, colour name, expression or formula id.
 pub(crate) const MAX_NAME: usize = 128;
 /// Characters of a question or solution text.
@@ -274,7 +274,7 @@ impl Problem {
     ///
     /// Kept whole: a flat list of independent checks, one per field in the order of
     /// the Problem's JSON, so that a field and its limit are read side by side.
-    pub fn check_limits(&self) -> Result<(), LimitError> {
+    pub(crate) fn check_limits(&self) -> Result<(), LimitError> {
         let d = &self.diagram;
         count("diagram.points", &d.points, MAX_POINTS)?;
         count("diagram.shapes", &d.shapes, MAX_SHAPES)?;

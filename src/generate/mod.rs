@@ -27,7 +27,7 @@
 //!
 //! The rewrites (`rewrite/`): `aux` (auxiliary lines), `backward` (the backward
 //! question), `phrasing` (other wordings of the question), `unrelated` (unrelated
-//! shapes); and here [`with_info`], [`relabel`] and [`refresh_texts`].
+//! shapes); and here `with_info`, `relabel` and `refresh_texts`.
 //!
 //! `formula_checks` (tests only): every formula recomputed independently from its
 //! shape's geometry, and inverted.
@@ -40,23 +40,23 @@
 //! ```
 //! use geomrender::generate::{generate_one, GenerateOptions, Annotation};
 //! let p = generate_one(&GenerateOptions::default(), 0).unwrap();
-//! assert!(p.cot(Annotation::Coordinate).ends_with(&format!("is {}.", geomrender::generate::expr::fmt_num(p.answer.number().unwrap()))));
+//! assert!(p.cot(Annotation::Coordinate).ends_with(&format!("is {}.", p.answer)));
 //! ```
 
 mod algorithm;
 mod build;
-pub mod colours;
-pub mod expr;
-pub mod formulas;
+pub(crate) mod colours;
+pub(crate) mod expr;
+pub(crate) mod formulas;
 mod generator;
 mod geom;
-pub mod limits;
+pub(crate) mod limits;
 mod place;
 mod problem;
 pub mod relations;
 pub(crate) mod rewrite;
 pub(crate) mod rng;
-pub mod shapes;
+pub(crate) mod shapes;
 mod task;
 mod text;
 
@@ -65,17 +65,22 @@ mod formula_checks;
 
 pub(crate) use colours::COLOURS;
 pub use generator::{Generator, GeneratorError};
-pub(crate) use limits::LimitError;
 pub use problem::*;
-pub use rewrite::backward::{BackwardError, backward_question};
-pub use task::Task;
+pub use rewrite::backward::BackwardError;
+pub(crate) use rewrite::backward::backward_question;
+pub(crate) use task::Task;
 pub(crate) use text::point_name;
 
+pub use self::{
+    expr::ExprError,
+    limits::LimitError,
+    shapes::{Role, ShapeKind},
+    text::TextError,
+};
 use rayon::prelude::*;
 pub use rewrite::{AidsError, UnrelatedError};
 pub use rng::problem_seed;
 use std::ops::RangeInclusive;
-pub use text::TextError;
 
 /// The JSON Schema of a Problem (`geomrender schema problem`).
 pub const SCHEMA: &str = include_str!("../../schemas/problem.schema.json");
@@ -268,7 +273,7 @@ pub fn generate_range(
 /// The same problem with its given values moved to the image or into the question;
 /// labels and both texts are rewritten, the answer is unchanged. Fails on a Problem
 /// whose parts do not fit together (one edited by hand, say).
-pub fn with_info(p: &Problem, info: Info) -> Result<Problem, TextError> {
+pub(crate) fn with_info(p: &Problem, info: Info) -> Result<Problem, TextError> {
     let mut q = p.clone();
     q.params.info = info;
     text::refresh(&mut q)?;
@@ -278,7 +283,7 @@ pub fn with_info(p: &Problem, info: Info) -> Result<Problem, TextError> {
 /// The same problem with its vertex letters permuted, in the diagram and in both
 /// texts; the answer is unchanged. The permutation is a seeded single cycle over the
 /// names in use, so every vertex gets another letter (the GeomRel "RP" operation).
-pub fn relabel(p: &Problem, seed: u64) -> Result<Problem, TextError> {
+pub(crate) fn relabel(p: &Problem, seed: u64) -> Result<Problem, TextError> {
     let mut q = p.clone();
     let mut names: Vec<String> = q.diagram.points.iter().map(|pt| pt.name.clone()).collect();
     let mut r = rng::Rng::from_u64(seed, 0x7265_6c61_6265_6c00);
@@ -292,6 +297,6 @@ pub fn relabel(p: &Problem, seed: u64) -> Result<Problem, TextError> {
 
 /// Recomputes names, labels and texts from the diagram and steps (what `with_info` and
 /// `relabel` do after their change); useful to check a Problem read from JSON.
-pub fn refresh_texts(p: &mut Problem) -> Result<(), TextError> {
+pub(crate) fn refresh_texts(p: &mut Problem) -> Result<(), TextError> {
     text::refresh(p)
 }

@@ -128,7 +128,7 @@ pub struct Labels {
 }
 
 impl Labels {
-    pub fn get(&self, a: Annotation) -> Option<&str> {
+    pub(crate) fn get(&self, a: Annotation) -> Option<&str> {
         match a {
             Annotation::Coordinate => self.coordinate.as_deref(),
             Annotation::Individual => self.individual.as_deref(),
@@ -549,7 +549,7 @@ impl Problem {
     }
 
     /// Whether it is a relation-identification item (`generate --task relations`).
-    pub fn is_relation(&self) -> bool {
+    pub(crate) fn is_relation(&self) -> bool {
         self.relation.is_some()
     }
 }

@@ -6,7 +6,7 @@
 )]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
-pub enum Task {
+pub(crate) enum Task {
     /// GeomVerse's multi-step computation problems.
     #[default]
     Geomverse,

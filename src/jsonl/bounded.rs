@@ -12,14 +12,14 @@ use std::fmt;
 /// (`scene::limits::MAX_ITEMS`), so that an array a little past a Scene or Problem
 /// limit still gets the error naming its field, and a million-item array is refused
 /// before it is built.
-pub const MAX_ARRAY: usize = 100_000;
+pub(crate) const MAX_ARRAY: usize = 100_000;
 
 /// Most JSON values (objects, arrays, strings, numbers, …) in one line: room for a
 /// Scene at its item limit with every field set (about 30 values an item).
-pub const MAX_VALUES: usize = 1_000_000;
+pub(crate) const MAX_VALUES: usize = 1_000_000;
 
 /// Parses `line` as one JSON value, refusing it as soon as an array grows past
-/// [`MAX_ARRAY`] or the line past [`MAX_VALUES`] values.
+/// `MAX_ARRAY` or the line past `MAX_VALUES` values.
 pub fn parse_value(line: &str) -> Result<Value, serde_json::Error> {
     let budget = Cell::new(MAX_VALUES);
     let mut de = serde_json::Deserializer::from_str(line);

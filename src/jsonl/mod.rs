@@ -4,7 +4,7 @@
 
 mod bounded;
 
-pub use bounded::{MAX_ARRAY, MAX_VALUES, parse_value};
+pub use bounded::parse_value;
 
 use std::io::{BufRead, Read};
 
@@ -12,7 +12,7 @@ use std::io::{BufRead, Read};
 pub(crate) const MAX_LINE_BYTES: usize = 64 << 20;
 
 /// One input line, or why it could not be read as text.
-pub struct Line {
+pub(crate) struct Line {
     /// 1-based line number.
     pub number: u64,
     /// Byte offset of the line's start in the input (where `Lines::starting_at`
@@ -56,7 +56,7 @@ pub(crate) fn split(
 }
 
 /// Counts the non-blank lines of `reader` in bounded memory (a line is never held whole).
-pub fn count(mut reader: impl BufRead) -> std::io::Result<u64> {
+pub(crate) fn count(mut reader: impl BufRead) -> std::io::Result<u64> {
     let mut n = 0;
     let mut blank = true;
     loop {
@@ -78,7 +78,7 @@ pub fn count(mut reader: impl BufRead) -> std::io::Result<u64> {
 }
 
 /// Yields non-blank lines of `reader` in order; I/O failures end the iteration with an error.
-pub struct Lines<R> {
+pub(crate) struct Lines<R> {
     reader: R,
     number: u64,
     /// Bytes consumed so far (the next line's offset).
@@ -87,7 +87,7 @@ pub struct Lines<R> {
 }
 
 impl<R: BufRead> Lines<R> {
-    pub fn new(reader: R) -> Self {
+    pub(crate) fn new(reader: R) -> Self {
         Lines::starting_at(reader, 1, 0)
     }
 
@@ -108,7 +108,7 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// Up to `n` more lines; an empty vector at the end of input.
-    pub fn next_chunk(&mut self, n: usize) -> std::io::Result<Vec<Line>> {
+    pub(crate) fn next_chunk(&mut self, n: usize) -> std::io::Result<Vec<Line>> {
         let mut out = Vec::with_capacity(n);
         while out.len() < n {
             match self.read_line()? {

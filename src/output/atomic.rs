@@ -45,7 +45,7 @@ fn live() -> MutexGuard<'static, Live> {
 /// ones from being made; returns how many were removed. For an interrupt handler
 /// that exits the process right after: a file being committed at the same moment
 /// is either renamed before this runs or never.
-pub fn remove_live_temps() -> usize {
+pub(crate) fn remove_live_temps() -> usize {
     let mut live = live();
     live.closing = true;
     let removed = live
@@ -65,7 +65,7 @@ pub fn remove_live_temps() -> usize {
 /// Writes `bytes` to `path` atomically (same-directory temp file + rename). `path`
 /// is the user's own (its directory is opened as named); inside an output
 /// directory use [`Dir::write_atomic`].
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut file = AtomicFile::create(path)?;
     file.write_all(bytes)?;
     file.commit(false)
@@ -73,7 +73,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// A file being written under a hidden temporary name; [`AtomicFile::commit`] moves it
 /// to its final name, and dropping it uncommitted removes it.
-pub struct AtomicFile {
+pub(crate) struct AtomicFile {
     /// `None` once committed.
     out: Option<BufWriter<File>>,
     dir: Dir,
@@ -101,7 +101,7 @@ fn parent_and_name(path: &Path) -> std::io::Result<(&Path, String)> {
 // lower module and knows nothing of this one.
 impl Dir {
     /// Writes `bytes` to `name` atomically (a temp file here, then a rename).
-    pub fn write_atomic(&self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    pub(crate) fn write_atomic(&self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
         let mut file = AtomicFile::create_in(self, name)?;
         file.write_all(bytes)?;
         file.commit(false)
@@ -119,7 +119,7 @@ impl AtomicFile {
     /// Starts writing what will become `name` in `dir`. Fails when `name` exists and
     /// is not a regular file or a symlink (a directory, a device, a FIFO): those are
     /// never renamed over. A symlink there is replaced, not followed.
-    pub fn create_in(dir: &Dir, name: &str) -> std::io::Result<AtomicFile> {
+    pub(crate) fn create_in(dir: &Dir, name: &str) -> std::io::Result<AtomicFile> {
         use super::dir::Kind;
         if let Some(kind @ (Kind::Dir | Kind::Other)) = dir.kind(name)? {
             let what = if kind == Kind::Dir {
@@ -172,7 +172,7 @@ impl AtomicFile {
     }
 
     /// Flushes, optionally syncs to disk, and renames the file to its final name.
-    pub fn commit(mut self, sync: bool) -> std::io::Result<()> {
+    pub(crate) fn commit(mut self, sync: bool) -> std::io::Result<()> {
         let out = self.out.take().expect("an AtomicFile is committed once");
         let written = out
             .into_inner()
@@ -220,7 +220,7 @@ impl Write for AtomicFile {
 /// before committing (`.<name>.<random>.tmp`, regular files only), optionally only
 /// those for the final name `name`. Call it only while no other process may be
 /// writing there (under the output directory's lock). Returns how many were removed.
-pub fn remove_stale_temps(dir: &Dir, name: Option<&str>) -> std::io::Result<usize> {
+pub(crate) fn remove_stale_temps(dir: &Dir, name: Option<&str>) -> std::io::Result<usize> {
     let mut removed = 0;
     for (n, kind) in dir.entries()? {
         let ours = match name {

@@ -28,7 +28,8 @@ pub enum Bases {
 
 impl Bases {
     /// Every kind, in report order.
-    pub const ALL: [Bases; 4] = [
+    #[cfg(test)]
+    pub(crate) const ALL: [Bases; 4] = [
         Bases::Geomverse,
         Bases::Relations,
         Bases::RelationsCannotBeInferred,
@@ -55,6 +56,7 @@ impl Bases {
     }
 
     /// Its heading in a table.
+    #[cfg(test)]
     fn heading(self) -> &'static str {
         match self {
             Bases::Geomverse => "GeomVerse",
@@ -80,7 +82,7 @@ pub enum VariantOutcome {
 /// Of the bases a variant value was planned for, how many had it made, not
 /// made, skipped as identical, or failed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MadeCounts {
+pub(crate) struct MadeCounts {
     pub bases: u64,
     pub made: u64,
     pub not_made: u64,
@@ -101,7 +103,7 @@ impl MadeCounts {
 /// One row: a variant value (as SPEC writes it, `unrelated=1`) over one kind of
 /// base.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AvailabilityRow {
+pub(crate) struct AvailabilityRow {
     pub variant: String,
     #[serde(rename = "of")]
     pub bases: Bases,
@@ -139,7 +141,7 @@ impl From<Availability> for Vec<AvailabilityRow> {
 impl Availability {
     /// Counts one base of kind `bases` with what became of each planned variant
     /// (labels as SPEC writes them).
-    pub fn add(&mut self, bases: Bases, outcomes: &[(String, VariantOutcome)]) {
+    pub(crate) fn add(&mut self, bases: Bases, outcomes: &[(String, VariantOutcome)]) {
         for (variant, outcome) in outcomes {
             let c = self.counts.entry((variant.clone(), bases)).or_default();
             c.bases += 1;
@@ -153,14 +155,14 @@ impl Availability {
     }
 
     /// Adds another part's counts (a shard's, at merge).
-    pub fn merge(&mut self, other: &Availability) {
+    pub(crate) fn merge(&mut self, other: &Availability) {
         for (k, c) in &other.counts {
             self.counts.entry(k.clone()).or_default().add(c);
         }
     }
 
     /// Its rows, by variant value then kind of base.
-    pub fn rows(&self) -> Vec<AvailabilityRow> {
+    pub(crate) fn rows(&self) -> Vec<AvailabilityRow> {
         (self.counts.iter())
             .map(|((variant, bases), counts)| AvailabilityRow {
                 variant: variant.clone(),
@@ -172,7 +174,7 @@ impl Availability {
 
     /// The variant values not made for every base they were planned for, each
     /// with its kinds of base ("unrelated=1: made for 277 of 300 geomverse, …").
-    pub fn partial(&self) -> Vec<String> {
+    pub(crate) fn partial(&self) -> Vec<String> {
         let mut by_variant: BTreeMap<&str, Vec<String>> = BTreeMap::new();
         let mut short: Vec<&str> = Vec::new();
         for ((variant, bases), c) in &self.counts {
@@ -194,7 +196,8 @@ impl Availability {
 
     /// The table in Markdown: one row per variant value, a column per kind of
     /// base that has any, each cell "made of planned (share)".
-    pub fn markdown(&self) -> String {
+    #[cfg(test)]
+    pub(crate) fn markdown(&self) -> String {
         let kinds: Vec<Bases> = (Bases::ALL.into_iter())
             .filter(|b| self.counts.keys().any(|(_, k)| k == b))
             .collect();

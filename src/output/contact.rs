@@ -159,7 +159,7 @@ pub(crate) fn paste(sheet: &mut RenderedImage, image: &RenderedImage, x: u32, y:
 /// Why a contact sheet could not be made.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum ContactError {
+pub(crate) enum ContactError {
     /// A variant's image is not in the output directory.
     #[error("no image for {id} in {}", dir.display())]
     Missing { id: String, dir: PathBuf },
@@ -184,7 +184,7 @@ pub enum ContactError {
 /// then its image at each value of the axis the run drew (in value order, the base
 /// where its value falls on numeric axes), read from `out/images/`. `render` draws the sheet's
 /// frame (a Scene) with the run's backend.
-pub fn write_axis_sheets<E>(
+pub(crate) fn write_axis_sheets<E>(
     out: &Dir,
     problem: &Problem,
     plan: &Plan,
@@ -308,7 +308,7 @@ pub(crate) const ITEMS_PER_SHEET: usize = 5;
 /// among `problems`: the base images of up to `ITEMS_PER_SHEET` of its items
 /// (distinct relations first), each captioned with its relation and noted with its
 /// question and answer.
-pub fn write_relation_sheets<E>(
+pub(crate) fn write_relation_sheets<E>(
     out: &Dir,
     problems: &[Problem],
     render: &mut dyn FnMut(&Scene) -> Result<RenderedImage, E>,

@@ -32,7 +32,7 @@ pub struct Dir {
 
 /// What a name in a [`Dir`] is (symbolic links are not followed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     File,
     Dir,
     Symlink,
@@ -89,7 +89,7 @@ fn check_name(name: &str) -> std::io::Result<()> {
 
 impl Dir {
     /// Opens the directory at `path`, as the user named it.
-    pub fn open(path: &Path) -> std::io::Result<Dir> {
+    pub(crate) fn open(path: &Path) -> std::io::Result<Dir> {
         let fd = rustix::fs::open(
             path,
             OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
@@ -103,7 +103,7 @@ impl Dir {
     }
 
     /// Makes `path` (and its parents) where missing, then opens it.
-    pub fn create(path: &Path) -> std::io::Result<Dir> {
+    pub(crate) fn create(path: &Path) -> std::io::Result<Dir> {
         std::fs::create_dir_all(path)?;
         Dir::open(path)
     }
@@ -114,7 +114,7 @@ impl Dir {
     }
 
     /// `name` inside this directory, as a path for messages.
-    pub fn join(&self, name: &str) -> PathBuf {
+    pub(crate) fn join(&self, name: &str) -> PathBuf {
         self.path.join(name)
     }
 
@@ -127,7 +127,7 @@ impl Dir {
     }
 
     /// What `name` is, without following a link; `None` when there is nothing.
-    pub fn kind(&self, name: &str) -> std::io::Result<Option<Kind>> {
+    pub(crate) fn kind(&self, name: &str) -> std::io::Result<Option<Kind>> {
         check_name(name)?;
         match rustix::fs::statat(self.fd(), name, AtFlags::SYMLINK_NOFOLLOW) {
             Ok(st) => Ok(Some(Kind::of(FileType::from_raw_mode(st.st_mode)))),
@@ -158,7 +158,7 @@ impl Dir {
     }
 
     /// The real directory `name` inside this one, made when missing.
-    pub fn sub(&self, name: &str) -> std::io::Result<Dir> {
+    pub(crate) fn sub(&self, name: &str) -> std::io::Result<Dir> {
         match self.kind(name)? {
             None => match rustix::fs::mkdirat(self.fd(), name, Mode::from_raw_mode(0o777)) {
                 Ok(()) | Err(rustix::io::Errno::EXIST) => {}
@@ -172,7 +172,7 @@ impl Dir {
 
     /// The real directory `name` inside this one, or `None` when there is nothing
     /// by that name.
-    pub fn existing_sub(&self, name: &str) -> std::io::Result<Option<Dir>> {
+    pub(crate) fn existing_sub(&self, name: &str) -> std::io::Result<Option<Dir>> {
         match self.kind(name)? {
             None => Ok(None),
             Some(Kind::Dir) => self.open_dir(name).map(Some),
@@ -199,7 +199,7 @@ impl Dir {
 
     /// Opens the regular file `name` for reading: never through a link, never a
     /// device, FIFO or socket (opened without blocking, then checked).
-    pub fn open_file(&self, name: &str) -> std::io::Result<File> {
+    pub(crate) fn open_file(&self, name: &str) -> std::io::Result<File> {
         check_name(name)?;
         let fd = rustix::fs::openat(
             self.fd(),

@@ -33,7 +33,7 @@ pub enum LockError {
 /// Holds the directory's lock until dropped, and the directory's handle: every file
 /// of the run is reached through [`OutputLock::dir`].
 #[derive(Debug)]
-pub struct OutputLock {
+pub(crate) struct OutputLock {
     _file: File,
     dir: Dir,
 }
@@ -41,7 +41,7 @@ pub struct OutputLock {
 impl OutputLock {
     /// Makes the directory at `path` (the user's own) where missing, opens and
     /// locks it.
-    pub fn create(path: &Path) -> Result<OutputLock, LockError> {
+    pub(crate) fn create(path: &Path) -> Result<OutputLock, LockError> {
         let dir = Dir::create(path).map_err(|source| LockError::Io {
             path: path.to_path_buf(),
             source,
@@ -50,12 +50,12 @@ impl OutputLock {
     }
 
     /// The locked directory.
-    pub fn dir(&self) -> &Dir {
+    pub(crate) fn dir(&self) -> &Dir {
         &self.dir
     }
 
     /// Locks `dir` for this process, or says who holds it.
-    pub fn acquire(dir: Dir) -> Result<OutputLock, LockError> {
+    pub(crate) fn acquire(dir: Dir) -> Result<OutputLock, LockError> {
         use rustix::fs::{Mode, OFlags};
         let path = dir.join(LOCK_FILE);
         let io = |source| LockError::Io {

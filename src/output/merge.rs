@@ -32,7 +32,7 @@ pub(crate) const DONE: &str = "done.json";
 /// `I-of-N` folders `merge` reads): Kubernetes' Indexed Jobs allow 100,000
 /// completions, and a run of more shards than that is a mistake, not a plan.
 /// Checked before anything is allocated by a count.
-pub const MAX_SHARDS: u64 = 100_000;
+pub(crate) const MAX_SHARDS: u64 = 100_000;
 
 /// The files of a run that are concatenated in shard order when merging.
 const CONCATENATED: [&str; 4] = [

@@ -16,19 +16,20 @@
 //! record    the typed run record: recipe (fingerprinted) + provenance
 //! ```
 
-pub mod atomic;
+pub(crate) mod atomic;
 pub mod availability;
-pub mod contact;
+pub(crate) mod contact;
 pub mod datasets;
-pub mod dir;
+pub(crate) mod dir;
 mod jpeg;
-pub mod lock;
+pub(crate) mod lock;
 pub mod manifest;
 pub mod merge;
 mod png;
 pub mod record;
 pub(crate) mod rows;
 
+pub use self::{dir::Dir, lock::LockError};
 pub use png::encode_png;
 
 use crate::style::Encoding;

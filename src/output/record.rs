@@ -102,7 +102,7 @@ pub struct AxisValues {
 
 impl Variants {
     /// The plan's axes and values.
-    pub fn of(plan: &Plan) -> Variants {
+    pub(crate) fn of(plan: &Plan) -> Variants {
         Variants {
             axes: (plan.axes.iter())
                 .map(|(a, values)| AxisValues {
@@ -116,7 +116,7 @@ impl Variants {
 
     /// As `--variants` SPEC (`opacity=0.1,0.25;relabel=1`): what [`Plan::parse`]
     /// reads back as the plan (with [`Variants::grid`]).
-    pub fn spec(&self) -> String {
+    pub(crate) fn spec(&self) -> String {
         let parts: Vec<String> = (self.axes.iter())
             .map(|a| format!("{}={}", a.axis, a.values.join(",")))
             .collect();
@@ -135,7 +135,7 @@ impl RunRecipe {
     }
 
     /// Whether raster images are rendered (`png` among the formats).
-    pub fn raster(&self) -> bool {
+    pub(crate) fn raster(&self) -> bool {
         self.formats.contains(&Format::Png)
     }
 }
@@ -246,7 +246,7 @@ pub struct Origin {
 
 impl Origin {
     /// The process's command line, nothing else.
-    pub fn process() -> Origin {
+    pub(crate) fn process() -> Origin {
         Origin {
             command_line: std::env::args_os()
                 .map(|a| a.to_string_lossy().into_owned())

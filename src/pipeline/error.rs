@@ -66,7 +66,7 @@ fn scene_message(e: &SceneError) -> String {
 
 impl LineFault {
     /// The machine-readable kind written to `errors.jsonl`.
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self {
             LineFault::Read(LineReadError::NotUtf8 { .. }) => "not_utf8",
             LineFault::Read(LineReadError::TooLong { .. }) => "too_long",

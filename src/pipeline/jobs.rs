@@ -34,7 +34,8 @@ pub fn line_kind(value: &Value) -> LineKind {
 /// those the problem has none of, see [`Job::expand`]). All or nothing: a variant
 /// that cannot be made is an error here too (a run makes the line's other images
 /// and reports that variant alone).
-pub fn expand_line(line: &str, plan: &Plan) -> Result<Vec<Job>, JobError> {
+#[cfg(test)]
+pub(crate) fn expand_line(line: &str, plan: &Plan) -> Result<Vec<Job>, JobError> {
     let expanded = Job::expand(line, plan)?;
     match expanded.failed.into_iter().next() {
         Some(e) => Err(e),
@@ -71,7 +72,7 @@ pub enum SkipReason {
 
 impl Skipped {
     /// The axis, and when it has no such variant, as a run's summary says it.
-    pub fn not_made(&self) -> Option<(Axis, &'static str)> {
+    pub(crate) fn not_made(&self) -> Option<(Axis, &'static str)> {
         match &*self.error.fault {
             LineFault::Variant(e) => e.not_made(),
             _ => None,
@@ -261,7 +262,7 @@ impl Job {
 /// How `variant` of `problem` is drawn and composed: against `base`, the base
 /// image's composition, when given (its labels kept where they may stay, see
 /// `compose_variant`). What a run draws, and `audit` composes again.
-pub fn draw_variant(
+pub(crate) fn draw_variant(
     problem: &Problem,
     variant: &Variant,
     base: Option<&Composed>,

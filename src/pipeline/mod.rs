@@ -36,25 +36,35 @@ mod read;
 mod resume;
 mod seen;
 pub(crate) use seen::Seen;
-pub mod shard;
+pub(crate) mod shard;
 mod sink;
 mod skipped;
 mod stats;
 
-pub(crate) use crate::output::availability::{Availability, Bases, VariantOutcome};
+pub(crate) use crate::output::availability::Availability;
+pub use crate::output::availability::{Bases, VariantOutcome};
 pub use error::{JobError, LineError, LineFault};
-pub use jobs::{Expanded, LineKind, SkipReason, Skipped, draw_variant, expand_line, line_kind};
-pub use previous::{OccupiedError, Previous, RUN_DIRS, RUN_FILES, clear, holds_run, occupied};
-
-pub use skipped::{SKIPPED, SKIPPED_SCHEMA, SkipCount};
-pub use stats::{StageTimes, Timer};
+pub(crate) use jobs::draw_variant;
+#[cfg(test)]
+pub(crate) use jobs::expand_line;
+pub use jobs::{Expanded, LineKind, SkipReason, Skipped, line_kind};
+#[cfg(test)]
+pub(crate) use previous::RUN_DIRS;
+#[cfg(test)]
+pub(crate) use previous::RUN_FILES;
+pub use previous::{OccupiedError, Previous};
+pub(crate) use previous::{clear, holds_run, occupied};
+pub use skipped::SkipCount;
+pub(crate) use skipped::{SKIPPED, SKIPPED_SCHEMA};
+pub use stats::StageTimes;
+pub(crate) use stats::Timer;
 
 use crate::output::datasets::{DatasetError, DatasetOptions, DatasetWriter, Exported};
 use crate::output::dir::Dir;
 use crate::output::lock::OutputLock;
 use crate::output::manifest::{Lineage, ManifestWriter, ProblemFields};
 use crate::output::record::{Format, InputFile, Provenance, RunRecipe, RunRecord};
-pub use crate::output::record::{Origin, Variants};
+pub(crate) use crate::output::record::{Origin, Variants};
 use crate::render::CpuRenderer;
 use crate::render::RenderedImage;
 use crate::render::TessellateOptions;
@@ -144,7 +154,7 @@ pub enum Outputs {
 
 impl Outputs {
     /// Whether a raster image is rendered.
-    pub fn raster(self) -> bool {
+    pub(crate) fn raster(self) -> bool {
         matches!(self, Outputs::Raster | Outputs::Both)
     }
 
@@ -176,7 +186,7 @@ pub struct RunOptions {
     /// against it before any work (a stream cannot be read twice, so a run into a
     /// directory with rows of an earlier one cannot check them).
     pub input_path: Option<PathBuf>,
-    /// The variant plan the jobs are expanded with ([`Variants::of`]): part of the
+    /// The variant plan the jobs are expanded with (`Variants::of`): part of the
     /// recipe whose fingerprint `resume` compares.
     pub variants: Variants,
     /// What the run record's provenance says besides what the library knows: the
@@ -195,7 +205,7 @@ pub struct RunOptions {
 }
 
 impl RunOptions {
-    pub const DEFAULT_CHUNK_LINES: usize = 64;
+    pub(crate) const DEFAULT_CHUNK_LINES: usize = 64;
 
     /// Rendering to PNG with default settings: on the GPU (with the `gpu` feature),
     /// else with the CPU rasteriser.
@@ -338,7 +348,7 @@ impl Meta {
         }
         let _t = Timer::new(&stats.encode);
         let encoded = crate::output::encode(self.encoding, &img);
-        img.recycle();
+        crate::render::recycle(img.rgba);
         encoded
     }
 }
@@ -361,7 +371,7 @@ pub(crate) enum Raster {
 }
 
 /// Renders every job of every line of `input` into `options.out_dir`, holding the
-/// directory's lock (see [`OutputLock`]) for the whole run.
+/// directory's lock (see `OutputLock`) for the whole run.
 pub fn run(
     input: impl BufRead,
     file: &str,
@@ -375,7 +385,7 @@ pub fn run(
 
 /// [`run`] for a caller that already holds `options.out_dir`'s lock (a sweep holds it
 /// from generating its problems on).
-pub fn run_locked(
+pub(crate) fn run_locked(
     lock: &OutputLock,
     input: impl BufRead,
     file: &str,
@@ -659,7 +669,7 @@ fn run_stages(
 
 /// Renders a single scene outside a run (contact sheets, smoke tests) with `backend`.
 /// To render several, use one [`SceneRenderer`]: this opens the GPU each call.
-pub fn render_scene(backend: &Backend, scene: &Scene) -> Result<RenderedImage, RunError> {
+pub(crate) fn render_scene(backend: &Backend, scene: &Scene) -> Result<RenderedImage, RunError> {
     SceneRenderer::new(backend.clone()).render(scene)
 }
 
@@ -699,7 +709,7 @@ impl SceneRenderer {
     }
 
     /// Renders one scene, without a variant's pixel stage (see [`Self::render_one`]).
-    pub fn render(&mut self, scene: &Scene) -> Result<RenderedImage, RunError> {
+    pub(crate) fn render(&mut self, scene: &Scene) -> Result<RenderedImage, RunError> {
         match &self.backend {
             Backend::Cpu(r) => Ok(r.render(scene)?),
             #[cfg(feature = "gpu")]

@@ -55,7 +55,7 @@ pub enum OccupiedError {
 }
 
 /// Files at the top of the output directory that only a run writes.
-pub const RUN_FILES: &[&str] = &[
+pub(crate) const RUN_FILES: &[&str] = &[
     "manifest.jsonl",
     ".manifest.jsonl.partial",
     ".manifest.jsonl.resume",
@@ -70,20 +70,20 @@ pub const RUN_FILES: &[&str] = &[
 
 /// Directories a run (or `gallery`) fills with files of these kinds only.
 /// (`gallery` is `geomrender gallery`'s, named as [`RUN_FILES`] name the audit's.)
-pub const RUN_DIRS: &[&str] = &["images", "contact", "gallery"];
+pub(crate) const RUN_DIRS: &[&str] = &["images", "contact", "gallery"];
 
 /// Extensions of the files this tool writes under [`RUN_DIRS`].
 const OWNED_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "svg", "html", "css", "js", "json"];
 
 /// Whether `dir` holds an earlier run: a manifest (finished, partial or being
 /// resumed) or a run record.
-pub fn holds_run(dir: &Dir) -> bool {
+pub(crate) fn holds_run(dir: &Dir) -> bool {
     resume::previous(dir).is_some() || matches!(dir.kind(RUN_STATE), Ok(Some(Kind::File)))
 }
 
 /// The refusal of the earlier run in `dir` for `what` differs (a sweep's problems,
 /// compared before it writes them).
-pub fn occupied(dir: &Dir, what: String) -> OccupiedError {
+pub(crate) fn occupied(dir: &Dir, what: String) -> OccupiedError {
     let from = resume::previous(dir).unwrap_or(RUN_STATE);
     OccupiedError::Other {
         dir: dir.path().to_path_buf(),
@@ -172,7 +172,7 @@ fn rows(dir: &Dir, name: &str) -> Result<Option<Kept>, RunError> {
 /// and the files this tool writes under [`RUN_DIRS`]. Datasets are removed when
 /// the new manifest is published, as after every run. Returns what it removed,
 /// relative to `dir`.
-pub fn clear(dir: &Dir, input: Option<&Path>) -> Result<Vec<PathBuf>, RunError> {
+pub(crate) fn clear(dir: &Dir, input: Option<&Path>) -> Result<Vec<PathBuf>, RunError> {
     let keep = input.and_then(|p| std::fs::canonicalize(p).ok());
     let mut removed = Vec::new();
     for &name in RUN_FILES {

@@ -28,17 +28,17 @@ use std::str::FromStr;
 
 /// Shard `index` (0-based) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
+pub(crate) struct Shard {
     pub index: u64,
     pub count: u64,
 }
 
 impl Shard {
     /// The whole run as one shard.
-    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+    pub(crate) const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// As a run record names it.
-    pub fn of(self) -> ShardOf {
+    pub(crate) fn of(self) -> ShardOf {
         ShardOf {
             index: self.index,
             count: self.count,
@@ -46,12 +46,12 @@ impl Shard {
     }
 
     /// Its folder under a run's `--out`: `OUT/shards/I-of-N`.
-    pub fn dir(self, out: &Path) -> PathBuf {
+    pub(crate) fn dir(self, out: &Path) -> PathBuf {
         shard_dir(out, self.index, self.count)
     }
 
     /// This shard's indices among `total`: `[⌊I·total/N⌋, ⌊(I+1)·total/N⌋)`.
-    pub fn range(self, total: u64) -> Range<u64> {
+    pub(crate) fn range(self, total: u64) -> Range<u64> {
         let at = |i: u64| (i as u128 * total as u128 / self.count as u128) as u64;
         at(self.index)..at(self.index + 1)
     }
@@ -65,7 +65,7 @@ impl std::fmt::Display for Shard {
 
 /// Why a `I/N` text is not a shard.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ShardParseError {
+pub(crate) enum ShardParseError {
     /// Not `I/N` with `0 ≤ I < N`.
     Syntax(String),
     /// N above [`MAX_SHARDS`] (`count` as written, which may not fit a `u64`).
@@ -84,7 +84,7 @@ impl std::fmt::Display for ShardParseError {
 }
 
 /// What a count above [`MAX_SHARDS`] gets.
-pub fn too_many_shards(count: &str) -> String {
+pub(crate) fn too_many_shards(count: &str) -> String {
     format!(
         "{count} shards is more than the most a run may have ({MAX_SHARDS}); split the \
          work into at most {MAX_SHARDS} shards"
@@ -118,7 +118,7 @@ impl FromStr for Shard {
 /// Why `--shard auto` found no shard.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum AutoShardError {
+pub(crate) enum AutoShardError {
     #[error(
         "--shard auto: no shard in the environment: set GEOMRENDER_SHARD=I/N, run as a Slurm \
          array task (sbatch --array=0-N), or as a Kubernetes Indexed Job with --shards N"
@@ -241,7 +241,7 @@ fn slurm(env: &impl Fn(&str) -> Option<String>) -> Result<Option<(Shard, String)
 
 /// Finds the shard in `env`, with `shards` from `--shards`; returns it and a
 /// description of where it came from.
-pub fn from_env(
+pub(crate) fn from_env(
     env: impl Fn(&str) -> Option<String>,
     shards: Option<u64>,
 ) -> Result<(Shard, String), AutoShardError> {
@@ -298,7 +298,7 @@ pub fn from_env(
 /// Why a shard could not be started or recorded.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum ShardError {
+pub(crate) enum ShardError {
     #[error("opening {path}: {source}")]
     Open {
         path: PathBuf,
@@ -317,7 +317,7 @@ pub enum ShardError {
 /// Starts shard `shard` of the run in `out`: opens `OUT/shards/I-of-N/` (real
 /// folders only), takes its lock, and removes an earlier `done.json` (the shard is
 /// not finished until this run says so).
-pub fn begin(out: &Path, shard: Shard) -> Result<OutputLock, ShardError> {
+pub(crate) fn begin(out: &Path, shard: Shard) -> Result<OutputLock, ShardError> {
     let path = shard.dir(out);
     let dir = open_shard_dir(out, shard.index, shard.count).map_err(|source| ShardError::Open {
         path: path.clone(),
@@ -334,7 +334,7 @@ pub fn begin(out: &Path, shard: Shard) -> Result<OutputLock, ShardError> {
 
 /// Records a finished shard: `done.json` (its recipe, its run's provenance, sinks
 /// and counts), the last file it writes.
-pub fn finish(
+pub(crate) fn finish(
     lock: &OutputLock,
     shard: Shard,
     recipe: ShardRecipe,

@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 /// The file's name in the output directory.
-pub const SKIPPED: &str = "skipped.jsonl";
+pub(crate) const SKIPPED: &str = "skipped.jsonl";
 
 /// The JSON Schema of a `skipped.jsonl` row (`geomrender schema skipped`).
-pub const SKIPPED_SCHEMA: &str = include_str!("../../schemas/skipped.schema.json");
+pub(crate) const SKIPPED_SCHEMA: &str = include_str!("../../schemas/skipped.schema.json");
 
 /// One row of `skipped.jsonl` (`schemas/skipped.schema.json`).
 #[derive(Serialize)]

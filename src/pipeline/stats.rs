@@ -27,7 +27,7 @@ pub struct StageTimes {
 
 impl StageTimes {
     /// `(stage name, busy time)` in pipeline order.
-    pub fn list(&self) -> [(&'static str, Duration); 8] {
+    pub(crate) fn list(&self) -> [(&'static str, Duration); 8] {
         let d = |a: &AtomicU64| Duration::from_nanos(a.load(Ordering::Relaxed));
         [
             ("prepare", d(&self.prepare)),
@@ -59,7 +59,7 @@ impl Clone for StageTimes {
 }
 
 /// Adds the time until it is dropped to a stage counter.
-pub struct Timer<'a> {
+pub(crate) struct Timer<'a> {
     start: Instant,
     into: &'a AtomicU64,
 }

@@ -63,7 +63,7 @@ pub struct Decision {
 
 /// Resolves `requested`; `auto` looks at the adapters without opening a device.
 /// `gpu` in a build without the `gpu` feature is an error that says how to get one.
-pub fn decide(requested: Requested) -> Result<Decision, BackendError> {
+pub(crate) fn decide(requested: Requested) -> Result<Decision, BackendError> {
     Ok(match requested {
         #[cfg(feature = "gpu")]
         Requested::Gpu => Decision {

@@ -101,7 +101,7 @@ impl CpuRenderer {
 /// font, which is also the default and the `sans-serif` family; an `<image>`
 /// element loads nothing (no file, no data URL), since an SVG read back from a run
 /// directory is not trusted to name files.
-pub fn svg_options() -> usvg::Options<'static> {
+pub(crate) fn svg_options() -> usvg::Options<'static> {
     let mut db = fontdb::Database::new();
     db.load_font_source(fontdb::Source::Binary(Arc::new(FONT_DATA)));
     db.set_sans_serif_family(FONT_FAMILY);

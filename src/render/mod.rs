@@ -34,21 +34,26 @@ mod tessellate;
 #[cfg(feature = "gpu")]
 mod text;
 
-pub use backend::{BackendError, BackendKind, Decision, Requested, decide};
-pub use cpu::{CpuError, CpuRenderer, svg_options};
+pub(crate) use backend::decide;
+pub use backend::{BackendError, BackendKind, Decision, Requested};
+pub(crate) use cpu::svg_options;
+pub use cpu::{CpuError, CpuRenderer};
 #[cfg(feature = "gpu")]
 pub use prepare::{DrawOp, PreparedScene, prepare};
 pub use raster::{PlacedGlyph, layout_glyphs};
-pub use tessellate::{
-    DEFAULT_TOLERANCE, MAX_TOLERANCE, MIN_TOLERANCE, Mesh, Paint, TessellateOptions, Tessellator,
-    Vertex,
-};
+pub use tessellate::{DEFAULT_TOLERANCE, Mesh, Paint, TessellateOptions, Tessellator, Vertex};
+pub(crate) use tessellate::{MAX_TOLERANCE, MIN_TOLERANCE};
 #[cfg(feature = "gpu")]
-pub use text::{ShapedText, font_system, shape};
+pub use text::ShapedText;
+#[cfg(feature = "gpu")]
+pub(crate) use text::font_system;
+#[cfg(all(test, feature = "gpu"))]
+pub(crate) use text::shape;
 
 /// Gives `buf` (an image's pixels, no longer needed) to this thread's CPU
-/// renderer for its next image: a caller that keeps buffers alive elsewhere (the
-/// Python package's arrays) returns them here when they are freed.
+/// renderer, which draws its next image into it instead of a fresh megabyte: a run
+/// does so with each image once it is encoded (`recycle(image.rgba)`), and the
+/// Python package with its arrays' buffers when they are freed.
 pub fn recycle(buf: Vec<u8>) {
     spare::give(buf);
 }
@@ -63,13 +68,6 @@ pub struct RenderedImage {
 }
 
 impl RenderedImage {
-    /// Hands the pixel buffer back to this thread's CPU renderer, which draws its
-    /// next image into it instead of a fresh megabyte (as a run does once the image
-    /// is encoded). [`recycle`] does the same for a bare buffer.
-    pub fn recycle(self) {
-        spare::give(self.rgba);
-    }
-
     /// Whether every pixel is opaque (the image can be stored without alpha).
     #[cfg(test)]
     pub(crate) fn is_opaque(&self) -> bool {

@@ -21,10 +21,10 @@ pub const DEFAULT_TOLERANCE: f32 = 0.05;
 /// The finest tolerance worth asking for: a quarter of the 1/256 px grid vertices are
 /// snapped to (`SNAP`), so a finer one changes nothing drawn, only the number of
 /// triangles (a tolerance of 1e-30 would make millions and hit the scene budget).
-pub const MIN_TOLERANCE: f32 = 0.001;
+pub(crate) const MIN_TOLERANCE: f32 = 0.001;
 
 /// The coarsest tolerance accepted: already a visible polygon on a small circle.
-pub const MAX_TOLERANCE: f32 = 10.0;
+pub(crate) const MAX_TOLERANCE: f32 = 10.0;
 
 /// Sub-pixel grid that vertex positions are snapped to.
 pub(super) const SNAP: f32 = 256.0;

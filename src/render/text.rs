@@ -23,7 +23,7 @@ pub(super) fn baseline_shift(baseline: Baseline, size: f32) -> f32 {
 
 /// A font system holding only the embedded font, with a fixed locale so shaping
 /// never depends on the environment. Font ids are equal across instances.
-pub fn font_system() -> FontSystem {
+pub(crate) fn font_system() -> FontSystem {
     let mut db = fontdb::Database::new();
     db.load_font_source(fontdb::Source::Binary(Arc::new(FONT_DATA)));
     db.set_sans_serif_family(FONT_FAMILY);
@@ -44,7 +44,7 @@ pub struct ShapedText {
 }
 
 /// Shapes `item` and places it by its anchor and baseline.
-pub fn shape(font_system: &mut FontSystem, item: &TextItem) -> ShapedText {
+pub(crate) fn shape(font_system: &mut FontSystem, item: &TextItem) -> ShapedText {
     let mut buffer = Buffer::new(font_system, Metrics::new(item.size, item.size));
     buffer.set_size(None, None);
     let attrs = Attrs::new()

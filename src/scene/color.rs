@@ -14,10 +14,10 @@ pub struct Color {
 }
 
 impl Color {
-    pub const BLACK: Color = Color::rgb(0, 0, 0);
-    pub const WHITE: Color = Color::rgb(255, 255, 255);
+    pub(crate) const BLACK: Color = Color::rgb(0, 0, 0);
+    pub(crate) const WHITE: Color = Color::rgb(255, 255, 255);
 
-    pub const fn rgb(r: u8, g: u8, b: u8) -> Self {
+    pub(crate) const fn rgb(r: u8, g: u8, b: u8) -> Self {
         Color { r, g, b, a: 255 }
     }
 

@@ -27,15 +27,19 @@ pub(crate) mod transform;
 mod validate;
 
 pub use color::{Color, ColorParseError};
-
-pub use parse::{parse_scene, parse_scene_value};
-pub use validate::{check_bounds, check_id, dash_estimate, limits, validate};
-
 pub use error::{Reason, SceneError};
+pub use parse::{parse_scene, parse_scene_value};
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "gpu")]
+pub(crate) use validate::check_bounds;
+pub(crate) use validate::check_id;
+#[cfg(test)]
+pub(crate) use validate::dash_estimate;
+pub use validate::limits;
+pub(crate) use validate::validate;
 
 /// The JSON Schema of Scene v1 (`geomrender schema scene`).
-pub const SCHEMA: &str = include_str!("../../schemas/scene.schema.json");
+pub(crate) const SCHEMA: &str = include_str!("../../schemas/scene.schema.json");
 
 /// One image to draw.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -177,7 +181,7 @@ pub enum Baseline {
 
 impl PathItem {
     /// A path with no paint and SVG defaults, to be completed with struct update syntax.
-    pub fn new(d: impl Into<String>) -> Self {
+    pub(crate) fn new(d: impl Into<String>) -> Self {
         PathItem {
             d: d.into(),
             fill: None,
@@ -197,7 +201,7 @@ impl PathItem {
 
 impl TextItem {
     /// Black, start-anchored text on the alphabetic baseline.
-    pub fn new(text: impl Into<String>, x: f32, y: f32, size: f32) -> Self {
+    pub(crate) fn new(text: impl Into<String>, x: f32, y: f32, size: f32) -> Self {
         TextItem {
             text: text.into(),
             x,

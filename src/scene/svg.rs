@@ -4,7 +4,7 @@
 //! (`text-anchor`, `dominant-baseline`), colours and opacities are written as SVG
 //! paint attributes, so resvg or a browser draws what the GPU backend draws. The CPU
 //! backend renders exactly this document. Text is set in the embedded DejaVu Sans,
-//! named in every `<text>` and, with [`SvgOptions::embed_font`], carried inside the
+//! named in every `<text>` and, with `SvgOptions::embed_font`, carried inside the
 //! file as an `@font-face` data URL so the file looks the same on any machine.
 
 use crate::font::{FONT_DATA, FONT_FAMILY};
@@ -22,7 +22,7 @@ pub(crate) const FONT_FAMILY_LIST: &str = "'DejaVu Sans', sans-serif";
 /// Options of the SVG writer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct SvgOptions {
+pub(crate) struct SvgOptions {
     /// Embed DejaVu Sans as a base64 `@font-face` (about 1 MB per file), so text
     /// looks the same in any viewer. Off by default: the file then only names the
     /// font, which viewers without DejaVu Sans replace by their sans-serif.
@@ -31,7 +31,7 @@ pub struct SvgOptions {
 
 impl SvgOptions {
     /// Whether to embed the font (see [`SvgOptions::embed_font`]).
-    pub fn embed_font(mut self, embed: bool) -> Self {
+    pub(crate) fn embed_font(mut self, embed: bool) -> Self {
         self.embed_font = embed;
         self
     }
@@ -43,7 +43,7 @@ pub fn to_svg(scene: &Scene) -> String {
 }
 
 /// Writes `scene` as a standalone SVG 1.1 document.
-pub fn to_svg_with(scene: &Scene, options: SvgOptions) -> String {
+pub(crate) fn to_svg_with(scene: &Scene, options: SvgOptions) -> String {
     let font = if options.embed_font {
         font_face_css()
     } else {

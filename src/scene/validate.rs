@@ -48,7 +48,7 @@ pub mod limits {
 }
 
 /// Checks a Scene built in code or parsed from JSON; the first fault found is returned.
-pub fn validate(scene: &Scene) -> Result<(), SceneError> {
+pub(crate) fn validate(scene: &Scene) -> Result<(), SceneError> {
     check_id(&scene.id)?;
     let dim = |v: u32, what: &str| {
         range(
@@ -89,7 +89,7 @@ pub fn validate(scene: &Scene) -> Result<(), SceneError> {
 /// which is never shorter than the path, so it is cheap (no flattening) and never
 /// lower than what the renderer cuts. The tessellation budget
 /// (`limits::MAX_SCENE_VERTICES`) is checked while tessellating.
-pub fn check_bounds(scene: &Scene) -> Result<(), SceneError> {
+pub(crate) fn check_bounds(scene: &Scene) -> Result<(), SceneError> {
     let side = scene.width.max(scene.height) as f64;
     let max_width = (side * limits::MAX_STROKE_WIDTH_PER_SIDE).min(limits::MAX_STROKE_WIDTH);
     let mut dashes = 0usize;
@@ -128,7 +128,7 @@ pub fn check_bounds(scene: &Scene) -> Result<(), SceneError> {
 
 /// At least as many dashes as `pattern` cuts `path` into (see `render::dash`): per
 /// subpath, one per "on" entry of every period begun, plus one.
-pub fn dash_estimate(path: &lyon::path::Path, pattern: &[f32]) -> usize {
+pub(crate) fn dash_estimate(path: &lyon::path::Path, pattern: &[f32]) -> usize {
     use lyon::path::PathEvent;
     let period: f64 = pattern.iter().map(|&d| d as f64).sum::<f64>()
         * if pattern.len() % 2 == 1 { 2.0 } else { 1.0 };
@@ -171,7 +171,7 @@ pub fn dash_estimate(path: &lyon::path::Path, pattern: &[f32]) -> usize {
 }
 
 /// Ids name output files: 1..=200 of `A-Z a-z 0-9 . _ -`, not starting with `.`.
-pub fn check_id(id: &str) -> Result<(), SceneError> {
+pub(crate) fn check_id(id: &str) -> Result<(), SceneError> {
     let ok = !id.is_empty()
         && id.len() <= limits::MAX_ID_BYTES
         && !id.starts_with('.')

@@ -18,10 +18,10 @@ pub struct Tolerance {
 
 impl Tolerance {
     /// GeomVerse's δ = 3 %.
-    pub const DEFAULT_RELATIVE: f64 = 0.03;
+    pub(crate) const DEFAULT_RELATIVE: f64 = 0.03;
     /// Half a unit in the second decimal place: GeomVerse rounds answers to 2
     /// decimals, so a prediction that rounds to 0.00 matches a zero label.
-    pub const DEFAULT_ABSOLUTE_AT_ZERO: f64 = 0.005;
+    pub(crate) const DEFAULT_ABSOLUTE_AT_ZERO: f64 = 0.005;
 
     /// Whether `p` matches `label`. Bounds are inclusive, with a few ulps of slack so
     /// that a value exactly on the boundary is not lost to binary rounding.
@@ -50,7 +50,7 @@ impl Default for Tolerance {
 /// For multiple choice, a letter must be the right option; a number counts as the
 /// option whose numeric text it matches (nearest one when several are within
 /// tolerance), so "150.8" answers option C = "150.8".
-pub fn is_correct(answer: Extracted, label: &Label, tol: &Tolerance) -> bool {
+pub(crate) fn is_correct(answer: Extracted, label: &Label, tol: &Tolerance) -> bool {
     match (answer, label) {
         (Extracted::Number(p), Label::Number(l)) => tol.matches(p, *l),
         (Extracted::Choice(_), Label::Number(_)) => false,

@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 /// An extracted answer: a number, or an option (0-based index) when the item has choices.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Extracted {
+pub(crate) enum Extracted {
     Number(f64),
     Choice(usize),
 }
@@ -26,7 +26,7 @@ impl fmt::Display for Extracted {
 }
 
 /// The letter of option `index` (0 → `A`).
-pub fn option_letter(index: usize) -> char {
+pub(crate) fn option_letter(index: usize) -> char {
     u8::try_from(index)
         .ok()
         .filter(|i| *i < 26)
@@ -77,7 +77,7 @@ pub enum Rule {
     /// options ("A or B", "(A) and (C)", "A, B, C or D"), so no answer is read.
     Hedged,
     /// Not a rule of the cascade: an output longer than
-    /// [`MAX_PREDICTION_BYTES`](super::MAX_PREDICTION_BYTES), not read.
+    /// `MAX_PREDICTION_BYTES`, not read.
     TooLong,
     /// Nothing could be read (empty output, no number).
     None,
@@ -104,7 +104,8 @@ impl Rule {
 
     /// Every rule name that can be recorded: the cascade, then `hedged`, `too_long`
     /// and `none`, the decisions that read no answer.
-    pub const ALL: [Rule; 17] = {
+    #[cfg(test)]
+    pub(crate) const ALL: [Rule; 17] = {
         let mut all = [Rule::None; 17];
         let mut i = 0;
         while i < Rule::CASCADE.len() {
@@ -117,7 +118,7 @@ impl Rule {
     };
 
     /// The snake_case name used in reports and fixtures.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Rule::FinalAnswer => "final_answer",
             Rule::Boxed => "boxed",
@@ -140,7 +141,8 @@ impl Rule {
     }
 
     /// The rule with this [`Rule::name`].
-    pub fn from_name(name: &str) -> Option<Rule> {
+    #[cfg(test)]
+    pub(crate) fn from_name(name: &str) -> Option<Rule> {
         Rule::ALL.into_iter().find(|r| r.name() == name)
     }
 }
@@ -153,7 +155,7 @@ impl fmt::Display for Rule {
 
 /// What one rule did with the text.
 #[derive(Clone, Debug, PartialEq)]
-pub enum RuleOutcome {
+pub(crate) enum RuleOutcome {
     /// The rule does not apply to this item (option letters without choices).
     NotApplicable,
     /// The rule's pattern does not occur.

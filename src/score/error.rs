@@ -35,7 +35,7 @@ pub enum LineReason {
     NotUtf8,
     /// The line is longer than the bound on one line of its file
     /// (`crate::jsonl::MAX_LINE_BYTES` for the manifest,
-    /// [`super::MAX_PREDICTION_LINE_BYTES`] for predictions); it is not parsed.
+    /// `MAX_PREDICTION_LINE_BYTES` for predictions); it is not parsed.
     #[error("line longer than {max} bytes, the bound on one line of this file; not read")]
     LineTooLong { max: usize },
     /// Not a JSON object.
@@ -78,7 +78,7 @@ pub enum ScoreError {
     /// A file could not be read or written.
     #[error("{path}: {message}")]
     Io { path: String, message: String },
-    /// An input file holds more than `max` bytes ([`super::MAX_INPUT_BYTES`]); reading
+    /// An input file holds more than `max` bytes (`MAX_INPUT_BYTES`); reading
     /// stopped there.
     #[error(
         "{path}: more than {max} bytes, the bound on one file that score reads; split \

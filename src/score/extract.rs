@@ -26,14 +26,14 @@ use std::sync::LazyLock;
 
 /// One step of the trace.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Attempt {
+pub(crate) struct Attempt {
     pub rule: Rule,
     pub outcome: RuleOutcome,
 }
 
 /// The result of running the cascade on one prediction.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Extraction {
+pub(crate) struct Extraction {
     /// The answer, `None` when nothing was read (unparsed: the model refused,
     /// hedged, or wrote nothing readable).
     pub answer: Option<Extracted>,
@@ -48,12 +48,12 @@ pub struct Extraction {
 
 /// Runs the cascade and stops at the first rule that fires. `choices` are the option
 /// texts when the item is multiple choice.
-pub fn extract(raw: &str, choices: Option<&[String]>) -> Extraction {
+pub(crate) fn extract(raw: &str, choices: Option<&[String]>) -> Extraction {
     run(raw, choices, true)
 }
 
 /// Like [`extract`] but tries every rule, so the trace shows what each would have read.
-pub fn explain(raw: &str, choices: Option<&[String]>) -> Extraction {
+pub(crate) fn explain(raw: &str, choices: Option<&[String]>) -> Extraction {
     run(raw, choices, false)
 }
 

@@ -103,7 +103,7 @@ fn response(sample: &Value) -> Option<ModelOutput> {
 }
 
 /// Parses an lmms-eval samples file.
-pub fn parse_lmms_eval(
+pub(crate) fn parse_lmms_eval(
     text: &[u8],
     file: &str,
     model: &str,
@@ -212,7 +212,7 @@ fn table(bytes: &[u8], name: &str) -> Result<Vec<TableRow>, ScoreError> {
 }
 
 /// Parses a VLMEvalKit result table; `items` (in manifest order) map `index` to ids.
-pub fn parse_vlmevalkit(
+pub(crate) fn parse_vlmevalkit(
     bytes: &[u8],
     file: &str,
     model: &str,

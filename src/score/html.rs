@@ -23,7 +23,7 @@ pub(crate) const REPORT_HTML: &str = "report.html";
 
 /// Writes `report.html` into `dir` (created if needed); images are linked from
 /// `manifest_dir`, the directory the manifest's image paths are relative to.
-pub fn write_html(
+pub(crate) fn write_html(
     scoring: &Scoring,
     manifest_dir: &Path,
     dir: &Path,

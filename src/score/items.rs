@@ -21,7 +21,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The JSON Schema of an `items.jsonl` row.
-pub const ITEMS_SCHEMA: &str = include_str!("../../schemas/score-items.schema.json");
+pub(crate) const ITEMS_SCHEMA: &str = include_str!("../../schemas/score-items.schema.json");
 
 /// A number, or a text (an option letter, a palette name). A number is written as
 /// the manifest writes variant values (`crate::decimal::json_number`: `12`, not
@@ -101,7 +101,7 @@ impl From<&ItemRelation> for RelationKeys {
 }
 
 /// The rows of every model's verdict on every item.
-pub fn item_rows(items: &[ManifestItem], scored: &Scored) -> Vec<ItemRow> {
+pub(crate) fn item_rows(items: &[ManifestItem], scored: &Scored) -> Vec<ItemRow> {
     let mut rows = Vec::with_capacity(items.len() * scored.models.len());
     for (i, item) in items.iter().enumerate() {
         // The report's own row key, so that items join its rows on (axis, value).

@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashMap};
 
 /// The verdict on one prediction.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Verdict {
+pub(crate) struct Verdict {
     pub answer: Option<Extracted>,
     pub rule: Rule,
     pub correct: bool,
@@ -24,7 +24,7 @@ pub struct Verdict {
 
 /// Every model's verdict on every item: `verdicts[model][item]`, `None` = no prediction.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Scored {
+pub(crate) struct Scored {
     /// Model names, sorted.
     pub models: Vec<String>,
     pub verdicts: Vec<Vec<Option<Verdict>>>,

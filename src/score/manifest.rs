@@ -16,7 +16,7 @@ use std::fmt;
 
 /// The value of one variant axis.
 #[derive(Clone, Debug, PartialEq)]
-pub enum VariantValue {
+pub(crate) enum VariantValue {
     Number(f64),
     Text(String),
 }
@@ -46,7 +46,7 @@ impl fmt::Display for VariantValue {
 
 /// What a correct answer is.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Label {
+pub(crate) enum Label {
     /// A free-form numeric answer (GeomVerse).
     Number(f64),
     /// Multiple choice: the correct option's index and all option texts.
@@ -55,7 +55,7 @@ pub enum Label {
 
 /// One manifest line.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ManifestItem {
+pub(crate) struct ManifestItem {
     pub id: String,
     pub base_id: String,
     /// `(axis, value)` sorted by axis name; empty for the base image.

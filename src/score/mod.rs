@@ -1,7 +1,7 @@
 //! Scoring model predictions per variant (`geomrender score`).
 //!
 //! Reads the render manifest and one or more prediction files, extracts an answer
-//! from every raw model output with an auditable rule cascade ([`extract`]), marks it
+//! from every raw model output with an auditable rule cascade (`extract`), marks it
 //! with GeomVerse's relaxed accuracy ([`Tolerance`]), and reports accuracy with
 //! Wilson intervals per (model, axis, value) plus the paired exact McNemar comparison
 //! of each variant with its base image ([`Report`]). Multiple-choice GeomRel relation
@@ -89,46 +89,47 @@ mod trace;
 mod write;
 mod xlsx;
 
-pub use accuracy::{Tolerance, is_correct};
-pub use cascade::{Extracted, Rule, RuleOutcome, option_letter};
-pub use error::{LineReason, RejectedLine, ScoreError};
-pub use extract::{Attempt, Extraction, explain, extract};
-pub(crate) use flips::flips;
-pub use harness::{PredictionFormat, parse_lmms_eval, parse_vlmevalkit};
-pub use html::write_html;
-pub(crate) use inputs::expand_predictions;
-pub use items::{ITEMS_SCHEMA, ItemRow, Scalar, item_rows};
-pub(crate) use join::score_predictions;
-pub(crate) use manifest::{BASE_AXIS, parse_manifest};
-pub(crate) use not_drawn::read_not_drawn;
-pub(crate) use predictions::parse_predictions;
-pub use report::{
-    Breakdowns, GroupRow, Inputs, ItemCounts, ModelSummary, REPORT_FORMAT, Report, ReportAxis,
-    ScoredFile,
-};
-pub use stats::{Interval, Z_95, mcnemar_exact, wilson};
-pub use trace::explain_id;
-pub use write::{write_items, write_report};
-pub use xlsx::{MAX_XLSX_BYTES, MAX_XLSX_RATIO};
-
+pub use accuracy::Tolerance;
 pub use base_set::{BaseSet, BaseSetKind};
 pub use blind::{BaselineReport, Baselines, BlindBaseline, Fold, SummaryRow};
+pub use cascade::Rule;
+#[cfg(test)]
+pub(crate) use cascade::{Extracted, RuleOutcome};
 pub use consistency::Consistency;
+pub use error::{LineReason, RejectedLine, ScoreError};
+#[cfg(test)]
+pub(crate) use extract::{explain, extract};
+pub(crate) use flips::flips;
 pub use flips::{Flip, FlipDirection};
-pub use items::RelationKeys;
-pub use join::{Scored, Verdict};
-pub use manifest::{Label, ManifestItem, VariantValue};
+pub use harness::PredictionFormat;
+pub(crate) use harness::{parse_lmms_eval, parse_vlmevalkit};
+pub(crate) use html::write_html;
+pub(crate) use inputs::expand_predictions;
+pub(crate) use items::ITEMS_SCHEMA;
+pub(crate) use items::item_rows;
+pub use items::{ItemRow, RelationKeys, Scalar};
+pub(crate) use join::score_predictions;
+pub(crate) use manifest::{BASE_AXIS, ManifestItem, parse_manifest};
 pub use not_drawn::NotDrawn;
-pub use predictions::{ModelOutput, Prediction};
+pub(crate) use not_drawn::read_not_drawn;
+pub(crate) use predictions::{Prediction, parse_predictions};
 pub use relation_report::{CannotInferRow, PairedGroupRow};
-pub use relations::ItemRelation;
+pub use report::{
+    Breakdowns, GroupRow, Inputs, ItemCounts, ModelSummary, Report, ReportAxis, ScoredFile,
+};
 use serde::Serialize;
+pub use stats::Interval;
+#[cfg(test)]
+pub(crate) use stats::{Z_95, mcnemar_exact, wilson};
 use std::path::{Path, PathBuf};
 pub use tally::TallyRow;
-pub use write::ReportFiles;
+pub(crate) use trace::explain_id;
+pub use write::{ReportFiles, write_items, write_report};
+#[cfg(test)]
+pub(crate) use xlsx::MAX_XLSX_BYTES;
 
 /// The JSON Schema of `report.json`.
-pub const REPORT_SCHEMA: &str = include_str!("../../schemas/report.schema.json");
+pub(crate) const REPORT_SCHEMA: &str = include_str!("../../schemas/report.schema.json");
 
 /// What a manifest item without a prediction from a model counts as.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -167,7 +168,7 @@ pub struct ScoreOptions {
 
 impl ScoreOptions {
     /// Checks that the tolerances are finite and not negative.
-    pub fn validate(&self) -> Result<(), ScoreError> {
+    pub(crate) fn validate(&self) -> Result<(), ScoreError> {
         let check = |option, v: f64| {
             if v.is_finite() && v >= 0.0 {
                 Ok(())
@@ -186,7 +187,7 @@ impl ScoreOptions {
 /// Most bytes `score` reads from one input file (the manifest, or one predictions
 /// file of any layout): 1 GiB. A predictions file of 100,000 outputs of 2 KB each is
 /// 200 MB; a larger one can be split, since `--predictions` may be repeated.
-pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_INPUT_BYTES: u64 = 1 << 30;
 
 /// Longest line of a JSONL predictions file (geomrender or lmms-eval): 16 MiB. An
 /// lmms-eval sample holds its output twice (`resps`, `filtered_resps`) beside the
@@ -194,12 +195,12 @@ pub const MAX_INPUT_BYTES: u64 = 1 << 30;
 /// [`MAX_PREDICTION_BYTES`]. A longer line is a line error; the other lines are
 /// scored. Manifest lines have the render input's bound,
 /// `crate::jsonl::MAX_LINE_BYTES`.
-pub const MAX_PREDICTION_LINE_BYTES: usize = 16 << 20;
+pub(crate) const MAX_PREDICTION_LINE_BYTES: usize = 16 << 20;
 
 /// Longest model output that is scored: 1 MiB of text (some 250,000 tokens, far
 /// beyond any generation limit). A longer one is a line error naming its id, so that
 /// answer extraction never runs on it.
-pub const MAX_PREDICTION_BYTES: usize = 1 << 20;
+pub(crate) const MAX_PREDICTION_BYTES: usize = 1 << 20;
 
 /// An input file: its name as given (used in errors and the report) and its bytes.
 #[derive(Clone, Debug, PartialEq)]
@@ -209,7 +210,7 @@ pub struct LoadedFile {
 }
 
 impl LoadedFile {
-    /// Reads a file whole, at most [`MAX_INPUT_BYTES`] (see [`LoadedFile::read_at_most`]).
+    /// Reads a file whole, at most `MAX_INPUT_BYTES` (see `LoadedFile::read_at_most`).
     pub fn read(path: &Path) -> Result<LoadedFile, ScoreError> {
         LoadedFile::read_at_most(path, MAX_INPUT_BYTES)
     }
@@ -218,7 +219,7 @@ impl LoadedFile {
     /// than `max` bytes. The bytes are counted as they are read, so a FIFO, a device
     /// such as `/dev/zero` or a file that keeps growing stops at the bound; a regular
     /// file already larger is refused before a byte is read.
-    pub fn read_at_most(path: &Path, max: u64) -> Result<LoadedFile, ScoreError> {
+    pub(crate) fn read_at_most(path: &Path, max: u64) -> Result<LoadedFile, ScoreError> {
         use std::io::Read;
         let fail = |e| ScoreError::io(path.display(), e);
         let too_large = || ScoreError::TooLarge {
@@ -360,7 +361,7 @@ pub struct Scoring {
 
 /// `manifest`, and `predictions` as files, directories or globs
 /// (`expand_predictions`), read whole ([`LoadedFile::read`]).
-pub fn read_sources(
+pub(crate) fn read_sources(
     manifest: &Path,
     predictions: &[PathBuf],
 ) -> Result<(LoadedFile, Vec<LoadedFile>), ScoreError> {

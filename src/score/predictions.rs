@@ -18,7 +18,7 @@ use serde_json::Value;
 
 /// What a prediction line says the model wrote.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ModelOutput {
+pub(crate) enum ModelOutput {
     /// `null`: no output for the image; it counts as missing.
     Null,
     /// The raw output.
@@ -60,7 +60,7 @@ impl ModelOutput {
 
 /// One prediction line.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Prediction {
+pub(crate) struct Prediction {
     pub id: String,
     pub model: String,
     /// What the model wrote.

@@ -18,7 +18,7 @@ pub(crate) const RELATIONS_TASK: &str = "relations";
 
 /// What a relation row adds to a manifest item.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ItemRelation {
+pub(crate) struct ItemRelation {
     /// The relation asked about: its name in the pool (also on indeterminate items).
     pub relation: &'static str,
     pub domain: Domain,

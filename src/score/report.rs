@@ -27,7 +27,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Identifies this report format.
-pub const REPORT_FORMAT: &str = "geomrender-score-report/1";
+pub(crate) const REPORT_FORMAT: &str = "geomrender-score-report/1";
 
 /// The whole report (`report.json`).
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -2,7 +2,7 @@
 //! (correctly rounded everywhere), so reports are bit-identical across platforms.
 
 /// z for a two-sided 95 % interval: Φ⁻¹(0.975).
-pub const Z_95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z_95: f64 = 1.959_963_984_540_054;
 
 /// A closed interval `[low, high]` within `[0, 1]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,7 +17,7 @@ pub struct Interval {
 ///
 /// `(x + z²/2 ± z·√(x(n−x)/n + z²/4)) / (n + z²)`, with the bound at 0 (x = 0) or
 /// 1 (x = n) set exactly.
-pub fn wilson(successes: u64, n: u64, z: f64) -> Option<Interval> {
+pub(crate) fn wilson(successes: u64, n: u64, z: f64) -> Option<Interval> {
     if n == 0 || successes > n {
         return None;
     }
@@ -42,7 +42,7 @@ pub fn wilson(successes: u64, n: u64, z: f64) -> Option<Interval> {
 /// Exact (binomial) McNemar test, two-sided: with `b` and `c` the discordant pairs
 /// (right→wrong, wrong→right), p = min(1, 2·P(X ≤ min(b, c))) for X ~ Bin(b + c, ½).
 /// No discordant pairs gives p = 1.
-pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
+pub(crate) fn mcnemar_exact(b: u64, c: u64) -> f64 {
     let n = b + c;
     if n == 0 {
         return 1.0;

@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 /// Explains every prediction for `id` (of `model` only, when given): label, raw and
 /// normalised text, what each rule of the cascade read, and the verdict.
-pub fn explain_id(
+pub(crate) fn explain_id(
     manifest: &LoadedFile,
     predictions: &[LoadedFile],
     id: &str,

@@ -17,12 +17,12 @@ use std::io::{Cursor, Read};
 /// Most bytes the parts of a VLMEvalKit `.xlsx` may hold uncompressed, all together:
 /// 256 MiB. A result table of 100,000 rows with 2 KB outputs is about 200 MB of XML
 /// and shared strings; a larger one can be scored as `.tsv` or `.csv`.
-pub const MAX_XLSX_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_XLSX_BYTES: u64 = 256 << 20;
 
 /// Highest compression ratio accepted for a part larger than 1 MiB uncompressed:
 /// 100:1. Spreadsheet XML compresses about 5–20:1; deflate's limit, which a bomb
 /// approaches, is about 1,000:1.
-pub const MAX_XLSX_RATIO: u64 = 100;
+pub(crate) const MAX_XLSX_RATIO: u64 = 100;
 
 /// The bounds [`check`] applies (lowered in tests).
 #[derive(Clone, Copy, Debug)]

@@ -20,7 +20,7 @@ pub struct Drawing {
 }
 
 /// The reference canvas that `linewidth` and `fontsize` values refer to.
-pub const REFERENCE_CANVAS: f32 = 512.0;
+pub(crate) const REFERENCE_CANVAS: f32 = 512.0;
 
 /// The variant's settings in the order their hooks run (stable: equal orders keep
 /// SPEC order).
@@ -34,7 +34,7 @@ fn in_order(variant: &Variant) -> Vec<AxisValue> {
 /// annotation and PNG with the variant's axes applied (resolution last, scaling the
 /// final line width and font size). Needs no Problem, so a plan can be checked
 /// against [`crate::style::limits`] before any work.
-pub fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
+pub(crate) fn drawing_style(variant: &Variant) -> (Style, Annotation, Encoding) {
     let look = drawing_look(variant);
     (look.style, look.annotation, look.encoding)
 }
@@ -74,7 +74,10 @@ pub fn draw_problem(base: &Problem, variant: &Variant) -> Result<Drawing, Varian
 
 /// A bare Scene with the style axes of `variant` applied (see `on_scenes` in the
 /// axis table); semantic axes are an error.
-pub fn vary_scene(base: &Scene, variant: &Variant) -> Result<(Scene, Encoding), VariantError> {
+pub(crate) fn vary_scene(
+    base: &Scene,
+    variant: &Variant,
+) -> Result<(Scene, Encoding), VariantError> {
     if let Some(v) = variant.settings.iter().find(|v| v.axis().needs_problem()) {
         return Err(VariantError::NeedsProblem(v.axis().name()));
     }

@@ -10,7 +10,7 @@
 //! pixels  the pixel stage: an axis's hook on the rendered pixels, before the encoder
 //! ```
 //!
-//! [`list_json`] is the table as `variants --list --json` prints it ([`LIST_SCHEMA`]).
+//! `list_json` is the table as `variants --list --json` prints it ([`LIST_SCHEMA`]).
 
 mod apply;
 mod axes;
@@ -18,9 +18,9 @@ mod change;
 mod pixels;
 mod spec;
 
-pub use apply::{Drawing, REFERENCE_CANVAS, draw_problem, drawing_style, vary_scene};
+pub use apply::{Drawing, draw_problem};
+pub(crate) use apply::{REFERENCE_CANVAS, drawing_style, vary_scene};
 pub use axes::{AXES, Axis, AxisDef, AxisValue, Look, OnScene, Setting, Values};
-
 pub use change::Change;
 pub use pixels::{Canvas, PixelHook, Pixels};
 pub use spec::{ALL, AllAxes, GEOMVERSE_SWEEP, Plan, RELATION_SWEEP, Variant};
@@ -31,7 +31,7 @@ pub const LIST_SCHEMA: &str = include_str!("../../schemas/variants.schema.json")
 /// The axis table as `geomrender variants --list --json` prints it
 /// ([`LIST_SCHEMA`]): every axis (`Axis::describe`) in table order, and the
 /// default sweeps of `sweep`.
-pub fn list_json() -> serde_json::Value {
+pub(crate) fn list_json() -> serde_json::Value {
     let axes: Vec<serde_json::Value> = AXES.iter().map(|a| a.describe()).collect();
     serde_json::json!({
         "axes": axes,

@@ -70,7 +70,7 @@ impl Pixels {
 
     /// Runs every step on a `width` × `height` RGBA buffer, in order; a buffer of
     /// another length (no renderer makes one) is left as it is.
-    pub fn apply_rgba(&self, width: u32, height: u32, rgba: &mut [u8]) {
+    pub(crate) fn apply_rgba(&self, width: u32, height: u32, rgba: &mut [u8]) {
         if self.is_empty() {
             return;
         }

@@ -56,7 +56,7 @@ pub struct Variant {
 }
 
 impl Variant {
-    pub fn is_base(&self) -> bool {
+    pub(crate) fn is_base(&self) -> bool {
         self.settings.is_empty()
     }
 
@@ -86,14 +86,15 @@ impl Variant {
     }
 
     /// `{axis: value, …}` as written into manifest rows.
-    pub fn json(&self) -> serde_json::Map<String, serde_json::Value> {
+    pub(crate) fn json(&self) -> serde_json::Map<String, serde_json::Value> {
         self.settings
             .iter()
             .map(|v| (v.axis().name().to_string(), v.json()))
             .collect()
     }
 
-    pub fn get(&self, axis: Axis) -> Option<AxisValue> {
+    #[cfg(test)]
+    pub(crate) fn get(&self, axis: Axis) -> Option<AxisValue> {
         self.settings.iter().copied().find(|v| v.axis() == axis)
     }
 }
@@ -115,7 +116,7 @@ impl Plan {
     /// Parses SPEC for the bases `all` describes: [`ALL`] stands for the axes
     /// that apply to them, and (for relation items) an axis named that does not
     /// is refused.
-    pub fn parse_for(spec: &str, grid: bool, all: AllAxes) -> Result<Plan, VariantError> {
+    pub(crate) fn parse_for(spec: &str, grid: bool, all: AllAxes) -> Result<Plan, VariantError> {
         let parts: Vec<&str> = spec.split(';').map(str::trim).collect();
         let parts: Vec<&str> = parts.into_iter().filter(|p| !p.is_empty()).collect();
         let mut axes: Vec<(Axis, Vec<AxisValue>)> = Vec::new();
@@ -253,7 +254,7 @@ impl Plan {
 
     /// Axes whose values change only the raster file, not the drawing: the pixel
     /// stage's and the encoding's (an SVG-only run cannot show them).
-    pub fn raster_only_axes(&self) -> Vec<Axis> {
+    pub(crate) fn raster_only_axes(&self) -> Vec<Axis> {
         self.axes
             .iter()
             .map(|(a, _)| *a)
@@ -266,7 +267,7 @@ impl Plan {
     }
 
     /// Axes that need a Problem (annotation, info, relabel).
-    pub fn semantic_axes(&self) -> Vec<Axis> {
+    pub(crate) fn semantic_axes(&self) -> Vec<Axis> {
         self.axes
             .iter()
             .map(|(a, _)| *a)

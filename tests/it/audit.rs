@@ -78,7 +78,11 @@ fn a_clean_run_of_every_axis_passes_and_planted_defects_are_found() {
     }
 
     // Rows as their published schema says.
-    let schema: Value = serde_json::from_str(geomrender::pipeline::SKIPPED_SCHEMA).unwrap();
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::support::repo().join("schemas/skipped.schema.json"))
+            .unwrap(),
+    )
+    .unwrap();
     let v = jsonschema::validator_for(&schema).unwrap();
     for r in &skipped {
         assert!(v.is_valid(r), "{r}");
@@ -182,7 +186,7 @@ fn a_clean_run_of_every_axis_passes_and_planted_defects_are_found() {
     let svg_path = dir.join(row["svg"].as_str().unwrap());
     let svg = shrink_paths(&std::fs::read_to_string(&svg_path).unwrap(), 0.8);
     std::fs::write(&svg_path, &svg).unwrap();
-    let shrunk_sha = geomrender::digest::sha256_hex(svg.as_bytes());
+    let shrunk_sha = crate::support::sha256_hex(svg.as_bytes());
     // 3. A fill change under a font-size row: opacity's SVG in fontsize's row.
     let opacity = find("s11-000001__opacity-0.25");
     for r in planted.iter_mut() {

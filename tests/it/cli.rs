@@ -35,7 +35,7 @@ fn renders_the_bundled_examples_with(backend: &str) {
         assert_manifest_row(&validator, row);
         let image = dir.path().join(row["image"].as_str().unwrap());
         let bytes = std::fs::read(&image).unwrap();
-        assert_eq!(row["sha256"], geomrender::digest::sha256_hex(&bytes));
+        assert_eq!(row["sha256"], crate::support::sha256_hex(&bytes));
         let decoded = image::load_from_memory(&bytes).unwrap();
         assert_eq!(decoded.width() as u64, row["width"].as_u64().unwrap());
         assert_eq!(decoded.height() as u64, row["height"].as_u64().unwrap());

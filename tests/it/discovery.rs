@@ -62,7 +62,11 @@ fn variants_list_json_lists_every_axis_and_matches_its_schema() {
         assert_eq!(json["accepts"], a.accepts(), "{a}");
         assert_eq!(json["manifest_schema"], a.schema(), "{a}");
         assert_eq!(json["applies_to"]["relations"], a.relations, "{a}");
-        assert_eq!(json["applies_to"]["scenes"], !a.needs_problem(), "{a}");
+        assert_eq!(
+            json["applies_to"]["scenes"],
+            a.on_scenes() != "needs a Problem",
+            "{a}"
+        );
         let may: Vec<&str> = a.may_change.iter().map(|c| c.name()).collect();
         assert_eq!(json["may_change"], serde_json::json!(may), "{a}");
         // Each swept value is one the manifest's schema of the axis accepts.

@@ -132,10 +132,23 @@ fn column(dir: &Path, name: &str) -> Vec<String> {
         .collect()
 }
 
-/// The page file of a base, as `html::page_name` names it.
+/// The page file of a base, named by the gallery's rule (written out here, for the
+/// short ids these tests use): lower-case letters, digits and `-` kept, `.` kept
+/// past the first byte, `_` doubled, an upper-case letter as `_` and its lower case,
+/// any other byte as `_~` and two hex digits; then `.html`.
 fn page(dir: &Path, base_id: &str) -> PathBuf {
-    dir.join("gallery/bases")
-        .join(geomrender::html::page_name(base_id))
+    let mut name = String::new();
+    for (i, b) in base_id.bytes().enumerate() {
+        match b {
+            b'a'..=b'z' | b'0'..=b'9' | b'-' => name.push(b as char),
+            b'.' if i > 0 => name.push('.'),
+            b'_' => name.push_str("__"),
+            b'A'..=b'Z' => name.extend(['_', b.to_ascii_lowercase() as char]),
+            _ => name += &format!("_~{b:02x}"),
+        }
+    }
+    assert!(name.len() < 150, "a short id: {base_id}");
+    dir.join("gallery/bases").join(name + ".html")
 }
 
 /// The card of row `id` on its page.

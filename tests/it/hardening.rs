@@ -64,10 +64,7 @@ fn tree(dir: &Path) -> Vec<(String, String)> {
             } else if rel.ends_with(".geomrender.lock") {
                 continue;
             } else if meta.is_file() {
-                out.push((
-                    rel,
-                    geomrender::digest::sha256_hex(&std::fs::read(&p).unwrap()),
-                ));
+                out.push((rel, crate::support::sha256_hex(&std::fs::read(&p).unwrap())));
             } else {
                 out.push((rel, "<link or special file>".to_string()));
             }
@@ -281,38 +278,6 @@ fn planted_directory_links_are_refused_and_their_targets_untouched() {
     run_ok(bin().arg("merge").arg(&m));
 }
 
-/// Defect 2 (during a run): `images/` swapped for a link while the run writes
-/// changes nothing outside `--out`: the run keeps writing into the directory it
-/// opened. (Driven through the library: the swap happens at a known point.)
-#[test]
-fn a_directory_swapped_for_a_link_during_a_run_is_not_followed() {
-    use geomrender::output::dir::Dir;
-    let tmp = tempfile::tempdir().unwrap();
-    let victim = tmp.path().join("victim");
-    std::fs::create_dir(&victim).unwrap();
-    let out = Dir::create(&tmp.path().join("out")).unwrap();
-    let images = out.sub("images").unwrap();
-    images.write_atomic("a.png", b"1").unwrap();
-    std::fs::rename(tmp.path().join("out/images"), tmp.path().join("elsewhere")).unwrap();
-    std::os::unix::fs::symlink(&victim, tmp.path().join("out/images")).unwrap();
-    images.write_atomic("b.png", b"2").unwrap();
-    let mut f = geomrender::output::atomic::AtomicFile::create_in(&images, "c.png").unwrap();
-    std::io::Write::write_all(&mut f, b"3").unwrap();
-    f.commit(false).unwrap();
-    assert!(files(&victim).is_empty(), "{:?}", files(&victim));
-    assert_eq!(
-        files(&tmp.path().join("elsewhere")),
-        ["a.png", "b.png", "c.png"]
-    );
-    // A new open of `images/` refuses the link.
-    assert!(
-        out.sub("images")
-            .unwrap_err()
-            .to_string()
-            .contains("symbolic link")
-    );
-}
-
 /// Defect 3: a shard folder whose name claims 99,999,999,999 shards is refused
 /// without allocating for them (it used to abort on a 3 GB allocation); a run
 /// missing most of its shards is told a few of them, not all.
@@ -350,8 +315,6 @@ fn merge_walks_what_exists_and_bounds_the_shard_count() {
 /// refused before anything is written, and says why.
 #[test]
 fn merge_refuses_while_a_shard_runs_and_writes_nothing() {
-    use geomrender::output::dir::Dir;
-    use geomrender::output::lock::OutputLock;
     let tmp = tempfile::tempdir().unwrap();
     let input = problems(tmp.path());
     let m = tmp.path().join("m");
@@ -360,7 +323,7 @@ fn merge_refuses_while_a_shard_runs_and_writes_nothing() {
         assert!(out.status.success(), "{}", stderr(&out));
     }
     // A lock held by another process: the test's own process stands for the shard.
-    let held = OutputLock::acquire(Dir::open(&m.join("shards/1-of-2")).unwrap()).unwrap();
+    let held = crate::support::hold_run_lock(&m.join("shards/1-of-2"));
     let before = tree(&m);
     let out = run(bin().arg("merge").arg(&m));
     let err = stderr(&out);

@@ -71,7 +71,7 @@ fn manifests_keep_their_bytes_read_back_typed_and_match_the_schema() {
                 .as_str()
                 .unwrap()
                 .to_string();
-            (id, geomrender::digest::sha256_hex(l.as_bytes()))
+            (id, crate::support::sha256_hex(l.as_bytes()))
         })
         .collect();
     for (dir, expected) in [(&sweep, SWEEP_MANIFEST), (&svg, SVG_MANIFEST)] {
@@ -98,7 +98,7 @@ fn manifests_keep_their_bytes_read_back_typed_and_match_the_schema() {
         }
         assert_eq!(svgs > 0, dir == &svg);
         assert_eq!(
-            geomrender::digest::sha256_hex(without_input.as_bytes()),
+            crate::support::sha256_hex(without_input.as_bytes()),
             expected,
             "{}",
             dir.display()

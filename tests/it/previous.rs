@@ -250,15 +250,6 @@ fn audit_reads_only_the_problems_and_images_the_run_drew() {
     );
 }
 
-/// The names `--force` removes are the ones the audit and the gallery write.
-#[test]
-fn force_knows_the_names_of_the_audit_and_the_gallery() {
-    use geomrender::pipeline::{RUN_DIRS, RUN_FILES};
-    assert!(RUN_FILES.contains(&geomrender::audit::AUDIT_JSONL));
-    assert!(RUN_FILES.contains(&geomrender::audit::AUDIT_MD));
-    assert!(RUN_DIRS.contains(&geomrender::gallery::GALLERY_DIR));
-}
-
 /// `audit` and `gallery` wait for no run: while one holds the directory they are
 /// refused, naming who holds it, and write nothing.
 #[test]
@@ -266,7 +257,7 @@ fn audit_and_gallery_take_the_run_directorys_lock() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("run");
     assert!(sweep(&out, 3, &[]).status.success());
-    let lock = geomrender::output::lock::OutputLock::create(&out).unwrap();
+    let lock = crate::support::hold_run_lock(&out);
     for cmd in ["audit", "gallery"] {
         let o = run(bin().arg(cmd).arg(&out));
         assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));

@@ -1,5 +1,6 @@
 //! The library's public API is a reviewed list: `docs/public-api.txt` holds every
-//! `pub` item of `src/` (not the binary's `src/cli/` and `main.rs`) with its
+//! `pub` item of `src/` (not the command line's `src/cli/`, whose one public item
+//! is `cli::main`, nor `main.rs`) with its
 //! module and signature, and this test compares it with the source, so that an
 //! addition, a removal or a changed signature is a diff in review.
 //! `GEOMRENDER_UPDATE_API=1 cargo test --test it public_api` writes the list.
@@ -7,9 +8,11 @@
 //! It also holds a ratchet on the count, as
 //! `grep -rhE '^\s*pub (fn|struct|enum|const|static|mod|use|trait|type) ' src
 //! --exclude-dir=cli --exclude=main.rs | wc -l` counts them: never more than at the
-//! last review. Issue 45 asks for at most 400; the rest are named by the integration
-//! tests (internals they check against geometry and the paper), the Python package
-//! and the benches, and go as those tests move into the library's unit tests.
+//! last review, and at most 400 (issue 45). What is public is what a user of the
+//! library names: the Python package, the benches, the doc examples and these
+//! integration tests, and every type their signatures carry; the command line is
+//! the library's `cli` module, and checks of crate-private items are the library's
+//! own tests (`src/tests/`).
 
 use std::path::Path;
 
@@ -19,8 +22,9 @@ const KINDS: [&str; 9] = [
 ];
 
 /// The most public items the library may have: the count at the last review
-/// (1,072 before issue 45's narrowing). Lower it as items go; never raise it.
-const MAX_ITEMS: usize = 677;
+/// (1,072 before issue 45's narrowing, 677 before the command line and the
+/// internal checks moved into the library). Lower it as items go; never raise it.
+const MAX_ITEMS: usize = 400;
 
 /// `src/a/b.rs` → `a::b`, `src/a/mod.rs` → `a`, `src/lib.rs` → `crate`.
 fn module_of(rel: &Path) -> String {

@@ -81,11 +81,11 @@ fn a_runs_record_validates_round_trips_and_says_where_it_came_from() {
     let p = &record.provenance;
     assert_eq!(
         p.font_sha256,
-        geomrender::digest::sha256_hex(geomrender::font::FONT_DATA)
+        crate::support::sha256_hex(&crate::support::font_bytes())
     );
     let problems = std::fs::read(out.join("problems.jsonl")).unwrap();
     let input = p.input.as_ref().expect("the problems file");
-    assert_eq!(input.sha256, geomrender::digest::sha256_hex(&problems));
+    assert_eq!(input.sha256, crate::support::sha256_hex(&problems));
     assert_eq!(input.bytes, problems.len() as u64);
     assert_eq!(value["provenance"]["generator"]["task"], "geomverse");
     assert_eq!(value["provenance"]["generator"]["seed"], 7);

@@ -281,7 +281,7 @@ struct Tally {
 /// `items.jsonl`: one row per (item, model) in manifest order, each valid against
 /// its schema, with the verdict this test planted (missing, right or wrong).
 fn check_items(out: &Path, items: &[Expected], models: &[&str]) {
-    let schema: Value = serde_json::from_str(score::ITEMS_SCHEMA).unwrap();
+    let schema: Value = serde_json::from_str(&schema_file("score-items")).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
     let text = std::fs::read_to_string(out.join("items.jsonl")).expect("items.jsonl");
     let rows: Vec<Value> = text
@@ -649,7 +649,7 @@ fn real_rendered_sweep_end_to_end() {
     assert_eq!(run["backend"], "cpu", "{run}");
     assert_eq!(
         run["font_sha256"],
-        geomrender::digest::sha256_hex(geomrender::font::FONT_DATA),
+        crate::support::sha256_hex(&crate::support::font_bytes()),
         "{run}"
     );
     assert_eq!(run["generator"]["seed"], 3, "{run}");
@@ -1007,7 +1007,7 @@ fn mark_integers(schema: &mut Value) {
 /// Validates the report against the published schema (`jsonschema`), after checking
 /// that the validator is not vacuous: it rejects reports the writer must never produce.
 fn check_schema(report: &Value) {
-    let mut schema: Value = serde_json::from_str(score::REPORT_SCHEMA).expect("schema is JSON");
+    let mut schema: Value = serde_json::from_str(&schema_file("report")).expect("schema is JSON");
     mark_integers(&mut schema);
     assert!(
         schema.to_string().contains(WRITTEN_AS_INTEGER),
@@ -1236,4 +1236,10 @@ fn report_md_of_a_numeric_run_has_no_constant_sections() {
     );
     assert!(!md.contains("Accuracy by depth"), "{md}");
     assert!(md.contains("Accuracy by question type"), "{md}");
+}
+
+/// `schemas/NAME.schema.json`, the file `geomrender schema NAME` prints.
+fn schema_file(name: &str) -> String {
+    std::fs::read_to_string(crate::support::repo().join(format!("schemas/{name}.schema.json")))
+        .unwrap()
 }

@@ -54,7 +54,7 @@ pub const DEFAULT_INDETERMINATE: f64 = 0.15;
 
 /// Most options a question offers ("Cannot be inferred" included): a family with
 /// more choices (the six angle positions) offers the answer and three others.
-pub const MAX_CHOICES: usize = 5;
+pub(crate) const MAX_CHOICES: usize = 5;
 
 /// The least angle (degrees) at a drawn polygon's corner.
 const MIN_CORNER: f64 = 15.0;
@@ -78,7 +78,7 @@ pub enum RelationError {
 
 impl RelationOptions {
     /// Checks the options.
-    pub fn validate(&self) -> Result<(), RelationError> {
+    pub(crate) fn validate(&self) -> Result<(), RelationError> {
         if !(0.0..=1.0).contains(&self.indeterminate) {
             return Err(RelationError::BadShare(self.indeterminate));
         }
@@ -99,7 +99,7 @@ impl RelationOptions {
     /// in their mode: where none has (the visual mode's advanced chains, say), an
     /// item drawn to be indeterminate is made determinate, and `indeterminate`
     /// changes nothing.
-    pub fn can_be_indeterminate(&self) -> bool {
+    pub(crate) fn can_be_indeterminate(&self) -> bool {
         !self.eligible(true).is_empty()
     }
 

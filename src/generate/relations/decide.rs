@@ -2,7 +2,7 @@
 //! (through [`super::check`]): a draw whose coordinates do not give the answer
 //! its construction claims is rejected, as is one whose relation is ambiguous
 //! (a segment that is both a median and an altitude) or too close to another
-//! answer to be drawn apart. `tests/it/relations_verify.rs` re-decides every
+//! answer to be drawn apart. `src/tests/relations_verify.rs` re-decides every
 //! item with code of its own.
 
 use super::check::{self, LineLine, PointFigure, SegmentRole};

@@ -1,7 +1,7 @@
 //! What a relation item records in its Problem (`relation`): the relation it asks
 //! about, how it was made, the conditions it states and the elements it asks about,
 //! all by point name, so that a reader can re-decide the answer from the diagram's
-//! coordinates without the generator (`tests/it/relations_verify.rs` does).
+//! coordinates without the generator (`src/tests/relations_verify.rs` does).
 
 use super::pool::Domain;
 use crate::words::Words;
@@ -243,12 +243,12 @@ pub struct RelationItem {
 impl RelationItem {
     /// Whether the conditions do not settle the relation (the answer is
     /// [`super::CANNOT_BE_INFERRED`]).
-    pub fn indeterminate(&self, answer: char) -> bool {
+    pub(crate) fn indeterminate(&self, answer: char) -> bool {
         self.answer_text(answer) == Some(super::CANNOT_BE_INFERRED)
     }
 
     /// The text of the choice `letter` ('A' is the first), if there is one.
-    pub fn answer_text(&self, letter: char) -> Option<&str> {
+    pub(crate) fn answer_text(&self, letter: char) -> Option<&str> {
         let i = (letter as u32).checked_sub('A' as u32)? as usize;
         self.choices.get(i).map(String::as_str)
     }

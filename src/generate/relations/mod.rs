@@ -38,26 +38,31 @@ mod eye;
 mod indeterminate;
 mod item;
 mod pool;
-pub mod rewrite;
+pub(crate) mod rewrite;
 mod sketch;
 mod solve;
 mod stats;
 mod text;
 mod visual;
 
+pub(crate) use build::MAX_CHOICES;
 pub use build::{
-    DEFAULT_INDETERMINATE, MAX_CHOICES, RelationError, RelationOptions, generate_relation,
-    generate_relations,
+    DEFAULT_INDETERMINATE, RelationError, RelationOptions, generate_relation, generate_relations,
 };
 pub use item::{AngleRef, Asked, Condition, FigureRef, LineRef, Mode, RelationItem, Subset};
-pub use pool::{CANNOT_BE_INFERRED, CHORD, Domain, Family, RELATIONS, Relation, relation};
-pub use stats::Stats;
-pub use text::{NOT_TO_SCALE, question_stem};
+pub(crate) use pool::CANNOT_BE_INFERRED;
+pub(crate) use pool::relation;
+pub use pool::{Domain, Family, RELATIONS, Relation};
+pub(crate) use stats::Stats;
+#[cfg(test)]
+pub(crate) use text::NOT_TO_SCALE;
+pub(crate) use text::question_stem;
 
 /// Every construction as (relation, name, subset, chain, whether it has an
 /// indeterminate version in the text mode, and in the visual mode): what the
 /// tests and the statistics table count.
-pub fn constructions() -> impl Iterator<
+#[cfg(test)]
+pub(crate) fn constructions() -> impl Iterator<
     Item = (
         &'static str,
         &'static str,

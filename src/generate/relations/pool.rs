@@ -41,7 +41,7 @@ impl crate::words::Words for Domain {
 crate::words!(Domain);
 
 /// The answer choices a question of one kind offers (its "Cannot be inferred"
-/// option is added to every list: [`CANNOT_BE_INFERRED`]).
+/// option is added to every list: `CANNOT_BE_INFERRED`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
     /// Three points.
@@ -67,17 +67,17 @@ pub enum Family {
 }
 
 /// The option every question has: the conditions do not settle the relation.
-pub const CANNOT_BE_INFERRED: &str = "Cannot be inferred";
+pub(crate) const CANNOT_BE_INFERRED: &str = "Cannot be inferred";
 
 /// A chord that is not a diameter. GeomRel's plain "Chord" would also be true of
 /// every diameter (a diameter is a chord), so a diameter item offering both would
 /// have two right answers: the options of a family exclude each other.
-pub const CHORD: &str = "Chord (not a diameter)";
+pub(crate) const CHORD: &str = "Chord (not a diameter)";
 
 impl Family {
     /// The choices, as GeomRel words them (appendix, table 23), without
     /// [`CANNOT_BE_INFERRED`]; each family's exclude each other ([`CHORD`]).
-    pub fn choices(self) -> &'static [&'static str] {
+    pub(crate) fn choices(self) -> &'static [&'static str] {
         match self {
             Family::Collinearity => &["Collinear", "Not collinear"],
             Family::PointLine => &["On the line", "Not on the line"],
@@ -173,7 +173,7 @@ const fn rel(
 }
 
 /// The relation named `name`.
-pub fn relation(name: &str) -> Option<&'static Relation> {
+pub(crate) fn relation(name: &str) -> Option<&'static Relation> {
     RELATIONS.iter().find(|r| r.name == name)
 }
 

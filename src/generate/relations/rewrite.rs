@@ -16,7 +16,7 @@ const TAG_UNRELATED: u64 = 0x7265_6c75_6e72_656c; // "relunrel"
 /// another letter), in the diagram, the conditions, the asked elements and both
 /// texts; the answer and the choices unchanged. `p` unchanged when it is not a
 /// relation item.
-pub fn relabel_relation(p: &Problem, seed: u64) -> Problem {
+pub(crate) fn relabel_relation(p: &Problem, seed: u64) -> Problem {
     let mut q = p.clone();
     let Some(item) = q.relation.as_deref_mut() else {
         return q;
@@ -192,7 +192,7 @@ fn refresh_question(q: &mut Problem) {
 /// items alike (a new point only follows its segment). Each keeps its distance
 /// from every point and from every drawn segment it is not on. `None` when
 /// there is no room for that many, or `p` is not a relation item.
-pub fn with_unrelated(p: &Problem, count: u8) -> Option<Problem> {
+pub(crate) fn with_unrelated(p: &Problem, count: u8) -> Option<Problem> {
     let mut q = p.clone();
     let mut segments: Vec<[usize; 2]> = q.diagram.rays.iter().map(|r| r.points).collect();
     for s in &q.diagram.shapes {

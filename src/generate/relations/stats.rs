@@ -8,14 +8,14 @@ use crate::generate::Problem;
 
 /// Counts per relation, in [`RELATIONS`] order.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Stats {
+pub(crate) struct Stats {
     /// (basic, advanced, indeterminate) per relation of [`RELATIONS`].
     counts: Vec<[u64; 3]>,
 }
 
 impl Stats {
     /// Counts `p` when it is a relation item of a known relation.
-    pub fn add(&mut self, p: &Problem) {
+    pub(crate) fn add(&mut self, p: &Problem) {
         let (Some(item), crate::generate::Answer::Choice(letter)) =
             (p.relation.as_deref(), p.answer)
         else {
@@ -38,12 +38,12 @@ impl Stats {
     }
 
     /// Items counted.
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.counts.iter().map(|c| c[0] + c[1]).sum()
     }
 
     /// The table in Markdown: one row per relation, a subtotal per domain, the total.
-    pub fn markdown(&self) -> String {
+    pub(crate) fn markdown(&self) -> String {
         let mut out = String::from(
             "| domain | relation | basic | advanced | total | cannot be inferred |\n\
              |---|---|---:|---:|---:|---:|\n",

@@ -176,14 +176,14 @@ fn choice_list(choices: &[String]) -> String {
 /// `question` without the option list that ends it (" Answer choices: A. … B. …",
 /// as the generator words it for `choices`); the whole question when it does not end
 /// so (a hand-written one).
-pub fn question_stem<'a>(question: &'a str, choices: &[String]) -> &'a str {
+pub(crate) fn question_stem<'a>(question: &'a str, choices: &[String]) -> &'a str {
     let suffix = format!(" {}", choice_list(choices));
     question.strip_suffix(&suffix).unwrap_or(question)
 }
 
 /// What a visual item says first, as textbooks do: the figure is not to scale,
 /// so only what it marks (and shows by incidence) holds.
-pub const NOT_TO_SCALE: &str = "The figure is not drawn to scale: only its marks (right angles, arrowheads on parallel lines, ticks on equal segments, equal angle letters, given values) and which points lie on which lines and circles can be relied on.";
+pub(crate) const NOT_TO_SCALE: &str = "The figure is not drawn to scale: only its marks (right angles, arrowheads on parallel lines, ticks on equal segments, equal angle letters, given values) and which points lie on which lines and circles can be relied on.";
 
 /// An item's question as its mode states it: every condition in the text mode;
 /// in the visual mode [`NOT_TO_SCALE`] instead, the conditions being drawn.

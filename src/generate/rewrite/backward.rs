@@ -40,7 +40,7 @@ const SAME: f64 = 1e-6;
 /// rules, and whose value no other given states (a shortcut: the asked side equal
 /// to a side the image labels), is asked — often not the deepest, whose longer
 /// chain more often breaks the 3 % rule.
-pub fn backward_question(p: &Problem) -> Result<Problem, BackwardError> {
+pub(crate) fn backward_question(p: &Problem) -> Result<Problem, BackwardError> {
     if p.params.backward {
         return Err(BackwardError::AlreadyBackward);
     }

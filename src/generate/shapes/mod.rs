@@ -49,7 +49,8 @@ mod triangle;
 pub(crate) use def::{End, Family, Ray, ShapeDef};
 pub(crate) use fit::{Known, fit};
 pub(crate) use outline::{LocalGeometry, Seg};
-pub use role::{Quantity, Role};
+pub(crate) use role::Quantity;
+pub use role::Role;
 use serde::{Deserialize, Serialize};
 
 /// Every shape of the catalogue, plus the three angle connectors.
@@ -107,7 +108,8 @@ pub(crate) static CONNECTORS: [&ShapeDef; 3] = [
 
 impl ShapeKind {
     /// The drawable shapes, in catalogue order.
-    pub const SHAPES: [ShapeKind; 15] = [
+    #[cfg(test)]
+    pub(crate) const SHAPES: [ShapeKind; 15] = [
         ShapeKind::Triangle,
         ShapeKind::RightTriangle,
         ShapeKind::EquilateralTriangle,
@@ -126,7 +128,8 @@ impl ShapeKind {
     ];
 
     /// The angle connectors.
-    pub const CONNECTORS: [ShapeKind; 3] = [
+    #[cfg(test)]
+    pub(crate) const CONNECTORS: [ShapeKind; 3] = [
         ShapeKind::SupplementaryAngles,
         ShapeKind::ComplementaryAngles,
         ShapeKind::VerticalAngles,
@@ -148,7 +151,7 @@ impl ShapeKind {
     }
 
     /// Standard shapes (GeomVerse figure 2, top row) as opposed to composites.
-    pub fn is_standard(self) -> bool {
+    pub(crate) fn is_standard(self) -> bool {
         !matches!(self.def().family, Family::Composite)
     }
 

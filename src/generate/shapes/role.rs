@@ -25,7 +25,7 @@ pub enum Role {
 
 /// What kind of quantity a role is; question types select on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Quantity {
+pub(crate) enum Quantity {
     /// A length that can be shared with another shape.
     Side,
     /// A length drawn inside the shape or only stated (diagonal, diameter, height).

@@ -3,7 +3,7 @@
 //! and an lmms-eval task folder.
 //!
 //! `DatasetWriter` takes rows one by one in manifest order: `render --sink` pushes
-//! them as images come out of the pipeline, [`export`] from a finished directory's
+//! them as images come out of the pipeline, `export` from a finished directory's
 //! manifest and image files. Memory stays bounded by one Parquet row group, whatever
 //! the run's size. Shards are cut at [`DatasetOptions::shard_rows`] rows or
 //! [`DatasetOptions::shard_bytes`] bytes of images, whichever comes first, and reach
@@ -84,7 +84,7 @@ impl Sink {
     }
 
     /// Every sink, in the order they are written.
-    pub const ALL: [Sink; 4] = [
+    pub(crate) const ALL: [Sink; 4] = [
         Sink::Parquet,
         Sink::WebDataset,
         Sink::VlmEvalKit,
@@ -254,7 +254,7 @@ impl DatasetOptions {
 
     /// Whether this build writes every dataset asked for: the Parquet sink (and
     /// lmms-eval, which reads its shards) needs the `parquet` feature.
-    pub fn check_built(&self) -> Result<(), DatasetError> {
+    pub(crate) fn check_built(&self) -> Result<(), DatasetError> {
         match self.sinks.iter().find(|s| !s.built()) {
             Some(sink) => Err(DatasetError::NotBuilt(sink.name())),
             None => Ok(()),
@@ -672,7 +672,7 @@ fn for_each_row(
 /// row recorded), every row's variant (axes of the table, values they take), and
 /// every row's layout against the first row's: a row that fails is named and
 /// nothing is written.
-pub fn export(dir: &Dir, opts: &DatasetOptions) -> Result<Exported, DatasetError> {
+pub(crate) fn export(dir: &Dir, opts: &DatasetOptions) -> Result<Exported, DatasetError> {
     // A directory without a finished manifest is refused before anything is made.
     if dir.kind("manifest.jsonl").ok().flatten() != Some(Kind::File) {
         return Err(DatasetError::NoManifest(dir.path().to_path_buf()));

@@ -67,7 +67,7 @@ impl AdapterSummary {
 }
 
 /// Every adapter the environment allows, and the one that would be used with the reason.
-pub struct AdapterReport {
+pub(crate) struct AdapterReport {
     pub adapters: Vec<AdapterSummary>,
     /// Index into `adapters`.
     pub chosen: Option<usize>,
@@ -75,7 +75,7 @@ pub struct AdapterReport {
 }
 
 /// Lists adapters and explains the choice, without creating a device.
-pub fn survey() -> AdapterReport {
+pub(crate) fn survey() -> AdapterReport {
     let (_, summaries) = adapters(&instance());
     match choose(&summaries) {
         Ok((i, reason)) => AdapterReport {

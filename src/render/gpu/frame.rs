@@ -6,14 +6,14 @@ use crate::render::PreparedScene;
 use std::collections::VecDeque;
 
 /// One scene and where its tile sits in the frame's target.
-pub struct Tile {
+pub(crate) struct Tile {
     pub scene: PreparedScene,
     pub x: u32,
     pub y: u32,
 }
 
 /// Scenes packed into one target of `width`×`height` pixels.
-pub struct Frame {
+pub(crate) struct Frame {
     pub width: u32,
     pub height: u32,
     pub tiles: Vec<Tile>,
@@ -50,7 +50,7 @@ impl Frame {
 }
 
 /// Builds frames from a stream of prepared scenes.
-pub struct FrameBuilder {
+pub(crate) struct FrameBuilder {
     target: (u32, u32),
     max_tiles: usize,
     packer: ShelfPacker,
@@ -60,7 +60,7 @@ pub struct FrameBuilder {
 impl FrameBuilder {
     /// Frames of at most `target` pixels holding at most `max_tiles` scenes; larger
     /// scenes get a frame of their own, sized to them.
-    pub fn new(target: (u32, u32), max_tiles: usize) -> Self {
+    pub(crate) fn new(target: (u32, u32), max_tiles: usize) -> Self {
         FrameBuilder {
             target,
             max_tiles: max_tiles.max(1),
@@ -124,7 +124,10 @@ impl FrameBuilder {
 
     /// The frames of `scenes`, built lazily: each frame is complete as soon as
     /// the scene that does not fit it (or the end of `scenes`) is reached.
-    pub fn frames<I: IntoIterator<Item = PreparedScene>>(self, scenes: I) -> Frames<I::IntoIter> {
+    pub(crate) fn frames<I: IntoIterator<Item = PreparedScene>>(
+        self,
+        scenes: I,
+    ) -> Frames<I::IntoIter> {
         Frames {
             builder: self,
             scenes: scenes.into_iter().fuse(),
@@ -134,7 +137,7 @@ impl FrameBuilder {
 }
 
 /// An iterator of frames built from an iterator of scenes, see [`FrameBuilder::frames`].
-pub struct Frames<I: Iterator<Item = PreparedScene>> {
+pub(crate) struct Frames<I: Iterator<Item = PreparedScene>> {
     builder: FrameBuilder,
     scenes: std::iter::Fuse<I>,
     ready: VecDeque<Frame>,

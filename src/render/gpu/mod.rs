@@ -22,12 +22,16 @@ mod renderer;
 mod ring;
 mod target;
 
-pub use context::survey;
-pub use context::{AdapterReport, AdapterSummary};
-pub use frame::{Frame, FrameBuilder, Frames, Tile};
+pub use context::AdapterSummary;
+pub(crate) use context::survey;
+#[cfg(test)]
+pub(crate) use frame::FrameBuilder;
 pub use options::{GpuOptions, TargetSize};
-pub use pipelines::{BlendSpace, PATH_SHADER};
-pub use renderer::{FRAMES_IN_FLIGHT, GpuRenderer};
+pub use pipelines::BlendSpace;
+#[cfg(test)]
+pub(crate) use pipelines::PATH_SHADER;
+pub(crate) use renderer::FRAMES_IN_FLIGHT;
+pub use renderer::GpuRenderer;
 pub use ring::{ImageSink, RingPhase};
 
 /// Why the GPU backend failed.
@@ -74,7 +78,7 @@ pub enum GpuError {
     /// Recording the text draws failed (glyphs evicted from the atlas).
     #[error("text rendering failed: {0}")]
     TextRender(#[from] glyphon::RenderError),
-    /// A frame was submitted with [`FRAMES_IN_FLIGHT`] frames already in flight
+    /// A frame was submitted with `FRAMES_IN_FLIGHT` frames already in flight
     /// (the render loop collects one first, so this is a bug).
     #[error(
         "a frame was submitted with all {} frame slots in flight",

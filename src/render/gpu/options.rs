@@ -15,7 +15,7 @@ pub struct GpuOptions {
 }
 
 impl GpuOptions {
-    pub const DEFAULT_MAX_TILES: usize = 256;
+    pub(crate) const DEFAULT_MAX_TILES: usize = 256;
     /// Frames up to this size share a cached target; larger ones (a single huge
     /// scene) get a target of their own that is freed afterwards.
     pub(crate) const MAX_CACHED_TARGET: u32 = 4096;

@@ -40,7 +40,7 @@ pub(super) const STENCIL_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Dept
 pub(super) const SAMPLE_COUNT: u32 = 4;
 
 /// WGSL source of the path pipelines.
-pub const PATH_SHADER: &str = include_str!("../../../shaders/path.wgsl");
+pub(crate) const PATH_SHADER: &str = include_str!("../../../shaders/path.wgsl");
 
 /// The three path pipelines.
 pub(super) struct PathPipelines {

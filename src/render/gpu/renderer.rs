@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 
 /// Frames on the GPU at most: each has its own geometry, text and readback
 /// buffers (a slot), so one can be encoded while another renders.
-pub const FRAMES_IN_FLIGHT: usize = 2;
+pub(crate) const FRAMES_IN_FLIGHT: usize = 2;
 
 pub struct GpuRenderer {
     ctx: GpuContext,
@@ -81,7 +81,7 @@ impl InFlight {
 }
 
 impl GpuRenderer {
-    /// Opens the adapter [`survey`](super::survey) would choose and builds the pipelines.
+    /// Opens the adapter `survey` would choose and builds the pipelines.
     pub fn new(options: GpuOptions) -> Result<Self, GpuError> {
         let ctx = GpuContext::new()?;
         let target_size = options

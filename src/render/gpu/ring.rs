@@ -83,7 +83,7 @@ impl GpuRenderer {
     /// Renders already packed `frames`, keeping up to [`FRAMES_IN_FLIGHT`] on the
     /// GPU: the next frame is encoded and submitted while earlier ones render.
     /// Each frame's images go to `sink` in frame order.
-    pub fn render_frames<I, S>(&mut self, frames: I, mut sink: S) -> Result<(), GpuError>
+    pub(crate) fn render_frames<I, S>(&mut self, frames: I, mut sink: S) -> Result<(), GpuError>
     where
         I: IntoIterator<Item = Frame>,
         S: ImageSink,

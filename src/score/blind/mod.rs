@@ -47,7 +47,7 @@ pub(crate) const GEOMVERSE_TASK: &str = "geomverse";
 pub struct Baselines {
     /// The cross-fitting folds' sizes over the whole manifest.
     pub folds: Vec<Fold>,
-    /// Each baseline that covers some item of the manifest, in [`BlindBaseline::ALL`] order.
+    /// Each baseline that covers some item of the manifest, in `BlindBaseline::ALL` order.
     pub methods: Vec<BaselineReport>,
 }
 
@@ -62,7 +62,7 @@ pub enum BlindBaseline {
 }
 
 impl BlindBaseline {
-    pub const ALL: [BlindBaseline; 2] = [
+    pub(crate) const ALL: [BlindBaseline; 2] = [
         BlindBaseline::TemplateMajority,
         BlindBaseline::TextClassifier,
     ];

@@ -75,8 +75,8 @@ pub const AXES: &[Axis] = &[
 /// The axes that code outside their own file names.
 impl Axis {
     pub(crate) const BACKWARD: Axis = Axis(&backward::DEF);
-    pub const AUX: Axis = Axis(&aux::DEF);
-    pub const UNRELATED: Axis = Axis(&unrelated::DEF);
+    pub(crate) const AUX: Axis = Axis(&aux::DEF);
+    pub(crate) const UNRELATED: Axis = Axis(&unrelated::DEF);
     pub(crate) const PALETTE: Axis = Axis(&palette::DEF);
 }
 
@@ -250,7 +250,7 @@ impl Axis {
     }
 
     /// Semantic axes need a Problem; style axes also work on bare Scenes.
-    pub fn needs_problem(self) -> bool {
+    pub(crate) fn needs_problem(self) -> bool {
         matches!(self.on_scene, OnScene::NeedsProblem)
     }
 
@@ -402,7 +402,7 @@ pub struct AxisValue {
 }
 
 impl AxisValue {
-    pub fn axis(&self) -> Axis {
+    pub(crate) fn axis(&self) -> Axis {
         self.axis
     }
 
@@ -411,7 +411,7 @@ impl AxisValue {
     }
 
     /// The value as it appears in ids: `0.25`, `24`, `individual`, `high-contrast`.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match (self.setting, &self.axis.values) {
             (Setting::Number(v), _) => decimal(v),
             (Setting::Integer(v), _) => v.to_string(),

@@ -1,6 +1,7 @@
 //! The `geomrender` binary: one way to start it, run it and read what it writes.
 
 use super::repo;
+pub use super::rows::{assert_manifest_row, manifest_validator};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -100,23 +101,6 @@ pub fn manifest(dir: &Path) -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(l).expect("manifest row is JSON"))
         .collect()
-}
-
-/// A validator for the published manifest-row schema.
-pub fn manifest_validator() -> jsonschema::Validator {
-    let schema: Value = serde_json::from_str(geomrender::output::manifest::SCHEMA)
-        .expect("the manifest schema is JSON");
-    jsonschema::validator_for(&schema).expect("the manifest schema is a valid JSON Schema")
-}
-
-/// Asserts that `row` matches the manifest schema, listing every error.
-pub fn assert_manifest_row(validator: &jsonschema::Validator, row: &Value) {
-    let errors: Vec<String> = validator.iter_errors(row).map(|e| e.to_string()).collect();
-    assert!(
-        errors.is_empty(),
-        "row does not match the manifest schema:\n{row}\n{}",
-        errors.join("\n")
-    );
 }
 
 /// `geomrender generate --count 2 --seed 1` into `dir/name`, with line 2's first

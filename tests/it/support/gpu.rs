@@ -1,14 +1,11 @@
-//! The shared GPU renderer and helpers to render scenes with it.
+//! The shared GPU renderer (rendering through its frames: `src/tests/support/frames.rs`).
 //!
 //! Tests ask for the renderer with [`gpu_or_skip`]: `None` means no adapter could be
 //! opened outside CI, and the test returns after a visible `SKIPPED` line. Under
 //! `CI=true` a missing adapter fails the test instead (see [`gpu`]).
 
 use super::skip::{skipped, under_ci};
-use geomrender::render::RenderedImage;
-use geomrender::render::gpu::{FrameBuilder, GpuOptions, GpuRenderer, TargetSize};
-use geomrender::render::prepare;
-use geomrender::scene::Scene;
+use geomrender::render::gpu::{GpuOptions, GpuRenderer, TargetSize};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 static GPU: OnceLock<Option<Mutex<GpuRenderer>>> = OnceLock::new();
@@ -54,29 +51,4 @@ pub fn gpu_or_skip_part(part: &str) -> Option<MutexGuard<'static, GpuRenderer>> 
         }
     }
     r
-}
-
-/// Renders `scenes` on `r` with up to `max_tiles` per frame (1 = each scene alone),
-/// in input order.
-pub fn render_gpu(r: &mut GpuRenderer, scenes: &[Scene], max_tiles: usize) -> Vec<RenderedImage> {
-    let prepared = scenes.iter().map(|s| {
-        geomrender::scene::validate(s).expect("test scenes are valid");
-        prepare(s, Default::default()).expect("prepare")
-    });
-    let frames = FrameBuilder::new(r.target_size(), max_tiles).frames(prepared);
-    let mut out = Vec::new();
-    r.render_frames(frames, |images: Vec<RenderedImage>| {
-        out.extend(images);
-        true
-    })
-    .expect("render");
-    assert_eq!(out.len(), scenes.len());
-    out
-}
-
-/// Renders one scene alone on `r`.
-pub fn render_one(r: &mut GpuRenderer, scene: &Scene) -> RenderedImage {
-    render_gpu(r, std::slice::from_ref(scene), 1)
-        .pop()
-        .expect("one image")
 }

@@ -4,7 +4,7 @@
 //! backend (`gpu`, `cpu`, `resvg`). A mismatch writes
 //! `target/test-output/<backend>/<name>.actual.png` and `<name>.diff.png` (differing
 //! pixels in red over a faded copy of the expected image).
-//! `GEOMRENDER_UPDATE_REFS=1 cargo test --test it reference` rewrites the references
+//! `GEOMRENDER_UPDATE_REFS=1 cargo test --features gpu,parquet --lib tests::reference` rewrites the references
 //! from the current output.
 
 use super::{output_dir, repo};

@@ -1,53 +1,64 @@
 //! Shared test helpers. Test modules import from here and never from each other.
+//! The library's own tests (`src/tests/`) include the ones they share (`gpu`,
+//! `images`, `oracle`, `paths`, `rows`, `skip`) through `#[path]`: one copy of each
+//! helper.
 //!
 //! - [`cli`]: the `geomrender` binary — `bin()`, running it, reading what it writes.
-//! - [`cpu`]: the shared resvg renderer (never skips).
-//! - [`drawn`]: what a job's texts may name, checked against what its Scene draws.
-//! - [`gpu`]: the shared GPU renderer, [`gpu::gpu_or_skip`], and GPU rendering helpers.
+//! - [`gpu`]: the shared GPU renderer and [`gpu::gpu_or_skip`].
 //! - [`images`]: pixels, image diffs and reference-image comparison
 //!   (`tests/reference/{gpu,cpu,resvg}/<name>.png`, `GEOMRENDER_UPDATE_REFS=1`), triptychs.
 //! - [`oracle`]: the GPU-vs-resvg comparison metric (figures, limits, distributions).
+//! - [`paths`]: the repository root, the README's phrases, `target/test-output/`.
 //! - [`process`]: the binary as a watched process — peak RSS, signals mid-run.
-//! - [`scenes`]: scene and problem builders shared by several test modules.
+//! - [`rows`]: manifest rows against the published schema.
 //! - [`skip`]: visible skips — a `SKIPPED <test>: <reason>` line on stderr, counted.
-//! - [`solutions`]: the solution checker — every equation of a solution re-evaluated.
 //! - [`tmpfs`]: a small tmpfs mounted for a test: a full disk on demand.
 
 pub mod cli;
-pub mod cpu;
-pub mod drawn;
+#[allow(dead_code)] // shared with src/tests/: each test binary uses a part
 pub mod gpu;
+#[allow(dead_code)] // shared with src/tests/: each test binary uses a part
 pub mod images;
+#[allow(dead_code)] // shared with src/tests/: each test binary uses a part
 pub mod oracle;
+#[allow(dead_code)] // shared with src/tests/: each test binary uses a part
+pub mod paths;
 pub mod process;
-pub mod scenes;
+#[allow(dead_code)] // shared with src/tests/: each test binary uses a part
+pub mod rows;
+#[allow(dead_code)] // shared with src/tests/: each test binary uses a part
 pub mod skip;
-pub mod solutions;
 pub mod tmpfs;
 
-use std::path::PathBuf;
+pub use paths::{output_dir, readme_says, repo};
 
-/// The repository root.
-pub fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// SHA-256 of `bytes` as lower-case hex, computed here (`sha2`) rather than by the
+/// library whose files it checks.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
-/// Panics unless the README says `phrase` (whitespace and line breaks aside):
-/// how a test keeps the README's figures its own.
-pub fn readme_says(phrase: &str) {
-    let squeeze = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README.md");
-    let phrase = squeeze(phrase);
-    assert!(
-        squeeze(&readme).contains(&phrase),
-        "README.md does not say (update it to the test's figures): {phrase}"
-    );
+/// The embedded font's bytes, read from `assets/fonts/` (the file the library
+/// embeds).
+pub fn font_bytes() -> Vec<u8> {
+    std::fs::read(repo().join("assets/fonts/DejaVuSans.ttf")).expect("assets/fonts/DejaVuSans.ttf")
 }
 
-/// `target/test-output/`, created: where tests leave files for a look (actual and
-/// diff images of failed reference checks, triptychs, SVG files).
-pub fn output_dir() -> PathBuf {
-    let dir = repo().join("target").join("test-output");
-    std::fs::create_dir_all(&dir).expect("create target/test-output");
-    dir
+/// Holds `DIR/.geomrender.lock` as another run would (an exclusive `flock` through
+/// this process's own descriptor) until the returned file is dropped.
+pub fn hold_run_lock(dir: &std::path::Path) -> std::fs::File {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join(".geomrender.lock"))
+        .expect("open the lock file");
+    rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive)
+        .expect("lock the directory");
+    file
 }

@@ -1,7 +1,7 @@
 //! The GPU-vs-resvg comparison metric itself (`support::oracle`): the figures of
 //! identical, shifted and transparent images, and nearest-rank quantiles.
 
-use crate::support::oracle::{Distribution, Figures, compare};
+use crate::tests::support::oracle::{Distribution, Figures, compare};
 use geomrender::render::RenderedImage;
 
 fn flat(w: u32, h: u32, px: [u8; 4]) -> RenderedImage {

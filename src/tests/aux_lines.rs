@@ -170,7 +170,7 @@ fn auxiliary_lines_are_the_ones_the_solution_uses_or_does_not() {
 
 #[test]
 fn aux_variants_keep_the_layout_guarantees_at_every_font_size() {
-    let checked = crate::support::drawn::assert_layout_guarantees("aux;fontsize", 42, 150);
+    let checked = crate::tests::support::drawn::assert_layout_guarantees("aux;fontsize", 42, 150);
     assert!(checked > 300, "{checked}");
 }
 

@@ -4,7 +4,7 @@
 //! plus one variant each, the variants cycling through the axes; 60 synthetic
 //! diagrams with dashed lines; 40 with an `evenodd` composite) is rendered by the
 //! GPU backend and by the CPU (resvg) backend, and each pair is compared with the
-//! four figures of [`crate::support::oracle`]. The GPU renderer must match on every scene;
+//! four figures of [`crate::tests::support::oracle`]. The GPU renderer must match on every scene;
 //! the same comparison must reject every scene that a planted bug ([`Fault`]) can
 //! visibly change.
 //!
@@ -50,11 +50,12 @@
 //! figures are larger per pixel (text_sizes and greek reach `over32` .015 and
 //! `blurred_mean` .55), their `blurred_over` is 0 and `blurred_max` at most 24.
 
-use crate::support::cpu::{cpu, render_cpu};
-use crate::support::gpu::{gpu_or_skip, render_gpu};
-use crate::support::images::write_triptych;
-use crate::support::oracle::{Figures, Limits, REFERENCE_LIMITS, compare, report};
-use crate::support::scenes::{corpus, feature_scenes};
+use crate::tests::support::cpu::{cpu, render_cpu};
+use crate::tests::support::frames::render_gpu;
+use crate::tests::support::gpu::gpu_or_skip;
+use crate::tests::support::images::write_triptych;
+use crate::tests::support::oracle::{Figures, Limits, REFERENCE_LIMITS, compare, report};
+use crate::tests::support::scenes::{corpus, feature_scenes};
 use geomrender::font::metrics as font_metrics;
 use geomrender::render::RenderedImage;
 use geomrender::render::gpu::{BlendSpace, GpuOptions, GpuRenderer};
@@ -170,7 +171,7 @@ fn gpu_matches_resvg_on_generated_diagrams() {
     assert!(results.len() >= 200);
     let figures: Vec<Figures> = results.iter().map(|(f, _)| *f).collect();
     report("correct", &figures, &DIAGRAM_LIMITS);
-    crate::support::oracle::write_agreement(
+    crate::tests::support::oracle::write_agreement(
         "GPU against resvg, 300 generated 512² scenes",
         &figures,
         &DIAGRAM_LIMITS,

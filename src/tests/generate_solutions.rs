@@ -2,7 +2,7 @@
 //! evaluator of the tests' own (`support::solutions`, independent of the generator's),
 //! and the final answer checked against the last computed value.
 
-use crate::support::solutions::{assert_solution_re_evaluates, chains};
+use crate::tests::support::solutions::{assert_solution_re_evaluates, chains};
 use geomrender::generate::{GenerateOptions, Info, generate_range};
 
 #[test]

@@ -8,10 +8,10 @@
 //! .25, blurred_max 48), and are stated with the distribution measured on the
 //! corpus, which the test prints.
 
-use crate::support::cpu::{render_cpu, render_raster};
-use crate::support::images::write_triptych;
-use crate::support::oracle::{Figures, Limits, compare, report};
-use crate::support::scenes::{corpus, feature_scenes, scene};
+use crate::tests::support::cpu::{render_cpu, render_raster};
+use crate::tests::support::images::write_triptych;
+use crate::tests::support::oracle::{Figures, Limits, compare, report};
+use crate::tests::support::scenes::{corpus, feature_scenes, scene};
 use geomrender::render::{CpuRenderer, RenderedImage};
 use geomrender::scene::Scene;
 

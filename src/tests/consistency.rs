@@ -5,7 +5,7 @@
 //! items alone). Only `palette=grayscale` may refuse a problem (more shapes than
 //! the grey ladder names), and it must say so.
 
-use crate::support::drawn::{Checked, check};
+use crate::tests::support::drawn::{Checked, check};
 use geomrender::generate::{GenerateOptions, generate_range};
 use geomrender::pipeline::expand_line;
 use geomrender::variants::{AXES, Plan};

@@ -134,7 +134,7 @@ fn json_round_trips_and_texts_regenerate() {
 fn json_matches_the_published_schema() {
     use serde_json::{Value, json};
     // The file users get, not the crate's copy of it (the same bytes: `include_str!`).
-    let path = crate::support::repo().join("schemas/problem.schema.json");
+    let path = crate::tests::support::repo().join("schemas/problem.schema.json");
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text, geomrender::generate::SCHEMA);
     let schema: Value = serde_json::from_str(&text).unwrap();

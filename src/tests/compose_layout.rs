@@ -7,7 +7,7 @@ use geomrender::generate::Annotation;
 use geomrender::scene::{Item, TextItem};
 use geomrender::style::{Palette, Rotation, Style};
 
-use crate::support::scenes::problems;
+use crate::tests::support::scenes::problems;
 
 fn texts(items: &[Item]) -> Vec<&TextItem> {
     items

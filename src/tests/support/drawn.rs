@@ -9,14 +9,14 @@ use std::collections::HashSet;
 
 /// Counts of names checked in one job's question and CoT.
 #[derive(Default, Debug, Clone, Copy)]
-pub struct Checked {
+pub(crate) struct Checked {
     pub colours: usize,
     pub letters: usize,
     pub marks: usize,
 }
 
 /// The strings of a Scene's text items.
-pub fn texts(scene: &geomrender::scene::Scene) -> HashSet<&str> {
+pub(crate) fn texts(scene: &geomrender::scene::Scene) -> HashSet<&str> {
     scene
         .items
         .iter()
@@ -29,7 +29,7 @@ pub fn texts(scene: &geomrender::scene::Scene) -> HashSet<&str> {
 
 /// Over problems `0..count` of `seed` (depths 1–3), every job of `spec` (a `--grid`
 /// plan) has no overlapping and no off-canvas label; returns how many were checked.
-pub fn assert_layout_guarantees(spec: &str, seed: u64, count: u64) -> usize {
+pub(crate) fn assert_layout_guarantees(spec: &str, seed: u64, count: u64) -> usize {
     let plan = geomrender::variants::Plan::parse(spec, true).unwrap();
     let opts = geomrender::generate::GenerateOptions {
         seed,
@@ -55,7 +55,7 @@ pub fn assert_layout_guarantees(spec: &str, seed: u64, count: u64) -> usize {
 
 /// Every colour name, vertex letter and "marked with" symbol of `job`'s question
 /// and CoT is drawn by its Scene; the first one that is not is the error.
-pub fn check(job: &Job) -> Result<Checked, String> {
+pub(crate) fn check(job: &Job) -> Result<Checked, String> {
     let fields = job.problem.as_ref().ok_or("a Problem job has texts")?;
     let id = &job.scene.id;
     let text = format!(" {} {} ", fields.question, fields.cot);

@@ -7,12 +7,12 @@ use geomrender::scene::{Color, FillRule, Item, PathItem, Scene, parse_scene};
 use std::sync::OnceLock;
 
 /// Builds a scene from a JSON object literal written over several lines.
-pub fn scene(json: &str) -> Scene {
+pub(crate) fn scene(json: &str) -> Scene {
     parse_scene(&json.replace('\n', " ")).unwrap_or_else(|e| panic!("bad test scene: {e}"))
 }
 
 /// Ten overlapping squares, fill opacity 0.1 to 1.0, alternating colours.
-pub fn fills_opacity() -> Scene {
+pub(crate) fn fills_opacity() -> Scene {
     let mut items = Vec::new();
     let colours = ["#4d80e6", "#e64d4d", "#4db34d", "#e6b333", "#9966cc"];
     for i in 0..10 {
@@ -30,7 +30,7 @@ pub fn fills_opacity() -> Scene {
 }
 
 /// Text at sizes 8 to 48, Latin, digits and Greek.
-pub fn text_sizes() -> Scene {
+pub(crate) fn text_sizes() -> Scene {
     let mut items = Vec::new();
     let mut y = 10.0;
     for size in [8, 10, 12, 14, 16, 20, 24, 32, 48] {
@@ -49,7 +49,7 @@ pub fn text_sizes() -> Scene {
 /// cycle through the axes, so every axis appears), 60 synthetic diagram scenes
 /// (dashed construction lines and mixed fills) and 40 more with an `evenodd`
 /// composite (a square with a circular hole) under their shapes.
-pub fn corpus() -> Vec<Scene> {
+pub(crate) fn corpus() -> Vec<Scene> {
     static CORPUS: OnceLock<Vec<Scene>> = OnceLock::new();
     CORPUS
         .get_or_init(|| {
@@ -130,7 +130,7 @@ fn composite_scene(i: u64) -> Scene {
 /// Small scenes aimed at the places where two rasterisers are most likely to
 /// disagree: miter limits, caps on zero-length dashes, arcs with odd flags and
 /// radii, dash offsets across subpaths, zero and sub-pixel widths, trailing spaces.
-pub fn feature_scenes() -> Vec<Scene> {
+pub(crate) fn feature_scenes() -> Vec<Scene> {
     let s = |id: &str, w: u32, h: u32, items: &str| {
         scene(&format!(
             r##"{{"id":"{id}","width":{w},"height":{h},"background":"#ffffff","items":[{items}]}}"##
@@ -188,7 +188,7 @@ pub fn feature_scenes() -> Vec<Scene> {
 }
 
 /// `n` generated problems (depths 1..=3, branch probability 0.3) for seed `seed`.
-pub fn problems(n: u64, seed: u64) -> Vec<geomrender::generate::Problem> {
+pub(crate) fn problems(n: u64, seed: u64) -> Vec<geomrender::generate::Problem> {
     let opts = geomrender::generate::GenerateOptions {
         seed,
         depth: 1..=3,

@@ -12,13 +12,14 @@
 //! (`support/oracle.rs`, [`REFERENCE_LIMITS`]), so the two references cannot drift apart.
 //! The rasteriser is compared with resvg by the same oracle, within the tighter
 //! [`RASTER_REFERENCE_LIMITS`].
-//! `GEOMRENDER_UPDATE_REFS=1 cargo test --test it reference` rewrites every set.
+//! `GEOMRENDER_UPDATE_REFS=1 cargo test --features gpu,parquet --lib tests::reference` rewrites every set.
 
-use crate::support::cpu::{cpu, raster};
-use crate::support::gpu::{gpu_or_skip_part, render_one};
-use crate::support::images::{Tolerance, check_reference, write_triptych};
-use crate::support::oracle::{Limits, RASTER_REFERENCE_LIMITS, REFERENCE_LIMITS, compare};
-use crate::support::scenes::{fills_opacity, scene, text_sizes};
+use crate::tests::support::cpu::{cpu, raster};
+use crate::tests::support::frames::render_one;
+use crate::tests::support::gpu::gpu_or_skip_part;
+use crate::tests::support::images::{Tolerance, check_reference, write_triptych};
+use crate::tests::support::oracle::{Limits, RASTER_REFERENCE_LIMITS, REFERENCE_LIMITS, compare};
+use crate::tests::support::scenes::{fills_opacity, scene, text_sizes};
 use geomrender::render::RenderedImage;
 use geomrender::scene::Scene;
 

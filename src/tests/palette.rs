@@ -164,7 +164,7 @@ fn texts_name_only_colours_the_scene_shows() {
         }
         for job in expanded.jobs {
             grey_rows += usize::from(job.scene.id.contains("palette-grayscale"));
-            checked += crate::support::drawn::check(&job)
+            checked += crate::tests::support::drawn::check(&job)
                 .unwrap_or_else(|e| panic!("{e}"))
                 .colours;
         }

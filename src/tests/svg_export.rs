@@ -1,9 +1,9 @@
 //! SVG export: every file is well-formed XML that resvg reads back into the same
 //! picture, with or without the embedded font.
 
-use crate::support::output_dir;
-use crate::support::scenes::{corpus, feature_scenes, fills_opacity, text_sizes};
-use crate::support::skip::{skipped, under_ci};
+use crate::tests::support::output_dir;
+use crate::tests::support::scenes::{corpus, feature_scenes, fills_opacity, text_sizes};
+use crate::tests::support::skip::{skipped, under_ci};
 use geomrender::font::FONT_DATA;
 use geomrender::scene::Scene;
 use geomrender::scene::svg::{SvgOptions, to_svg_with};

@@ -132,7 +132,7 @@ fn unrelated_shapes_change_nothing_the_answer_needs() {
             let job = jobs.iter().find(|j| j.scene.id == id).unwrap();
             let fields = job.problem.as_ref().unwrap();
             // Every colour, letter and "marked with" symbol named is drawn.
-            crate::support::drawn::check(job).unwrap();
+            crate::tests::support::drawn::check(job).unwrap();
             // One change (issue 25): every path of the drawing without the shapes is
             // drawn again, byte for byte and in order, at the same scale and place.
             let base_job = jobs
@@ -175,7 +175,7 @@ fn unrelated_shapes_change_nothing_the_answer_needs() {
                 fields.layout.scale,
                 base_job.problem.as_ref().unwrap().layout.scale
             );
-            let drawn = crate::support::drawn::texts(&job.scene);
+            let drawn = crate::tests::support::drawn::texts(&job.scene);
             let bound: Vec<ElementRef> = q
                 .steps
                 .iter()
@@ -241,7 +241,8 @@ fn unrelated_shapes_change_nothing_the_answer_needs() {
 
 #[test]
 fn unrelated_variants_keep_the_layout_guarantees_at_every_font_size() {
-    let checked = crate::support::drawn::assert_layout_guarantees("unrelated;fontsize", 52, 150);
+    let checked =
+        crate::tests::support::drawn::assert_layout_guarantees("unrelated;fontsize", 52, 150);
     assert!(checked > 400, "{checked}");
 }
 

@@ -144,7 +144,7 @@ fn eval(seg: &[Tok]) -> Option<f64> {
 
 /// Every `a = b = c` chain of the text as evaluated segments (a leading segment that is
 /// not a whole expression, like `OtherSide * 6 + …` or `9x + …`, is left out).
-pub fn chains(text: &str) -> Vec<Vec<(String, f64)>> {
+pub(crate) fn chains(text: &str) -> Vec<Vec<(String, f64)>> {
     let toks = lex(text);
     let mut out = Vec::new();
     for run in toks.split(|t| *t == Tok::Break) {
@@ -179,7 +179,7 @@ fn round2(v: f64) -> f64 {
 /// Every equation of `p`'s solution in both annotation styles re-evaluates, the last
 /// step is one rounded operation and the solution ends with the answer; returns the
 /// number of equation chains checked. Panics naming the first that does not.
-pub fn assert_solution_re_evaluates(p: &Problem) -> usize {
+pub(crate) fn assert_solution_re_evaluates(p: &Problem) -> usize {
     let mut equations = 0;
     for a in Annotation::ALL {
         let cot = p.cot(a);

@@ -1,9 +1,10 @@
 //! Batching must not change pixels: every scene of a large mixed batch equals its
 //! render alone, byte for byte, whatever tile it lands on.
 
-use crate::support::gpu::{gpu_or_skip, render_gpu};
-use crate::support::images::diff;
-use crate::support::scenes::{fills_opacity, scene, text_sizes};
+use crate::tests::support::frames::render_gpu;
+use crate::tests::support::gpu::gpu_or_skip;
+use crate::tests::support::images::diff;
+use crate::tests::support::scenes::{fills_opacity, scene, text_sizes};
 use geomrender::render::gpu::FrameBuilder;
 use geomrender::render::prepare;
 use geomrender::scene::Scene;

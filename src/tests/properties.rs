@@ -28,13 +28,13 @@
 //! are off, so a hang shows as a test that does not end):
 //!
 //! ```sh
-//! GEOMRENDER_PROPTEST_CASES=1000000 cargo test --release --test it properties
+//! GEOMRENDER_PROPTEST_CASES=1000000 cargo test --release --features gpu,parquet --lib tests::properties
 //! ```
 //!
 //! A failure is shrunk by proptest and its seed saved under `proptest-regressions/`.
 
-use crate::support::cpu::cpu;
-use crate::support::repo;
+use crate::tests::support::cpu::cpu;
+use crate::tests::support::repo;
 use geomrender::compose::compose;
 use geomrender::generate::Annotation;
 use geomrender::generate::{GenerateOptions, generate_one};

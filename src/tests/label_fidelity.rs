@@ -15,7 +15,7 @@
 //!   could take them for than 1 / 1.5 of their distance to their own are rare (a
 //!   bound per condition; the figures are printed).
 
-use crate::support::scenes::problems;
+use crate::tests::support::scenes::problems;
 use geomrender::compose::{DOT_COLOR, LEADER_COLOR, compose};
 use geomrender::generate::{Annotation, Problem};
 use geomrender::scene::{Item, Scene};

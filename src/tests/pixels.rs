@@ -2,9 +2,10 @@
 //! arithmetic, single coverage of translucent strokes, text placement from the
 //! font's own metrics, paint order.
 
-use crate::support::gpu::{gpu_or_skip, render_one};
-use crate::support::images::{ink_box, pixel};
-use crate::support::scenes::scene;
+use crate::tests::support::frames::render_one;
+use crate::tests::support::gpu::gpu_or_skip;
+use crate::tests::support::images::{ink_box, pixel};
+use crate::tests::support::scenes::scene;
 
 #[test]
 fn half_opacity_fill_blends_in_srgb_space_like_svg() {

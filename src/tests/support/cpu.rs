@@ -8,13 +8,13 @@ use rayon::prelude::*;
 use std::sync::OnceLock;
 
 /// The shared CPU (resvg) renderer.
-pub fn cpu() -> &'static CpuRenderer {
+pub(crate) fn cpu() -> &'static CpuRenderer {
     static CPU: OnceLock<CpuRenderer> = OnceLock::new();
     CPU.get_or_init(CpuRenderer::resvg)
 }
 
 /// Renders `scenes` with resvg, in parallel, in input order.
-pub fn render_cpu(scenes: &[Scene]) -> Vec<RenderedImage> {
+pub(crate) fn render_cpu(scenes: &[Scene]) -> Vec<RenderedImage> {
     scenes
         .par_iter()
         .map(|s| {
@@ -26,13 +26,13 @@ pub fn render_cpu(scenes: &[Scene]) -> Vec<RenderedImage> {
 }
 
 /// The shared direct CPU rasteriser (`--backend cpu`).
-pub fn raster() -> &'static CpuRenderer {
+pub(crate) fn raster() -> &'static CpuRenderer {
     static RASTER: OnceLock<CpuRenderer> = OnceLock::new();
     RASTER.get_or_init(CpuRenderer::raster)
 }
 
 /// Renders `scenes` with the direct rasteriser, in parallel, in input order.
-pub fn render_raster(scenes: &[Scene]) -> Vec<RenderedImage> {
+pub(crate) fn render_raster(scenes: &[Scene]) -> Vec<RenderedImage> {
     scenes
         .par_iter()
         .map(|s| {
