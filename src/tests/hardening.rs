@@ -3,17 +3,7 @@
 //! known point. (The rest of the hostile use, through the binary:
 //! `tests/it/hardening.rs`.)
 
-/// The names in `dir`, sorted (none where it cannot be read).
-fn files(dir: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-}
+use crate::tests::support::paths::files;
 
 /// Defect 2 (during a run): `images/` swapped for a link while the run writes
 /// changes nothing outside `--out`: the run keeps writing into the directory it

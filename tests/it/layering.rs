@@ -484,8 +484,49 @@ fn read_source(path: String, module: Vec<String>, text: &str) -> SourceFile {
     }
 }
 
+/// `(module, path)` for each `#[path = "…"] mod module;` of `text`.
+fn path_attributes(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut pending: Option<String> = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(p) = line
+            .strip_prefix("#[path = \"")
+            .and_then(|r| r.strip_suffix("\"]"))
+        {
+            pending = Some(p.to_string());
+        } else if line.starts_with("#[") {
+            continue;
+        } else if let Some(p) = pending.take() {
+            let name = line
+                .trim_end_matches(';')
+                .rsplit(' ')
+                .next()
+                .unwrap_or_default();
+            if line.contains("mod ") {
+                out.push((name.to_string(), p));
+            }
+        }
+    }
+    out
+}
+
+/// `a/b/../c.rs` → `a/c.rs`.
+fn normalise(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            ".." => {
+                parts.pop();
+            }
+            "." | "" => {}
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
 /// The files of the crate whose root is `root` (relative to `read`'s directory),
-/// found by following its `mod x;` declarations.
+/// found by following its `mod x;` declarations (and their `#[path]`s).
 fn crate_files(read: &dyn Fn(&str) -> Option<String>, root: &str) -> Vec<SourceFile> {
     let mut files = Vec::new();
     let mut queue = vec![(root.to_string(), Vec::<String>::new())];
@@ -501,10 +542,16 @@ fn crate_files(read: &dyn Fn(&str) -> Option<String>, root: &str) -> Vec<SourceF
             (d, true) => format!("{d}/"),
             (d, false) => format!("{d}/{stem}/"),
         };
+        let attrs = path_attributes(&text);
         for child in &file.children {
             let flat = format!("{base}{child}.rs");
             let nested = format!("{base}{child}/mod.rs");
-            let at = if read(&flat).is_some() { flat } else { nested };
+            let at = match attrs.iter().find(|(m, _)| m == child) {
+                // `#[path]` is relative to the directory of a `mod.rs` or the crate root.
+                Some((_, p)) => normalise(&format!("{dir}/{p}")),
+                None if read(&flat).is_some() => flat,
+                None => nested,
+            };
             let mut m = file.module.clone();
             m.push(child.clone());
             queue.push((at, m));

@@ -1,5 +1,6 @@
 //! The `geomrender` binary: one way to start it, run it and read what it writes.
 
+pub use super::paths::files;
 use super::repo;
 pub use super::rows::{assert_manifest_row, manifest_validator};
 use serde_json::Value;
@@ -76,18 +77,6 @@ pub fn run_ok(cmd: &mut Command) -> Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
-}
-
-/// The names in `dir`, sorted; empty when it does not exist.
-pub fn files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
 }
 
 /// `dir/manifest.jsonl` as text.

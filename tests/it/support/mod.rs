@@ -8,7 +8,8 @@
 //! - [`images`]: pixels, image diffs and reference-image comparison
 //!   (`tests/reference/{gpu,cpu,resvg}/<name>.png`, `GEOMRENDER_UPDATE_REFS=1`), triptychs.
 //! - [`oracle`]: the GPU-vs-resvg comparison metric (figures, limits, distributions).
-//! - [`paths`]: the repository root, the README's phrases, `target/test-output/`.
+//! - [`paths`]: the repository root, the README's phrases, `target/test-output/`, a
+//!   folder's names.
 //! - [`process`]: the binary as a watched process — peak RSS, signals mid-run.
 //! - [`rows`]: manifest rows against the published schema.
 //! - [`skip`]: visible skips — a `SKIPPED <test>: <reason>` line on stderr, counted.

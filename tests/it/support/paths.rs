@@ -1,4 +1,4 @@
-//! Where the repository, its README and the tests' output folder are.
+//! Where the repository, its README and the tests' output folder are; a folder's names.
 
 use std::path::PathBuf;
 
@@ -25,4 +25,16 @@ pub fn output_dir() -> PathBuf {
     let dir = repo().join("target").join("test-output");
     std::fs::create_dir_all(&dir).expect("create target/test-output");
     dir
+}
+
+/// The names in `dir`, sorted; empty when it does not exist.
+pub fn files(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
 }
