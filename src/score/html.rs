@@ -113,6 +113,7 @@ fn render(s: &Scoring, images: &str) -> Result<String, ScoreError> {
         }
     }
     rows_table(&mut h, s);
+    worst_case_table(&mut h, s);
     blind_table(&mut h, s);
     flips_section(&mut h, &s.flips, images);
     h += "</main>\n<script>\n";
@@ -200,6 +201,35 @@ fn rows_table(h: &mut String, s: &Scoring) {
             r.flips_to_wrong,
             r.flips_to_right,
             r.mcnemar_p_holm
+        );
+    }
+    h.push_str("</tbody></table>\n");
+}
+
+/// Per model and axis: consistency, DynaMath's worst-case accuracy and reasoning
+/// robustness.
+fn worst_case_table(h: &mut String, s: &Scoring) {
+    h.push_str("<h2 id=\"worst-case\">Worst case per axis</h2>\n\
+                <p class=\"hint\">Worst case: right on the base image and every variant of the axis (DynaMath's worst-case accuracy; MMBench's CircularEval on <em>choices</em>). Robustness: worst case over the mean accuracy of those rows. Bootstrap intervals over base problems.</p>\n");
+    h.push_str("<table><thead><tr><th>model</th><th>axis</th><th class=\"num\">problems</th>\
+                <th class=\"num\">consistent %</th><th class=\"num\">worst case %</th><th class=\"num\">95 % interval</th>\
+                <th class=\"num\">robustness</th><th class=\"num\">95 % interval</th></tr></thead><tbody>\n");
+    let ratio = |v: Option<f64>| v.map_or("—".into(), |v| format!("{v:.3}"));
+    for c in &s.report.consistency {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}–{}</td><td class=\"num\">{}</td><td class=\"num\">{}–{}</td></tr>",
+            escape(&c.model),
+            escape(&c.axis),
+            c.n,
+            pct(c.share),
+            pct(c.worst_case),
+            pct(c.worst_case_low),
+            pct(c.worst_case_high),
+            ratio(c.robustness),
+            ratio(c.robustness_low),
+            ratio(c.robustness_high),
         );
     }
     h.push_str("</tbody></table>\n");

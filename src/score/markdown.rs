@@ -367,14 +367,18 @@ fn consistency(s: &mut String, r: &Report) {
          image and on every variant of the axis, or wrong on all of them — among those whose \
          images on the axis were all scored. The same way means the same verdict, not the \
          same number: a backward question changes the answer itself, and readings within \
-         the tolerance are one answer.\n\n\
-         | model | axis | problems | consistent | 95 % CI | all right | all wrong |\n\
-         |---|---|---:|---:|---|---:|---:|"
+         the tolerance are one answer. Worst case is DynaMath's worst-case accuracy (right \
+         on the base and every variant of the axis; MMBench's CircularEval on `choices`) \
+         and robustness its reasoning robustness (worst case over the mean accuracy of \
+         those rows), each with a 95 % bootstrap interval over base problems.\n\n\
+         | model | axis | problems | consistent | 95 % CI | all right | all wrong | worst case | 95 % CI | robustness | 95 % CI |\n\
+         |---|---|---:|---:|---|---:|---:|---:|---|---:|---|"
     );
     for c in &r.consistency {
+        let ratio = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.3}"));
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {}–{} |",
             cell(&c.model),
             cell(&c.axis),
             c.n,
@@ -384,7 +388,12 @@ fn consistency(s: &mut String, r: &Report) {
             },
             ci(c.ci_low, c.ci_high),
             c.all_right,
-            c.consistent - c.all_right
+            c.consistent - c.all_right,
+            opt_pct(c.worst_case),
+            ci(c.worst_case_low, c.worst_case_high),
+            ratio(c.robustness),
+            ratio(c.robustness_low),
+            ratio(c.robustness_high),
         );
     }
     s.push('\n');

@@ -313,6 +313,10 @@ fn check_items(out: &Path, items: &[Expected], models: &[&str]) {
     }
 }
 
+/// One problem on one axis, as counted here: (all scored, all the same verdict,
+/// base right, rows right, rows).
+type Seen = (bool, bool, bool, u64, u64);
+
 /// Scores synthetic predictions for `manifest` and checks every number in the report.
 /// Issue 25: per-base consistency against a tally made here. A problem counts on an
 /// axis when its base and every variant there have a prediction (`--missing
@@ -325,9 +329,11 @@ fn check_consistency(report: &Value, items: &[Expected], models: &[&str]) {
         .collect();
     // (model, axis) → (problems, consistent, all right)
     let mut want: BTreeMap<(String, String), (u64, u64, u64)> = BTreeMap::new();
+    // (model, axis) → (problems right on every row, rows right, rows), for
+    // DynaMath's worst case and robustness (issue 46).
+    let mut worst: BTreeMap<(String, String), (u64, u64, u64)> = BTreeMap::new();
     for model in models {
-        // (axis, base id) → (all scored, all the same, base right)
-        let mut problems: BTreeMap<(&str, &str), (bool, bool, bool)> = BTreeMap::new();
+        let mut problems: BTreeMap<(&str, &str), Seen> = BTreeMap::new();
         for item in items.iter().filter(|i| i.axis != "base") {
             let Some(b) = base_of.get(item.base_id.as_str()) else {
                 continue;
@@ -337,20 +343,29 @@ fn check_consistency(report: &Value, items: &[Expected], models: &[&str]) {
                 !skipped(model, b),
                 true,
                 base_ok,
+                u64::from(base_ok),
+                1,
             ));
             match skipped(model, item) {
                 true => p.0 = false,
-                false => p.1 &= truth(model, item) == base_ok,
+                false => {
+                    p.1 &= truth(model, item) == base_ok;
+                    p.3 += u64::from(truth(model, item));
+                    p.4 += 1;
+                }
             }
         }
-        for ((axis, _), (known, same, right)) in problems {
-            let w = want
-                .entry((model.to_string(), axis.to_string()))
-                .or_default();
+        for ((axis, _), (known, same, right, rows_right, rows)) in problems {
+            let key = (model.to_string(), axis.to_string());
+            let w = want.entry(key.clone()).or_default();
             if known {
                 w.0 += 1;
                 w.1 += u64::from(same);
                 w.2 += u64::from(same && right);
+                let v = worst.entry(key).or_default();
+                v.0 += u64::from(same && right);
+                v.1 += rows_right;
+                v.2 += rows;
             }
         }
     }
@@ -367,9 +382,29 @@ fn check_consistency(report: &Value, items: &[Expected], models: &[&str]) {
                 Some(u("consistent") as f64 / u("n") as f64)
             );
         }
+        if let Some(&(all, right, rows)) = worst.get(&key) {
+            let wc = all as f64 / u("n") as f64;
+            let close = |f: &str, v: f64| {
+                let g = c[f].as_f64().unwrap_or_else(|| panic!("{f} of {c}"));
+                assert!((g - v).abs() <= 1e-9, "{f}: {g} vs {v} counted here, {c}");
+            };
+            close("worst_case", wc);
+            match right {
+                0 => assert!(c["robustness"].is_null(), "{c}"),
+                _ => close("robustness", wc / (right as f64 / rows as f64)),
+            }
+            let (lo, hi) = (c["worst_case_low"].as_f64(), c["worst_case_high"].as_f64());
+            assert!(lo.unwrap() <= wc && wc <= hi.unwrap(), "{c}");
+        } else {
+            assert!(c["worst_case"].is_null(), "{c}");
+        }
         got.insert(key, (u("n"), u("consistent"), u("all_right")));
     }
     assert_eq!(got, want);
+    assert!(
+        worst.values().any(|w| w.0 > 0 && w.1 < w.2),
+        "no planted row with a worst case strictly below the accuracy: {worst:?}"
+    );
     assert!(want.values().any(|w| w.0 > w.1 && w.1 > 0), "{want:?}");
 }
 
