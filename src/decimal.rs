@@ -8,6 +8,32 @@
 /// binary value (so 0.125 gives `0.12` and 1.005, stored just below, `1`). An `f32`
 /// converts to `f64` exactly, so `fmt_decimal(x as f64, n)` equals formatting the
 /// `f32` itself. NaN and infinities are written `NaN`, `inf`, `-inf`.
+/// `text` with every number (a run of digits, with its decimal point) written `#`:
+/// two texts equal under it say the same thing with other numbers (`values`).
+pub(crate) fn mask_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_ascii_digit() {
+            out.push(c);
+            continue;
+        }
+        while let Some(&d) = chars.peek() {
+            let point = d == '.' && {
+                let mut ahead = chars.clone();
+                ahead.next();
+                ahead.peek().is_some_and(char::is_ascii_digit)
+            };
+            if !(d.is_ascii_digit() || point) {
+                break;
+            }
+            chars.next();
+        }
+        out.push('#');
+    }
+    out
+}
+
 pub(crate) fn fmt_decimal(v: f64, max_decimals: usize) -> String {
     let s = format!("{v:.max_decimals$}");
     let s = if s.contains('.') {
@@ -54,6 +80,14 @@ pub(crate) fn json_number(v: f64) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_masked_whole_and_nothing_else_is() {
+        assert_eq!(mask_numbers("AB = 12.5, BC = 3."), "AB = #, BC = #.");
+        assert_eq!(mask_numbers("2x + 3 and 45°"), "#x + # and #°");
+        assert_eq!(mask_numbers("no numbers"), "no numbers");
+        assert_ne!(mask_numbers("x - 3"), mask_numbers("x + 3"));
+    }
 
     #[test]
     fn shortest_f32_forms() {

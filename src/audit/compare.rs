@@ -60,8 +60,11 @@ pub(super) fn compare(
     let mut changes = diff::Changes::new();
     let source = match (&base_drawn, &var_drawn) {
         (Some((bd, bs)), Some((vd, _))) => {
-            let renames = declared.contains(&Change::LabelText);
-            changes = diff::drawn(bd, vd, &leader_stroke(), renames);
+            let pairing = diff::Pairing {
+                renames: declared.contains(&Change::LabelText),
+                numbers: declared.contains(&Change::LabelValue),
+            };
+            changes = diff::drawn(bd, vd, &leader_stroke(), pairing);
             *bs
         }
         _ => Source::Bytes,

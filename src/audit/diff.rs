@@ -16,11 +16,24 @@ const NEAR: f64 = 32.0;
 /// this much farther away is preferred.
 const RENAMED: f64 = 16.0;
 
-/// The differences between two drawings, paths and labels. A label of another
-/// text is paired with a base label in its place only when `renames` (the axes
-/// declare renamed labels): otherwise it is an added label, so a change of text
-/// cannot hide behind a move.
-pub(super) fn drawn(base: &Drawn, variant: &Drawn, leader_stroke: &str, renames: bool) -> Changes {
+/// How a label of another text may pair with a base label, as the variant's axes
+/// declare: otherwise it is an added label, so a change of text cannot hide
+/// behind a move.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Pairing {
+    /// In its place, with any text (a letter renamed, a value restated).
+    pub renames: bool,
+    /// Anywhere, when only its numbers differ (`values`).
+    pub numbers: bool,
+}
+
+/// The differences between two drawings, paths and labels.
+pub(super) fn drawn(
+    base: &Drawn,
+    variant: &Drawn,
+    leader_stroke: &str,
+    pairing: Pairing,
+) -> Changes {
     let mut out = Changes::new();
     if (&base.width, &base.height) != (&variant.width, &variant.height) {
         add(&mut out, Change::Canvas, 1);
@@ -34,7 +47,11 @@ pub(super) fn drawn(base: &Drawn, variant: &Drawn, leader_stroke: &str, renames:
     let (mut bl, mut vl) = (base_leaders, var_leaders);
     take_equal(&mut bl, &mut vl, |a, b| a == b);
     add(&mut out, Change::Leaders, bl.len().max(vl.len()) as u32);
-    labels(&mut out, &base.labels, &variant.labels, kept && renames);
+    let pairing = Pairing {
+        renames: kept && pairing.renames,
+        ..pairing
+    };
+    labels(&mut out, &base.labels, &variant.labels, pairing);
     out
 }
 
@@ -103,16 +120,21 @@ fn paths<'a>(out: &mut Changes, mut base: Vec<&'a Piece>, mut variant: Vec<&'a P
 /// first; a label of another text only when `renamed` may be paired (the diagram
 /// kept its paths and the axes rename labels: a letter renamed, a value restated)
 /// and within [`NEAR`] px.
+/// With `pairing.numbers`, a label whose text differs only in its numbers pairs
+/// anywhere, its change a restated value rather than a renamed label.
 /// A pair counts as moved, renamed and restyled as it differs; the rest are added
 /// or removed.
-fn labels(out: &mut Changes, base: &[Label], variant: &[Label], renamed: bool) {
+fn labels(out: &mut Changes, base: &[Label], variant: &[Label], pairing: Pairing) {
+    let masked = |l: &Label| crate::decimal::mask_numbers(&l.text);
+    let same_but_numbers =
+        |b: &Label, v: &Label| pairing.numbers && b.text != v.text && masked(b) == masked(v);
     let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
     for (i, b) in base.iter().enumerate() {
         for (j, v) in variant.iter().enumerate() {
             let d = (b.x - v.x).hypot(b.y - v.y);
             if b.text == v.text {
                 pairs.push((d, i, j));
-            } else if renamed && d <= NEAR {
+            } else if same_but_numbers(b, v) || (pairing.renames && d <= NEAR) {
                 pairs.push((d + RENAMED, i, j));
             }
         }
@@ -127,7 +149,13 @@ fn labels(out: &mut Changes, base: &[Label], variant: &[Label], renamed: bool) {
         let (x, y) = (&base[i], &variant[j]);
         let moved = (x.x - y.x).abs() > SAME_PLACE || (x.y - y.y).abs() > SAME_PLACE;
         add(out, Change::LabelsMoved, u32::from(moved));
-        add(out, Change::LabelText, u32::from(x.text != y.text));
+        let restated = same_but_numbers(x, y);
+        add(out, Change::LabelValue, u32::from(restated));
+        add(
+            out,
+            Change::LabelText,
+            u32::from(x.text != y.text && !restated),
+        );
         add(
             out,
             Change::LabelSize,
@@ -168,6 +196,13 @@ mod tests {
         }
     }
 
+    fn renames() -> Pairing {
+        Pairing {
+            renames: true,
+            numbers: false,
+        }
+    }
+
     fn drawing(paths: Vec<Piece>, labels: Vec<Label>) -> Drawn {
         Drawn {
             width: "512".into(),
@@ -188,7 +223,7 @@ mod tests {
             vec![piece("M 1", "a"), piece("M 2", "a"), piece("M 3", "a")],
             vec![label(1.0, "A"), label(2.0, "B"), label(3.0, "7")],
         );
-        assert!(drawn(&base, &base, "stroke=#555555", true).is_empty());
+        assert!(drawn(&base, &base, "stroke=#555555", renames()).is_empty());
         let variant = drawing(
             // M 1 and M 3 kept, M 2 repainted, a leader added.
             vec![
@@ -205,7 +240,7 @@ mod tests {
                 label(90.0, "9"),
             ],
         );
-        let got = drawn(&base, &variant, "stroke=#555555", true);
+        let got = drawn(&base, &variant, "stroke=#555555", renames());
         let want: Changes = [
             (Change::Fills, 1),
             (Change::Leaders, 1),
@@ -217,7 +252,7 @@ mod tests {
         .collect();
         assert_eq!(got, want);
         // Axes that rename nothing: the other text is a label removed and one added.
-        let got = drawn(&base, &variant, "stroke=#555555", false);
+        let got = drawn(&base, &variant, "stroke=#555555", Pairing::default());
         assert_eq!(got.get(&Change::LabelText), None);
         assert_eq!(
             (got[&Change::LabelsAdded], got[&Change::LabelsRemoved]),
@@ -228,7 +263,7 @@ mod tests {
         let mut turned = variant.clone();
         turned.paths[2] = piece("M 4", "a");
         turned.paths.pop();
-        let got = drawn(&base, &turned, "stroke=#555555", true);
+        let got = drawn(&base, &turned, "stroke=#555555", renames());
         let want: Changes = [
             (Change::PathsMoved, 1),
             (Change::Fills, 1),
@@ -249,7 +284,44 @@ mod tests {
             ],
             base.labels.clone(),
         );
-        let got = drawn(&base, &more, "stroke=#555555", true);
+        let got = drawn(&base, &more, "stroke=#555555", renames());
         assert_eq!(got, [(Change::PathsAdded, 1)].into_iter().collect());
+    }
+
+    #[test]
+    fn values_pair_labels_whose_numbers_alone_changed_wherever_they_moved() {
+        let base = drawing(
+            vec![piece("M 1", "a")],
+            vec![label(1.0, "A"), label(2.0, "12"), label(3.0, "40°")],
+        );
+        // Redrawn: A moved, 12 → 15 and 40° → 35° far away, path moved.
+        let variant = drawing(
+            vec![piece("M 2", "a")],
+            vec![label(1.5, "A"), label(200.0, "15"), label(300.0, "35°")],
+        );
+        let values = Pairing {
+            renames: false,
+            numbers: true,
+        };
+        let got = drawn(&base, &variant, "stroke=#555555", values);
+        let want: Changes = [
+            (Change::PathsMoved, 1),
+            (Change::LabelsMoved, 3),
+            (Change::LabelValue, 2),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(got, want);
+        // A letter renamed is not a value restated: it stays an added and a
+        // removed label.
+        let renamed = drawing(
+            vec![piece("M 2", "a")],
+            vec![label(1.5, "B"), label(200.0, "15"), label(300.0, "35°")],
+        );
+        let got = drawn(&base, &renamed, "stroke=#555555", values);
+        assert_eq!(
+            (got[&Change::LabelsAdded], got[&Change::LabelsRemoved]),
+            (1, 1)
+        );
     }
 }

@@ -228,18 +228,35 @@ impl Builder<'_> {
         children: Vec<(Role, usize)>,
         level: u8,
     ) -> Result<Node, Reject> {
+        self.assign_as(formula, children, level, None)
+    }
+
+    /// [`Self::assign`], where `variable` is `Some(stated)` for a node redrawn with
+    /// other values ([`revalue`]): variablized exactly when its original was.
+    fn assign_as(
+        &mut self,
+        formula: &'static Formula,
+        children: Vec<(Role, usize)>,
+        level: u8,
+        stated: Option<bool>,
+    ) -> Result<Node, Reject> {
         let derived = self.derived(&children);
         for _ in 0..VALUE_TRIES {
             let Some((params, inputs, output)) = self.try_values(formula, &derived) else {
                 continue;
             };
-            let variable = if children.is_empty()
-                && formula.linear.is_some()
-                && self.rng.chance(self.cfg.variablized)
-            {
-                plan_variable(formula, &inputs, output, self.rng)
-            } else {
-                None
+            let variable = match stated {
+                None if children.is_empty()
+                    && formula.linear.is_some()
+                    && self.rng.chance(self.cfg.variablized) =>
+                {
+                    plan_variable(formula, &inputs, output, self.rng)
+                }
+                None | Some(false) => None,
+                Some(true) => match plan_variable(formula, &inputs, output, self.rng) {
+                    Some(plan) => Some(plan),
+                    None => continue,
+                },
             };
             return Ok(Node {
                 formula,
@@ -306,6 +323,37 @@ impl Builder<'_> {
         let params = shapes::fit(kind, &all, self.rng)?;
         Some((params, inputs, output))
     }
+}
+
+/// The same tree (shapes, formulas, expansions, distractors, variablized nodes)
+/// with every fact drawn again from `rng`, under the rules the first draw obeyed:
+/// each node's facts are assigned once its children's outputs are known, and
+/// re-drawn until sensible (`Reject::Values` when they never are).
+pub(crate) fn revalue(tree: &Tree, cfg: &TreeConfig, rng: &mut Rng) -> Result<Tree, Reject> {
+    let mut b = Builder {
+        cfg,
+        rng,
+        nodes: vec![None; tree.nodes.len()],
+        budget: 0,
+    };
+    // A node's children come after it (`grow` numbers a node before its children),
+    // so from the last node back every child is assigned before its parent.
+    for (id, old) in tree.nodes.iter().enumerate().rev() {
+        let mut node = b.assign_as(
+            old.formula,
+            old.children.clone(),
+            old.level,
+            Some(old.variable.is_some()),
+        )?;
+        node.revealed = old.revealed;
+        b.nodes[id] = Some(node);
+    }
+    let nodes = b
+        .nodes
+        .into_iter()
+        .collect::<Option<_>>()
+        .ok_or(Reject::Values)?;
+    Ok(Tree { nodes })
 }
 
 /// Values as a problem would state them: whole lengths and degrees, whole areas and

@@ -150,6 +150,17 @@ pub enum GenerateError {
     /// Every attempt failed (should not happen with the built-in catalogue).
     #[error("problem {index}: no valid problem in {attempts} attempts")]
     Exhausted { index: u64, attempts: u32 },
+    /// Generating again from the problem's seed and parameters does not give it
+    /// back, so its tree is unknown (`values` needs it).
+    #[error(
+        "problem {id}: its seed and parameters do not generate it again (edited by hand, or \
+         made by another version of geomrender), so it cannot be redrawn with other values"
+    )]
+    NotFromSeed { id: String },
+    /// No redraw of the problem's tree with other values kept every rule and the
+    /// base's skeleton within the tries (`values=k`).
+    #[error("problem {id}: no redraw with other values (values={k}) in {tries} tries")]
+    NoValues { id: String, k: u64, tries: u32 },
 }
 
 impl GenerateOptions {
@@ -201,14 +212,7 @@ pub fn generate_one(opts: &GenerateOptions, index: u64) -> Result<Problem, Gener
         phrasing: 0,
         backward: false,
     };
-    let cfg = algorithm::TreeConfig {
-        levels: depth + opts.distractors as u8,
-        branch_prob: opts.branch_prob,
-        variablized: opts.variablized,
-        question,
-        standard_only: opts.standard_only,
-        distractors: opts.distractors,
-    };
+    let cfg = tree_config(&params);
     let id = format!("s{}-{index:06}", opts.seed);
     for attempt in 0..MAX_ATTEMPTS {
         let mut rng = rng::Rng::for_attempt(seed, attempt);
@@ -222,6 +226,18 @@ pub fn generate_one(opts: &GenerateOptions, index: u64) -> Result<Problem, Gener
     })
 }
 
+/// What Algorithm 1 is run with for a problem of these parameters.
+fn tree_config(params: &Params) -> algorithm::TreeConfig {
+    algorithm::TreeConfig {
+        levels: params.depth + params.distractors as u8,
+        branch_prob: params.branch_prob,
+        variablized: params.variablized,
+        question: params.question_type,
+        standard_only: params.standard_only,
+        distractors: params.distractors,
+    }
+}
+
 fn attempt_once(
     cfg: &algorithm::TreeConfig,
     params: &Params,
@@ -230,15 +246,27 @@ fn attempt_once(
     rng: &mut rng::Rng,
 ) -> Option<Problem> {
     let tree = algorithm::generate_tree(cfg, rng).ok()?;
-    let placed = place::place(&tree, rng)?;
+    draw(&tree, params, id, seed, rng)
+}
+
+/// A tree drawn: placed, checked against the 3 % rule, built, named and worded
+/// (`None` when placing or the rule fails).
+fn draw(
+    tree: &algorithm::Tree,
+    params: &Params,
+    id: &str,
+    seed: u64,
+    rng: &mut rng::Rng,
+) -> Option<Problem> {
+    let placed = place::place(tree, rng)?;
     let answer = tree.nodes[0].output;
-    let exact = algorithm::exact_value(&tree, 0)?;
+    let exact = algorithm::exact_value(tree, 0)?;
     // GeomVerse drops problems whose answer rounding moves by more than 3 %.
     let kept = answer.is_finite() && answer > 0.0 && (answer - exact).abs() <= 0.03 * exact.abs();
     if !kept {
         return None;
     }
-    let (mut diagram, steps) = build::build(&tree, &placed, rng);
+    let (mut diagram, steps) = build::build(tree, &placed, rng);
     for (i, p) in diagram.points.iter_mut().enumerate() {
         p.name = point_name(i);
     }
@@ -255,6 +283,37 @@ fn attempt_once(
     };
     text::refresh(&mut problem).ok()?;
     Some(problem)
+}
+
+/// How a generated problem came about: the tree of its successful attempt, and
+/// the attempt's random stream as it stood after the tree (placing and colouring
+/// draw from it), so the same tree can be drawn again with other values.
+pub(crate) struct Origin {
+    pub(crate) tree: algorithm::Tree,
+    pub(crate) config: algorithm::TreeConfig,
+    pub(crate) after_tree: rng::Rng,
+}
+
+/// `p`'s origin, found by running its generation again from its seed and
+/// parameters; `None` when that does not give `p` back (a problem edited by hand,
+/// or from another version of the generator).
+pub(crate) fn origin(p: &Problem) -> Option<Origin> {
+    let config = tree_config(&p.params);
+    for attempt in 0..MAX_ATTEMPTS {
+        let mut rng = rng::Rng::for_attempt(p.seed, attempt);
+        let Ok(tree) = algorithm::generate_tree(&config, &mut rng) else {
+            continue;
+        };
+        let after_tree = rng.clone();
+        if let Some(q) = draw(&tree, &p.params, &p.id, p.seed, &mut rng) {
+            return (q == *p).then_some(Origin {
+                tree,
+                config,
+                after_tree,
+            });
+        }
+    }
+    None
 }
 
 /// Problems `start..start + count` of a run, generated in parallel (on the current rayon

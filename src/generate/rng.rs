@@ -12,6 +12,7 @@ use rand_core::{RngCore, SeedableRng};
 /// Domain tags keep the key spaces of the two uses apart.
 const TAG_PROBLEM_SEED: u64 = 0x6765_6f6d_7365_6564; // "geomseed"
 const TAG_ATTEMPT: u64 = 0x6765_6f6d_7472_7931; // "geomtry1"
+const TAG_VALUES: u64 = 0x6765_6f6d_7661_6c73; // "geomvals"
 
 fn key(a: u64, b: u64, c: u64, tag: u64) -> [u8; 32] {
     let mut k = [0u8; 32];
@@ -28,6 +29,7 @@ pub fn problem_seed(run_seed: u64, index: u64) -> u64 {
 }
 
 /// A deterministic random stream with the few draws the generator needs.
+#[derive(Clone)]
 pub(crate) struct Rng(ChaCha8Rng);
 
 impl Rng {
@@ -38,6 +40,17 @@ impl Rng {
             attempt as u64,
             0,
             TAG_ATTEMPT,
+        )))
+    }
+
+    /// The stream for try `attempt` at values variant `k` of the problem with seed
+    /// `seed` (`values=k`).
+    pub(crate) fn for_values(seed: u64, k: u64, attempt: u32) -> Self {
+        Rng(ChaCha8Rng::from_seed(key(
+            seed,
+            k,
+            attempt as u64 + 2,
+            TAG_VALUES,
         )))
     }
 

@@ -17,6 +17,8 @@
 //! - `backends`: GPU output against resvg on the 300-scene corpus and feature scenes,
 //!   and planted faults the comparison must catch.
 //! - `batch`: batching and tile positions do not change a scene's pixels.
+//! - `choices`: rotated options keep every text but the option list and the closing
+//!   letter, and the letter follows its text.
 //! - `compose_layout`: compose keeps labels apart and on the canvas; styles change only
 //!   what they name.
 //! - `consistency`: every name in the texts is drawn, under every axis.
@@ -56,6 +58,8 @@
 //! - `score_stats`: Wilson intervals and McNemar p-values against hand-computed values.
 //! - `shaders`: every WGSL file validates with naga and is the one the renderer uses.
 //! - `unrelated`: unrelated shapes keep steps and answer, and overlap nothing.
+//! - `values`: values variants keep the problem's skeleton and wording, change its
+//!   numbers, and re-solve (the tests' own evaluator and the formulas), at every depth.
 //! - `variants`: each variant axis changes exactly what it names (pixels, texts,
 //!   label layout).
 //! - `run_files`: the names `--force` removes are those audit and gallery write.
@@ -68,6 +72,7 @@ mod availability;
 mod backends;
 mod backward;
 mod batch;
+mod choices;
 mod compose_layout;
 mod consistency;
 mod generate_corpus;
@@ -95,4 +100,5 @@ mod shaders;
 mod support;
 mod svg_export;
 mod unrelated;
+mod values;
 mod variants;

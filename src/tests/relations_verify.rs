@@ -2584,3 +2584,73 @@ fn relabelled_and_unrelated_items_verify_too() {
         failures.join("\n")
     );
 }
+
+/// Issue 46's axes on items: `values` (the same construction drawn again with
+/// other coordinates) and `choices` (the options rotated) keep every guarantee,
+/// verified as the generator's own items are; a values item is another picture
+/// with the base's answer text, a rotated one the base's picture with its
+/// answer's text under the new letter.
+#[test]
+fn values_and_rotated_items_verify_too() {
+    use crate::generate::relations::relation_with_values;
+    use geomrender::generate::relations::rewrite::rotate_choices;
+    let opts = RelationOptions {
+        seed: 47,
+        indeterminate: 0.3,
+        ..Default::default()
+    };
+    let visual = RelationOptions {
+        seed: 48,
+        mode: Mode::Visual,
+        ..opts.clone()
+    };
+    let base: Vec<Problem> = (generate_relations(&opts, 0, 300).into_iter())
+        .chain(generate_relations(&visual, 0, 100))
+        .map(|p| p.unwrap())
+        .collect();
+    let answer_text = |p: &Problem| {
+        let Answer::Choice(l) = p.answer else {
+            return String::new();
+        };
+        p.relation.as_ref().unwrap().choices[(l as u8 - b'A') as usize].clone()
+    };
+    let mut variants: Vec<(&Problem, Problem, &str)> = Vec::new();
+    for b in &base {
+        for k in 1..=2 {
+            variants.extend(relation_with_values(b, k).map(|q| (b, q, "values")));
+        }
+        variants.extend(rotate_choices(b, 1).map(|q| (b, q, "choices")));
+    }
+    let values = variants.iter().filter(|v| v.2 == "values").count();
+    assert!(
+        values * 100 >= 90 * 2 * base.len(),
+        "{values} values items of {}",
+        2 * base.len()
+    );
+    let failures: Vec<String> = (variants.par_iter())
+        .filter_map(|(b, p, kind)| {
+            let item = match verify(p) {
+                Ok(i) => i,
+                Err(e) => return Some(format!("{kind}: {e}")),
+            };
+            let moved = p.diagram != b.diagram;
+            if answer_text(p) != answer_text(b) || moved != (*kind == "values") {
+                return Some(format!("{} ({kind}): answer text or picture", p.id));
+            }
+            if item.indeterminate() {
+                let mut rng = Rng(item.seed ^ 0xC0FFEE);
+                counter_example(&item, &item.drawn, &mut rng)
+                    .is_none()
+                    .then(|| format!("{} ({kind}): no counter-example", item.label()))
+            } else {
+                implied(&item).err()
+            }
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

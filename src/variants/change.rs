@@ -35,6 +35,9 @@ pub enum Change {
     LabelsRemoved,
     /// A label's text changed where it stands (a letter renamed, a value restated).
     LabelText,
+    /// A label's numbers changed and nothing else of its text (`values`: a given
+    /// redrawn); the label may stand elsewhere, as its element does.
+    LabelValue,
     /// A label's font size or paint.
     LabelSize,
     /// The question's text.
@@ -47,7 +50,7 @@ pub enum Change {
 
 impl Change {
     /// Every kind, in the order reports show them.
-    pub const ALL: [Change; 17] = [
+    pub const ALL: [Change; 18] = [
         Change::Canvas,
         Change::Encoding,
         Change::Pixels,
@@ -61,6 +64,7 @@ impl Change {
         Change::LabelsAdded,
         Change::LabelsRemoved,
         Change::LabelText,
+        Change::LabelValue,
         Change::LabelSize,
         Change::Question,
         Change::Cot,
@@ -83,6 +87,7 @@ impl Change {
             Change::LabelsAdded => "labels_added",
             Change::LabelsRemoved => "labels_removed",
             Change::LabelText => "label_text",
+            Change::LabelValue => "label_value",
             Change::LabelSize => "label_size",
             Change::Question => "question",
             Change::Cot => "cot",

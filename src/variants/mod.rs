@@ -54,6 +54,16 @@ impl VariantError {
                  and 3 % rules",
             )),
             VariantError::NoAux(_) => Some((Axis::AUX, "aux where the diagram has no such line")),
+            VariantError::NoChoices => Some((
+                Axis::CHOICES,
+                "choices=k on problems with no more than k options (an item of n options \
+                 has the rotations 1 to n − 1), or none (GeomVerse problems)",
+            )),
+            VariantError::NoValues(crate::generate::GenerateError::NoValues { .. }) => Some((
+                Axis::VALUES,
+                "values where no redraw of the problem with other givens keeps the \
+                 generator's rules and the base's skeleton in 200 tries",
+            )),
             VariantError::NoUnrelated(_) => Some((
                 Axis::UNRELATED,
                 "unrelated where neither a free side nor the free space of the base's frame \
@@ -146,6 +156,14 @@ pub enum VariantError {
     NoBackward(crate::generate::BackwardError),
     #[error("no auxiliary line: {0}")]
     NoAux(crate::generate::rewrite::aux::AidsError),
+    /// `choices=k` on a problem with no more than k options, or none.
+    #[error(
+        "no rotation of the options by this many places: the problem has fewer options, or none"
+    )]
+    NoChoices,
+    /// `values=k`: no redraw, or a problem its seed does not generate again.
+    #[error("no values variant: {0}")]
+    NoValues(crate::generate::GenerateError),
     #[error("no unrelated shape: {0}")]
     NoUnrelated(crate::generate::rewrite::unrelated::UnrelatedError),
     /// Its image and texts equal its base's (`info=image` for a problem whose

@@ -200,6 +200,30 @@ fn every_axis_writes_rows_the_schema_accepts() {
             seen.insert(axis.clone());
         }
     }
+    // `choices` rotates options, which only relation items have.
+    let items = tmp.path().join("items.jsonl");
+    run_ok(
+        bin()
+            .args(["generate", "--task", "relations", "--count", "2", "--out"])
+            .arg(&items),
+    );
+    let rotated = tmp.path().join("rotated");
+    run_ok(
+        bin()
+            .arg("render")
+            .arg(&items)
+            .args(["--backend", "cpu", "-q", "--variants", "choices=1", "--out"])
+            .arg(&rotated),
+    );
+    let rotated_rows = manifest_text(&rotated);
+    assert_eq!(rotated_rows.lines().count(), 2 * 2);
+    for line in rotated_rows.lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_manifest_row(&validator, &row);
+        if let Some(axis) = row["variant"].as_object().and_then(|v| v.keys().next()) {
+            seen.insert(axis.clone());
+        }
+    }
     let table: std::collections::BTreeSet<String> = table.iter().map(|s| s.to_string()).collect();
     assert_eq!(seen, table, "some axis made no row to check");
 }

@@ -161,6 +161,66 @@ pub fn generate_relation(opts: &RelationOptions, index: u64) -> Result<Problem, 
     })
 }
 
+/// Values variant `k` of relation item `p` (`values=k`): the same construction
+/// drawn again with other coordinates, made and checked as any item is (its
+/// conditions hold, its answer re-decided, its figure not misleading). The item's
+/// generation is run again from its seed to find the draw that made it; the new
+/// coordinates come from a stream of (item seed, k, try), and everything drawn
+/// after them (the key an indeterminate item drops, the decoys, the options'
+/// order) from the base draw's own stream, so the same choices fall the same way.
+/// A redraw is kept with the base's relation, answer, point names, options in the
+/// base's order and statements (its question equal to the base's with every
+/// number masked). `None` when `p` is no relation item, its seed does not make it
+/// again, or no redraw in [`crate::generate::rewrite::values::TRIES`] keeps all
+/// of that.
+pub(crate) fn relation_with_values(p: &Problem, k: u64) -> Option<Problem> {
+    let item = p.relation.as_deref()?;
+    let c = construct::all().find(|c| format!("{}/{}", c.relation, c.name) == item.construction)?;
+    let opts = RelationOptions {
+        mode: item.mode,
+        ..RelationOptions::default()
+    };
+    let indeterminate = item.unsettled.is_some();
+    // The base's draw: the stream as it stood after the construction was drawn.
+    let after_build = (0..MAX_ATTEMPTS * 20).find_map(|attempt| {
+        let mut rng = Rng::for_attempt(p.seed, attempt);
+        let det = (c.build)(&mut rng)?;
+        let after = rng.clone();
+        let built = complete(item.mode, det, indeterminate, &mut rng).ok()?;
+        let q = finish(&opts, c, built, &p.id, p.seed, &mut rng).ok()?;
+        (q == *p).then_some(after)
+    })?;
+    let masked = |q: &Problem| crate::decimal::mask_numbers(&q.question.coordinate);
+    let names =
+        |q: &Problem| -> Vec<String> { q.diagram.points.iter().map(|x| x.name.clone()).collect() };
+    for attempt in 0..crate::generate::rewrite::values::TRIES {
+        let Some(det) = (c.build)(&mut Rng::for_values(p.seed, k, attempt)) else {
+            continue;
+        };
+        let mut rng = after_build.clone();
+        let Ok(built) = complete(item.mode, det, indeterminate, &mut rng) else {
+            continue;
+        };
+        let Ok(mut q) = finish(&opts, c, built, &p.id, p.seed, &mut rng) else {
+            continue;
+        };
+        // The options put back in the base's order (drawn anew, they may differ).
+        let kept = super::rewrite::reorder_choices(&mut q, item.choices.clone()).is_some()
+            && q.answer == p.answer
+            && q.relation.as_deref().is_some_and(|i| {
+                (&i.relation, &i.unsettled, &i.chain)
+                    == (&item.relation, &item.unsettled, &item.chain)
+            })
+            && names(&q) == names(p)
+            && q.diagram != p.diagram
+            && masked(&q) == masked(p);
+        if kept {
+            return Some(q);
+        }
+    }
+    None
+}
+
 /// Whether construction `c` has an indeterminate version in `mode`: at least
 /// [`CAPABLE`] of its first [`PROBES`] draws make one (every construction but
 /// those settled by naming alone, a quadrilateral's angles; in the visual mode,
@@ -207,6 +267,12 @@ const CAPABLE: usize = 3;
 /// replacement, and the extras every text item gets).
 fn draw(mode: Mode, c: &Construction, indeterminate: bool, rng: &mut Rng) -> Result<Built, Reject> {
     let det = (c.build)(rng).ok_or("construction")?;
+    complete(mode, det, indeterminate, rng)
+}
+
+/// A construction's draw made the item's: a key dropped for an indeterminate
+/// one, and the text mode's decoys.
+fn complete(mode: Mode, det: Built, indeterminate: bool, rng: &mut Rng) -> Result<Built, Reject> {
     let mut built = if indeterminate {
         if !super::indeterminate::can_drop(&det, mode) {
             return Err("no key to drop");

@@ -45,10 +45,10 @@ mod stats;
 mod text;
 mod visual;
 
-pub(crate) use build::MAX_CHOICES;
 pub use build::{
     DEFAULT_INDETERMINATE, RelationError, RelationOptions, generate_relation, generate_relations,
 };
+pub(crate) use build::{MAX_CHOICES, relation_with_values};
 pub use item::{AngleRef, Asked, Condition, FigureRef, LineRef, Mode, RelationItem, Subset};
 pub(crate) use pool::CANNOT_BE_INFERRED;
 pub(crate) use pool::relation;

@@ -185,6 +185,57 @@ fn refresh_question(q: &mut Problem) {
     q.question.individual = question;
 }
 
+/// `p`'s options rotated cyclically by `k` places (`choices=k`): the option of
+/// letter i becomes letter (i + k) mod n ([`reorder_choices`]). `None` when `p`
+/// has no options (a GeomVerse problem) or no more than `k` (k = n is the base
+/// again, and a larger k repeats a smaller one), so an item of n options has the
+/// n − 1 rotations `1..n`.
+pub(crate) fn rotate_choices(p: &Problem, k: u64) -> Option<Problem> {
+    let item = p.relation.as_deref()?;
+    let n = item.choices.len();
+    let shift = usize::try_from(k).ok().filter(|k| (1..n).contains(k))?;
+    let mut choices = item.choices.clone();
+    choices.rotate_right(shift);
+    let mut q = p.clone();
+    reorder_choices(&mut q, choices)?;
+    Some(q)
+}
+
+/// `q`'s options put in the order `choices` (the same options): the answer's
+/// letter follows its text, and the question's option list and the solution's
+/// closing letter are written again; picture, conditions and reasons unchanged.
+/// `None` when `q` has no options or `choices` are other options.
+pub(crate) fn reorder_choices(q: &mut Problem, choices: Vec<String>) -> Option<()> {
+    let item = q.relation.as_deref_mut()?;
+    let crate::generate::Answer::Choice(letter) = q.answer else {
+        return None;
+    };
+    let text = item
+        .choices
+        .get((letter as usize).checked_sub('A' as usize)?)?;
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort_unstable();
+        v
+    };
+    if sorted(&item.choices) != sorted(&choices) {
+        return None;
+    }
+    let new = text::letter(choices.iter().position(|c| c == text)?);
+    item.choices = choices;
+    q.answer = crate::generate::Answer::Choice(new);
+    // "… So the answer is B. Parallel.": the letter after the last "So the answer is".
+    const CLOSE: &str = "So the answer is ";
+    let cot = q.cot.coordinate.clone();
+    let at = cot.rfind(CLOSE)?;
+    let said = cot[at + CLOSE.len()..].split_once(". ")?.1;
+    let cot = format!("{}{CLOSE}{new}. {said}", &cot[..at]);
+    q.cot.coordinate = cot.clone();
+    q.cot.individual = cot;
+    refresh_question(q);
+    Some(())
+}
+
 /// `p` with `count` new points, each on a drawn segment (a segment or a polygon's
 /// side; a different one each while there are enough, seeded), named with unused
 /// letters and stated ("Point X lies on segment AB.") among the conditions at a

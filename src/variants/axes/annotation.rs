@@ -38,5 +38,5 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Leaders,
     ],
     relations: false,
-    order: 4,
+    order: 5,
 };

@@ -33,5 +33,5 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Leaders,
     ],
     relations: false,
-    order: 2,
+    order: 3,
 };

@@ -35,5 +35,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     ],
     relations: false,
     // First: the rewrites after it keep the question it asks.
-    order: 0,
+    order: 1,
 };

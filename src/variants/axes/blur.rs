@@ -31,7 +31,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     },
     may_change: &[Change::Pixels],
     relations: true,
-    order: 4,
+    order: 5,
 };
 
 fn blur(s: Setting, canvas: &mut Canvas<'_>) {

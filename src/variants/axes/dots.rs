@@ -27,5 +27,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     on_scene: OnScene::NeedsProblem,
     may_change: &[Change::PathsRemoved],
     relations: true,
-    order: 4,
+    order: 5,
 };

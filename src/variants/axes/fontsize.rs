@@ -37,5 +37,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     },
     may_change: &[Change::LabelSize, Change::LabelsMoved, Change::Leaders],
     relations: true,
-    order: 4,
+    order: 5,
 };

@@ -40,5 +40,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     },
     may_change: &[Change::Encoding],
     relations: true,
-    order: 4,
+    order: 5,
 };

@@ -32,5 +32,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     },
     may_change: &[Change::Strokes],
     relations: true,
-    order: 4,
+    order: 5,
 };

@@ -20,13 +20,15 @@
 //! rotation    diagram turned                   aux         auxiliary lines drawn
 //! scale       diagram's drawn size             unrelated   unrelated shapes added
 //! jpeg        stored as JPEG                   dots        point dots drawn or not
-//! blur        pixels blurred (pixel stage)
+//! blur        pixels blurred (pixel stage)        values      the givens drawn again
+//!                                                  choices     the options rotated
 //! ```
 
 mod annotation;
 mod aux;
 mod backward;
 mod blur;
+mod choices;
 mod dots;
 mod fontsize;
 mod info;
@@ -40,6 +42,7 @@ mod resolution;
 mod rotation;
 mod scale;
 mod unrelated;
+mod values;
 
 use super::VariantError;
 pub(super) use super::change::Change;
@@ -70,6 +73,8 @@ pub const AXES: &[Axis] = &[
     Axis(&scale::DEF),
     Axis(&dots::DEF),
     Axis(&blur::DEF),
+    Axis(&values::DEF),
+    Axis(&choices::DEF),
 ];
 
 /// The axes that code outside their own file names.
@@ -78,6 +83,8 @@ impl Axis {
     pub(crate) const AUX: Axis = Axis(&aux::DEF);
     pub(crate) const UNRELATED: Axis = Axis(&unrelated::DEF);
     pub(crate) const PALETTE: Axis = Axis(&palette::DEF);
+    pub(crate) const VALUES: Axis = Axis(&values::DEF);
+    pub(crate) const CHOICES: Axis = Axis(&choices::DEF);
 }
 
 /// The definition of one axis.
@@ -121,7 +128,7 @@ pub struct AxisDef {
     /// (whose image names no point the item's texts name), do not.
     pub relations: bool,
     /// When its hooks run among the other axes' (lower first; equal ones in SPEC
-    /// order): the backward question before the rewrites that keep it, the wording
+    /// order): other values before all (drawn again from the seed), the backward question before the rewrites that keep it, the wording
     /// before the texts are regenerated in it, the canvas size last.
     pub order: u8,
 }

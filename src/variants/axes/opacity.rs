@@ -34,5 +34,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     },
     may_change: &[Change::Fills],
     relations: true,
-    order: 4,
+    order: 5,
 };

@@ -47,7 +47,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     relations: true,
     // After the rewrites that regenerate the texts (info, relabel), which would
     // otherwise bring the colour names back.
-    order: 5,
+    order: 6,
 };
 
 /// The problem with its shapes renamed to the grey each shows at fill `opacity`

@@ -31,5 +31,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::Question],
     relations: false,
     // Before the rewrites that regenerate the texts, which then keep the wording.
-    order: 3,
+    order: 4,
 };

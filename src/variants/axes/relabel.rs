@@ -29,5 +29,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     // stays where it was, with its leader.
     may_change: &[Change::LabelText, Change::Question, Change::Cot],
     relations: true,
-    order: 4,
+    order: 5,
 };

@@ -48,5 +48,5 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Leaders,
     ],
     relations: true,
-    order: 9,
+    order: 10,
 };

@@ -42,5 +42,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     },
     may_change: &[Change::PathsMoved, Change::LabelsMoved, Change::Leaders],
     relations: true,
-    order: 4,
+    order: 5,
 };

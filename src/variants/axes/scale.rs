@@ -23,5 +23,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     on_scene: OnScene::NeedsProblem,
     may_change: &[Change::PathsMoved, Change::LabelsMoved, Change::Leaders],
     relations: true,
-    order: 4,
+    order: 5,
 };

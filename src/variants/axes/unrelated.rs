@@ -42,5 +42,5 @@ pub(super) static DEF: AxisDef = AxisDef {
     relations: true,
     // After the backward question, before the auxiliary lines (which may use the
     // shapes it adds) and the wording.
-    order: 1,
+    order: 2,
 };
