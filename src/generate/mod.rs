@@ -258,14 +258,16 @@ fn draw(
     seed: u64,
     rng: &mut rng::Rng,
 ) -> Option<Problem> {
-    let placed = place::place(tree, rng)?;
     let answer = tree.nodes[0].output;
     let exact = algorithm::exact_value(tree, 0)?;
-    // GeomVerse drops problems whose answer rounding moves by more than 3 %.
+    // GeomVerse drops problems whose answer rounding moves by more than 3 %. Checked
+    // before placing, which costs more: the check draws nothing from `rng`, so the
+    // order changes no problem.
     let kept = answer.is_finite() && answer > 0.0 && (answer - exact).abs() <= 0.03 * exact.abs();
     if !kept {
         return None;
     }
+    let placed = place::place(tree, rng)?;
     let (mut diagram, steps) = build::build(tree, &placed, rng);
     for (i, p) in diagram.points.iter_mut().enumerate() {
         p.name = point_name(i);
@@ -294,10 +296,32 @@ pub(crate) struct Origin {
     pub(crate) after_tree: rng::Rng,
 }
 
+thread_local! {
+    /// The last problem whose origin this thread found, and that origin: a
+    /// problem's variants are made one after another on one thread, so every
+    /// `values=k` after the first skips the replay.
+    static LAST_ORIGIN: std::cell::RefCell<Option<(Problem, std::rc::Rc<Origin>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 /// `p`'s origin, found by running its generation again from its seed and
 /// parameters; `None` when that does not give `p` back (a problem edited by hand,
 /// or from another version of the generator).
-pub(crate) fn origin(p: &Problem) -> Option<Origin> {
+pub(crate) fn origin(p: &Problem) -> Option<std::rc::Rc<Origin>> {
+    let last = LAST_ORIGIN.with_borrow(|last| {
+        (last.as_ref())
+            .filter(|(q, _)| q == p)
+            .map(|(_, o)| o.clone())
+    });
+    if last.is_some() {
+        return last;
+    }
+    let found = std::rc::Rc::new(replay(p)?);
+    LAST_ORIGIN.set(Some((p.clone(), found.clone())));
+    Some(found)
+}
+
+fn replay(p: &Problem) -> Option<Origin> {
     let config = tree_config(&p.params);
     for attempt in 0..MAX_ATTEMPTS {
         let mut rng = rng::Rng::for_attempt(p.seed, attempt);

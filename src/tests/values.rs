@@ -188,3 +188,24 @@ fn values_variants_reach_every_depth() {
     }
     assert!(short.is_empty(), "below 95 %: {short:?}\n{table}");
 }
+
+#[test]
+fn a_redraw_must_state_other_givens() {
+    // s1-001272: a right triangle asked for BCA from CAB = 45°. Its unused sides
+    // may be drawn at another size, but the same picture and texts would be the
+    // base again: the variant states another angle.
+    let opts = GenerateOptions {
+        seed: 1,
+        ..GenerateOptions::default()
+    };
+    let p = generate_range(&opts, 1272, 1).remove(0).expect("generated");
+    assert!(
+        p.question(Annotation::Coordinate).contains("BCA angle"),
+        "{}",
+        p.id
+    );
+    for k in 1..=5 {
+        let q = with_values(&p, k).expect("a redraw");
+        assert_ne!(q.cot, p.cot, "values={k}");
+    }
+}

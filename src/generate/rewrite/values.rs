@@ -14,7 +14,7 @@
 
 use super::super::{GenerateError, Problem, Step, algorithm, draw, origin, rng::Rng};
 use crate::decimal::mask_numbers;
-use crate::generate::{Diagram, Segment, Texts};
+use crate::generate::{Diagram, Segment, Status, Texts};
 
 /// Tries at a redraw of one variant before the problem is said to have none.
 pub(crate) const TRIES: u32 = 200;
@@ -125,14 +125,19 @@ fn same_step(a: &Step, b: &Step) -> bool {
         && terms(a) == terms(b)
 }
 
-/// Whether some value of the diagram differs (else the variant would be its base
-/// again, or the base with only a variable's `a·x + b` restated).
+/// Whether some given value differs: what the problem states (on the image or in
+/// the text), so a reader has another problem to solve. Not a value the texts do
+/// not state (an unused side of a triangle drawn at another size), nor a
+/// variable's `a·x + b` restated for the same value.
 fn givens_differ(p: &Problem, q: &Problem) -> bool {
-    let values = |d: &Diagram| {
-        let sides = d.sides.iter().map(|s| s.value);
-        let angles = d.angles.iter().map(|a| a.value);
-        let measures = d.measures.iter().map(|m| m.value);
-        sides.chain(angles).chain(measures).collect::<Vec<f64>>()
+    let given = |d: &Diagram| {
+        let sides = d.sides.iter().map(|s| (s.status, s.value));
+        let angles = d.angles.iter().map(|a| (a.status, a.value));
+        let measures = d.measures.iter().map(|m| (m.status, m.value));
+        (sides.chain(angles).chain(measures))
+            .filter(|(status, _)| *status == Status::Given)
+            .map(|(_, v)| v)
+            .collect::<Vec<f64>>()
     };
-    values(&p.diagram) != values(&q.diagram)
+    given(&p.diagram) != given(&q.diagram)
 }
