@@ -58,24 +58,7 @@ const END: &str = "<!-- end of availability table -->";
 #[test]
 fn the_readme_table_is_what_a_run_counts() {
     let a = count(&readme_problems(), &every_axis());
-    let table = a.markdown();
-    let path = crate::tests::support::repo().join("README.md");
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let start = readme
-        .find(BEGIN)
-        .expect("the README has the table's markers")
-        + BEGIN.len();
-    let end = start + readme[start..].find(END).expect("the table's end marker");
-    if std::env::var_os("GEOMRENDER_UPDATE_README").is_some() {
-        let updated = format!("{}{table}{}", &readme[..start], &readme[end..]);
-        std::fs::write(&path, updated).unwrap();
-    } else {
-        assert_eq!(
-            readme[start..end],
-            table,
-            "README's availability table differs (GEOMRENDER_UPDATE_README=1 writes it)"
-        );
-    }
+    crate::tests::support::readme_table(BEGIN, END, &a.markdown(), "availability");
     let made = |variant: &str, bases: Bases| {
         let r = (a.rows().into_iter())
             .find(|r| r.variant == variant && r.bases == bases)

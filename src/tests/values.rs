@@ -166,26 +166,7 @@ fn values_variants_reach_every_depth() {
             short.push(format!("depth {depth}: {full} of {n}"));
         }
     }
-    let path = crate::tests::support::repo().join("README.md");
-    let readme = std::fs::read_to_string(&path).unwrap();
-    let start = readme
-        .find(BEGIN)
-        .expect("the README has the table's markers")
-        + BEGIN.len();
-    let end = start + readme[start..].find(END).expect("the table's end marker");
-    if std::env::var_os("GEOMRENDER_UPDATE_README").is_some() {
-        std::fs::write(
-            &path,
-            format!("{}{table}{}", &readme[..start], &readme[end..]),
-        )
-        .unwrap();
-    } else {
-        assert_eq!(
-            readme[start..end],
-            table,
-            "README's values table differs (GEOMRENDER_UPDATE_README=1 writes it)"
-        );
-    }
+    crate::tests::support::readme_table(BEGIN, END, &table, "values");
     assert!(short.is_empty(), "below 95 %: {short:?}\n{table}");
 }
 

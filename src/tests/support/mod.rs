@@ -1,11 +1,12 @@
-//! The helpers of the library's own tests: `cpu`, `drawn`, `frames`, `scenes`
-//! and `solutions` are theirs alone; the others are the integration tests' (`tests/it/support/`), the
+//! The helpers of the library's own tests: `cpu`, `drawn`, `frames`, `readme`,
+//! `scenes` and `solutions` are theirs alone; the others are the integration tests' (`tests/it/support/`), the
 //! same files included here so that each helper has one copy. Each test binary uses
 //! a part of each shared file.
 //!
 //! - [`cpu`]: the shared resvg renderer (never skips).
 //! - [`frames`]: scenes through the GPU renderer's frames, as a run draws them.
 //! - [`drawn`]: what a job's texts may name, checked against what its Scene draws.
+//! - [`readme`]: README tables the tests write and check.
 //! - [`scenes`]: scene and problem builders shared by several test modules.
 //! - [`solutions`]: the solution checker — every equation of a solution re-evaluated.
 //! - [`gpu`], [`images`], [`oracle`], [`paths`], [`rows`], [`skip`]: as
@@ -26,6 +27,7 @@ pub(crate) mod oracle;
 #[allow(dead_code)]
 #[path = "../../../tests/it/support/paths.rs"]
 pub(crate) mod paths;
+pub(crate) mod readme;
 #[path = "../../../tests/it/support/rows.rs"]
 pub(crate) mod rows;
 pub(crate) mod scenes;
@@ -35,3 +37,4 @@ pub(crate) mod skip;
 pub(crate) mod solutions;
 
 pub(crate) use paths::{output_dir, readme_says, repo};
+pub(crate) use readme::readme_table;
