@@ -11,6 +11,9 @@ use std::io::{BufRead, Read};
 /// Longest accepted input line in bytes.
 pub(crate) const MAX_LINE_BYTES: usize = 64 << 20;
 
+/// Lines longer than this take the read buffer as their text instead of a copy.
+const OWN_LINE_BYTES: usize = 1 << 20;
+
 /// One input line, or why it could not be read as text.
 pub(crate) struct Line {
     /// 1-based line number.
@@ -163,11 +166,23 @@ impl<R: BufRead> Lines<R> {
             if is_blank(bytes) {
                 continue;
             }
-            let text = std::str::from_utf8(bytes).map(str::to_string).map_err(|e| {
-                LineReadError::NotUtf8 {
-                    byte: e.valid_up_to() + 1,
-                }
-            });
+            let not_utf8 = |e: std::str::Utf8Error| LineReadError::NotUtf8 {
+                byte: e.valid_up_to() + 1,
+            };
+            // A long line hands over the buffer itself rather than a copy of it: a
+            // 50 MB line is then held once, not twice, while it is parsed.
+            let text = if bytes.len() > OWN_LINE_BYTES {
+                let start = bytes.as_ptr() as usize - self.buf.as_ptr() as usize;
+                let end = start + bytes.len();
+                let mut owned = std::mem::take(&mut self.buf);
+                owned.truncate(end);
+                owned.drain(..start);
+                String::from_utf8(owned).map_err(|e| not_utf8(e.utf8_error()))
+            } else {
+                std::str::from_utf8(bytes)
+                    .map(str::to_string)
+                    .map_err(not_utf8)
+            };
             return Ok(Some(Line {
                 number: self.number,
                 offset,
@@ -239,6 +254,24 @@ mod tests {
         let chunk = lines.next_chunk(10).unwrap();
         assert_eq!(chunk[0].text.as_deref(), Ok("{}"));
         assert_eq!(chunk[1].text.as_deref(), Ok("\u{feff}{}"));
+    }
+
+    #[test]
+    fn a_long_line_reads_the_same_as_a_short_one() {
+        let long = "x".repeat(OWN_LINE_BYTES + 7);
+        let mut bad = format!("\u{feff}{long}\r\nok\n{long}?\n").into_bytes();
+        let last = bad.len() - 2;
+        bad[last] = 0xff;
+        let mut lines = Lines::new(&bad[..]);
+        let chunk = lines.next_chunk(10).unwrap();
+        assert_eq!(chunk[0].text.as_deref(), Ok(long.as_str()));
+        assert_eq!(chunk[1].text.as_deref(), Ok("ok"));
+        assert_eq!(
+            chunk[2].text.as_ref().unwrap_err(),
+            &LineReadError::NotUtf8 {
+                byte: long.len() + 1
+            }
+        );
     }
 
     #[test]
