@@ -55,7 +55,11 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
     ``shard=(rank, ranks)`` keeps this rank's indices; inside a DataLoader worker
     the rank's indices are split again across the workers. ``set_epoch(e)`` (or
     ``epoch=``) draws a fresh, seeded set of problems per epoch; epoch 0 is the
-    CLI's run ``seed``. ``set_epoch`` reaches DataLoader workers that already
+    CLI's run ``seed``. With ``refresh="values"`` an epoch draws the same problems
+    with other givens instead (DynaMath's value variants): epoch ``e`` > 0 is each
+    problem's ``values=e`` redraw, id ``<id>__values-e``, varied under
+    ``variants`` (which then may not name ``values``); a problem with no such
+    redraw is left out as a variant is. ``set_epoch`` reaches DataLoader workers that already
     exist (``persistent_workers=True``; fork, spawn or forkserver): call it
     before iterating the loader, as with torch's ``DistributedSampler``. The
     other options are :func:`geomrender.generate`'s.
@@ -79,6 +83,7 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         *,
         shard: Tuple[int, int] = (0, 1),
         epoch: int = 0,
+        refresh: str = "problems",
         task: str = "geomverse",
         format: str = "array",
         backend: str = "cpu",
@@ -101,6 +106,7 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         threads = _threads(threads)
         size = _size(size)
         _choice("errors", errors, ("raise", "warn", "skip"))
+        _choice("refresh", refresh, ("problems", "values"))
         _choice("format", format, ("array", "png", "pil", "svg"))
         backend = _args.text("backend", backend, "one of auto, gpu, cpu, resvg")
         spec = variants or ""
@@ -111,6 +117,7 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         self.spec = spec
         self.shard = (int(rank), int(ranks))
         self._epoch = SharedEpoch(_epoch_value(epoch))
+        self.refresh = refresh
         self.format = format
         self.backend = backend
         self.size = size
@@ -120,7 +127,9 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         self._options = dict(depth=depth, task=task, **options)
         # Every option is checked now, not in a worker (the stream keeps plain
         # values only, so that it pickles for spawned DataLoader workers).
-        _native.stream_batch(_generator(seed, **self._options), self.spec, [], format, backend, threads, size)
+        _native.stream_batch(
+            _generator(seed, **self._options), self.spec, [], format, backend, threads, size, self._values(1)
+        )
         _native.check_stream(self.spec, batch, format, size)
 
     @property
@@ -129,10 +138,19 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
         return self._epoch.get()
 
     def set_epoch(self, epoch: int) -> None:
-        """Draw epoch ``epoch``'s problems (run seed derived from (seed, epoch)),
+        """Draw epoch ``epoch``'s problems (run seed derived from (seed, epoch);
+        with ``refresh="values"``, the same problems' ``values=epoch`` redraws),
         here and in the DataLoader workers that hold this stream, the running ones
         included; call it before iterating the loader."""
         self._epoch.set(_epoch_value(epoch))
+
+    def _values(self, epoch: int) -> int:
+        """The ``values=k`` redraw epoch ``epoch`` draws (0: the problems as generated)."""
+        return epoch if self.refresh == "values" else 0
+
+    def _seed(self, epoch: int) -> int:
+        """The run seed epoch ``epoch`` draws its problems from."""
+        return self.seed if self.refresh == "values" else _native.epoch_seed(self.seed, epoch)
 
     def indices(self, worker: Optional[Tuple[int, int]] = None) -> Iterator[int]:
         """The problem indices this rank (and DataLoader worker) draws, in order."""
@@ -146,15 +164,15 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
     def __iter__(self) -> Iterator[dict]:
         from . import _generator
 
-        seed = _native.epoch_seed(self.seed, self._epoch.get())
-        gen = _generator(seed, **self._options)
+        epoch = self._epoch.get()
+        gen = _generator(self._seed(epoch), **self._options)
         todo = self.indices()
         while True:
             chunk = list(itertools.islice(todo, self.batch))
             if not chunk:
                 return
             samples, failed = _native.stream_batch(
-                gen, self.spec, chunk, self.format, self.backend, self.threads, self.size
+                gen, self.spec, chunk, self.format, self.backend, self.threads, self.size, self._values(epoch)
             )
             for e in failed:
                 if self.errors == "raise":
@@ -171,5 +189,5 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
     def __repr__(self) -> str:
         return (
             f"Stream(seed={self.seed}, count={self.count}, variants={self.spec!r}, "
-            f"shard={self.shard}, epoch={self.epoch}, format={self.format!r})"
+            f"shard={self.shard}, epoch={self.epoch}, refresh={self.refresh!r}, format={self.format!r})"
         )

@@ -7,9 +7,11 @@ use crate::draw::{Draw, Format, Output, Renderer, draw_one, map_drawn, pool};
 use crate::errors::{Kind, error, line_error};
 use crate::problem::{PyGenerator, answer_py};
 use crate::variant::labelled;
+use geomrender::generate::{GenerateError, Problem};
 use geomrender::output::manifest::ProblemFields;
+use geomrender::pipeline::LineFault;
 use geomrender::pipeline::{Job, JobError};
-use geomrender::variants::Plan;
+use geomrender::variants::{Plan, VariantError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -39,8 +41,12 @@ pub fn epoch_seed(seed: u64, epoch: u64) -> u64 {
 /// variant, question, answer, cot, annotation, depth, question_type, task, and a
 /// relation item's choices, answer_text, relation, domain, subset, mode); and the
 /// errors of variants that could not be made (the rest are still made).
+///
+/// `values` k > 0 draws each problem's `values=k` redraw (the same problem with
+/// other givens) in its place, id `<id>__values-k`, and varies that under `spec`;
+/// a problem with no such redraw gives an error and no sample.
 #[pyfunction]
-#[pyo3(signature = (generator, spec, indices, format="array", backend="cpu", threads=None, size=None))]
+#[pyo3(signature = (generator, spec, indices, format="array", backend="cpu", threads=None, size=None, values=0))]
 #[allow(clippy::too_many_arguments)]
 pub fn stream_batch<'py>(
     py: Python<'py>,
@@ -51,10 +57,27 @@ pub fn stream_batch<'py>(
     backend: &str,
     threads: Option<usize>,
     size: Option<u32>,
+    values: u64,
 ) -> PyResult<(Vec<Bound<'py, PyDict>>, Vec<PyErr>)> {
     let plan = match spec {
         "" => Plan::base_only(),
         spec => Plan::parse(spec, false).map_err(|e| error(Kind::Variant, e))?,
+    };
+    let redraw = match values {
+        0 => None,
+        k if plan.axes.iter().any(|(a, _)| a.name() == "values") => {
+            return Err(error(
+                Kind::Option,
+                format!(
+                    "variants {spec:?} name the values axis, and values=k is what each epoch \
+                     draws (epoch {k}): leave values out of variants"
+                ),
+            ));
+        }
+        k => Some((
+            k,
+            Plan::parse(&format!("values={k}"), false).map_err(|e| error(Kind::Variant, e))?,
+        )),
     };
     let format = Format::parse(format)?;
     let draw = Draw::parse(backend)?;
@@ -67,6 +90,13 @@ pub fn stream_batch<'py>(
             .generator
             .one(index)
             .map_err(|e| error(Kind::Generate, e))?;
+        let problem = match &redraw {
+            None => problem,
+            Some((k, values)) => match redrawn(problem, *k, values) {
+                Ok(p) => p,
+                Err(e) => return Ok((Vec::new(), vec![e])),
+            },
+        };
         let expanded = Job::expand_problem(&problem, &plan).map_err(|e| line_error(&e))?;
         let mut made = Vec::with_capacity(expanded.jobs.len());
         for (job, label) in labelled(&plan, &problem.id, expanded.jobs) {
@@ -104,6 +134,32 @@ pub fn stream_batch<'py>(
         }
     }
     Ok((samples, failed))
+}
+
+/// `problem` with the givens of its `values=k` variant (the variant's own Problem),
+/// as a problem of its own: id `<id>__values-k`. Why not, where it has none.
+fn redrawn(problem: Problem, k: u64, values: &Plan) -> Result<Problem, JobError> {
+    let expanded = Job::expand_problem(&problem, values)?;
+    let variant = (expanded.jobs.into_iter())
+        .find(|j| j.source.as_ref().is_some_and(|s| !s.variant.is_empty()));
+    match variant.and_then(|j| j.problem).and_then(|f| f.problem) {
+        Some(mut p) => {
+            p.id = format!("{}__values-{k}", problem.id);
+            Ok(*p)
+        }
+        // A problem with no such redraw is a skip of the run (`skipped.jsonl`).
+        None => Err((expanded.skipped.into_iter().map(|s| s.error))
+            .chain(expanded.failed)
+            .next()
+            .unwrap_or_else(|| {
+                let none = GenerateError::NoValues {
+                    id: problem.id.clone(),
+                    k,
+                    tries: 0,
+                };
+                LineFault::from(VariantError::NoValues(none)).into()
+            })),
+    }
 }
 
 /// The most images a problem gives under `plan`: its base image and each variant.

@@ -260,6 +260,35 @@ def test_stream_samples_equal_generate_and_render():
     assert q1 != [p.question for p in problems[:2]]
 
 
+def test_stream_refresh_values_draws_the_same_problems_with_other_givens():
+    """refresh="values": epoch e is each problem's values=e, the CLI's variant of it,
+    and the user's variants apply to that redraw."""
+    st = gr.Stream(seed=11, count=3, refresh="values", variants="linewidth=4", format="png", errors="raise")
+    base = list(st)
+    st.set_epoch(2)
+    two = list(st)
+    assert [s["id"] for s in base] == [i for p in gr.generate(3, seed=11) for i in (p.id, p.id + "__linewidth-4")]
+    redrawn = [s for s in two if s["variant"] == "base"]
+    assert [s["id"] for s in redrawn] == [f"{s['id']}__values-2" for s in base if s["variant"] == "base"]
+    assert [s["id"] for s in two if s["variant"] != "base"] == [s["id"] + "__linewidth-4" for s in redrawn]
+    assert two == list(st)  # reproducible
+    # The redraw's texts are the CLI's values=2 variant's, numbers and all.
+    out = Path(__import__("tempfile").mkdtemp())
+    cli("generate", "--count", 3, "--seed", 11, "--out", out / "p.jsonl")
+    cli("render", out / "p.jsonl", "--variants", "values=2", "--backend", "cpu", "-q", "--out", out / "r")
+    rows = [json.loads(line) for line in (out / "r" / "manifest.jsonl").read_text().splitlines()]
+    want = {r["base_id"]: r for r in rows if r.get("variant", {}).get("values") == 2}
+    assert len(want) == 3
+    for s in redrawn:
+        row = want[s["base_id"].removesuffix("__values-2")]
+        assert (s["question"], s["answer"], s["cot"]) == (row["question"], row["answer"], row["cot"])
+    assert [s["answer"] for s in redrawn] != [s["answer"] for s in base if s["variant"] == "base"]
+    with pytest.raises(gr.OptionError, match="values"):
+        gr.Stream(count=1, refresh="values", variants="values=1")
+    with pytest.raises(gr.OptionError, match="refresh"):
+        gr.Stream(count=1, refresh="numbers")
+
+
 def test_stream_of_relation_items_carries_the_choices():
     s = next(iter(gr.Stream(seed=2, count=1, task="relations", variants=gr.RELATION_SWEEP)))
     assert s["task"] == "relations" and s["answer"] in "ABCDE"
