@@ -104,13 +104,14 @@ pub(super) fn per_axis(
     }
     axes.into_iter()
         .map(|(axis, problems)| {
-            // In base order, so the resamples are the same whatever the hashing.
+            // In base id order, so the resamples are the same whatever the hashing
+            // and the manifest's line order.
             let mut known: Vec<(usize, &Problem)> = problems
                 .iter()
                 .filter(|(_, p)| p.known)
                 .map(|(b, p)| (*b, p))
                 .collect();
-            known.sort_unstable_by_key(|(b, _)| *b);
+            known.sort_unstable_by_key(|(b, _)| items[*b].base_id.as_str());
             let clusters: Vec<Cluster> = (known.iter())
                 .map(|(_, p)| Cluster {
                     worst: p.same && p.base == Some(true),

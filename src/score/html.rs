@@ -215,7 +215,13 @@ fn worst_case_table(h: &mut String, s: &Scoring) {
                 <th class=\"num\">consistent %</th><th class=\"num\">worst case %</th><th class=\"num\">95 % interval</th>\
                 <th class=\"num\">robustness</th><th class=\"num\">95 % interval</th></tr></thead><tbody>\n");
     let ratio = |v: Option<f64>| v.map_or("—".into(), |v| format!("{v:.3}"));
-    for c in &s.report.consistency {
+    let blind = s
+        .report
+        .baselines
+        .methods
+        .iter()
+        .flat_map(|m| &m.consistency);
+    for c in s.report.consistency.iter().chain(blind) {
         let _ = writeln!(
             h,
             "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\

@@ -374,7 +374,9 @@ fn consistency(s: &mut String, r: &Report) {
          | model | axis | problems | consistent | 95 % CI | all right | all wrong | worst case | 95 % CI | robustness | 95 % CI |\n\
          |---|---|---:|---:|---|---:|---:|---:|---|---:|---|"
     );
-    for c in &r.consistency {
+    // The blind baselines' rows after the models' (`blind:…`).
+    let blind = r.baselines.methods.iter().flat_map(|m| &m.consistency);
+    for c in r.consistency.iter().chain(blind) {
         let ratio = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.3}"));
         let _ = writeln!(
             s,

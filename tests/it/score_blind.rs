@@ -135,3 +135,34 @@ fn geomverse_reports_have_the_template_majority_only() {
         "{md}"
     );
 }
+
+/// `choices` (CircularEval): an answer that keeps its letter is right on no base
+/// under every rotation, and each blind baseline gets its own worst case, no more
+/// than its accuracy on any row of the axis.
+#[test]
+fn choices_rotations_give_every_model_and_baseline_a_circular_worst_case() {
+    let tmp = tempfile::tempdir().unwrap();
+    let args = ["--task", "relations", "--count", "40", "--seed", "5"];
+    let manifest = sweep(
+        &tmp.path().join("run"),
+        &[&args[..], &["--variants", "choices=1,2"]].concat(),
+    );
+    let a = predictions(tmp.path(), &manifest, "always_a", "The answer is A.");
+    let (report, _) = score(&manifest, &a, &tmp.path().join("r"));
+    let report: Value = serde_json::from_slice(&report).unwrap();
+    check_schema(&report);
+    let choices = |rows: &Value| -> Value {
+        let rows = rows.as_array().unwrap();
+        let row = rows.iter().find(|c| c["axis"] == "choices").unwrap();
+        assert_eq!(row["n"], 40);
+        row.clone()
+    };
+    assert_eq!(choices(&report["consistency"])["worst_case"], 0.0);
+    for m in report["baselines"]["methods"].as_array().unwrap() {
+        let worst = choices(&m["consistency"])["worst_case"].as_f64().unwrap();
+        let least = (m["rows"].as_array().unwrap().iter())
+            .map(|r| r["accuracy"].as_f64().unwrap())
+            .fold(f64::INFINITY, f64::min);
+        assert!(worst <= least + 1e-12, "{}: {worst} > {least}", m["name"]);
+    }
+}

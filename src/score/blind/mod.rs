@@ -29,6 +29,7 @@ pub(super) use logistic::ITERATIONS as CLASSIFIER_ITERATIONS;
 use super::MissingPolicy;
 use super::accuracy::{Tolerance, is_correct};
 use super::cascade::{Extracted, Rule};
+use super::consistency::{Consistency, per_axis};
 use super::join::Verdict;
 use super::manifest::ManifestItem;
 use super::relation_report::{CannotInferRow, Dimension, PairedGroupRow, RelationTallies};
@@ -95,6 +96,9 @@ pub struct BaselineReport {
     pub summary: Vec<SummaryRow>,
     /// Per (axis, value), as the models' rows.
     pub rows: Vec<TallyRow>,
+    /// Per axis, as the models' consistency: a blind answer that follows the
+    /// options' order shows here (`choices`' worst case is CircularEval's).
+    pub consistency: Vec<Consistency>,
     /// Relation items per relation, domain, subset and mode, as the models'.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub relation: Vec<PairedGroupRow>,
@@ -183,6 +187,7 @@ fn report(
         model: b.model(),
         summary: summary(items, layout, &verdicts),
         rows: make_rows(b.model(), layout, &tallies.rows),
+        consistency: per_axis(b.model(), items, &verdicts, policy, &scope),
         relation: r.relation,
         domain: r.domain,
         subset: r.subset,
