@@ -232,7 +232,13 @@ def test_ctrl_c_stops_a_long_call_within_a_second(call):
     """generate() ignored Ctrl-C until it returned (16 s for 400,000 problems), a
     Stream until its batch was done: now a chunk is about 0.1 s."""
     code = f"import geomrender as gr\nimport geomrender.stream\nprint('go', flush=True)\n{call}\nprint('done')"
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT restored to its default in the child: a shell without job control
+    # starts background commands with it ignored, and Python then installs no
+    # KeyboardInterrupt handler (a CI started with `&` would test nothing).
+    p = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert p.stdout.readline().strip() == "go"
     time.sleep(1.0)
     t = time.perf_counter()
