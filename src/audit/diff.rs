@@ -75,8 +75,27 @@ fn take_equal<T>(a: &mut Vec<T>, b: &mut Vec<T>, same: impl Fn(&T, &T) -> bool) 
 
 /// Subpaths kept, repainted, moved (as many left on each side), added or removed;
 /// whether every base subpath is kept (perhaps repainted).
-fn paths<'a>(out: &mut Changes, mut base: Vec<&'a Piece>, mut variant: Vec<&'a Piece>) -> bool {
-    take_equal(&mut base, &mut variant, |a, b| a == b);
+///
+/// Pairs by drawing identity before geometry: when both drawings have as many
+/// subpaths, the `i`-th of each is the same scene item, so one that kept its paint
+/// and changed its path data moved. Only then does equal path data pair two
+/// differently painted subpaths as one repainted — otherwise a turn that puts one
+/// of two equal shapes where the other was would read as two repaints.
+fn paths<'a>(out: &mut Changes, base: Vec<&'a Piece>, variant: Vec<&'a Piece>) -> bool {
+    let same_items = base.len() == variant.len();
+    let mut base: Vec<(usize, &Piece)> = base.into_iter().enumerate().collect();
+    let mut variant: Vec<(usize, &Piece)> = variant.into_iter().enumerate().collect();
+    take_equal(&mut base, &mut variant, |a, b| a.1 == b.1);
+    let left = base.len();
+    if same_items {
+        take_equal(&mut base, &mut variant, |a, b| {
+            a.0 == b.0 && (&a.1.fill, &a.1.stroke) == (&b.1.fill, &b.1.stroke)
+        });
+    }
+    let moved_in_place = left - base.len();
+    add(out, Change::PathsMoved, moved_in_place as u32);
+    let mut base: Vec<&Piece> = base.into_iter().map(|p| p.1).collect();
+    let mut variant: Vec<&Piece> = variant.into_iter().map(|p| p.1).collect();
     // The same geometry painted differently.
     let mut repainted = Vec::new();
     base.retain(|a| match variant.iter().position(|b| b.d == a.d) {
@@ -113,7 +132,7 @@ fn paths<'a>(out: &mut Changes, mut base: Vec<&'a Piece>, mut variant: Vec<&'a P
     }
     add(out, Change::PathsAdded, (variant.len() - moved) as u32);
     add(out, Change::PathsRemoved, (base.len() - moved) as u32);
-    base.is_empty()
+    base.is_empty() && moved_in_place == 0
 }
 
 /// Labels paired base to variant, cheapest pair first: the same text nearest
@@ -286,6 +305,29 @@ mod tests {
         );
         let got = drawn(&base, &more, "stroke=#555555", renames());
         assert_eq!(got, [(Change::PathsAdded, 1)].into_iter().collect());
+    }
+
+    #[test]
+    fn a_turn_that_swaps_two_equal_shapes_moves_them_and_repaints_nothing() {
+        // Two equal squares, one above the other: turned 180°, the yellow one is
+        // drawn where the pink one was and the other way round.
+        let base = drawing(
+            vec![piece("M 0 0 L 1 0", "yellow"), piece("M 0 1 L 1 1", "pink")],
+            vec![],
+        );
+        let turned = drawing(
+            vec![piece("M 0 1 L 1 1", "yellow"), piece("M 0 0 L 1 0", "pink")],
+            vec![],
+        );
+        let got = drawn(&base, &turned, "stroke=#555555", renames());
+        assert_eq!(got, [(Change::PathsMoved, 2)].into_iter().collect());
+        // Swapping the paints in place is two repaints, not two moves.
+        let swapped = drawing(
+            vec![piece("M 0 0 L 1 0", "pink"), piece("M 0 1 L 1 1", "yellow")],
+            vec![],
+        );
+        let got = drawn(&base, &swapped, "stroke=#555555", renames());
+        assert_eq!(got, [(Change::Fills, 2)].into_iter().collect());
     }
 
     #[test]
