@@ -31,6 +31,10 @@ pub struct Style {
     /// where the dots are either way.
     #[serde(skip_serializing_if = "is_true")]
     pub point_dots: bool,
+    /// The diagram drawn (default on; written only when off). Off leaves a white
+    /// canvas of the same size: the `modality=blank` control, which keeps the texts.
+    #[serde(skip_serializing_if = "is_true")]
+    pub diagram: bool,
 }
 
 fn is_one(v: &f32) -> bool {
@@ -52,6 +56,7 @@ impl Default for Style {
             rotation: Rotation::R0,
             scale: 1.0,
             point_dots: true,
+            diagram: true,
         }
     }
 }

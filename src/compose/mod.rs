@@ -197,6 +197,10 @@ fn compose_keeping(
     }
     items.extend(draw::leaders(&layout.placed, style));
     items.extend(draw::labels(&layout.placed, style));
+    if !style.diagram {
+        // The blank control: the same canvas, nothing on it.
+        items.clear();
+    }
     let scene = Scene {
         id: problem.id.clone(),
         width: style.canvas,

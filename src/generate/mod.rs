@@ -27,7 +27,7 @@
 //!
 //! The rewrites (`rewrite/`): `aux` (auxiliary lines), `backward` (the backward
 //! question), `phrasing` (other wordings of the question), `unrelated` (unrelated
-//! shapes); and here `with_info`, `relabel` and `refresh_texts`.
+//! shapes); and here `with_info`, `with_modality`, `relabel` and `refresh_texts`.
 //!
 //! `formula_checks` (tests only): every formula recomputed independently from its
 //! shape's geometry, and inverted.
@@ -78,7 +78,7 @@ pub use self::{
     text::TextError,
 };
 use rayon::prelude::*;
-pub use rewrite::{AidsError, UnrelatedError};
+pub use rewrite::{aux::AidsError, unrelated::UnrelatedError};
 pub use rng::problem_seed;
 use std::ops::RangeInclusive;
 
@@ -211,6 +211,7 @@ pub fn generate_one(opts: &GenerateOptions, index: u64) -> Result<Problem, Gener
         standard_only: opts.standard_only,
         phrasing: 0,
         backward: false,
+        modality: Modality::Base,
     };
     let cfg = tree_config(&params);
     let id = format!("s{}-{index:06}", opts.seed);
@@ -360,6 +361,67 @@ pub(crate) fn with_info(p: &Problem, info: Info) -> Result<Problem, TextError> {
     let mut q = p.clone();
     q.params.info = info;
     text::refresh(&mut q)?;
+    Ok(q)
+}
+
+/// Why a problem has no version on a rung of the modality ladder.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModalityError {
+    /// `vision-dominant` draws every given on the image; this one has no label
+    /// there (an area, a perimeter, a height, or a value given as `a·x + b`).
+    #[error("{given} cannot be drawn on the image, so vision-dominant would drop it")]
+    Undrawable { given: String },
+    #[error(transparent)]
+    Text(#[from] TextError),
+}
+
+/// The same problem on rung `m` of MathVerse's modality ladder: both texts
+/// rewritten to hold the facts the rung keeps; on `vision-dominant` every given is
+/// drawn on the image (`info` = image), and a problem with a given that has no
+/// label there has no such version.
+pub(crate) fn with_modality(p: &Problem, m: Modality) -> Result<Problem, ModalityError> {
+    let mut q = p.clone();
+    q.params.modality = m;
+    if m == Modality::VisionDominant {
+        q.params.info = Info::Image;
+    }
+    text::refresh(&mut q)?;
+    if m == Modality::VisionDominant {
+        let d = &q.diagram;
+        let given =
+            |status: Status, expr: &Option<String>| status == Status::Given || expr.is_some();
+        let side = d
+            .sides
+            .iter()
+            .find(|s| given(s.status, &s.expr) && !s.shown);
+        let angle = d
+            .angles
+            .iter()
+            .find(|a| given(a.status, &a.expr) && !a.shown);
+        let measure = d.measures.iter().find(|m| given(m.status, &m.expr));
+        let undrawable = match (side, angle, measure) {
+            (Some(s), _, _) => Some(format!("the {} side", s.name.coordinate)),
+            (_, Some(a), _) => Some(format!("the {} angle", a.name.coordinate)),
+            (_, _, Some(m)) => {
+                let what = match m.kind {
+                    MeasureKind::Area => "area",
+                    MeasureKind::Perimeter => "perimeter",
+                    MeasureKind::ArcLength => "arc length",
+                    MeasureKind::Height => "height",
+                };
+                let shape = d
+                    .shapes
+                    .get(m.shape)
+                    .map_or("", |s| s.name.coordinate.as_str());
+                Some(format!("the {what} of the {shape} shape"))
+            }
+            _ => None,
+        };
+        if let Some(given) = undrawable {
+            return Err(ModalityError::Undrawable { given });
+        }
+    }
     Ok(q)
 }
 

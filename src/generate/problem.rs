@@ -38,6 +38,36 @@ pub enum Info {
     Text,
 }
 
+/// How the question's information is split between its text and its image: a rung
+/// of MathVerse's modality ladder (Zhang et al., ECCV 2024, §2.2). The text's facts
+/// are of three kinds: descriptive information (DI: which shapes there are and how
+/// they are joined), implicit properties (IP: shape kinds, right angles, angle
+/// relations) and essential conditions (EC: the given values).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Modality {
+    /// GeomVerse's own split: non-standard shape kinds, and the givens not on the image.
+    #[default]
+    #[serde(skip)]
+    Base,
+    /// DI, every IP and every EC in the text; the base's image.
+    TextDominant,
+    /// Every IP and every EC in the text, no DI; the base's image.
+    TextLite,
+    /// Every EC in the text, and the IPs the image shows by no mark; the base's image.
+    VisionIntensive,
+    /// Only the IPs the image shows by no mark in the text; every given drawn on the
+    /// image (`info` = image).
+    VisionDominant,
+}
+
+impl Modality {
+    /// Whether this is GeomVerse's own split (serde leaves it out of a Problem's JSON).
+    pub(crate) fn is_base(&self) -> bool {
+        *self == Modality::Base
+    }
+}
+
 /// What the question asks for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
@@ -98,6 +128,10 @@ pub struct Params {
     /// Absent from a Problem's JSON when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub backward: bool,
+    /// How the information is split between text and image (the `modality` axis).
+    /// Absent from a Problem's JSON when GeomVerse's own.
+    #[serde(default, skip_serializing_if = "Modality::is_base")]
+    pub modality: Modality,
 }
 
 /// A text in both annotation styles.

@@ -70,6 +70,11 @@ impl VariantError {
                  has room, or no colour is left that is told apart from the diagram's (a \
                  relation item: no drawn segment)",
             )),
+            VariantError::NoModality(_) => Some((
+                Axis::MODALITY,
+                "modality=vision-dominant where a given has no label on the image (an area, a \
+                 perimeter, a height, or a value given as a·x + b)",
+            )),
             VariantError::TooManyGrays { .. } => Some((
                 Axis::PALETTE,
                 "palette=grayscale where the fill opacity shows fewer nameable greys than \
@@ -164,6 +169,10 @@ pub enum VariantError {
     /// `values=k`: no redraw, or a problem its seed does not generate again.
     #[error("no values variant: {0}")]
     NoValues(crate::generate::GenerateError),
+    /// `modality=vision-dominant` on a problem with a given that has no label
+    /// on the image.
+    #[error("no modality variant: {0}")]
+    NoModality(crate::generate::ModalityError),
     #[error("no unrelated shape: {0}")]
     NoUnrelated(crate::generate::rewrite::unrelated::UnrelatedError),
     /// Its image and texts equal its base's (`info=image` for a problem whose

@@ -462,6 +462,7 @@ fn finish(
             standard_only: false,
             phrasing: 0,
             backward: false,
+            modality: crate::generate::Modality::Base,
         },
         question: both(question),
         cot: both(cot),

@@ -14,6 +14,3 @@ pub(crate) mod backward;
 pub(crate) mod phrasing;
 pub(crate) mod unrelated;
 pub(crate) mod values;
-
-pub use aux::AidsError;
-pub use unrelated::UnrelatedError;

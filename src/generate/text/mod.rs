@@ -1,17 +1,20 @@
 //! Names, labels, questions and solutions, in both annotation styles.
 //!
-//! Everything here is a pure function of the diagram, the steps and `params.info`, so a
-//! Problem can be rewritten (values moved between image and text, letters permuted) and
-//! its texts regenerated consistently. Wording follows GeomVerse's tables 3 and 4.
+//! Everything here is a pure function of the diagram, the steps and `params` (info,
+//! phrasing, modality), so a Problem can be rewritten (values moved between image
+//! and text, letters permuted, facts moved along the modality ladder) and its texts
+//! regenerated consistently. Wording follows GeomVerse's tables 3 and 4.
 //!
 //! ```text
 //! naming   the names of points, shapes, sides and angles, and the labels drawn
+//! ladder   the modality ladder: each fact's kind (DI, IP, EC), which rung keeps it
 //! wording  the sentences: element phrases, the question's facts, the solution's steps
 //! ```
 //!
 //! The question's frame (its wording, the π and rounding sentences) is
 //! [`phrasing`]'s.
 
+mod ladder;
 mod naming;
 mod wording;
 

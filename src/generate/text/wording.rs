@@ -2,12 +2,13 @@
 //! from the names [`super::naming`] gave: each element's phrase, the question's facts
 //! and asked quantity, and each step's worked explanation (GeomVerse's tables 3 and 4).
 
+use super::ladder::{self, Kind};
 use super::{TextError, bad};
 use crate::generate::build::linear_text;
 use crate::generate::expr::{Expr, add, fmt_num, mul, n, sub};
 use crate::generate::formulas::{self, Ctx, Formula, StepWords, capitalise};
 use crate::generate::problem::{
-    Annotation, Diagram, ElementRef, Info, MeasureKind, Problem, SideKind, Status, Step,
+    Annotation, Diagram, ElementRef, Info, MeasureKind, Modality, Problem, SideKind, Status, Step,
 };
 use crate::generate::rewrite::phrasing;
 use crate::generate::shapes::{Role, ShapeKind};
@@ -150,7 +151,7 @@ impl<'a> W<'a> {
 }
 
 /// "a", "a and b", "a, b and c".
-fn join(items: &[String]) -> String {
+pub(super) fn join(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
@@ -241,9 +242,21 @@ impl StepWords for W<'_> {
 }
 
 /// Question and solution in one style.
+///
+/// GeomVerse's own split (`Modality::Base`) states the non-standard shapes' kinds
+/// and the givens not on the image (with the givens in the text, connectors and
+/// every other shape's kind too). A rung of the modality ladder gathers every fact
+/// (every kind, connector and given, and with `text-dominant` the descriptive
+/// sentences first) and keeps those of the kinds its text holds
+/// ([`ladder::keeps`]).
 pub(super) fn write(p: &Problem, a: Annotation) -> Result<(String, String), TextError> {
     let d = &p.diagram;
-    let mut facts = Facts::default();
+    let modality = p.params.modality;
+    let every = modality != Modality::Base;
+    let mut facts = Facts {
+        every,
+        ..Facts::default()
+    };
     facts.of_steps(p, a);
     facts.of_unused_givens(p, a);
     let root_step = p.steps.last().ok_or_else(|| bad("no steps".into()))?;
@@ -254,19 +267,41 @@ pub(super) fn write(p: &Problem, a: Annotation) -> Result<(String, String), Text
     ) {
         facts.mentioned.push(s);
     }
-    if p.params.info == Info::Text {
+    if p.params.info == Info::Text || every {
         facts.of_unmentioned_shapes(p, a);
     }
+    let mut kept: Vec<(Kind, String)> = facts
+        .facts
+        .into_iter()
+        .filter(|(kind, _)| ladder::keeps(modality, *kind))
+        .collect();
+    if every {
+        // A rung states the properties before the conditions.
+        kept.sort_by_key(|(kind, _)| *kind == Kind::Condition);
+    }
+    let kept: Vec<String> = kept.into_iter().map(|(_, text)| text).collect();
     let asked = asked_phrase(d, a, root_step);
     let cot = solution(p, a)?;
-    let question = phrasing::question_of(p, &join(&facts.facts), &asked, &cot);
+    let mut question = phrasing::question_of(p, &join(&kept), &asked, &cot);
+    if ladder::keeps(modality, Kind::Descriptive) && every {
+        // The descriptive information leads, in sentences of its own.
+        let lead: Vec<String> = ladder::descriptive(d, a)
+            .iter()
+            .map(|s| format!("{}.", capitalise(s)))
+            .collect();
+        question = format!("{} {question}", lead.join(" "));
+    }
     Ok((question, cot))
 }
 
 /// The question's facts as they are gathered, and what they have named so far.
 #[derive(Default)]
 struct Facts {
-    facts: Vec<String>,
+    /// Each fact with its kind.
+    facts: Vec<(Kind, String)>,
+    /// Gather every fact of every kind (a rung of the modality ladder), not only
+    /// those GeomVerse's own split states.
+    every: bool,
     /// Elements whose given value is stated.
     stated: Vec<ElementRef>,
     /// Shapes whose kind is stated.
@@ -276,9 +311,22 @@ struct Facts {
 }
 
 impl Facts {
+    /// The fact that shape `s` is of its kind.
+    fn kind_of(&mut self, d: &Diagram, a: Annotation, s: usize, description: &str) {
+        let name = match a {
+            Annotation::Coordinate => &d.shapes[s].name.coordinate,
+            Annotation::Individual => &d.shapes[s].name.individual,
+        };
+        let marked = ladder::kind_is_marked(d, s);
+        self.facts.push((
+            Kind::Property { marked },
+            format!("the {name} shape is {description}"),
+        ));
+    }
+
     /// From the root down (steps are stored children first): each non-standard
     /// shape's kind, connectors when givens are in the text, and every given value
-    /// not on the image.
+    /// not on the image (every one, on a rung of the ladder).
     fn of_steps(&mut self, p: &Problem, a: Annotation) {
         let d = &p.diagram;
         let info = p.params.info;
@@ -288,21 +336,24 @@ impl Facts {
                 if !step.kind.is_standard() && !self.introduced.contains(&s) {
                     self.introduced.push(s);
                     self.mentioned.push(s);
-                    let name = match a {
-                        Annotation::Coordinate => &d.shapes[s].name.coordinate,
-                        Annotation::Individual => &d.shapes[s].name.individual,
-                    };
-                    self.facts
-                        .push(format!("the {name} shape is {}", step.kind.description()));
+                    self.kind_of(d, a, s, step.kind.description());
                 }
             }
-            if let (Some(c), Info::Text) = (step.kind.def().connector(), info) {
-                self.facts.push(format!(
-                    "{} and {} are {}",
-                    w.name(Role::Angle(0)),
-                    w.name(Role::Angle(1)),
-                    c.word
-                ));
+            if let Some(c) = step.kind.def().connector() {
+                if info == Info::Text || self.every {
+                    // Shown by the drawing: the two angles' lines meet as the
+                    // connector says (GeomVerse states it only with the givens in the
+                    // text), and a complementary pair's right angle is marked.
+                    self.facts.push((
+                        Kind::Property { marked: true },
+                        format!(
+                            "{} and {} are {}",
+                            w.name(Role::Angle(0)),
+                            w.name(Role::Angle(1)),
+                            c.word
+                        ),
+                    ));
+                }
             }
             let mut bindings: Vec<&crate::generate::problem::Binding> =
                 step.inputs.iter().collect();
@@ -313,13 +364,15 @@ impl Facts {
                 }
                 let (status, shown, expr) = element_state(d, b.element);
                 let given = status == Status::Given || expr.is_some();
-                if !given || shown {
+                if !given || (shown && !self.every) {
                     continue;
                 }
                 self.stated.push(b.element);
                 let value = expr.unwrap_or_else(|| fmt_num(b.value));
-                self.facts
-                    .push(w.clause(b.role, &value, info == Info::Text));
+                self.facts.push((
+                    Kind::Condition,
+                    w.clause(b.role, &value, info == Info::Text || self.every),
+                ));
                 if let (Some(s), ElementRef::Measure(_) | ElementRef::Side(_)) =
                     (step.shape, b.element)
                 {
@@ -342,7 +395,7 @@ impl Facts {
             .collect();
         for (i, side) in d.sides.iter().enumerate() {
             let free = side.status == Status::Given
-                && !side.shown
+                && (!side.shown || self.every)
                 && side.expr.is_none()
                 && !bound.contains(&ElementRef::Side(i));
             if !free {
@@ -350,7 +403,7 @@ impl Facts {
             }
             let value = fmt_num(side.value);
             let shape = side.shapes.last().copied().unwrap_or(0);
-            self.facts.push(match a {
+            let fact = match a {
                 Annotation::Coordinate => format!(
                     "the length of the {} side of {} is {value}",
                     side.name.coordinate,
@@ -360,21 +413,22 @@ impl Facts {
                     "the length of the side marked with {} is {value}",
                     side.name.individual
                 ),
-            });
+            };
+            self.facts.push((Kind::Condition, fact));
             self.mentioned.push(shape);
         }
     }
 
-    /// With the givens in the text, every shape no fact names yet, by its kind.
+    /// With the givens in the text, every shape no fact names yet, by its kind; on
+    /// a rung of the ladder, every shape whose kind is not stated yet.
     fn of_unmentioned_shapes(&mut self, p: &Problem, a: Annotation) {
         for (s, shape) in p.diagram.shapes.iter().enumerate() {
-            if !self.mentioned.contains(&s) {
-                let name = match a {
-                    Annotation::Coordinate => &shape.name.coordinate,
-                    Annotation::Individual => &shape.name.individual,
-                };
-                self.facts
-                    .push(format!("the {name} shape is {}", shape.kind.description()));
+            let said = match self.every {
+                true => self.introduced.contains(&s),
+                false => self.mentioned.contains(&s),
+            };
+            if !said {
+                self.kind_of(&p.diagram, a, s, shape.kind.description());
             }
         }
     }

@@ -22,6 +22,7 @@
 //! jpeg        stored as JPEG                   dots        point dots drawn or not
 //! blur        pixels blurred (pixel stage)        values      the givens drawn again
 //!                                                  choices     the options rotated
+//!                                                  modality    MathVerse's ladder, blank
 //! ```
 
 mod annotation;
@@ -34,6 +35,7 @@ mod fontsize;
 mod info;
 mod jpeg;
 mod linewidth;
+mod modality;
 mod opacity;
 mod palette;
 mod phrasing;
@@ -75,6 +77,7 @@ pub const AXES: &[Axis] = &[
     Axis(&blur::DEF),
     Axis(&values::DEF),
     Axis(&choices::DEF),
+    Axis(&modality::DEF),
 ];
 
 /// The axes that code outside their own file names.
@@ -85,6 +88,7 @@ impl Axis {
     pub(crate) const PALETTE: Axis = Axis(&palette::DEF);
     pub(crate) const VALUES: Axis = Axis(&values::DEF);
     pub(crate) const CHOICES: Axis = Axis(&choices::DEF);
+    pub(crate) const MODALITY: Axis = Axis(&modality::DEF);
 }
 
 /// The definition of one axis.

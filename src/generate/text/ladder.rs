@@ -1,0 +1,223 @@
+//! MathVerse's modality ladder in words: which of a question's facts each rung keeps,
+//! the descriptive sentences only `text-dominant` states, and which implicit
+//! properties the image shows by a mark.
+//!
+//! A fact is one of three kinds (MathVerse §2.2): descriptive information (DI: the
+//! shapes and how they are joined), an implicit property (IP: a shape's kind, an
+//! angle relation) or an essential condition (EC: a given value).
+
+use crate::generate::problem::{Annotation, Diagram, Modality, SideKind};
+use crate::generate::shapes::ShapeKind;
+
+/// What a fact of the question says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Descriptive information: the shapes, their points and how they are joined.
+    Descriptive,
+    /// An implicit property; `marked` when the image shows it by a mark (a right
+    /// triangle's right-angle mark) or by its lines alone (two angles that are
+    /// vertical, supplementary or complementary, as GeomVerse takes them with the
+    /// givens on the image).
+    Property { marked: bool },
+    /// An essential condition: a given value.
+    Condition,
+}
+
+/// Whether `m`'s text keeps a fact of kind `k`.
+pub(super) fn keeps(m: Modality, k: Kind) -> bool {
+    match m {
+        Modality::Base | Modality::TextDominant => true,
+        Modality::TextLite => k != Kind::Descriptive,
+        Modality::VisionIntensive => {
+            matches!(k, Kind::Condition | Kind::Property { marked: false })
+        }
+        Modality::VisionDominant => k == Kind::Property { marked: false },
+    }
+}
+
+/// Whether shape `s`'s kind is shown by the image's marks alone: a right triangle
+/// whose right angle carries a right-angle mark. Nothing else is: equal sides,
+/// parallel sides and the kinds of round shapes have no mark of their own.
+pub(super) fn kind_is_marked(d: &Diagram, s: usize) -> bool {
+    let Some(shape) = d.shapes.get(s) else {
+        return false;
+    };
+    match (shape.kind, shape.vertices.as_slice()) {
+        (ShapeKind::RightTriangle, &[a, corner, b]) => d
+            .right_angles
+            .iter()
+            .any(|r| r[1] == corner && (r[0] == a || r[0] == b) && (r[2] == a || r[2] == b)),
+        _ => false,
+    }
+}
+
+/// The descriptive sentences: the diagram's points (coordinate style, where
+/// points are named on the image), its shapes, and each side two shapes share, in
+/// the order the shapes were built.
+pub(super) fn descriptive(d: &Diagram, a: Annotation) -> Vec<String> {
+    let mut out = Vec::new();
+    let name = |s: usize| match a {
+        Annotation::Coordinate => format!("the {} shape", d.shapes[s].name.coordinate),
+        Annotation::Individual => format!("the {} shape", d.shapes[s].name.individual),
+    };
+    let shapes: Vec<String> = (0..d.shapes.len()).map(name).collect();
+    let count = match shapes.len() {
+        1 => "one shape".to_string(),
+        n => format!("{n} shapes"),
+    };
+    let shapes = format!("{count}: {}", super::wording::join(&shapes));
+    let points: Vec<String> = d
+        .points
+        .iter()
+        .filter(|p| !p.name.is_empty())
+        .map(|p| p.name.clone())
+        .collect();
+    out.push(match a {
+        Annotation::Coordinate if !points.is_empty() => format!(
+            "the diagram has the points {} and {shapes}",
+            super::wording::join(&points)
+        ),
+        _ => format!("the diagram has {shapes}"),
+    });
+    for side in d.sides.iter().filter(|s| s.kind == SideKind::Edge) {
+        if let [first, second, ..] = side.shapes[..] {
+            out.push(match a {
+                Annotation::Coordinate => format!(
+                    "{} and {} share the {} side",
+                    name(first),
+                    name(second),
+                    side.name.coordinate
+                ),
+                Annotation::Individual => {
+                    format!("{} and {} share a side", name(first), name(second))
+                }
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::generate::expr::fmt_num;
+    use crate::generate::problem::{Annotation, Info, Modality, Problem, Status};
+    use crate::generate::{GenerateOptions, ModalityError, generate_one, with_modality};
+
+    /// Every given of `p` as the texts write it: its value, or its `a·x + b`.
+    fn givens(p: &Problem) -> Vec<String> {
+        let d = &p.diagram;
+        let given = |s: Status, e: &Option<String>| s == Status::Given || e.is_some();
+        let text = |v: f64, e: &Option<String>| e.clone().unwrap_or_else(|| fmt_num(v));
+        (d.sides.iter().filter(|s| given(s.status, &s.expr)))
+            .map(|s| text(s.value, &s.expr))
+            .chain(
+                (d.angles.iter().filter(|a| given(a.status, &a.expr)))
+                    .map(|a| text(a.value, &a.expr)),
+            )
+            .chain(
+                (d.measures.iter().filter(|m| given(m.status, &m.expr)))
+                    .map(|m| text(m.value, &m.expr)),
+            )
+            .collect()
+    }
+
+    /// The question without the π and rounding sentences of any wording.
+    fn without_frame(q: &str) -> String {
+        q.split(". ")
+            .filter(|s| !s.contains("3.14") && !s.contains("decimal places"))
+            .collect::<Vec<_>>()
+            .join(". ")
+    }
+
+    /// Checked against the Problem's own diagram, not the writer's bookkeeping.
+    #[test]
+    fn each_rung_states_what_it_keeps_and_the_image_shows_the_rest() {
+        let mut dominant = 0;
+        for info in [Info::Image, Info::Text] {
+            let opts = GenerateOptions {
+                info,
+                ..GenerateOptions::default()
+            };
+            for i in 0..120 {
+                let p = generate_one(&opts, i).unwrap();
+                let rung = |m| with_modality(&p, m).unwrap();
+                let (td, tl, vi) = (
+                    rung(Modality::TextDominant),
+                    rung(Modality::TextLite),
+                    rung(Modality::VisionIntensive),
+                );
+                for q in [&td, &tl, &vi] {
+                    assert_eq!((q.answer, &q.cot), (p.answer, &p.cot));
+                }
+                for a in Annotation::ALL {
+                    let (td_q, tl_q, vi_q) =
+                        (td.question.get(a), tl.question.get(a), vi.question.get(a));
+                    // text-lite is text-dominant without its leading description.
+                    assert!(
+                        td_q.len() > tl_q.len() && td_q.ends_with(tl_q),
+                        "{td_q}\n{tl_q}"
+                    );
+                    assert!(td_q.starts_with("The diagram has "), "{td_q}");
+                    for g in givens(&p) {
+                        for q in [td_q, tl_q, vi_q] {
+                            assert!(q.contains(&g), "{}: {g} not stated in {q}", p.id);
+                        }
+                    }
+                    if a == Annotation::Coordinate {
+                        for pt in &p.diagram.points {
+                            assert!(td_q.contains(&pt.name), "{}: {} unnamed", p.id, pt.name);
+                        }
+                    }
+                    // vision-intensive drops exactly the marked right triangles' kinds.
+                    for (s, shape) in p.diagram.shapes.iter().enumerate() {
+                        let fact = format!(
+                            "the {} shape is {}",
+                            shape.name.get(a),
+                            shape.kind.description()
+                        );
+                        assert!(tl_q.contains(&fact), "{tl_q}: {fact}");
+                        let marked = super::kind_is_marked(&p.diagram, s);
+                        assert_eq!(vi_q.contains(&fact), !marked, "{vi_q}: {fact}");
+                    }
+                }
+                match with_modality(&p, Modality::VisionDominant) {
+                    Ok(vd) => {
+                        dominant += 1;
+                        assert_eq!(vd.answer, p.answer);
+                        for a in Annotation::ALL {
+                            // No number is stated: every given is a label on the image.
+                            let q = without_frame(vd.question.get(a));
+                            assert!(!q.chars().any(|c| c.is_ascii_digit()), "{}: {q}", p.id);
+                            let d = &vd.diagram;
+                            let labels: Vec<&str> =
+                                (d.sides.iter().filter(|s| s.status == Status::Given))
+                                    .filter_map(|s| s.label.get(a))
+                                    .chain(
+                                        (d.angles.iter().filter(|x| x.status == Status::Given))
+                                            .filter_map(|x| x.label.get(a)),
+                                    )
+                                    .collect();
+                            for g in givens(&vd) {
+                                assert!(
+                                    labels.iter().any(|l| l.contains(&g)),
+                                    "{}: {g} not drawn",
+                                    p.id
+                                );
+                            }
+                        }
+                    }
+                    Err(ModalityError::Undrawable { .. }) => {
+                        assert!(
+                            !p.diagram.measures.is_empty()
+                                || givens(&p).iter().any(|g| g.contains('x')),
+                            "{}: refused with nothing undrawable",
+                            p.id
+                        );
+                    }
+                    Err(e) => panic!("{}: {e}", p.id),
+                }
+            }
+        }
+        assert!(dominant > 0);
+    }
+}

@@ -1,0 +1,70 @@
+//! `modality`: MathVerse's modality ladder (Zhang et al., ECCV 2024, §2.2) — the
+//! same problem with its information moved between the text and the image — and a
+//! blank-image control.
+//!
+//! The question's facts are descriptive information (DI: the shapes, their points,
+//! the sides they share), implicit properties (IP: shape kinds, angle relations) and
+//! essential conditions (EC: the given values); `generate::text` writes each rung's
+//! text from the Problem's own diagram and steps.
+
+use super::{AxisDef, Change, OnScene, Values, chosen, words};
+use crate::generate::{Modality, ModalityError, with_modality};
+use crate::variants::VariantError;
+
+/// A value of the axis: a rung of the ladder, or the blank control.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Level {
+    Rung(Modality),
+    /// A white canvas of the same size; the base's texts.
+    Blank,
+}
+
+/// In MathVerse's order, from the most text to the most image.
+const CHOICES: [(&str, Level); 5] = [
+    ("text-dominant", Level::Rung(Modality::TextDominant)),
+    ("text-lite", Level::Rung(Modality::TextLite)),
+    ("vision-intensive", Level::Rung(Modality::VisionIntensive)),
+    ("vision-dominant", Level::Rung(Modality::VisionDominant)),
+    ("blank", Level::Blank),
+];
+static WORDS: [&str; 5] = words(&CHOICES);
+
+pub(super) static DEF: AxisDef = AxisDef {
+    name: "modality",
+    changes: "how the question's information is split between text and image (MathVerse's ladder): text-dominant states the descriptive information (points, shapes, shared sides), every implicit property (shape kinds, angle relations) and every given value, with the base's image; text-lite drops the descriptive sentences; vision-intensive also drops the properties the image shows (a right triangle by its right-angle mark, two angles vertical, supplementary or complementary by their lines); vision-dominant states no given and no marked property, and draws every given on the image (a problem with a given that has no label there — an area, a perimeter, a height, a value as a·x + b — gets no such variant, and the run says how many); blank is a white canvas of the same size with the base's texts, the control for whether a score needs the diagram at all",
+    from: "MathVerse (ECCV 2024) §2.2: text-dominant, text-lite, vision-intensive, vision-dominant; blank: ours",
+    base: "GeomVerse's own split",
+    base_number: None,
+    sweep: &WORDS,
+    values: Values::Choice(&WORDS),
+    numeric: false,
+    plot_title: "modality (MathVerse's ladder, most text first)",
+    look: Some(|s, look| {
+        if chosen(&CHOICES, s) == Some(Level::Blank) {
+            look.style.diagram = false;
+        }
+    }),
+    rewrite: Some(|s, p, _| match chosen(&CHOICES, s) {
+        Some(Level::Rung(m)) => with_modality(&p, m).map_err(|e| match e {
+            ModalityError::Text(error) => VariantError::Problem {
+                axis: "modality",
+                error,
+            },
+            e => VariantError::NoModality(e),
+        }),
+        _ => Ok(p),
+    }),
+    pixels: None,
+    on_scene: OnScene::NeedsProblem,
+    may_change: &[
+        Change::Question,
+        Change::Cot,
+        Change::LabelsAdded,
+        Change::LabelsRemoved,
+        Change::LabelsMoved,
+        Change::Leaders,
+        Change::PathsRemoved,
+    ],
+    relations: false,
+    order: 5,
+};
