@@ -119,7 +119,7 @@ pub(super) fn compare(
         base_id: base.id().to_string(),
         label: variant.label(),
         variant: values,
-        identical: changes.is_empty() && !bytes_differ,
+        identical: changes.is_empty() && !bytes_differ && !axes.iter().all(|a| a.made_when_same),
         changes,
         undeclared,
         scale_ratio,

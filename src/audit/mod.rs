@@ -94,7 +94,8 @@ pub(crate) struct AuditRow {
     pub changes: Changes,
     /// Kinds changed that none of the variant's axes declares.
     pub undeclared: Vec<Change>,
-    /// Nothing changed: the same image bytes and texts as the base.
+    /// Nothing changed: the same image bytes and texts as the base, on axes that
+    /// do not make such a variant on purpose (`AxisDef::made_when_same`).
     pub identical: bool,
     /// The variant's diagram scale over its base's (manifest `layout.scale`), when
     /// both rows have one and they differ.

@@ -96,6 +96,15 @@ enum Attach {
         others: Vec<Px>,
         shapes: Vec<Vec<Px>>,
     },
+    /// A shape's area, perimeter, arc length or height (`modality=vision-dominant`):
+    /// inside its shape's outer outline and out of its holes, where no other shape
+    /// is (shapes meet only along their sides); never inside another shape (`others`,
+    /// their outlines), where it would be read as that shape's.
+    Region {
+        outer: Vec<Px>,
+        holes: Vec<Vec<Px>>,
+        others: Vec<Vec<Px>>,
+    },
 }
 
 /// Distance from `p` to segment `ab`.
@@ -136,6 +145,11 @@ impl Attach {
                     .map(|&q| len(sub(c, q)))
                     .fold(f32::INFINITY, f32::min),
             ),
+            // Inside its own shape, no other can be meant; outside, none is.
+            Attach::Region { outer, holes, .. } => {
+                let own = inside(outer, c) && !holes.iter().any(|h| inside(h, c));
+                return if own { f32::INFINITY } else { 0.0 };
+            }
         };
         if other.is_infinite() {
             f32::INFINITY
@@ -148,7 +162,7 @@ impl Attach {
     fn holds(&self, c: Px) -> bool {
         let clear = match self {
             Attach::Point { shapes, .. } => !shapes.iter().any(|poly| inside(poly, c)),
-            Attach::Angle { .. } | Attach::Segment { .. } => true,
+            Attach::Angle { .. } | Attach::Segment { .. } | Attach::Region { .. } => true,
         };
         clear && self.ratio(c) >= ATTACH_RATIO
     }
@@ -161,6 +175,9 @@ impl Attach {
             Attach::Angle { own, wedges, .. } => {
                 let [a, v, b] = *own;
                 !in_wedge(c, a, v, b) && wedges.iter().any(|&[a, v, b]| in_wedge(c, a, v, b))
+            }
+            Attach::Region { outer, others, .. } => {
+                !inside(outer, c) && others.iter().any(|o| inside(o, c))
             }
             Attach::Segment { .. } | Attach::Point { .. } => false,
         }
@@ -391,6 +408,7 @@ fn kept(
 fn requests(p: &Problem, fit: &Fit, a: Annotation, style: &Style) -> Vec<Request> {
     let mut out = angle_requests(p, fit, a, style.canvas);
     out.extend(side_requests(p, fit, a));
+    out.extend(measure_requests(p, fit, a));
     if a == Annotation::Coordinate {
         out.extend(vertex_requests(p, fit));
     }
@@ -519,6 +537,66 @@ fn side_requests(p: &Problem, fit: &Fit, a: Annotation) -> Vec<Request> {
         });
     }
     out
+}
+
+/// A shape's drawn measures ("Area = 50", `modality=vision-dominant`): around the
+/// centroid of its outer outline, inside it.
+fn measure_requests(p: &Problem, fit: &Fit, a: Annotation) -> Vec<Request> {
+    let mut out = Vec::new();
+    let polys = outline_polylines(p);
+    for m in &p.diagram.measures {
+        let Some(text) = m.label.get(a) else {
+            continue;
+        };
+        let mut contours = (polys.iter())
+            .filter(|(s, _)| *s == m.shape)
+            .map(|(_, poly)| poly.iter().map(|&q| fit.px(q)).collect::<Vec<Px>>());
+        let Some(outer) = contours.next() else {
+            continue;
+        };
+        let holes: Vec<Vec<Px>> = contours.collect();
+        let others = (polys.iter())
+            .filter(|(s, _)| *s != m.shape)
+            .map(|(_, poly)| poly.iter().map(|&q| fit.px(q)).collect())
+            .collect();
+        let anchor = centroid(&outer);
+        let dirs = (0..8)
+            .map(|k| rotate(UP, k as f32 * 45.0))
+            .collect::<Vec<Px>>();
+        out.push(Request {
+            text: text.to_string(),
+            anchor,
+            letter: false,
+            dirs: free(dirs, anchor),
+            base: 0.0,
+            along: None,
+            turn_cost: 20.0,
+            attach: Attach::Region {
+                outer,
+                holes,
+                others,
+            },
+        });
+    }
+    out
+}
+
+/// The area centroid of a closed polygon (its vertex mean when it has no area).
+fn centroid(poly: &[Px]) -> Px {
+    let (mut a2, mut cx, mut cy) = (0.0f32, 0.0f32, 0.0f32);
+    for (i, p) in poly.iter().enumerate() {
+        let q = poly[(i + 1) % poly.len()];
+        let cross = p[0] * q[1] - q[0] * p[1];
+        a2 += cross;
+        cx += (p[0] + q[0]) * cross;
+        cy += (p[1] + q[1]) * cross;
+    }
+    if a2.abs() < 1e-3 {
+        let n = poly.len().max(1) as f32;
+        let sum = poly.iter().fold([0.0, 0.0], |s, p| add(s, *p));
+        return scale(sum, 1.0 / n);
+    }
+    [cx / (3.0 * a2), cy / (3.0 * a2)]
 }
 
 /// Directions a label may turn all the way round from, best first, each 2.5 more

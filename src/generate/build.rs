@@ -176,6 +176,7 @@ impl Builder {
             value: 0.0,
             status: Status::Unused,
             expr: None,
+            label: Labels::default(),
         });
         self.measures
             .insert((shape, kind), self.d.measures.len() - 1);

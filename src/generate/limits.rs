@@ -434,6 +434,7 @@ impl Problem {
             let at = format!("diagram.measures[{i}]");
             number(&format!("{at}.value"), m.value, 0.0, MAX_VALUE)?;
             expr(&at, &m.expr)?;
+            labels(&format!("{at}.label"), &m.label)?;
         }
         for (i, st) in self.steps.iter().enumerate() {
             let at = format!("steps[{i}]");

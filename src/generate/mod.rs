@@ -369,7 +369,7 @@ pub(crate) fn with_info(p: &Problem, info: Info) -> Result<Problem, TextError> {
 #[non_exhaustive]
 pub enum ModalityError {
     /// `vision-dominant` draws every given on the image; this one has no label
-    /// there (an area, a perimeter, a height, or a value given as `a·x + b`).
+    /// there (none is drawn where the givens are not on the image).
     #[error("{given} cannot be drawn on the image, so vision-dominant would drop it")]
     Undrawable { given: String },
     #[error(transparent)]
@@ -399,7 +399,7 @@ pub(crate) fn with_modality(p: &Problem, m: Modality) -> Result<Problem, Modalit
             .angles
             .iter()
             .find(|a| given(a.status, &a.expr) && !a.shown);
-        let measure = d.measures.iter().find(|m| given(m.status, &m.expr));
+        let measure = (d.measures.iter()).find(|m| given(m.status, &m.expr) && m.label.is_empty());
         let undrawable = match (side, angle, measure) {
             (Some(s), _, _) => Some(format!("the {} side", s.name.coordinate)),
             (_, Some(a), _) => Some(format!("the {} angle", a.name.coordinate)),

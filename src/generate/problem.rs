@@ -162,6 +162,11 @@ pub struct Labels {
 }
 
 impl Labels {
+    /// Nothing drawn in either style.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.coordinate.is_none() && self.individual.is_none()
+    }
+
     pub(crate) fn get(&self, a: Annotation) -> Option<&str> {
         match a {
             Annotation::Coordinate => self.coordinate.as_deref(),
@@ -319,7 +324,8 @@ pub enum MeasureKind {
     Height,
 }
 
-/// A value of a whole shape that is never drawn (always stated in the text).
+/// A value of a whole shape: stated in the text, or, given on
+/// `modality=vision-dominant`, drawn inside its shape ("Area = 50").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Measure {
@@ -329,6 +335,9 @@ pub struct Measure {
     pub status: Status,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expr: Option<String>,
+    /// Drawn inside the shape; absent (nothing drawn) but on `vision-dominant`.
+    #[serde(default, skip_serializing_if = "Labels::is_empty")]
+    pub label: Labels,
 }
 
 /// What an auxiliary line is.

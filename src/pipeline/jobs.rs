@@ -139,7 +139,7 @@ fn each_variant(
     let mut out = Expanded::default();
     for variant in plan.variants() {
         let made = job(&variant).and_then(|j| match out.jobs.first() {
-            Some(base) if !variant.is_base() && j.same_as(base) => {
+            Some(base) if !variant.made_when_same() && j.same_as(base) => {
                 Err(JobError::of(&j.scene.id, VariantError::SameAsBase))
             }
             _ => Ok(j),

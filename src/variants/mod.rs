@@ -72,8 +72,8 @@ impl VariantError {
             )),
             VariantError::NoModality(_) => Some((
                 Axis::MODALITY,
-                "modality=vision-dominant where a given has no label on the image (an area, a \
-                 perimeter, a height, or a value given as a·x + b)",
+                "modality=vision-dominant where a given has no label on the image (none \
+                 should: every given is drawn there)",
             )),
             VariantError::TooManyGrays { .. } => Some((
                 Axis::PALETTE,

@@ -60,6 +60,13 @@ impl Variant {
         self.settings.is_empty()
     }
 
+    /// Made even where it draws and says what its base does: the base image
+    /// itself, or a variant every axis of which is made so
+    /// ([`super::AxisDef::made_when_same`]).
+    pub(crate) fn made_when_same(&self) -> bool {
+        self.is_base() || self.settings.iter().all(|s| s.axis().made_when_same)
+    }
+
     /// `<base_id>__<axis>-<value>[__<axis>-<value>…]`, or `base_id` for the base.
     pub fn id(&self, base_id: &str) -> String {
         let mut id = base_id.to_string();

@@ -108,7 +108,7 @@ pub(crate) fn check(p: &Problem) -> Result<(), TextError> {
 pub(super) fn refresh(p: &mut Problem) -> Result<(), TextError> {
     check(p)?;
     naming::refresh_names(&mut p.diagram);
-    naming::refresh_labels(&mut p.diagram, p.params.info);
+    naming::refresh_labels(&mut p.diagram, p.params.info, p.params.modality);
     let mut q = Texts::default();
     let mut c = Texts::default();
     for a in Annotation::ALL {

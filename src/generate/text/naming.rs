@@ -2,7 +2,7 @@
 //! and the labels the image draws, from the diagram alone.
 
 use crate::generate::expr::fmt_num;
-use crate::generate::problem::{Diagram, Info, Status, Texts};
+use crate::generate::problem::{Diagram, Info, Labels, MeasureKind, Modality, Status, Texts};
 
 /// Greek letters for angles (π is left out: it is the constant).
 const GREEK: [&str; 20] = [
@@ -121,10 +121,21 @@ fn status_rank(s: Status) -> u8 {
 }
 
 /// Which values are printed on the image and what label each element carries.
-pub(super) fn refresh_labels(d: &mut Diagram, info: Info) {
+/// With the givens on the image, each given side and angle is labelled with its
+/// value; `vision-dominant` draws every given, a value as `a·x + b` and a shape's
+/// area, perimeter, arc length or height ("Area = 50") too.
+pub(super) fn refresh_labels(d: &mut Diagram, info: Info, modality: Modality) {
+    let every = modality == Modality::VisionDominant;
+    let drawn = |status: Status, expr: &Option<String>| {
+        info == Info::Image
+            && match every {
+                true => status == Status::Given || expr.is_some(),
+                false => status == Status::Given && expr.is_none(),
+            }
+    };
     for s in &mut d.sides {
-        s.shown = s.status == Status::Given && s.expr.is_none() && info == Info::Image;
-        let value = fmt_num(s.value);
+        s.shown = drawn(s.status, &s.expr);
+        let value = s.expr.clone().unwrap_or_else(|| fmt_num(s.value));
         s.label.coordinate = s.shown.then(|| value.clone());
         s.label.individual = if s.shown {
             Some(value)
@@ -135,8 +146,11 @@ pub(super) fn refresh_labels(d: &mut Diagram, info: Info) {
         };
     }
     for a in &mut d.angles {
-        a.shown = a.status == Status::Given && a.expr.is_none() && info == Info::Image;
-        let value = format!("{}°", fmt_num(a.value));
+        a.shown = drawn(a.status, &a.expr);
+        let value = match &a.expr {
+            Some(e) => format!("{e}°"),
+            None => format!("{}°", fmt_num(a.value)),
+        };
         a.label.coordinate = a.shown.then(|| value.clone());
         a.label.individual = if a.shown {
             Some(value)
@@ -144,6 +158,21 @@ pub(super) fn refresh_labels(d: &mut Diagram, info: Info) {
             Some(a.name.individual.clone())
         } else {
             None
+        };
+    }
+    for m in &mut d.measures {
+        let shown = every && drawn(m.status, &m.expr);
+        let value = m.expr.clone().unwrap_or_else(|| fmt_num(m.value));
+        let what = match m.kind {
+            MeasureKind::Area => "Area",
+            MeasureKind::Perimeter => "Perimeter",
+            MeasureKind::ArcLength => "Arc length",
+            MeasureKind::Height => "Height",
+        };
+        let text = shown.then(|| format!("{what} = {value}"));
+        m.label = Labels {
+            coordinate: text.clone(),
+            individual: text,
         };
     }
 }

@@ -85,9 +85,11 @@ impl<'a> W<'a> {
         let noun = self.noun(role, i);
         match self.a {
             Annotation::Coordinate => format!("the {} {noun}", s.name.coordinate),
-            Annotation::Individual if s.shown => {
-                format!("the {noun} with length {}", fmt_num(s.value))
-            }
+            // Named by its label: its value, or its `a·x + b` on vision-dominant.
+            Annotation::Individual if s.shown => format!(
+                "the {noun} with length {}",
+                s.expr.clone().unwrap_or_else(|| fmt_num(s.value))
+            ),
             Annotation::Individual if s.status == Status::Asked => {
                 format!("the {noun} marked with \"?\"")
             }
@@ -99,9 +101,10 @@ impl<'a> W<'a> {
         let a = &self.d.angles[i];
         match self.a {
             Annotation::Coordinate => format!("the {} angle", a.name.coordinate),
-            Annotation::Individual if a.shown => {
-                format!("the angle with degree {}", fmt_num(a.value))
-            }
+            Annotation::Individual if a.shown => format!(
+                "the angle with degree {}",
+                a.expr.clone().unwrap_or_else(|| fmt_num(a.value))
+            ),
             Annotation::Individual => format!("the {} angle", a.name.individual),
         }
     }

@@ -33,6 +33,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Answer,
         Change::Leaders,
     ],
+    made_when_same: false,
     relations: false,
     // First: the rewrites after it keep the question it asks.
     order: 1,

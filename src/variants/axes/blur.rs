@@ -30,6 +30,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         apply: |_, _, _| Ok(()),
     },
     may_change: &[Change::Pixels],
+    made_when_same: false,
     relations: true,
     order: 5,
 };

@@ -27,6 +27,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     on_scene: OnScene::NeedsProblem,
     // The options are not drawn: only the texts and the letter change.
     may_change: &[Change::Question, Change::Cot, Change::Answer],
+    made_when_same: false,
     relations: true,
     order: 5,
 };

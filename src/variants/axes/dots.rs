@@ -26,6 +26,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[Change::PathsRemoved],
+    made_when_same: false,
     relations: true,
     order: 5,
 };

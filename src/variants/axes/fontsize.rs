@@ -36,6 +36,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::LabelSize, Change::LabelsMoved, Change::Leaders],
+    made_when_same: false,
     relations: true,
     order: 5,
 };

@@ -32,6 +32,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Cot,
         Change::Leaders,
     ],
+    made_when_same: false,
     relations: false,
     order: 5,
 };

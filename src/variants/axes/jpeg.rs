@@ -39,6 +39,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::Encoding],
+    made_when_same: false,
     relations: true,
     order: 5,
 };

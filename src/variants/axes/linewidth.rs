@@ -31,6 +31,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::Strokes],
+    made_when_same: false,
     relations: true,
     order: 5,
 };

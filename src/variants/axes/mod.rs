@@ -131,6 +131,12 @@ pub struct AxisDef {
     /// or solution (info, phrasing, backward, aux), and the individual annotation
     /// (whose image names no point the item's texts name), do not.
     pub relations: bool,
+    /// Whether a value that draws and says exactly what its base does is still
+    /// made: a rung of a ladder is a condition of its own on every base, so a study
+    /// compares the rungs on the same bases (`modality`: a base with no fact for a
+    /// rung to move is its own vision-dominant version). Otherwise such a variant
+    /// measures nothing and is skipped as `identical`; `audit` flags one made.
+    pub made_when_same: bool,
     /// When its hooks run among the other axes' (lower first; equal ones in SPEC
     /// order): other values before all (drawn again from the seed), the backward question before the rewrites that keep it, the wording
     /// before the texts are regenerated in it, the canvas size last.

@@ -31,7 +31,7 @@ static WORDS: [&str; 5] = words(&CHOICES);
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "modality",
-    changes: "how the question's information is split between text and image (MathVerse's ladder): text-dominant states the descriptive information (points, shapes, shared sides), every implicit property (shape kinds, angle relations) and every given value, with the base's image; text-lite drops the descriptive sentences; vision-intensive also drops the properties the image shows (a right triangle by its right-angle mark, two angles vertical, supplementary or complementary by their lines); vision-dominant states no given and no marked property, and draws every given on the image (a problem with a given that has no label there — an area, a perimeter, a height, a value as a·x + b — gets no such variant, and the run says how many); blank is a white canvas of the same size with the base's texts, the control for whether a score needs the diagram at all",
+    changes: "how the question's information is split between text and image (MathVerse's ladder): text-dominant states the descriptive information (points, shapes, shared sides), every implicit property (shape kinds, angle relations) and every given value, with the base's image; text-lite drops the descriptive sentences; vision-intensive also drops the properties the image shows (a right triangle by its right-angle mark, two angles vertical, supplementary or complementary by their lines); vision-dominant states no given and none of those properties, and draws every given on the image — a side or angle by its value (or its a·x + b), a shape's area, perimeter, arc length or height inside the shape (\"Area = 50\"); blank is a white canvas of the same size with the base's texts, the control for whether a score needs the diagram at all. Every value is made for every GeomVerse problem, even where it draws and says what the base does (a base with no fact for the rung to move), so the rungs are compared on the same bases",
     from: "MathVerse (ECCV 2024) §2.2: text-dominant, text-lite, vision-intensive, vision-dominant; blank: ours",
     base: "GeomVerse's own split",
     base_number: None,
@@ -65,6 +65,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Leaders,
         Change::PathsRemoved,
     ],
+    made_when_same: true,
     relations: false,
     order: 5,
 };

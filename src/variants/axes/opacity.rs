@@ -33,6 +33,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::Fills],
+    made_when_same: false,
     relations: true,
     order: 5,
 };

@@ -44,6 +44,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::Fills, Change::Question, Change::Cot],
+    made_when_same: false,
     relations: true,
     // After the rewrites that regenerate the texts (info, relabel), which would
     // otherwise bring the colour names back.

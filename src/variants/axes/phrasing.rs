@@ -29,6 +29,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[Change::Question],
+    made_when_same: false,
     relations: false,
     // Before the rewrites that regenerate the texts, which then keep the wording.
     order: 4,

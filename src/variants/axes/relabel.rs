@@ -28,6 +28,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     // Every letter is placed with the box of the widest letter, so a renamed one
     // stays where it was, with its leader.
     may_change: &[Change::LabelText, Change::Question, Change::Cot],
+    made_when_same: false,
     relations: true,
     order: 5,
 };

@@ -47,6 +47,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::LabelSize,
         Change::Leaders,
     ],
+    made_when_same: false,
     relations: true,
     order: 10,
 };

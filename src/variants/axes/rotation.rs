@@ -41,6 +41,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         },
     },
     may_change: &[Change::PathsMoved, Change::LabelsMoved, Change::Leaders],
+    made_when_same: false,
     relations: true,
     order: 5,
 };

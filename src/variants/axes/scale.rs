@@ -22,6 +22,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     pixels: None,
     on_scene: OnScene::NeedsProblem,
     may_change: &[Change::PathsMoved, Change::LabelsMoved, Change::Leaders],
+    made_when_same: false,
     relations: true,
     order: 5,
 };

@@ -39,6 +39,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Leaders,
         Change::Question,
     ],
+    made_when_same: false,
     relations: true,
     // After the backward question, before the auxiliary lines (which may use the
     // shapes it adds) and the wording.

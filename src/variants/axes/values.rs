@@ -45,6 +45,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Cot,
         Change::Answer,
     ],
+    made_when_same: false,
     relations: true,
     // First: it draws the problem again from its seed, before any rewrite.
     order: 0,
