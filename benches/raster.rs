@@ -70,7 +70,11 @@ fn benches(c: &mut Criterion) {
     };
     let ours: usize = images
         .iter()
-        .map(|img| geomrender::output::encode_png(img).unwrap().len())
+        .map(|img| {
+            geomrender::output::encode(geomrender::style::Encoding::Png, img)
+                .unwrap()
+                .len()
+        })
         .sum();
     let theirs: usize = images
         .iter()
@@ -86,7 +90,9 @@ fn benches(c: &mut Criterion) {
     group.bench_function("encode_png", |b| {
         b.iter(|| {
             for img in &images {
-                black_box(geomrender::output::encode_png(img).unwrap());
+                black_box(
+                    geomrender::output::encode(geomrender::style::Encoding::Png, img).unwrap(),
+                );
             }
         })
     });

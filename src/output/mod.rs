@@ -30,7 +30,6 @@ pub mod record;
 pub(crate) mod rows;
 
 pub use self::{dir::Dir, lock::LockError};
-pub use png::encode_png;
 
 use crate::style::Encoding;
 

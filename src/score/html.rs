@@ -114,6 +114,7 @@ fn render(s: &Scoring, images: &str) -> Result<String, ScoreError> {
     }
     rows_table(&mut h, s);
     worst_case_table(&mut h, s);
+    modality_table(&mut h, s);
     blind_table(&mut h, s);
     flips_section(&mut h, &s.flips, images);
     h += "</main>\n<script>\n";
@@ -236,6 +237,35 @@ fn worst_case_table(h: &mut String, s: &Scoring) {
             ratio(c.robustness),
             ratio(c.robustness_low),
             ratio(c.robustness_high),
+        );
+    }
+    h.push_str("</tbody></table>\n");
+}
+
+/// Per model: the blank control's gap (nothing without blank images).
+fn modality_table(h: &mut String, s: &Scoring) {
+    if s.report.modality.is_empty() {
+        return;
+    }
+    h.push_str("<h2 id=\"modality\">Does the score need the diagram?</h2>\n\
+                <p class=\"hint\">Accuracy on the base images minus on blank canvases with the same texts (<em>modality=blank</em>), paired per problem; bootstrap interval and exact McNemar test. Near zero: the model answers from the words.</p>\n");
+    h.push_str("<table><thead><tr><th>model</th><th class=\"num\">problems</th><th class=\"num\">blank gap (pp)</th>\
+                <th class=\"num\">95 % interval</th><th class=\"num\">right only with the diagram</th>\
+                <th class=\"num\">right only blank</th><th class=\"num\">McNemar p</th></tr></thead><tbody>\n");
+    let pp = |v: Option<f64>| v.map_or("—".into(), |v| format!("{:+.1}", 100.0 * v));
+    for m in &s.report.modality {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} … {}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.3}</td></tr>",
+            escape(&m.model),
+            m.blank_pairs,
+            pp(m.blank_gap),
+            pp(m.blank_gap_ci_low),
+            pp(m.blank_gap_ci_high),
+            m.right_only_with_diagram,
+            m.right_only_blank,
+            m.blank_mcnemar_p,
         );
     }
     h.push_str("</tbody></table>\n");

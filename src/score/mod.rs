@@ -36,6 +36,7 @@
 //! relation_report  relation items: accuracy per relation, domain, subset, mode;
 //!              the "Cannot be inferred" class's precision, recall and F1
 //! consistency  per (model, axis): base problems answered the same way on every variant
+//! modality     per model: the blank control's gap, how much the score needs the diagram
 //! blind        blind baselines: what the question text alone gets, cross-fitted by base
 //! not_drawn    the run's variants not drawn (`skipped.jsonl`), per value and reason
 //! items        per-image verdicts (`items.jsonl`)
@@ -74,6 +75,7 @@ mod join;
 mod letters;
 mod manifest;
 mod markdown;
+mod modality;
 mod normalize;
 mod not_drawn;
 mod option_text;
@@ -110,6 +112,7 @@ pub(crate) use items::item_rows;
 pub use items::{ItemRow, RelationKeys, Scalar};
 pub(crate) use join::score_predictions;
 pub(crate) use manifest::{BASE_AXIS, ManifestItem, parse_manifest};
+pub use modality::ModalityRow;
 pub use not_drawn::NotDrawn;
 pub(crate) use not_drawn::read_not_drawn;
 pub(crate) use predictions::{Prediction, parse_predictions};

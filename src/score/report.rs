@@ -51,6 +51,10 @@ pub struct Report {
     /// Per model and axis: base problems answered the same way on the base image
     /// and every variant of the axis (`Consistency`).
     pub consistency: Vec<Consistency>,
+    /// Per model: how much its score needs the diagram (`ModalityRow`). Absent
+    /// without `modality=blank` images.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub modality: Vec<super::ModalityRow>,
     /// The run's variants that were not drawn, per value and reason (from
     /// `skipped.jsonl` beside the manifest; `super::read_not_drawn`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -221,6 +225,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
         base_set,
         models,
         axes: axes(&layout.keys),
+        modality: super::modality::per_model(&rows),
         rows,
         consistency,
         not_drawn: Vec::new(),

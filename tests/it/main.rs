@@ -64,6 +64,8 @@
 //!   axes are points, numeric ones lines through their base value.
 //! - `score_inputs`: `--predictions` directories and globs; `null` predictions are
 //!   missing ones.
+//! - `score_modality`: the blank control's gap and its McNemar test against planted
+//!   predictions.
 //! - `score_relations`: GeomRel relation items: accuracy per relation, domain,
 //!   subset and mode and the "Cannot be inferred" class against a planted plan;
 //!   bad relation rows; GeomVerse reports without relation keys.
@@ -103,6 +105,7 @@ mod score_blind;
 mod score_bounds;
 mod score_end_to_end;
 mod score_inputs;
+mod score_modality;
 mod score_plots;
 mod score_relations;
 mod sharding;

@@ -45,7 +45,7 @@ use crate::render::RenderedImage;
 const UP: u8 = 2;
 
 /// Encodes `image` as PNG bytes.
-pub fn encode_png(image: &RenderedImage) -> Result<Vec<u8>, image::ImageError> {
+pub(crate) fn encode_png(image: &RenderedImage) -> Result<Vec<u8>, image::ImageError> {
     // Tried as RGB first; the first translucent pixel restarts it as RGBA.
     Ok(match encode(image, 3)? {
         Some(bytes) => bytes,

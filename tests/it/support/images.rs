@@ -64,7 +64,7 @@ pub fn diff(a: &RenderedImage, b: &RenderedImage, channel: u8) -> Diff {
 }
 
 pub fn save_png(img: &RenderedImage, path: &Path) {
-    let bytes = geomrender::output::encode_png(img).expect("encode");
+    let bytes = geomrender::output::encode(geomrender::style::Encoding::Png, img).expect("encode");
     std::fs::write(path, bytes).expect("write png");
 }
 
