@@ -30,6 +30,8 @@
 //! - `hardening`: `images/` swapped for a link mid-run: nothing is written through it.
 //! - `label_fidelity`: style variants leave the geometry byte-identical (resolution,
 //!   rotation and scale transform it exactly); labels stay attached to their elements.
+//! - `modality`: the README's picture of one problem on every rung of the modality
+//!   ladder and the blank control.
 //! - `oracle`: the GPU-vs-resvg comparison metric itself (`support::oracle`).
 //! - `palette`: the fills of one diagram differ by CIEDE2000 ΔE ≥ 20 over white at
 //!   their opacity, and their names are never near-synonyms.
@@ -81,6 +83,7 @@ mod generate_solutions;
 mod generate_transforms;
 mod hardening;
 mod label_fidelity;
+mod modality;
 mod oracle;
 mod palette;
 mod phrasing;
