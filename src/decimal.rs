@@ -34,6 +34,29 @@ pub(crate) fn mask_numbers(text: &str) -> String {
     out
 }
 
+/// The numbers of `text` (runs of digits with their decimal point), as written:
+/// the tokens [`mask_numbers`] masks.
+pub(crate) fn numbers(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len()
+            && (bytes[i].is_ascii_digit()
+                || (bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
+        {
+            i += 1;
+        }
+        out.push(&text[start..i]);
+    }
+    out
+}
+
 pub(crate) fn fmt_decimal(v: f64, max_decimals: usize) -> String {
     let s = format!("{v:.max_decimals$}");
     let s = if s.contains('.') {
@@ -87,6 +110,9 @@ mod tests {
         assert_eq!(mask_numbers("2x + 3 and 45°"), "#x + # and #°");
         assert_eq!(mask_numbers("no numbers"), "no numbers");
         assert_ne!(mask_numbers("x - 3"), mask_numbers("x + 3"));
+        // `numbers` reads the tokens `mask_numbers` masks.
+        assert_eq!(numbers("AB = 12.5, BC = 3."), ["12.5", "3"]);
+        assert_eq!(numbers("2x + 3 and 45°"), ["2", "3", "45"]);
     }
 
     #[test]

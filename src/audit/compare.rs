@@ -93,6 +93,14 @@ pub(super) fn compare(
     diff::add(&mut changes, Change::Question, u32::from(bq != vq));
     diff::add(&mut changes, Change::Cot, u32::from(bc != vc));
     diff::add(&mut changes, Change::Answer, u32::from(ba != va));
+    if let (Some((bd, _)), Some((vd, _))) = (&base_drawn, &var_drawn) {
+        // A variant that draws nothing (the blank control) keeps no value on
+        // purpose; any other keeps each of its base's, in its text or its image.
+        if !(vd.paths.is_empty() && vd.labels.is_empty()) {
+            let lost = values_lost((bq.as_deref(), bd), (vq.as_deref(), vd));
+            diff::add(&mut changes, Change::ValuesLost, lost);
+        }
+    }
     if source == Source::Bytes && bytes_differ {
         // Without the drawing only "the image differs" is known: it counts as
         // declared for any axis that draws something else.
@@ -125,6 +133,25 @@ pub(super) fn compare(
         scale_ratio,
         source,
     })
+}
+
+/// How many numbers the base states (question) or draws (labels) that the
+/// variant does neither.
+fn values_lost(base: (Option<&str>, &Drawn), variant: (Option<&str>, &Drawn)) -> u32 {
+    fn all<'a>((question, drawn): (Option<&'a str>, &'a Drawn)) -> Vec<&'a str> {
+        let mut v: Vec<&str> = question.map(crate::decimal::numbers).unwrap_or_default();
+        for l in &drawn.labels {
+            v.extend(crate::decimal::numbers(&l.text));
+        }
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+    let kept = all(variant);
+    all(base)
+        .iter()
+        .filter(|n| kept.binary_search(n).is_err())
+        .count() as u32
 }
 
 /// The row's `variant` (empty for a base).
@@ -202,4 +229,58 @@ fn read_file(root: &Dir, rel: &str) -> Result<Drawn, String> {
         .map_err(|e| format!("its svg {rel:?}: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("its svg {rel:?}: not UTF-8"))?;
     read_svg(&text).map_err(|e| format!("its svg {rel:?}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::items::Label;
+
+    fn drawn(labels: &[&str]) -> Drawn {
+        Drawn {
+            labels: (labels.iter())
+                .map(|t| Label {
+                    x: 0.0,
+                    y: 0.0,
+                    text: t.to_string(),
+                    size: "16".into(),
+                    paint: String::new(),
+                })
+                .collect(),
+            ..Drawn::default()
+        }
+    }
+
+    #[test]
+    fn a_value_moved_between_text_and_image_is_kept_and_one_dropped_is_lost() {
+        let base = (
+            Some("If the area is 150, compute x. Round to 2 places."),
+            &drawn(&["18", "40°"]),
+        );
+        // Every value stated instead of drawn (`info=text`, `text-lite`).
+        let stated = drawn(&[]);
+        let moved = (
+            Some("If the area is 150, AB is 18 and the angle is 40, compute x. Round to 2 places."),
+            &stated,
+        );
+        assert_eq!(values_lost(base, moved), 0);
+        // Every value drawn instead of stated (`vision-dominant`).
+        let shown = drawn(&["18", "40°", "Area = 150"]);
+        assert_eq!(
+            values_lost(base, (Some("Compute x. Round to 2 places."), &shown)),
+            0
+        );
+        // The angle neither stated nor drawn, 1.5 not the 15 of "150".
+        let dropped = drawn(&["18", "1.5"]);
+        assert_eq!(
+            values_lost(
+                base,
+                (
+                    Some("If the area is 150, compute x. Round to 2 places."),
+                    &dropped
+                )
+            ),
+            1
+        );
+    }
 }

@@ -543,6 +543,10 @@ fn side_requests(p: &Problem, fit: &Fit, a: Annotation) -> Vec<Request> {
 /// centroid of its outer outline, inside it.
 fn measure_requests(p: &Problem, fit: &Fit, a: Annotation) -> Vec<Request> {
     let mut out = Vec::new();
+    if p.diagram.measures.iter().all(|m| m.label.get(a).is_none()) {
+        // The outlines are sampled only for a drawing that has such a label.
+        return out;
+    }
     let polys = outline_polylines(p);
     for m in &p.diagram.measures {
         let Some(text) = m.label.get(a) else {

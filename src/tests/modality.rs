@@ -18,7 +18,13 @@ fn the_readme_shows_each_rung_of_one_problem() {
     )
     .unwrap();
     let line = serde_json::to_string(&problem).unwrap();
-    let values = ["text-dominant", "text-lite", "vision-intensive", "vision-dominant", "blank"];
+    let values = [
+        "text-dominant",
+        "text-lite",
+        "vision-intensive",
+        "vision-dominant",
+        "blank",
+    ];
     let plan = Plan::parse(&format!("modality={}", values.join(",")), false).unwrap();
     let jobs = geomrender::pipeline::expand_line(&line, &plan).unwrap();
     assert_eq!(jobs.len(), 1 + values.len());

@@ -46,11 +46,15 @@ pub enum Change {
     Cot,
     /// The answer.
     Answer,
+    /// A number the base states or draws that the variant neither states nor draws:
+    /// a given lost on its way between text and image (checked where the variant
+    /// draws anything; only axes that change values or the asked given declare it).
+    ValuesLost,
 }
 
 impl Change {
     /// Every kind, in the order reports show them.
-    pub const ALL: [Change; 18] = [
+    pub const ALL: [Change; 19] = [
         Change::Canvas,
         Change::Encoding,
         Change::Pixels,
@@ -69,6 +73,7 @@ impl Change {
         Change::Question,
         Change::Cot,
         Change::Answer,
+        Change::ValuesLost,
     ];
 
     /// The name in `audit.jsonl` and reports: `paths_moved`, `label_text`, ….
@@ -92,6 +97,7 @@ impl Change {
             Change::Question => "question",
             Change::Cot => "cot",
             Change::Answer => "answer",
+            Change::ValuesLost => "values_lost",
         }
     }
 }

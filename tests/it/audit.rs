@@ -1,6 +1,7 @@
 //! `geomrender audit` (issue 25): a clean run of every axis passes it, and defects
-//! planted in a run's files — a variant equal to its base, a variant redrawn at
-//! another scale, a change of the wrong kind — are each found, with the row named.
+//! planted in a run's files — a variant equal to its base, a given lost from the
+//! text and the image, a variant redrawn at another scale, a change of the wrong
+//! kind — are each found, with the row named.
 
 use crate::support::cli::{bin, run};
 use serde_json::Value;
@@ -198,6 +199,30 @@ fn a_clean_run_of_every_axis_passes_and_planted_defects_are_found() {
             r["svg_sha256"] = shrunk_sha.clone().into();
         }
     }
+    // 4. A given lost on its way into the text: an `info=text` row whose question
+    //    states a value no longer (its image does not draw it either).
+    let stated = (manifest.iter())
+        .filter(|r| r["variant"]["info"] == "text")
+        .find_map(|r| {
+            let q = r["question"].as_str()?;
+            let at = q.find(" is ")? + 4;
+            let len = q[at..].find(|c: char| !c.is_ascii_digit() && c != '.')?;
+            (len > 0).then(|| {
+                (
+                    r["id"].as_str().unwrap().to_string(),
+                    q.to_string(),
+                    at,
+                    len,
+                )
+            })
+        })
+        .expect("an info=text row states a value");
+    for r in planted.iter_mut() {
+        if r["id"] == stated.0.as_str() {
+            let (q, at, len) = (&stated.1, stated.2, stated.3);
+            r["question"] = format!("{}unknown{}", &q[..at], &q[at + len..]).into();
+        }
+    }
     let text: String = planted.iter().map(|r| format!("{r}\n")).collect();
     std::fs::write(dir.join("manifest.jsonl"), text).unwrap();
 
@@ -216,7 +241,8 @@ fn a_clean_run_of_every_axis_passes_and_planted_defects_are_found() {
             .map(|v| v.as_str().unwrap().to_string())
             .collect::<Vec<_>>()
     };
-    assert_eq!(flagged.len(), 3, "{flagged:?}");
+    assert_eq!(flagged.len(), 4, "{flagged:?}");
+    assert_eq!(undeclared(&stated.0), ["values_lost"], "{}", stated.1);
     let dup = audited
         .iter()
         .find(|r| r["id"] == "s11-000000__info-image")

@@ -49,7 +49,7 @@ fn blank_gap_is_the_paired_base_minus_blank_accuracy_with_its_mcnemar_test() {
         let blank = row["variant"]["modality"] == "blank";
         let right = match blank {
             false => k % 4 != 3,
-            true => k % 5 == 0 || k == 3,
+            true => k.is_multiple_of(5) || k == 3,
         };
         if right {
             (if blank {

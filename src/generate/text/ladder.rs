@@ -65,7 +65,7 @@ pub(super) fn descriptive(d: &Diagram, a: Annotation) -> Vec<String> {
         1 => "one shape".to_string(),
         n => format!("{n} shapes"),
     };
-    let shapes = format!("{count}: {}", super::wording::join(&shapes));
+    let shapes = format!("{count}: {}", super::join(&shapes));
     let points: Vec<String> = d
         .points
         .iter()
@@ -75,7 +75,7 @@ pub(super) fn descriptive(d: &Diagram, a: Annotation) -> Vec<String> {
     out.push(match a {
         Annotation::Coordinate if !points.is_empty() => format!(
             "the diagram has the points {} and {shapes}",
-            super::wording::join(&points)
+            super::join(&points)
         ),
         _ => format!("the diagram has {shapes}"),
     });

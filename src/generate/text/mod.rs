@@ -37,6 +37,15 @@ pub enum TextError {
     Expr(#[from] ExprError),
 }
 
+/// "a", "a and b", "a, b and c".
+fn join(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 fn bad(what: String) -> TextError {
     TextError::Inconsistent(what)
 }

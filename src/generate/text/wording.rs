@@ -3,7 +3,7 @@
 //! and asked quantity, and each step's worked explanation (GeomVerse's tables 3 and 4).
 
 use super::ladder::{self, Kind};
-use super::{TextError, bad};
+use super::{TextError, bad, join};
 use crate::generate::build::linear_text;
 use crate::generate::expr::{Expr, add, fmt_num, mul, n, sub};
 use crate::generate::formulas::{self, Ctx, Formula, StepWords, capitalise};
@@ -150,15 +150,6 @@ impl<'a> W<'a> {
             Some(ElementRef::Measure(m)) => format!("{} is {value}", self.measure_phrase(m)),
             None => String::new(),
         }
-    }
-}
-
-/// "a", "a and b", "a, b and c".
-pub(super) fn join(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 

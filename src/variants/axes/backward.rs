@@ -31,6 +31,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Question,
         Change::Cot,
         Change::Answer,
+        Change::ValuesLost,
         Change::Leaders,
     ],
     made_when_same: false,

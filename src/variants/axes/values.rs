@@ -44,6 +44,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Question,
         Change::Cot,
         Change::Answer,
+        Change::ValuesLost,
     ],
     made_when_same: false,
     relations: true,
