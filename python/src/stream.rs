@@ -209,12 +209,16 @@ fn sample<'py>(py: Python<'py>, m: Made) -> PyResult<Bound<'py, PyDict>> {
         annotation,
         question,
         cot,
+        caption,
         answer,
         relation,
         params,
         ..
     } = p;
     d.set_item("question", question)?;
+    if let Some(caption) = caption {
+        d.set_item("caption", caption)?;
+    }
     d.set_item("answer", answer_py(py, answer)?)?;
     d.set_item("cot", cot)?;
     d.set_item("annotation", convert::to_py(py, &annotation)?)?;

@@ -35,7 +35,13 @@ pub(super) fn drawn(
     pairing: Pairing,
 ) -> Changes {
     let mut out = Changes::new();
-    if (&base.width, &base.height) != (&variant.width, &variant.height) {
+    // A caption band: the same width, grown down, with words below where the other
+    // drawing ends. Those words are the caption, not labels.
+    let (base_labels, base_caption) = caption(base, variant);
+    let (var_labels, var_caption) = caption(variant, base);
+    if base_caption || var_caption {
+        add(&mut out, Change::Caption, 1);
+    } else if (&base.width, &base.height) != (&variant.width, &variant.height) {
         add(&mut out, Change::Canvas, 1);
     }
     let is_leader = |p: &Piece| p.fill == "fill=none" && p.stroke.starts_with(leader_stroke);
@@ -51,8 +57,25 @@ pub(super) fn drawn(
         renames: kept && pairing.renames,
         ..pairing
     };
-    labels(&mut out, &base.labels, &variant.labels, pairing);
+    labels(&mut out, &base_labels, &var_labels, pairing);
     out
+}
+
+/// `d`'s labels above where `other` ends, and whether `d` has a caption band: it is
+/// as wide as `other`, taller, and has words below `other`'s height.
+fn caption(d: &Drawn, other: &Drawn) -> (Vec<Label>, bool) {
+    let num = |v: &str| v.trim_end_matches("px").parse::<f64>().ok();
+    let band_top = match (num(&d.height), num(&other.height)) {
+        (Some(h), Some(top)) if d.width == other.width && h > top => Some(top),
+        _ => None,
+    };
+    let (below, above): (Vec<Label>, Vec<Label>) =
+        (d.labels.iter().cloned()).partition(|l| band_top.is_some_and(|top| l.y > top));
+    let band = !below.is_empty();
+    match band {
+        true => (above, true),
+        false => (d.labels.clone(), false),
+    }
 }
 
 /// Adds `n` to `kind`'s count (nothing for 0).
@@ -229,6 +252,32 @@ mod tests {
             paths,
             labels,
         }
+    }
+
+    #[test]
+    fn words_below_a_grown_canvas_are_a_caption_not_labels() {
+        let base = drawing(vec![piece("M 1", "a")], vec![label(1.0, "A")]);
+        let mut variant = base.clone();
+        variant.height = "600".into();
+        variant.labels.push(Label {
+            y: 540.0,
+            ..label(8.0, "Compute the area.")
+        });
+        let got = drawn(&base, &variant, "stroke=#555555", renames());
+        assert_eq!(got, [(Change::Caption, 1)].into_iter().collect());
+        // Grown with no words below: another canvas. Words inside the old canvas:
+        // labels added.
+        variant.labels[1].y = 500.0;
+        let got = drawn(&base, &variant, "stroke=#555555", renames());
+        let want: Changes = [(Change::Canvas, 1), (Change::LabelsAdded, 1)]
+            .into_iter()
+            .collect();
+        assert_eq!(got, want);
+        // A wider canvas is not a band, whatever stands below.
+        variant.labels[1].y = 540.0;
+        variant.width = "600".into();
+        let got = drawn(&base, &variant, "stroke=#555555", renames());
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -293,11 +293,14 @@ fn no_raster(m: &ArgMatches) -> Option<String> {
 
 /// `--sink` (render, sweep) or `--to` (export) naming none of `sinks`.
 fn no_sink_of(m: &ArgMatches, sinks: &[&str]) -> Option<String> {
-    let (id, flag) = match m.try_get_raw("to") {
-        Ok(_) => ("to", "--to"),
-        Err(_) => ("sinks", "--sink"),
+    // `export` names its sinks with --to, `render` and `sweep` with --sink. Which
+    // command has which is read from the values, not from `try_get_raw`'s error:
+    // clap checks an id exists only in debug builds, so a release build answers
+    // Ok(None) for an option the command lacks.
+    let (named, flag) = match raw(m, "to") {
+        to if !to.is_empty() => (to, "--to"),
+        _ => (raw(m, "sinks"), "--sink"),
     };
-    let named = raw(m, id);
     if named.iter().any(|s| sinks.contains(&s.as_str())) {
         return None;
     }

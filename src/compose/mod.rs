@@ -25,8 +25,10 @@
 //! dots    a dot on every point that is not a corner of an outline
 //! marks   right-angle marks and angle arcs
 //! labels  label requests, placement clear of strokes and each other, leader lines
+//! caption words in a band below the diagram (the canvas grows by it)
 //! ```
 
+mod caption;
 mod dots;
 mod draw;
 mod frame;
@@ -113,6 +115,13 @@ pub enum ComposeError {
         font_size: f32,
         canvas: u32,
     },
+    /// The caption band makes the image taller than a Scene may be.
+    #[error(
+        "problem {id}: the caption band ({band} px) below the {canvas} px canvas makes the \
+         image taller than {max} px; use a smaller canvas or font size",
+        max = crate::scene::limits::MAX_DIMENSION
+    )]
+    CaptionTooTall { id: String, band: u32, canvas: u32 },
     /// The composed scene broke a Scene v1 rule: every drawn Problem field is
     /// checked at parse time, so this is a bug to report, with the scene item.
     #[error(
@@ -201,10 +210,22 @@ fn compose_keeping(
         // The blank control: the same canvas, nothing on it.
         items.clear();
     }
+    let mut height = style.canvas;
+    if let Some(words) = &problem.caption {
+        let band = caption::band(words.get(annotation), style);
+        height = (style.canvas.checked_add(band.height))
+            .filter(|h| *h <= crate::scene::limits::MAX_DIMENSION)
+            .ok_or_else(|| ComposeError::CaptionTooTall {
+                id: problem.id.clone(),
+                band: band.height,
+                canvas: style.canvas,
+            })?;
+        items.extend(band.items);
+    }
     let scene = Scene {
         id: problem.id.clone(),
         width: style.canvas,
-        height: style.canvas,
+        height,
         background: Some(Color::WHITE),
         items,
     };

@@ -283,6 +283,7 @@ fn draw(
         diagram,
         steps,
         relation: None,
+        caption: None,
     };
     text::refresh(&mut problem).ok()?;
     Some(problem)
@@ -368,26 +369,29 @@ pub(crate) fn with_info(p: &Problem, info: Info) -> Result<Problem, TextError> {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ModalityError {
-    /// `vision-dominant` draws every given on the image; this one has no label
-    /// there (none is drawn where the givens are not on the image).
-    #[error("{given} cannot be drawn on the image, so vision-dominant would drop it")]
+    /// `vision-dominant` and `vision-only` draw every given on the image; this one
+    /// has no label there (none is drawn where the givens are not on the image).
+    #[error(
+        "{given} cannot be drawn on the image, so vision-dominant and vision-only would drop it"
+    )]
     Undrawable { given: String },
     #[error(transparent)]
     Text(#[from] TextError),
 }
 
 /// The same problem on rung `m` of MathVerse's modality ladder: both texts
-/// rewritten to hold the facts the rung keeps; on `vision-dominant` every given is
-/// drawn on the image (`info` = image), and a problem with a given that has no
-/// label there has no such version.
+/// rewritten to hold the facts the rung keeps. On `vision-dominant` and
+/// `vision-only` every given is drawn on the image (`info` = image), and a problem
+/// with a given that has no label there has no such version; `vision-only` then
+/// moves its question into the caption (`Problem::caption`).
 pub(crate) fn with_modality(p: &Problem, m: Modality) -> Result<Problem, ModalityError> {
     let mut q = p.clone();
     q.params.modality = m;
-    if m == Modality::VisionDominant {
+    if m.draws_every_given() {
         q.params.info = Info::Image;
     }
     text::refresh(&mut q)?;
-    if m == Modality::VisionDominant {
+    if m.draws_every_given() {
         let d = &q.diagram;
         let given =
             |status: Status, expr: &Option<String>| status == Status::Given || expr.is_some();

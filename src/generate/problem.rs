@@ -59,12 +59,28 @@ pub enum Modality {
     /// Only the IPs the image shows by no mark in the text; every given drawn on the
     /// image (`info` = image).
     VisionDominant,
+    /// A fixed instruction in the text (MathVerse's "According to the question shown
+    /// in the image, please directly answer the question."); the image is
+    /// `vision-dominant`'s with its whole question drawn in a caption band below the
+    /// diagram (`Problem::caption`).
+    VisionOnly,
 }
+
+/// The whole text of a `vision-only` question: MathVerse's vision-only prompt for a
+/// free-form answer, the question itself being in the image.
+pub(crate) const VISION_ONLY_INSTRUCTION: &str =
+    "According to the question shown in the image, please directly answer the question.";
 
 impl Modality {
     /// Whether this is GeomVerse's own split (serde leaves it out of a Problem's JSON).
     pub(crate) fn is_base(&self) -> bool {
         *self == Modality::Base
+    }
+
+    /// Whether every given is drawn on the image, its value or `a·x + b`, and a
+    /// shape's measures inside it (`vision-dominant`, `vision-only`).
+    pub(crate) fn draws_every_given(self) -> bool {
+        matches!(self, Modality::VisionDominant | Modality::VisionOnly)
     }
 }
 
@@ -548,6 +564,11 @@ pub struct Problem {
     /// choices (`generate --task relations`); absent on a GeomVerse problem.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relation: Option<Box<super::relations::RelationItem>>,
+    /// The words drawn in a caption band below the diagram: on `modality` =
+    /// `vision-only`, the question the image asks (its text then being only an
+    /// instruction to answer it); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caption: Option<Texts>,
 }
 
 /// A problem's answer: a number (GeomVerse), or the letter of the correct choice

@@ -105,6 +105,11 @@ pub struct ProblemFields {
     pub question: String,
     /// The chain-of-thought solution.
     pub cot: String,
+    /// The words drawn in the image's caption band, in this row's annotation style:
+    /// on `modality=vision-only`, the question the image asks (`question` is then an
+    /// instruction to answer it); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caption: Option<String>,
     /// The answer: a number, the same for every variant of a problem except a
     /// backward question's (`params.backward`), which asks for another value; or, on
     /// a relation item, the correct choice's letter (`"B"`).

@@ -298,6 +298,8 @@ fn problem_job(
             annotation: drawing.annotation,
             question: drawing.problem.question(drawing.annotation).to_string(),
             cot: drawing.problem.cot(drawing.annotation).to_string(),
+            caption: (drawing.problem.caption.as_ref())
+                .map(|c| c.get(drawing.annotation).to_string()),
             answer: drawing.problem.answer,
             relation: RelationFields::of(&drawing.problem),
             // The generation parameters, with what the variant changed about

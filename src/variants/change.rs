@@ -40,6 +40,9 @@ pub enum Change {
     LabelValue,
     /// A label's font size or paint.
     LabelSize,
+    /// Words drawn in a caption band below the diagram, the canvas grown down by it
+    /// (`modality=vision-only`'s question).
+    Caption,
     /// The question's text.
     Question,
     /// The solution's (CoT) text.
@@ -54,7 +57,7 @@ pub enum Change {
 
 impl Change {
     /// Every kind, in the order reports show them.
-    pub const ALL: [Change; 19] = [
+    pub const ALL: [Change; 20] = [
         Change::Canvas,
         Change::Encoding,
         Change::Pixels,
@@ -70,6 +73,7 @@ impl Change {
         Change::LabelText,
         Change::LabelValue,
         Change::LabelSize,
+        Change::Caption,
         Change::Question,
         Change::Cot,
         Change::Answer,
@@ -94,6 +98,7 @@ impl Change {
             Change::LabelText => "label_text",
             Change::LabelValue => "label_value",
             Change::LabelSize => "label_size",
+            Change::Caption => "caption",
             Change::Question => "question",
             Change::Cot => "cot",
             Change::Answer => "answer",

@@ -72,7 +72,7 @@ impl VariantError {
             )),
             VariantError::NoModality(_) => Some((
                 Axis::MODALITY,
-                "modality=vision-dominant where a given has no label on the image (none \
+                "modality=vision-dominant or vision-only where a given has no label on the image (none \
                  should: every given is drawn there)",
             )),
             VariantError::TooManyGrays { .. } => Some((
@@ -169,8 +169,8 @@ pub enum VariantError {
     /// `values=k`: no redraw, or a problem its seed does not generate again.
     #[error("no values variant: {0}")]
     NoValues(crate::generate::GenerateError),
-    /// `modality=vision-dominant` on a problem with a given that has no label
-    /// on the image.
+    /// `modality=vision-dominant` or `vision-only` on a problem with a given that
+    /// has no label on the image.
     #[error("no modality variant: {0}")]
     NoModality(crate::generate::ModalityError),
     #[error("no unrelated shape: {0}")]

@@ -470,6 +470,7 @@ fn finish(
         diagram: diagram(&built, &marks),
         steps: Vec::new(),
         relation: Some(Box::new(item)),
+        caption: None,
     })
 }
 

@@ -31,7 +31,7 @@ pub(super) fn keeps(m: Modality, k: Kind) -> bool {
         Modality::VisionIntensive => {
             matches!(k, Kind::Condition | Kind::Property { marked: false })
         }
-        Modality::VisionDominant => k == Kind::Property { marked: false },
+        Modality::VisionDominant | Modality::VisionOnly => k == Kind::Property { marked: false },
     }
 }
 
@@ -184,6 +184,20 @@ mod tests {
                     Ok(vd) => {
                         dominant += 1;
                         assert_eq!(vd.answer, p.answer);
+                        // vision-only: vision-dominant's drawing and solution, its
+                        // question moved into the caption, an instruction left.
+                        let vo = with_modality(&p, Modality::VisionOnly).unwrap();
+                        assert_eq!(
+                            (&vo.diagram, &vo.cot, vo.answer),
+                            (&vd.diagram, &vd.cot, vd.answer)
+                        );
+                        assert_eq!(vo.caption.as_ref(), Some(&vd.question));
+                        for a in Annotation::ALL {
+                            assert_eq!(
+                                vo.question.get(a),
+                                crate::generate::problem::VISION_ONLY_INSTRUCTION
+                            );
+                        }
                         for a in Annotation::ALL {
                             // No number is stated: every given is a label on the image.
                             let q = without_frame(vd.question.get(a));

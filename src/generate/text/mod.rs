@@ -22,7 +22,9 @@ pub(crate) use naming::point_name;
 
 use super::expr::ExprError;
 use super::formulas;
-use super::problem::{Annotation, Binding, ElementRef, Problem, Texts};
+use super::problem::{
+    Annotation, Binding, ElementRef, Modality, Problem, Texts, VISION_ONLY_INSTRUCTION,
+};
 use super::rewrite::phrasing;
 
 /// Why texts could not be written for a Problem (one read from JSON and edited, say).
@@ -132,6 +134,17 @@ pub(super) fn refresh(p: &mut Problem) -> Result<(), TextError> {
                 c.individual = cot;
             }
         }
+    }
+    // vision-only: the question goes into the image, an instruction stays.
+    p.caption = None;
+    if p.params.modality == Modality::VisionOnly {
+        p.caption = Some(std::mem::replace(
+            &mut q,
+            Texts {
+                coordinate: VISION_ONLY_INSTRUCTION.to_string(),
+                individual: VISION_ONLY_INSTRUCTION.to_string(),
+            },
+        ));
     }
     p.question = q;
     p.cot = c;

@@ -125,7 +125,7 @@ fn status_rank(s: Status) -> u8 {
 /// value; `vision-dominant` draws every given, a value as `a·x + b` and a shape's
 /// area, perimeter, arc length or height ("Area = 50") too.
 pub(super) fn refresh_labels(d: &mut Diagram, info: Info, modality: Modality) {
-    let every = modality == Modality::VisionDominant;
+    let every = modality.draws_every_given();
     let drawn = |status: Status, expr: &Option<String>| {
         info == Info::Image
             && match every {

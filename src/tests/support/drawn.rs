@@ -58,7 +58,9 @@ pub(crate) fn assert_layout_guarantees(spec: &str, seed: u64, count: u64) -> usi
 pub(crate) fn check(job: &Job) -> Result<Checked, String> {
     let fields = job.problem.as_ref().ok_or("a Problem job has texts")?;
     let id = &job.scene.id;
-    let text = format!(" {} {} ", fields.question, fields.cot);
+    // A caption is a question too: what it names must be drawn as well.
+    let caption = fields.caption.as_deref().unwrap_or_default();
+    let text = format!(" {} {caption} {} ", fields.question, fields.cot);
     let why = |what: String| format!("{id}: {what}\n  question: {}", fields.question);
     let mut n = Checked::default();
     let drawn = texts(&job.scene);
