@@ -36,6 +36,8 @@
 //!   `--resume`d, end byte-identical to uninterrupted runs on both backends.
 //! - `layering`: no `src/` module imports a later stage.
 //! - `manifest_row`: the typed manifest row keeps the bytes and matches its schema.
+//! - `modality`: issue 47's run of every modality value with three sinks, each
+//!   row's texts and images checked against its own Problem and SVG.
 //! - `pixel_stage`: the pixel stage through `blur`: mean kept, gradients lowered,
 //!   CPU and GPU alike, the audit recomputing it, SVG-only runs refusing it.
 //! - `public_api`: every public item of the library is in the reviewed list
@@ -92,6 +94,7 @@ mod hardening;
 mod interrupts;
 mod layering;
 mod manifest_row;
+mod modality;
 mod pixel_stage;
 mod previous;
 mod problem_limits;
