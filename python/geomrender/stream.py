@@ -48,7 +48,8 @@ class Stream(_Base):  # type: ignore[misc,valid-type]
     ``base_id``, ``index`` (the problem's), ``variant`` (``"base"`` or
     ``"axis=value"``), ``question``, ``answer``, ``cot``, ``annotation``,
     ``depth``, ``question_type``, ``task`` (and a relation item's ``choices``,
-    ``answer_text``, ``relation``, ``domain``, ``subset``, ``mode``).
+    ``answer_text``, ``relation``, ``domain``, ``subset``, ``mode``; and on
+    ``modality=vision-only`` the ``caption``, the question drawn in the image).
 
     Problems ``0 .. count`` (endless when ``count`` is None) of run ``seed``, each
     drawn with ``variants`` (a SPEC; ``None``: the base image only), base first.
