@@ -242,21 +242,27 @@ fn worst_case_table(h: &mut String, s: &Scoring) {
     h.push_str("</tbody></table>\n");
 }
 
-/// Per model: the blank control's gap (nothing without blank images).
+/// Per model: the blank control's gap and the vision gain (nothing without the
+/// `modality` rows they need).
 fn modality_table(h: &mut String, s: &Scoring) {
     if s.report.modality.is_empty() {
         return;
     }
     h.push_str("<h2 id=\"modality\">Does the score need the diagram?</h2>\n\
-                <p class=\"hint\">Accuracy on the base images minus on blank canvases with the same texts (<em>modality=blank</em>), paired per problem; bootstrap interval and exact McNemar test. Near zero: the model answers from the words.</p>\n");
+                <p class=\"hint\">Blank gap: accuracy on the base images minus on blank canvases with the same texts (<em>modality=blank</em>). Vision gain: accuracy on <em>text-dominant</em> (every fact in the text, and the image) minus on <em>text-only</em> (the same text, no image). Each paired per problem; bootstrap interval and exact McNemar test. Near zero: the model answers from the words.</p>\n");
     h.push_str("<table><thead><tr><th>model</th><th class=\"num\">problems</th><th class=\"num\">blank gap (pp)</th>\
                 <th class=\"num\">95 % interval</th><th class=\"num\">right only with the diagram</th>\
-                <th class=\"num\">right only blank</th><th class=\"num\">McNemar p</th></tr></thead><tbody>\n");
+                <th class=\"num\">right only blank</th><th class=\"num\">McNemar p</th>\
+                <th class=\"num\">problems</th><th class=\"num\">vision gain (pp)</th>\
+                <th class=\"num\">95 % interval</th><th class=\"num\">right only with the image</th>\
+                <th class=\"num\">right only text-only</th><th class=\"num\">McNemar p</th></tr></thead><tbody>\n");
     let pp = |v: Option<f64>| v.map_or("—".into(), |v| format!("{:+.1}", 100.0 * v));
     for m in &s.report.modality {
         let _ = writeln!(
             h,
             "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} … {}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.3}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} … {}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.3}</td></tr>",
             escape(&m.model),
             m.blank_pairs,
@@ -266,6 +272,13 @@ fn modality_table(h: &mut String, s: &Scoring) {
             m.right_only_with_diagram,
             m.right_only_blank,
             m.blank_mcnemar_p,
+            m.vision_pairs,
+            pp(m.vision_gain),
+            pp(m.vision_gain_ci_low),
+            pp(m.vision_gain_ci_high),
+            m.right_only_with_image,
+            m.right_only_text_only,
+            m.vision_mcnemar_p,
         );
     }
     h.push_str("</tbody></table>\n");

@@ -361,35 +361,46 @@ fn blind(s: &mut String, r: &Report) {
     s.push('\n');
 }
 
-/// Per model: the blank control's gap (absent without blank images).
+/// Per model: the blank control's gap and the vision gain (absent without
+/// `modality` rows they need).
 fn modality(s: &mut String, r: &Report) {
     if r.modality.is_empty() {
         return;
     }
+    let ci = |l: Option<f64>, h: Option<f64>| match (l, h) {
+        (Some(l), Some(h)) => format!("{} … {}", pp(Some(l)), pp(Some(h))),
+        _ => "–".into(),
+    };
     let _ = writeln!(
         s,
-        "## Does the score need the diagram?\n\nAccuracy on the base images minus on \
-         blank canvases of the same size with the same texts (`modality=blank`), over the \
-         problems scored on both, with a paired bootstrap 95 % interval and the exact \
-         McNemar test of the problems right on one image only. Near zero: the model \
-         answers from the words.\n\n\
-         | model | problems | blank gap | 95 % CI | right only with the diagram | right only blank | McNemar p |\n\
-         |---|---:|---:|---|---:|---:|---:|"
+        "## Does the score need the diagram?\n\nBlank gap: accuracy on the base images \
+         minus on blank canvases of the same size with the same texts (`modality=blank`). \
+         Vision gain: accuracy on `modality=text-dominant` (every fact in the text, and the \
+         image) minus on `text-only` (the same text, no image), MathVerse's comparison. \
+         Each over the problems scored on both, with a paired bootstrap 95 % interval and \
+         the exact McNemar test of the problems right on one side only. Near zero: the \
+         model answers from the words.\n\n\
+         | model | problems | blank gap | 95 % CI | right only with the diagram | right only blank | McNemar p \
+         | problems | vision gain | 95 % CI | right only with the image | right only text-only | McNemar p |\n\
+         |---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"
     );
     for m in &r.modality {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(&m.model),
             m.blank_pairs,
             pp(m.blank_gap),
-            match (m.blank_gap_ci_low, m.blank_gap_ci_high) {
-                (Some(l), Some(h)) => format!("{} … {}", pp(Some(l)), pp(Some(h))),
-                _ => "–".into(),
-            },
+            ci(m.blank_gap_ci_low, m.blank_gap_ci_high),
             m.right_only_with_diagram,
             m.right_only_blank,
             pvalue(m.blank_mcnemar_p),
+            m.vision_pairs,
+            pp(m.vision_gain),
+            ci(m.vision_gain_ci_low, m.vision_gain_ci_high),
+            m.right_only_with_image,
+            m.right_only_text_only,
+            pvalue(m.vision_mcnemar_p),
         );
     }
     s.push('\n');

@@ -36,7 +36,7 @@
 //! relation_report  relation items: accuracy per relation, domain, subset, mode;
 //!              the "Cannot be inferred" class's precision, recall and F1
 //! consistency  per (model, axis): base problems answered the same way on every variant
-//! modality     per model: the blank control's gap, how much the score needs the diagram
+//! modality     per model: the blank control's gap and the vision gain, how much the score needs the diagram
 //! blind        blind baselines: what the question text alone gets, cross-fitted by base
 //! not_drawn    the run's variants not drawn (`skipped.jsonl`), per value and reason
 //! items        per-image verdicts (`items.jsonl`)

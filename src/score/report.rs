@@ -193,8 +193,15 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
     let mut models = Vec::new();
     let mut consistency = Vec::new();
     let mut relations = RelationTallies::default();
+    let mut vision = Vec::new();
     for (model, verdicts) in scored.models.iter().zip(&scored.verdicts) {
         relations.add_model(model, &layout, items, verdicts, opts.missing, scope);
+        vision.push(super::modality::vision_pairs(
+            items,
+            verdicts,
+            opts.missing,
+            scope,
+        ));
         consistency.extend(per_axis(model, items, verdicts, opts.missing, scope));
         let t = tally_model(&layout, items, verdicts, opts.missing, scope);
         rows.extend(make_rows(model, &layout, &t.rows));
@@ -225,7 +232,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
         base_set,
         models,
         axes: axes(&layout.keys),
-        modality: super::modality::per_model(&rows),
+        modality: super::modality::per_model(&scored.models, &rows, &vision),
         rows,
         consistency,
         not_drawn: Vec::new(),

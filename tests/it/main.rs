@@ -66,8 +66,8 @@
 //!   axes are points, numeric ones lines through their base value.
 //! - `score_inputs`: `--predictions` directories and globs; `null` predictions are
 //!   missing ones.
-//! - `score_modality`: the blank control's gap and its McNemar test against planted
-//!   predictions.
+//! - `score_modality`: the blank control's gap and the vision gain with their
+//!   McNemar tests against planted predictions.
 //! - `score_relations`: GeomRel relation items: accuracy per relation, domain,
 //!   subset and mode and the "Cannot be inferred" class against a planted plan;
 //!   bad relation rows; GeomVerse reports without relation keys.

@@ -1,6 +1,7 @@
-//! The blank control in `score`: planted predictions give `blank_gap`, its
-//! discordant counts and its exact McNemar p, checked against an independent
-//! computation to 1e-9, in the schema and in report.md.
+//! The modality figures of `score`: planted predictions give `blank_gap` (the
+//! blank control) and `vision_gain` (text-dominant against planted imageless
+//! text-only rows), their discordant counts and exact McNemar p, checked against
+//! an independent computation to 1e-9, in the schema and in report.md.
 
 use crate::support::cli::{bin, run_ok};
 use serde_json::{Value, json};
@@ -124,4 +125,146 @@ fn blank_gap_is_the_paired_base_minus_blank_accuracy_with_its_mcnemar_test() {
     assert!(md.contains("| m | 40 | +52.5 pp |"), "{md}");
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("id=\"modality\""));
+}
+
+/// `vision_gain`: accuracy on `text-dominant` minus on `text-only`, paired per
+/// problem. The run draws `text-dominant`; a `text-only` row of each problem is
+/// planted beside it as such rows are written (the same texts, `image: null`).
+#[test]
+fn vision_gain_is_the_paired_text_dominant_minus_text_only_accuracy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    run_ok(
+        bin()
+            .args([
+                "sweep",
+                "-q",
+                "--backend",
+                "cpu",
+                "--count",
+                "40",
+                "--seed",
+                "6",
+            ])
+            .args(["--variants", "modality=text-dominant", "--out"])
+            .arg(&run),
+    );
+    let manifest = run.join("manifest.jsonl");
+    let mut rows: Vec<Value> = Vec::new();
+    for line in std::fs::read_to_string(&manifest).unwrap().lines() {
+        let row: Value = serde_json::from_str(line).unwrap();
+        if row["variant"]["modality"] == "text-dominant" {
+            let mut text_only = row.clone();
+            let id = row["id"]
+                .as_str()
+                .unwrap()
+                .replace("text-dominant", "text-only");
+            text_only["id"] = json!(id);
+            text_only["variant"] = json!({"modality": "text-only"});
+            text_only["image"] = Value::Null;
+            for gone in ["width", "height", "sha256", "backend"] {
+                text_only.as_object_mut().unwrap().remove(gone);
+            }
+            rows.push(row);
+            rows.push(text_only);
+        } else {
+            rows.push(row);
+        }
+    }
+    let planted = tmp.path().join("manifest.jsonl");
+    let text: String = rows.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(&planted, text).unwrap();
+    // Right with the image on problems not divisible by 3; without it on the even
+    // ones below 20 and on problem 21.
+    let (mut with_image, mut text_only) = (Vec::new(), Vec::new());
+    let mut lines = String::new();
+    for row in &rows {
+        let k: u64 = row["base_id"]
+            .as_str()
+            .unwrap()
+            .rsplit('-')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let right = match row["variant"]["modality"].as_str() {
+            Some("text-dominant") => !k.is_multiple_of(3),
+            Some("text-only") => (k < 20 && k.is_multiple_of(2)) || k == 21,
+            _ => true,
+        };
+        match (row["variant"]["modality"].as_str(), right) {
+            (Some("text-dominant"), true) => with_image.push(k),
+            (Some("text-only"), true) => text_only.push(k),
+            _ => {}
+        }
+        let answer = row["answer"].as_f64().unwrap();
+        let said = if right { answer } else { answer * 3.0 + 7.0 };
+        let p =
+            json!({"id": row["id"], "model": "m", "prediction": format!("The answer is {said}.")});
+        lines.push_str(&p.to_string());
+        lines.push('\n');
+    }
+    let predictions = tmp.path().join("m.jsonl");
+    std::fs::write(&predictions, lines).unwrap();
+    let out = tmp.path().join("r");
+    run_ok(
+        bin()
+            .arg("score")
+            .arg("--manifest")
+            .arg(&planted)
+            .arg("--predictions")
+            .arg(&predictions)
+            .arg("--html")
+            .arg("--out")
+            .arg(&out),
+    );
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let schema: Value =
+        serde_json::from_slice(&run_ok(bin().args(["schema", "report"])).stdout).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+
+    let only_image = with_image.iter().filter(|k| !text_only.contains(k)).count() as u64;
+    let only_text = text_only.iter().filter(|k| !with_image.contains(k)).count() as u64;
+    assert_eq!(
+        (with_image.len(), text_only.len(), only_image, only_text),
+        (26, 11, 20, 5)
+    );
+    let gain = (with_image.len() as f64 - text_only.len() as f64) / 40.0;
+    let rows = report["modality"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let m = &rows[0];
+    assert_eq!(m["vision_pairs"], 40);
+    assert_eq!(m["right_only_with_image"], only_image);
+    assert_eq!(m["right_only_text_only"], only_text);
+    assert!(
+        (m["vision_gain"].as_f64().unwrap() - gain).abs() < 1e-9,
+        "{m}"
+    );
+    let p = m["vision_mcnemar_p"].as_f64().unwrap();
+    assert!((p - mcnemar(only_image, only_text)).abs() < 1e-9, "{p}");
+    let (lo, hi) = (
+        m["vision_gain_ci_low"].as_f64().unwrap(),
+        m["vision_gain_ci_high"].as_f64().unwrap(),
+    );
+    assert!(lo <= gain && gain <= hi && lo > 0.0, "{lo} {gain} {hi}");
+    // No blank images: that half is empty, not made up.
+    assert_eq!(
+        (m["blank_gap"].clone(), m["blank_pairs"].clone()),
+        (Value::Null, json!(0))
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains(
+            "| m | 0 | – | – | 0 | 0 | 1.000 | 40 | +37.5 pp | +15.0 pp … +57.5 pp | 20 | 5 |"
+        ),
+        "{md}"
+    );
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("vision gain (pp)"));
 }
