@@ -18,19 +18,17 @@ fn the_readme_shows_each_rung_of_one_problem() {
     )
     .unwrap();
     let line = serde_json::to_string(&problem).unwrap();
-    let values = [
-        "text-dominant",
-        "text-lite",
-        "vision-intensive",
-        "vision-dominant",
-        "vision-only",
-        "blank",
-    ];
+    // Every value of the axis, from its table.
+    let axis = geomrender::variants::AXES
+        .iter()
+        .find(|a| a.name == "modality");
+    let values = axis.unwrap().sweep;
+    assert_eq!(values.len(), 6, "{values:?}");
     let plan = Plan::parse(&format!("modality={}", values.join(",")), false).unwrap();
     let jobs = geomrender::pipeline::expand_line(&line, &plan).unwrap();
     assert_eq!(jobs.len(), 1 + values.len());
     let renderer = geomrender::render::CpuRenderer::raster();
-    for (job, value) in jobs[1..].iter().zip(values) {
+    for (job, value) in jobs[1..].iter().zip(values.iter()) {
         assert!(job.scene.id.ends_with(&format!("__modality-{value}")));
         let question = &job.problem.as_ref().unwrap().question;
         assert!(

@@ -5,6 +5,7 @@
 
 use crate::support::cli::{bin, run_ok};
 use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
 
 /// Two-sided exact McNemar p: twice the smaller binomial tail at ½, at most 1.
 fn mcnemar(b: u64, c: u64) -> f64 {
@@ -19,10 +20,9 @@ fn mcnemar(b: u64, c: u64) -> f64 {
     (2.0 * tail).min(1.0)
 }
 
-#[test]
-fn blank_gap_is_the_paired_base_minus_blank_accuracy_with_its_mcnemar_test() {
-    let tmp = tempfile::tempdir().unwrap();
-    let run = tmp.path().join("run");
+/// `sweep --variants VARIANTS` of 40 problems of `seed` into `dir/run`; its manifest.
+fn modality_run(dir: &Path, seed: &str, variants: &str) -> PathBuf {
+    let run = dir.join("run");
     run_ok(
         bin()
             .args([
@@ -33,20 +33,68 @@ fn blank_gap_is_the_paired_base_minus_blank_accuracy_with_its_mcnemar_test() {
                 "--count",
                 "40",
                 "--seed",
-                "5",
+                seed,
             ])
-            .args(["--variants", "modality=blank", "--out"])
+            .args(["--variants", variants, "--out"])
             .arg(&run),
     );
-    let manifest = run.join("manifest.jsonl");
+    run.join("manifest.jsonl")
+}
+
+/// A row's problem number (the `k` of its `base_id` `s<seed>-<k>`).
+fn problem_number(row: &Value) -> u64 {
+    let base_id = row["base_id"].as_str().unwrap();
+    base_id.rsplit('-').next().unwrap().parse().unwrap()
+}
+
+/// Model `m`'s prediction line for `row`: its answer when `right`, else a wrong one.
+fn prediction(row: &Value, right: bool) -> String {
+    let answer = row["answer"].as_f64().unwrap();
+    let said = if right { answer } else { answer * 3.0 + 7.0 };
+    let p = json!({"id": row["id"], "model": "m", "prediction": format!("The answer is {said}.")});
+    format!("{p}\n")
+}
+
+/// `score --html` of `predictions` against `manifest` into `dir/r`: the report,
+/// checked against `geomrender schema report`, and the output directory.
+fn scored(dir: &Path, manifest: &Path, predictions: &str) -> (Value, PathBuf) {
+    let file = dir.join("m.jsonl");
+    std::fs::write(&file, predictions).unwrap();
+    let out = dir.join("r");
+    run_ok(
+        bin()
+            .arg("score")
+            .arg("--manifest")
+            .arg(manifest)
+            .arg("--predictions")
+            .arg(&file)
+            .arg("--html")
+            .arg("--out")
+            .arg(&out),
+    );
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let schema: Value =
+        serde_json::from_slice(&run_ok(bin().args(["schema", "report"])).stdout).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = (validator.iter_errors(&report))
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    (report, out)
+}
+
+#[test]
+fn blank_gap_is_the_paired_base_minus_blank_accuracy_with_its_mcnemar_test() {
+    let tmp = tempfile::tempdir().unwrap();
+    let manifest = modality_run(tmp.path(), "5", "modality=blank");
     // Right on the base image of problems 0, 1, 2 (mod 4); on the blank one of
     // problems 0 (mod 5) and of problem 3.
     let (mut base_right, mut blank_right) = (Vec::new(), Vec::new());
     let mut lines = String::new();
     for line in std::fs::read_to_string(&manifest).unwrap().lines() {
         let row: Value = serde_json::from_str(line).unwrap();
-        let base_id = row["base_id"].as_str().unwrap();
-        let k: u64 = base_id.rsplit('-').next().unwrap().parse().unwrap();
+        let k = problem_number(&row);
         let blank = row["variant"]["modality"] == "blank";
         let right = match blank {
             false => k % 4 != 3,
@@ -60,37 +108,9 @@ fn blank_gap_is_the_paired_base_minus_blank_accuracy_with_its_mcnemar_test() {
             })
             .push(k);
         }
-        let answer = row["answer"].as_f64().unwrap();
-        let said = if right { answer } else { answer * 3.0 + 7.0 };
-        let p =
-            json!({"id": row["id"], "model": "m", "prediction": format!("The answer is {said}.")});
-        lines.push_str(&p.to_string());
-        lines.push('\n');
+        lines.push_str(&prediction(&row, right));
     }
-    let predictions = tmp.path().join("m.jsonl");
-    std::fs::write(&predictions, lines).unwrap();
-    let out = tmp.path().join("r");
-    run_ok(
-        bin()
-            .arg("score")
-            .arg("--manifest")
-            .arg(&manifest)
-            .arg("--predictions")
-            .arg(&predictions)
-            .arg("--html")
-            .arg("--out")
-            .arg(&out),
-    );
-    let report: Value =
-        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
-    let schema: Value =
-        serde_json::from_slice(&run_ok(bin().args(["schema", "report"])).stdout).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&report)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
+    let (report, out) = scored(tmp.path(), &manifest, &lines);
 
     let only_base = base_right
         .iter()
@@ -133,23 +153,7 @@ fn blank_gap_is_the_paired_base_minus_blank_accuracy_with_its_mcnemar_test() {
 #[test]
 fn vision_gain_is_the_paired_text_dominant_minus_text_only_accuracy() {
     let tmp = tempfile::tempdir().unwrap();
-    let run = tmp.path().join("run");
-    run_ok(
-        bin()
-            .args([
-                "sweep",
-                "-q",
-                "--backend",
-                "cpu",
-                "--count",
-                "40",
-                "--seed",
-                "6",
-            ])
-            .args(["--variants", "modality=text-dominant", "--out"])
-            .arg(&run),
-    );
-    let manifest = run.join("manifest.jsonl");
+    let manifest = modality_run(tmp.path(), "6", "modality=text-dominant");
     let mut rows: Vec<Value> = Vec::new();
     for line in std::fs::read_to_string(&manifest).unwrap().lines() {
         let row: Value = serde_json::from_str(line).unwrap();
@@ -171,7 +175,7 @@ fn vision_gain_is_the_paired_text_dominant_minus_text_only_accuracy() {
             rows.push(row);
         }
     }
-    let planted = tmp.path().join("manifest.jsonl");
+    let planted = tmp.path().join("planted.jsonl");
     let text: String = rows.iter().map(|r| format!("{r}\n")).collect();
     std::fs::write(&planted, text).unwrap();
     // Right with the image on problems not divisible by 3; without it on the even
@@ -179,14 +183,7 @@ fn vision_gain_is_the_paired_text_dominant_minus_text_only_accuracy() {
     let (mut with_image, mut text_only) = (Vec::new(), Vec::new());
     let mut lines = String::new();
     for row in &rows {
-        let k: u64 = row["base_id"]
-            .as_str()
-            .unwrap()
-            .rsplit('-')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let k = problem_number(row);
         let right = match row["variant"]["modality"].as_str() {
             Some("text-dominant") => !k.is_multiple_of(3),
             Some("text-only") => (k < 20 && k.is_multiple_of(2)) || k == 21,
@@ -197,37 +194,9 @@ fn vision_gain_is_the_paired_text_dominant_minus_text_only_accuracy() {
             (Some("text-only"), true) => text_only.push(k),
             _ => {}
         }
-        let answer = row["answer"].as_f64().unwrap();
-        let said = if right { answer } else { answer * 3.0 + 7.0 };
-        let p =
-            json!({"id": row["id"], "model": "m", "prediction": format!("The answer is {said}.")});
-        lines.push_str(&p.to_string());
-        lines.push('\n');
+        lines.push_str(&prediction(row, right));
     }
-    let predictions = tmp.path().join("m.jsonl");
-    std::fs::write(&predictions, lines).unwrap();
-    let out = tmp.path().join("r");
-    run_ok(
-        bin()
-            .arg("score")
-            .arg("--manifest")
-            .arg(&planted)
-            .arg("--predictions")
-            .arg(&predictions)
-            .arg("--html")
-            .arg("--out")
-            .arg(&out),
-    );
-    let report: Value =
-        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
-    let schema: Value =
-        serde_json::from_slice(&run_ok(bin().args(["schema", "report"])).stdout).unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator
-        .iter_errors(&report)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
+    let (report, out) = scored(tmp.path(), &planted, &lines);
 
     let only_image = with_image.iter().filter(|k| !text_only.contains(k)).count() as u64;
     let only_text = text_only.iter().filter(|k| !with_image.contains(k)).count() as u64;
