@@ -293,6 +293,9 @@ var GR = (function () {
       var box = el("span", "thumb");
       box.appendChild(img);
       a.appendChild(box);
+    } else if (w === null) {
+      // A text-only row (modality=text-only) has no image at all.
+      a.appendChild(el("span", "thumb missing", "text only: no image"));
     } else {
       a.appendChild(el("span", "thumb missing", "image not readable"));
     }

@@ -57,7 +57,7 @@ impl Input {
     /// The Scene and storage a run would give it.
     pub fn job(&self) -> Result<(Scene, Pixels, Encoding), PyErr> {
         match self {
-            Input::Job(j) => Ok((j.scene.clone(), j.pixels.clone(), j.encoding)),
+            Input::Job(j) => Ok((j.scene.clone(), j.pixels.clone(), drawn(j)?)),
             Input::Problem(p) => base_job(Job::expand_problem(p, &Plan::base_only())),
             Input::Line(line) => base_job(Job::expand(line, &Plan::base_only())),
         }
@@ -72,7 +72,21 @@ fn base_job(expanded: Result<Expanded, JobError>) -> PyResult<(Scene, Pixels, En
         .into_iter()
         .next()
         .ok_or_else(|| error(Kind::Scene, "the line gave no image"))?;
-    Ok((job.scene, job.pixels, job.encoding))
+    let encoding = drawn(&job)?;
+    Ok((job.scene, job.pixels, encoding))
+}
+
+/// How `job`'s image is stored; an error for a text-only row, which has none.
+fn drawn(job: &Job) -> PyResult<Encoding> {
+    job.encoding.ok_or_else(|| {
+        error(
+            Kind::Scene,
+            format!(
+                "{}: a text-only row (modality=text-only) has no image to draw",
+                job.scene.id
+            ),
+        )
+    })
 }
 
 /// The output of one image.

@@ -20,7 +20,8 @@ struct Made {
     index: u64,
     job: Job,
     label: String,
-    image: Output,
+    /// `None` on a text-only row, which has no image.
+    image: Option<Output>,
 }
 
 /// A problem's images and the variants that failed.
@@ -100,14 +101,17 @@ pub fn stream_batch<'py>(
         let expanded = Job::expand_problem(&problem, &plan).map_err(|e| line_error(&e))?;
         let mut made = Vec::with_capacity(expanded.jobs.len());
         for (job, label) in labelled(&plan, &problem.id, expanded.jobs) {
-            let image = draw_one(
-                job.scene.clone(),
-                &job.pixels,
-                job.encoding,
-                size,
-                format,
-                renderer,
-            )?;
+            let image = match job.encoding {
+                Some(encoding) => Some(draw_one(
+                    job.scene.clone(),
+                    &job.pixels,
+                    encoding,
+                    size,
+                    format,
+                    renderer,
+                )?),
+                None => None,
+            };
             made.push(Made {
                 index,
                 job,
@@ -193,7 +197,8 @@ pub fn check_stream(spec: &str, batch: u64, format: &str, size: Option<u32>) -> 
 
 fn sample<'py>(py: Python<'py>, m: Made) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("image", crate::draw::to_py(py, m.image)?)?;
+    let image = m.image.map(|i| crate::draw::to_py(py, i)).transpose()?;
+    d.set_item("image", image)?;
     d.set_item("id", &m.job.scene.id)?;
     let base_id = m
         .job

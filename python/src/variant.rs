@@ -112,12 +112,13 @@ impl PyVariant {
         self.job.scene.height
     }
 
-    /// How a run stores it: `png`, or `jpeg` (a `jpeg=Q` variant).
+    /// How a run stores it: `png`, `jpeg` (a `jpeg=Q` variant), or `None` for a
+    /// text-only row (`modality=text-only`), which has no image.
     #[getter]
-    fn encoding(&self) -> &'static str {
-        match self.job.encoding {
-            Encoding::Png => "png",
-            Encoding::Jpeg { .. } => "jpeg",
+    fn encoding(&self) -> Option<&'static str> {
+        match self.job.encoding? {
+            Encoding::Png => Some("png"),
+            Encoding::Jpeg { .. } => Some("jpeg"),
         }
     }
 
@@ -173,8 +174,8 @@ impl PyVariant {
 /// unspelled, the problem's fields as a manifest row has them).
 fn pickled(job: &Job) -> Result<String, serde_json::Error> {
     let encoding = match job.encoding {
-        Encoding::Png => serde_json::Value::Null,
-        Encoding::Jpeg { quality } => quality.into(),
+        Some(Encoding::Png) | None => serde_json::Value::Null,
+        Some(Encoding::Jpeg { quality }) => quality.into(),
     };
     let source = job
         .source
@@ -183,6 +184,7 @@ fn pickled(job: &Job) -> Result<String, serde_json::Error> {
     serde_json::to_string(&serde_json::json!({
         "scene": job.scene,
         "jpeg": encoding,
+        "imageless": job.encoding.is_none(),
         "source": source,
         "problem": job.problem,
     }))
@@ -195,6 +197,9 @@ pub fn variant_from_pickle(state: &str, label: String) -> PyResult<PyVariant> {
     struct State {
         scene: serde_json::Value,
         jpeg: Option<u8>,
+        /// A text-only row (pickles from before it are all drawn).
+        #[serde(default)]
+        imageless: bool,
         source: Option<SourceState>,
         problem: Option<geomrender::output::manifest::ProblemFields>,
     }
@@ -218,9 +223,10 @@ pub fn variant_from_pickle(state: &str, label: String) -> PyResult<PyVariant> {
     let job = Job {
         scene,
         pixels,
-        encoding: s
-            .jpeg
-            .map_or(Encoding::Png, |quality| Encoding::Jpeg { quality }),
+        encoding: (!s.imageless).then(|| {
+            s.jpeg
+                .map_or(Encoding::Png, |quality| Encoding::Jpeg { quality })
+        }),
         source: s.source.map(|s| geomrender::output::manifest::Lineage {
             base_id: s.base_id,
             variant: s.variant,

@@ -53,7 +53,12 @@ pub(super) fn compare(
         base.drawn = Some(drawing(root, &base.row, problems.as_deref_mut()));
     }
     let base_drawn = base.drawn.clone().expect("set above")?;
-    let var_drawn = drawing(root, row, problems)?;
+    // A text-only row draws nothing: its text alone must keep its base's values.
+    let imageless = row.image.file.is_none();
+    let var_drawn = match imageless {
+        true => None,
+        false => drawing(root, row, problems)?,
+    };
     let declared: Vec<Change> = (axes.iter())
         .flat_map(|a| a.may_change.iter().copied())
         .collect();
@@ -71,13 +76,16 @@ pub(super) fn compare(
     };
     let b = &base.row;
     let ext =
-        |r: &ManifestRow| (r.image.image.rsplit_once('.')).map(|(_, e)| e.to_ascii_lowercase());
+        |r: &ManifestRow| (r.image.path()?.rsplit_once('.')).map(|(_, e)| e.to_ascii_lowercase());
+    let source = if imageless { Source::None } else { source };
+    diff::add(&mut changes, Change::NoImage, u32::from(imageless));
     diff::add(
         &mut changes,
         Change::Encoding,
-        u32::from(ext(b) != ext(row)),
+        u32::from(!imageless && ext(b) != ext(row)),
     );
-    let bytes_differ = b.image.sha256 != row.image.sha256;
+    let sha = |r: &ManifestRow| r.image.file.as_ref().map(|f| f.sha256.clone());
+    let bytes_differ = !imageless && sha(b) != sha(row);
     if bytes_differ && changes.is_empty() && source != Source::Bytes {
         diff::add(&mut changes, Change::Pixels, 1);
     }
@@ -100,6 +108,10 @@ pub(super) fn compare(
             let lost = values_lost((bq.as_deref(), bd), (vq.as_deref(), vd));
             diff::add(&mut changes, Change::ValuesLost, lost);
         }
+    }
+    if let (Some((bd, _)), true) = (&base_drawn, imageless) {
+        let lost = values_lost((bq.as_deref(), bd), (vq.as_deref(), &Drawn::default()));
+        diff::add(&mut changes, Change::ValuesLost, lost);
     }
     if source == Source::Bytes && bytes_differ {
         // Without the drawing only "the image differs" is known: it counts as
@@ -187,9 +199,13 @@ fn drawing(
     if let Some(svg) = &row.svg {
         return read_file(root, &svg.svg).map(|d| Some((d, Source::Svg)));
     }
-    if row.image.image.to_ascii_lowercase().ends_with(".svg") {
+    if let Some(image) = row
+        .image
+        .path()
+        .filter(|p| p.to_ascii_lowercase().ends_with(".svg"))
+    {
         // An SVG-only run (`--format svg`): the image is the drawing.
-        return read_file(root, &row.image.image).map(|d| Some((d, Source::Svg)));
+        return read_file(root, image).map(|d| Some((d, Source::Svg)));
     }
     let Some(problems) = problems else {
         return Ok(None);

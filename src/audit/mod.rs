@@ -78,6 +78,8 @@ pub(crate) enum Source {
     Recomposed,
     /// Neither: only texts and image bytes were compared.
     Bytes,
+    /// The row has no image (text-only): only its texts were compared.
+    None,
 }
 
 /// One variant against its base.

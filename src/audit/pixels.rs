@@ -3,7 +3,7 @@
 //! same Scene, so the run rasterised the same pixels for both before the stage.
 
 use crate::output::dir::Dir;
-use crate::output::manifest::ManifestRow;
+use crate::output::manifest::{ImageFile, ManifestRow};
 use crate::variants::Pixels;
 
 /// Levels a channel may differ by (the GPU may rasterise a tile differently by a
@@ -18,19 +18,24 @@ pub(super) fn check(
     row: &ManifestRow,
     pixels: &Pixels,
 ) -> Result<(), String> {
-    let png = |r: &ManifestRow| r.image.image.to_ascii_lowercase().ends_with(".png");
-    if pixels.is_empty() || !png(base) || !png(row) {
+    fn png(r: &ManifestRow) -> Option<&ImageFile> {
+        (r.image.file.as_ref()).filter(|f| f.image.to_ascii_lowercase().ends_with(".png"))
+    }
+    let (Some(b), Some(v)) = (png(base), png(row)) else {
+        return Ok(());
+    };
+    if pixels.is_empty() {
         return Ok(());
     }
-    let decode = |r: &ManifestRow| -> Result<image::RgbaImage, String> {
-        let bytes = crate::output::manifest::read_checked(root, &r.image.image, &r.image.sha256)
-            .map_err(|e| format!("its image {:?}: {e}", r.image.image))?;
+    let decode = |f: &ImageFile| -> Result<image::RgbaImage, String> {
+        let bytes = crate::output::manifest::read_checked(root, &f.image, &f.sha256)
+            .map_err(|e| format!("its image {:?}: {e}", f.image))?;
         image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
             .map(|i| i.to_rgba8())
-            .map_err(|e| format!("its image {:?}: {e}", r.image.image))
+            .map_err(|e| format!("its image {:?}: {e}", f.image))
     };
-    let mut expected = decode(base)?;
-    let found = decode(row)?;
+    let mut expected = decode(b)?;
+    let found = decode(v)?;
     if expected.dimensions() != found.dimensions() {
         return Err(format!(
             "its pixel stage keeps the canvas, but it is {:?} against its base's {:?}",

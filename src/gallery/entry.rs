@@ -15,11 +15,8 @@ pub(crate) struct Entry {
     /// 1-based manifest line.
     pub line: u64,
     pub id: String,
-    /// Path relative to the run directory, `/`-separated.
-    pub image: String,
-    pub width: u32,
-    pub height: u32,
-    pub sha256: String,
+    /// The image file; `None` on a text-only row.
+    pub file: Option<Picture>,
     pub base_id: String,
     /// `axis=value[;axis=value…]` as `Variant::label` writes it; `base` for a base.
     pub label: String,
@@ -38,6 +35,16 @@ pub(crate) struct Entry {
     /// Shape kinds of the row's Problem, when the row carries it
     /// (`--emit-problems`); else the problems file gives them.
     pub shapes: Option<Vec<String>>,
+}
+
+/// A row's image file.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Picture {
+    /// Path relative to the run directory, `/`-separated.
+    pub image: String,
+    pub width: u32,
+    pub height: u32,
+    pub sha256: String,
 }
 
 /// What a relation item's row adds.
@@ -84,6 +91,39 @@ fn word<T: Serialize>(v: &T) -> String {
     }
 }
 
+/// A row's image file, checked: a relative path inside the run, a size the tool
+/// draws, a SHA-256 of 64 hex digits.
+fn picture(f: crate::output::manifest::ImageFile) -> Result<Picture, String> {
+    let image = f.image;
+    if image.starts_with('/')
+        || image
+            .split('/')
+            .any(|p| p.is_empty() || p == "." || p == "..")
+    {
+        return Err(format!(
+            "image {image:?} is not a relative path inside the run directory"
+        ));
+    }
+    let max = crate::scene::limits::MAX_DIMENSION;
+    for (name, v) in [("width", f.width), ("height", f.height)] {
+        if !(1..=max).contains(&v) {
+            return Err(format!(
+                "{name} must be a whole number of pixels from 1 to {max}"
+            ));
+        }
+    }
+    let sha256 = f.sha256.to_ascii_lowercase();
+    if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err("sha256 must be 64 hex digits".into());
+    }
+    Ok(Picture {
+        image,
+        width: f.width,
+        height: f.height,
+        sha256,
+    })
+}
+
 /// The row as an entry, or why the gallery cannot show it.
 pub(crate) fn entry(line: u64, row: ManifestRow) -> Result<Entry, RowError> {
     let id = row.image.id;
@@ -91,28 +131,10 @@ pub(crate) fn entry(line: u64, row: ManifestRow) -> Result<Entry, RowError> {
         id: Some(id.clone()),
         why,
     };
-    let image = row.image.image;
-    if image.starts_with('/')
-        || image
-            .split('/')
-            .any(|p| p.is_empty() || p == "." || p == "..")
-    {
-        return Err(fail(format!(
-            "image {image:?} is not a relative path inside the run directory"
-        )));
-    }
-    let max = crate::scene::limits::MAX_DIMENSION;
-    for (name, v) in [("width", row.image.width), ("height", row.image.height)] {
-        if !(1..=max).contains(&v) {
-            return Err(fail(format!(
-                "{name} must be a whole number of pixels from 1 to {max}"
-            )));
-        }
-    }
-    let sha256 = row.image.sha256.to_ascii_lowercase();
-    if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(fail("sha256 must be 64 hex digits".into()));
-    }
+    let file = match row.image.file {
+        Some(f) => Some(picture(f).map_err(fail)?),
+        None => None,
+    };
     let (base_id, values) = match row.source {
         Some(s) => (s.base_id, s.variant),
         None => (id.clone(), serde_json::Map::new()),
@@ -150,10 +172,7 @@ pub(crate) fn entry(line: u64, row: ManifestRow) -> Result<Entry, RowError> {
         .map(|p| p.diagram.shapes.iter().map(|s| word(&s.kind)).collect());
     Ok(Entry {
         line,
-        image,
-        width: row.image.width,
-        height: row.image.height,
-        sha256,
+        file,
         base_id,
         label: variant.label(),
         axes: values.keys().cloned().collect(),

@@ -39,10 +39,10 @@ pub(super) const COLUMNS: [&str; 11] = [
 pub(super) struct IndexRow<'a> {
     pub id: &'a str,
     /// Thumbnail key and size; `None` when the image could not be read (the
-    /// image's own size is given).
+    /// image's own size is given), and with no size on a text-only row.
     pub thumb: Option<&'a str>,
-    pub width: u32,
-    pub height: u32,
+    pub width: Option<u32>,
+    pub height: Option<u32>,
     /// Its card: `bases/<page>#<id>`.
     pub href: String,
     /// Its Problem's shapes (on a base row).

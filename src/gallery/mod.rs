@@ -360,11 +360,16 @@ impl Made<'_> {
     /// A batch of rows: their thumbnails, cards and index rows (the batch is emptied).
     fn add(&mut self, batch: &mut Vec<entry::Entry>, errors: &mut Errors) -> std::io::Result<()> {
         let images: Vec<(&str, &str)> = (batch.iter())
-            .map(|e| (e.image.as_str(), e.sha256.as_str()))
+            .filter_map(|e| e.file.as_ref())
+            .map(|f| (f.image.as_str(), f.sha256.as_str()))
             .collect();
-        let thumbs = self.thumbs.make(&images);
+        let mut made = self.thumbs.make(&images).into_iter();
+        // A text-only row has no image, so no thumbnail: `None`.
+        let thumbs: Vec<Option<Result<Thumb, String>>> = (batch.iter())
+            .map(|e| e.file.as_ref().and_then(|_| made.next()))
+            .collect();
         for (e, thumb) in batch.iter().zip(&thumbs) {
-            if let Err(reason) = thumb {
+            if let Some(Err(reason)) = thumb {
                 errors.push(GalleryLineError {
                     file: "manifest.jsonl".into(),
                     line: e.line,
@@ -380,7 +385,8 @@ impl Made<'_> {
                 true => self.shapes(e),
                 false => Vec::new(),
             };
-            let card = page::card(e, thumb.is_ok(), note.as_ref(), self.unavailable.as_deref());
+            let readable = thumb.as_ref().is_none_or(|t| t.is_ok());
+            let card = page::card(e, readable, note.as_ref(), self.unavailable.as_deref());
             let problems = &mut self.problems;
             self.pages.add(e, card, || {
                 let shapes = match e.is_base() {
@@ -394,7 +400,7 @@ impl Made<'_> {
             self.variants += u64::from(!e.is_base());
             self.index.push(index_row(
                 e,
-                thumb.as_ref().ok(),
+                thumb.as_ref().and_then(|t| t.as_ref().ok()),
                 note.as_ref(),
                 &shapes,
                 self.notes.is_some(),
@@ -484,8 +490,10 @@ fn index_row<'a>(
     IndexRow {
         id: &e.id,
         thumb: thumb.map(|t| t.key.as_str()),
-        width: thumb.map_or(e.width, |t| t.width),
-        height: thumb.map_or(e.height, |t| t.height),
+        width: thumb.map(|t| t.width).or(e.file.as_ref().map(|f| f.width)),
+        height: thumb
+            .map(|t| t.height)
+            .or(e.file.as_ref().map(|f| f.height)),
         href: page::href(e),
         shapes: shapes.join(", "),
         facts: facts.join(" · "),

@@ -11,7 +11,7 @@
 //! a card are kept of where, and the pages are written at the end.
 
 use super::AuditNote;
-use super::entry::Entry;
+use super::entry::{Entry, Picture};
 use crate::html::{escape, page_name, url_path};
 use crate::output::dir::Dir;
 use std::collections::HashMap;
@@ -81,6 +81,32 @@ pub(super) fn facts(e: &Entry, shapes: &[String]) -> String {
     h
 }
 
+/// A card's image (`readable`: its file was read and checked), or where it should be.
+fn picture(h: &mut String, e: &Entry, f: &Picture, readable: bool) {
+    let src = escape(&format!("../../{}", url_path(&f.image)));
+    match readable {
+        true => {
+            let _ = writeln!(
+                h,
+                "<a class=\"full\" href=\"{src}\"><img src=\"{src}\" width=\"{}\" height=\"{}\" alt=\"Diagram {}, {}\" loading=\"lazy\"></a>",
+                f.width,
+                f.height,
+                escape(&e.id),
+                escape(&e.label)
+            );
+        }
+        false => {
+            let _ = writeln!(
+                h,
+                "<p class=\"missing\" style=\"aspect-ratio:{}/{}\">Image not readable: <a href=\"{src}\">{}</a></p>",
+                f.width,
+                f.height,
+                escape(&f.image)
+            );
+        }
+    }
+}
+
 /// The card of one row.
 pub(super) fn card(
     e: &Entry,
@@ -97,27 +123,9 @@ pub(super) fn card(
         escape(&e.label),
         escape(&e.label)
     );
-    let src = escape(&format!("../../{}", url_path(&e.image)));
-    match readable {
-        true => {
-            let _ = writeln!(
-                h,
-                "<a class=\"full\" href=\"{src}\"><img src=\"{src}\" width=\"{}\" height=\"{}\" alt=\"Diagram {}, {}\" loading=\"lazy\"></a>",
-                e.width,
-                e.height,
-                escape(&e.id),
-                escape(&e.label)
-            );
-        }
-        false => {
-            let _ = writeln!(
-                h,
-                "<p class=\"missing\" style=\"aspect-ratio:{}/{}\">Image not readable: <a href=\"{src}\">{}</a></p>",
-                e.width,
-                e.height,
-                escape(&e.image)
-            );
-        }
+    match &e.file {
+        None => h.push_str("<p class=\"missing\">Text only: this row has no image.</p>\n"),
+        Some(f) => picture(&mut h, e, f, readable),
     }
     let _ = writeln!(
         h,
@@ -142,11 +150,13 @@ pub(super) fn card(
             escape(&text)
         );
     }
-    let _ = writeln!(
-        h,
-        "<div><dt>Size</dt><dd>{}×{}</dd></div>",
-        e.width, e.height
-    );
+    if let Some(f) = &e.file {
+        let _ = writeln!(
+            h,
+            "<div><dt>Size</dt><dd>{}×{}</dd></div>",
+            f.width, f.height
+        );
+    }
     if !e.is_base() {
         h.push_str("<div><dt>Audit</dt>");
         audit_cell(&mut h, note, audit_unavailable);

@@ -74,7 +74,7 @@ pub(crate) use text::point_name;
 pub use self::{
     expr::ExprError,
     limits::LimitError,
-    shapes::{Role, ShapeKind},
+    shapes::{ShapeKind, role::Role},
     text::TextError,
 };
 use rayon::prelude::*;

@@ -54,6 +54,9 @@ pub enum Modality {
     TextDominant,
     /// Every IP and every EC in the text, no DI; the base's image.
     TextLite,
+    /// `text-dominant`'s text, written in coordinate style (points named by their
+    /// letters: no mark on an image names an element), and no image at all.
+    TextOnly,
     /// Every EC in the text, and the IPs the image shows by no mark; the base's image.
     VisionIntensive,
     /// Only the IPs the image shows by no mark in the text; every given drawn on the
@@ -81,6 +84,11 @@ impl Modality {
     /// shape's measures inside it (`vision-dominant`, `vision-only`).
     pub(crate) fn draws_every_given(self) -> bool {
         matches!(self, Modality::VisionDominant | Modality::VisionOnly)
+    }
+
+    /// Whether a row on this rung has an image (all but `text-only`).
+    pub(crate) fn has_image(self) -> bool {
+        self != Modality::TextOnly
     }
 }
 

@@ -41,10 +41,19 @@ pub struct ManifestRow {
     pub input_sha256: Option<String>,
 }
 
-/// The fields every row starts with.
+/// The fields every row starts with: its id, then its image file, or `"image":
+/// null` on a row without one (`modality=text-only`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "RawImageRecord", into = "RawImageRecord")]
 pub struct ImageRecord {
     pub id: String,
+    /// The image file; `None` on a text-only row, which has no image at all.
+    pub file: Option<ImageFile>,
+}
+
+/// A row's image file and what drew it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImageFile {
     /// Path relative to the output directory, with `/` separators.
     pub image: String,
     pub width: u32,
@@ -54,6 +63,81 @@ pub struct ImageRecord {
     /// What drew it: `"<adapter name> (<api>)"` (gpu), `"geomrender raster,
     /// tiny-skia <version> (cpu)"` (cpu) or `"resvg <version> (cpu)"` (resvg).
     pub backend: String,
+}
+
+impl ImageRecord {
+    /// The image file's path, `None` on a text-only row.
+    pub(crate) fn path(&self) -> Option<&str> {
+        self.file.as_ref().map(|f| f.image.as_str())
+    }
+}
+
+/// [`ImageRecord`] as JSON writes it: `image` always (`null` without a file), the
+/// file's facts only with one.
+#[derive(Serialize, Deserialize)]
+struct RawImageRecord {
+    id: String,
+    /// Required, and `null` without a file (a missing `image` is not a text-only row).
+    #[serde(deserialize_with = "required_nullable")]
+    image: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    width: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    height: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sha256: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    backend: Option<String>,
+}
+
+fn required_nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Option::<String>::deserialize(d)
+}
+
+impl From<ImageRecord> for RawImageRecord {
+    fn from(r: ImageRecord) -> Self {
+        let f = r.file;
+        RawImageRecord {
+            id: r.id,
+            image: f.as_ref().map(|f| f.image.clone()),
+            width: f.as_ref().map(|f| f.width),
+            height: f.as_ref().map(|f| f.height),
+            sha256: f.as_ref().map(|f| f.sha256.clone()),
+            backend: f.map(|f| f.backend),
+        }
+    }
+}
+
+impl TryFrom<RawImageRecord> for ImageRecord {
+    type Error = String;
+
+    fn try_from(r: RawImageRecord) -> Result<Self, String> {
+        let file = match (r.image, r.width, r.height, r.sha256, r.backend) {
+            (Some(image), Some(width), Some(height), Some(sha256), Some(backend)) => {
+                Some(ImageFile {
+                    image,
+                    width,
+                    height,
+                    sha256,
+                    backend,
+                })
+            }
+            (None, None, None, None, None) => None,
+            (Some(_), ..) => {
+                return Err(format!(
+                    "row {:?} names an image without all of width, height, sha256 and backend",
+                    r.id
+                ));
+            }
+            (None, ..) => {
+                return Err(format!(
+                    "row {:?} has no image (\"image\": null) but gives its width, height, sha256 or backend",
+                    r.id
+                ));
+            }
+        };
+        Ok(ImageRecord { id: r.id, file })
+    }
 }
 
 /// The SVG written beside a raster image (`--format png,svg`).
@@ -188,13 +272,16 @@ impl ManifestRow {
         serde_json::to_string(self).expect("a manifest row serialises")
     }
 
-    /// The files the row names with their recorded SHA-256: the image, then the SVG.
+    /// The files the row names with their recorded SHA-256: the image, then the SVG
+    /// (none on a text-only row).
     pub(crate) fn files(&self) -> impl Iterator<Item = (&str, &str)> {
-        std::iter::once((self.image.image.as_str(), self.image.sha256.as_str())).chain(
-            self.svg
-                .iter()
-                .map(|s| (s.svg.as_str(), s.svg_sha256.as_str())),
-        )
+        (self.image.file.iter())
+            .map(|f| (f.image.as_str(), f.sha256.as_str()))
+            .chain(
+                self.svg
+                    .iter()
+                    .map(|s| (s.svg.as_str(), s.svg_sha256.as_str())),
+            )
     }
 }
 
@@ -335,11 +422,13 @@ mod tests {
         let row = ManifestRow {
             image: ImageRecord {
                 id: "a".into(),
-                image: "images/a.png".into(),
-                width: 2,
-                height: 3,
-                sha256: "00".into(),
-                backend: "x (vulkan)".into(),
+                file: Some(ImageFile {
+                    image: "images/a.png".into(),
+                    width: 2,
+                    height: 3,
+                    sha256: "00".into(),
+                    backend: "x (vulkan)".into(),
+                }),
             },
             svg: None,
             source: Some(Lineage {
@@ -357,5 +446,35 @@ mod tests {
             text,
             "{\"id\":\"a\",\"image\":\"images/a.png\",\"width\":2,\"height\":3,\"sha256\":\"00\",\"backend\":\"x (vulkan)\",\"base_id\":\"a\",\"variant\":{}}\n"
         );
+    }
+
+    #[test]
+    fn a_text_only_row_has_a_null_image_and_nothing_else_of_a_file() {
+        let row = ManifestRow {
+            image: ImageRecord {
+                id: "a".into(),
+                file: None,
+            },
+            svg: None,
+            source: None,
+            problem: None,
+            input_sha256: None,
+        };
+        let json = row.to_json();
+        assert_eq!(json, "{\"id\":\"a\",\"image\":null}");
+        assert_eq!(serde_json::from_str::<ManifestRow>(&json).unwrap(), row);
+        assert_eq!(row.files().count(), 0);
+        // A missing image is not a text-only row; half a file is refused.
+        for (bad, why) in [
+            ("{\"id\":\"a\"}", "missing field `image`"),
+            ("{\"id\":\"a\",\"image\":null,\"width\":2}", "has no image"),
+            (
+                "{\"id\":\"a\",\"image\":\"images/a.png\",\"width\":2}",
+                "without all of",
+            ),
+        ] {
+            let e = serde_json::from_str::<ManifestRow>(bad).unwrap_err();
+            assert!(e.to_string().contains(why), "{bad}: {e}");
+        }
     }
 }

@@ -289,7 +289,9 @@ fn problem_job(
     Ok(Job {
         scene,
         pixels: drawing.pixels,
-        encoding: drawing.encoding,
+        // A text-only problem's row has no image: its scene is composed (what the
+        // base draws) and never rendered.
+        encoding: (drawing.problem.params.modality.has_image()).then_some(drawing.encoding),
         source: Some(Lineage {
             base_id: problem.id.clone(),
             variant: variant.json(),
@@ -334,7 +336,7 @@ fn scene_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
         Ok(Job {
             scene,
             pixels: Pixels::of(variant),
-            encoding,
+            encoding: Some(encoding),
             source: Some(Lineage {
                 base_id: base.id.clone(),
                 variant: variant.json(),

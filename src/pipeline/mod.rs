@@ -88,7 +88,9 @@ pub struct Job {
     pub scene: Scene,
     /// What the pixel stage does to the rendered image, before it is encoded.
     pub pixels: Pixels,
-    pub encoding: Encoding,
+    /// How the image is stored; `None`: the row has no image (a `text-only`
+    /// Problem), and nothing is rendered.
+    pub encoding: Option<Encoding>,
     /// The base image and variant (Problem lines, and Scene lines with `--variants`).
     pub source: Option<Lineage>,
     /// The texts and drawing facts of a Problem line.
@@ -101,7 +103,7 @@ impl Job {
         Job {
             scene,
             pixels: Pixels::default(),
-            encoding: Encoding::Png,
+            encoding: Some(Encoding::Png),
             source: None,
             problem: None,
         }
@@ -330,15 +332,17 @@ pub(crate) struct Meta {
     /// Hex SHA-256 of the input line.
     input_sha256: String,
     pixels: Pixels,
-    encoding: Encoding,
+    /// `None`: the row has no image (and no SVG).
+    encoding: Option<Encoding>,
     svg: Option<String>,
 }
 
 impl Meta {
-    /// The job's image file: `img` through the pixel stage, then encoded (its
-    /// buffer handed back to this thread's renderer).
+    /// The job's image file: `img` through the pixel stage, then stored as
+    /// `encoding` (the job's own; its buffer handed back to this thread's renderer).
     fn finish(
         &self,
+        encoding: Encoding,
         mut img: RenderedImage,
         stats: &StageTimes,
     ) -> Result<Vec<u8>, image::ImageError> {
@@ -347,7 +351,7 @@ impl Meta {
             self.pixels.apply_rgba(img.width, img.height, &mut img.rgba);
         }
         let _t = Timer::new(&stats.encode);
-        let encoded = crate::output::encode(self.encoding, &img);
+        let encoded = crate::output::encode(encoding, &img);
         crate::render::recycle(img.rgba);
         encoded
     }

@@ -277,7 +277,9 @@ impl Reader<'_> {
             return Ok(Work::Kept(job.scene.id, input_sha256.to_string()));
         }
         let prepare_timer = Timer::new(&self.stats.prepare);
-        let svg = self.options.outputs.svg().then(|| {
+        // A row without an image (text-only) has no SVG either: nothing is drawn.
+        let drawn = job.encoding.is_some();
+        let svg = (drawn && self.options.outputs.svg()).then(|| {
             crate::scene::svg::to_svg_with(
                 &job.scene,
                 crate::scene::svg::SvgOptions::default().embed_font(self.options.svg_embed_font),
@@ -301,6 +303,9 @@ impl Reader<'_> {
             encoding: job.encoding,
             svg,
         };
+        let Some(encoding) = job.encoding else {
+            return Ok(Work::Done(Done { meta, image: None }));
+        };
         #[cfg(feature = "gpu")]
         if gpu {
             let p = prepare(&job.scene, self.options.tessellate)?;
@@ -314,7 +319,7 @@ impl Reader<'_> {
                     .render(&job.scene)
                     .map_err(|e| JobError::of(&meta.id, e))?;
                 drop(_t);
-                Some(Raster::Encoded(meta.finish(img, self.stats)))
+                Some(Raster::Encoded(meta.finish(encoding, img, self.stats)))
             }
             _ => None,
         };

@@ -247,7 +247,12 @@ fn scan(name: &str, dir: &Dir, backend: &str, outputs: Outputs) -> Result<Kept, 
             let Some(input) = row.input_sha256 else {
                 break 'outer; // from a version that did not record it: render anew
             };
-            if row.image.backend != backend {
+            if row
+                .image
+                .file
+                .as_ref()
+                .is_some_and(|f| f.backend != backend)
+            {
                 break 'outer; // a mix of backends (only by hand): render the rest anew
             }
             let id: Box<str> = row.image.id.into();
@@ -298,8 +303,12 @@ pub(super) fn keep(
 /// The row, if it is whole and its files are intact.
 fn usable(line: &str, dir: &Dir, outputs: Outputs) -> Option<ManifestRow> {
     let row: ManifestRow = serde_json::from_str(line).ok()?;
-    // The row must carry exactly the files this run writes.
-    let svg_only = row.image.image.ends_with(".svg");
+    // The row must carry exactly the files this run writes; a text-only row has
+    // none, whatever the run writes.
+    let Some(file) = &row.image.file else {
+        return row.svg.is_none().then_some(row);
+    };
+    let svg_only = file.image.ends_with(".svg");
     let has = match (svg_only, row.svg.is_some()) {
         (true, false) => Outputs::Svg,
         (false, false) => Outputs::Raster,

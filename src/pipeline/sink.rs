@@ -6,7 +6,7 @@ use super::{Done, Progress, Raster, RunError, StageTimes, Timer};
 use crate::digest::sha256_hex;
 use crate::output::datasets::{DatasetWriter, WrittenRow};
 use crate::output::dir::Dir;
-use crate::output::manifest::{ImageRecord, ManifestRow, ManifestWriter, SvgFile};
+use crate::output::manifest::{ImageFile, ImageRecord, ManifestRow, ManifestWriter, SvgFile};
 use rayon::prelude::*;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -90,8 +90,9 @@ impl Sink<'_> {
                 let _t = Timer::new(&self.stats.write);
                 for row in rows {
                     let (row, raster) = row?;
-                    // Runs without raster images get no datasets (refused at the start).
-                    match raster.filter(|_| datasets.is_some()) {
+                    // Runs without raster images get no datasets (refused at the
+                    // start), so a row without one here is a text-only row.
+                    match datasets.map(|_| raster) {
                         Some(image) => {
                             // The line is made once, for the manifest and the datasets.
                             let line = row.to_json();
@@ -134,11 +135,11 @@ impl Sink<'_> {
     #[cfg_attr(not(feature = "gpu"), allow(clippy::infallible_destructuring_match))]
     fn write(&self, done: Done) -> Result<(ManifestRow, Option<Vec<u8>>), RunError> {
         let meta = done.meta;
-        let raster = match done.image {
-            Some(image) => {
+        let raster = match (done.image, meta.encoding) {
+            (Some(image), Some(encoding)) => {
                 let encoded = match image {
                     #[cfg(feature = "gpu")]
-                    Raster::Pixels(img) => meta.finish(img, self.stats),
+                    Raster::Pixels(img) => meta.finish(encoding, img, self.stats),
                     Raster::Encoded(result) => result,
                 };
                 let bytes = encoded.map_err(|source| RunError::Encode {
@@ -146,11 +147,11 @@ impl Sink<'_> {
                     source,
                 })?;
                 Some((
-                    format!("images/{}.{}", meta.id, meta.encoding.extension()),
+                    format!("images/{}.{}", meta.id, encoding.extension()),
                     bytes,
                 ))
             }
-            None => None,
+            _ => None,
         };
         let svg = match &meta.svg {
             Some(text) => {
@@ -163,24 +164,26 @@ impl Sink<'_> {
             }
             None => None,
         };
-        // The image is the raster file when there is one, else the SVG on its own.
-        let (image, sha256, svg, raster) = match (raster, svg) {
+        // The image is the raster file when there is one, else the SVG on its own;
+        // a text-only row has none.
+        let file = |image, sha256| ImageFile {
+            image,
+            width: meta.width,
+            height: meta.height,
+            sha256,
+            backend: self.backend.to_string(),
+        };
+        let (file, svg, raster) = match (raster, svg) {
             (Some((rel, bytes)), svg) => {
                 let sha = self.put(&rel, &bytes)?;
-                (rel, sha, svg, Some(bytes))
+                (Some(file(rel, sha)), svg, Some(bytes))
             }
-            (None, Some(svg)) => (svg.svg, svg.svg_sha256, None, None),
+            (None, Some(svg)) => (Some(file(svg.svg, svg.svg_sha256)), None, None),
+            (None, None) if meta.encoding.is_none() => (None, None, None),
             (None, None) => return Err(RunError::NothingToWrite { id: meta.id }),
         };
         let row = ManifestRow {
-            image: ImageRecord {
-                id: meta.id,
-                image,
-                width: meta.width,
-                height: meta.height,
-                sha256,
-                backend: self.backend.to_string(),
-            },
+            image: ImageRecord { id: meta.id, file },
             svg,
             source: meta.source,
             problem: meta.problem,

@@ -12,8 +12,8 @@
 //! - Every line is drawn: the Scene has one dashed path with a piece per line.
 //! - Layout guarantees hold at every font size of the default sweep.
 
+use geomrender::generate::Role;
 use geomrender::generate::formulas::by_id;
-use geomrender::generate::shapes::Role;
 use geomrender::generate::{AidKind, AuxLine, GenerateOptions, Problem, generate_range};
 use geomrender::pipeline::expand_line;
 use geomrender::scene::Item;

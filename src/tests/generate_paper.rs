@@ -1,8 +1,8 @@
 //! GeomVerse's worked examples (tables 3 and 4) rebuilt through the formula API: the same
 //! inputs give the paper's numbers, and the same computation chains.
 
+use geomrender::generate::Role;
 use geomrender::generate::formulas::{Ctx, StepWords, by_id};
-use geomrender::generate::shapes::Role;
 
 struct Plain;
 impl StepWords for Plain {

@@ -1,7 +1,7 @@
 //! The README's picture of the modality ladder: one problem on every rung and the
 //! blank control, each image as a run draws it (`docs/modality/<value>.png`,
-//! written with `GEOMRENDER_UPDATE_EXAMPLES=1`) and each question as the README
-//! quotes it.
+//! written with `GEOMRENDER_UPDATE_EXAMPLES=1`; `text-only` has none) and each
+//! question as the README quotes it.
 
 use geomrender::generate::{GenerateOptions, generate_one};
 use geomrender::variants::Plan;
@@ -23,7 +23,7 @@ fn the_readme_shows_each_rung_of_one_problem() {
         .iter()
         .find(|a| a.name == "modality");
     let values = axis.unwrap().sweep;
-    assert_eq!(values.len(), 6, "{values:?}");
+    assert_eq!(values.len(), 7, "{values:?}");
     let plan = Plan::parse(&format!("modality={}", values.join(",")), false).unwrap();
     let jobs = geomrender::pipeline::expand_line(&line, &plan).unwrap();
     assert_eq!(jobs.len(), 1 + values.len());
@@ -35,6 +35,11 @@ fn the_readme_shows_each_rung_of_one_problem() {
             readme.contains(&format!("| `{value}` | {question} |")),
             "README.md has no row | `{value}` | {question} |"
         );
+        if *value == "text-only" {
+            assert_eq!(job.encoding, None, "text-only has no image");
+            assert!(readme.contains(&format!("| `{value}` | {question} | no image |")));
+            continue;
+        }
         let image = renderer.render(&job.scene).unwrap();
         let png = geomrender::output::encode(geomrender::style::Encoding::Png, &image).unwrap();
         let path = super::support::repo().join(format!("docs/modality/{value}.png"));

@@ -227,11 +227,13 @@ fn problems_and_rows_match_their_schemas() {
             let row = geomrender::output::manifest::ManifestRow {
                 image: geomrender::output::manifest::ImageRecord {
                     id: job.scene.id.clone(),
-                    image: format!("images/{}.png", job.scene.id),
-                    width: 512,
-                    height: 512,
-                    sha256: "0".repeat(64),
-                    backend: "test".into(),
+                    file: Some(geomrender::output::manifest::ImageFile {
+                        image: format!("images/{}.png", job.scene.id),
+                        width: 512,
+                        height: 512,
+                        sha256: "0".repeat(64),
+                        backend: "test".into(),
+                    }),
                 },
                 svg: None,
                 source: job.source.clone(),

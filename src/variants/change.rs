@@ -43,6 +43,9 @@ pub enum Change {
     /// Words drawn in a caption band below the diagram, the canvas grown down by it
     /// (`modality=vision-only`'s question).
     Caption,
+    /// No image at all: the row is text only (`modality=text-only`), and its text
+    /// must hold every value its base states or draws.
+    NoImage,
     /// The question's text.
     Question,
     /// The solution's (CoT) text.
@@ -51,13 +54,14 @@ pub enum Change {
     Answer,
     /// A number the base states or draws that the variant neither states nor draws:
     /// a given lost on its way between text and image (checked where the variant
-    /// draws anything; only axes that change values or the asked given declare it).
+    /// draws anything, and on a row without an image, whose text must hold them
+    /// all; only axes that change values or the asked given declare it).
     ValuesLost,
 }
 
 impl Change {
     /// Every kind, in the order reports show them.
-    pub const ALL: [Change; 20] = [
+    pub const ALL: [Change; 21] = [
         Change::Canvas,
         Change::Encoding,
         Change::Pixels,
@@ -74,6 +78,7 @@ impl Change {
         Change::LabelValue,
         Change::LabelSize,
         Change::Caption,
+        Change::NoImage,
         Change::Question,
         Change::Cot,
         Change::Answer,
@@ -99,6 +104,7 @@ impl Change {
             Change::LabelValue => "label_value",
             Change::LabelSize => "label_size",
             Change::Caption => "caption",
+            Change::NoImage => "no_image",
             Change::Question => "question",
             Change::Cot => "cot",
             Change::Answer => "answer",

@@ -260,6 +260,25 @@ def test_stream_samples_equal_generate_and_render():
     assert q1 != [p.question for p in problems[:2]]
 
 
+def test_stream_text_only_rows_have_no_image_and_render_refuses_them():
+    samples = list(gr.Stream(seed=11, count=3, variants="modality=text-dominant,text-only",
+                             format="png"))
+    text_only = [s for s in samples if s["variant"] == "modality=text-only"]
+    dominant = {s["base_id"]: s for s in samples if s["variant"] == "modality=text-dominant"}
+    assert len(text_only) == len(dominant) == 3
+    for s in text_only:
+        assert s["image"] is None, s["id"]
+        assert s["answer"] == dominant[s["base_id"]]["answer"]
+        assert s["question"].startswith("The diagram has ")
+    for s in dominant.values():
+        assert isinstance(s["image"], bytes) and s["image"].startswith(b"\x89PNG")
+    [v] = [v for v in gr.variants(gr.generate(1, seed=11)[0], "modality=text-only")
+           if v.id.endswith("text-only")]
+    assert v.encoding is None
+    with pytest.raises(Exception, match="text-only"):
+        gr.render(v, format="png", backend="cpu")
+
+
 def test_stream_refresh_values_draws_the_same_problems_with_other_givens():
     """refresh="values": epoch e is each problem's values=e, the CLI's variant of it,
     and the user's variants apply to that redraw."""

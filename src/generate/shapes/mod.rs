@@ -38,7 +38,7 @@ mod rectangle_minus_semicircle;
 mod rectangle_plus_equilateral;
 mod rectangle_plus_semicircle;
 mod right_triangle;
-mod role;
+pub(crate) mod role;
 mod sector;
 mod semicircle;
 mod square;
@@ -50,7 +50,7 @@ pub(crate) use def::{End, Family, Ray, ShapeDef};
 pub(crate) use fit::{Known, fit};
 pub(crate) use outline::{LocalGeometry, Seg};
 pub(crate) use role::Quantity;
-pub use role::Role;
+pub(crate) use role::Role;
 use serde::{Deserialize, Serialize};
 
 /// Every shape of the catalogue, plus the three angle connectors.

@@ -26,7 +26,7 @@ pub(super) enum Kind {
 /// Whether `m`'s text keeps a fact of kind `k`.
 pub(super) fn keeps(m: Modality, k: Kind) -> bool {
     match m {
-        Modality::Base | Modality::TextDominant => true,
+        Modality::Base | Modality::TextDominant | Modality::TextOnly => true,
         Modality::TextLite => k != Kind::Descriptive,
         Modality::VisionIntensive => {
             matches!(k, Kind::Condition | Kind::Property { marked: false })
@@ -127,6 +127,77 @@ mod tests {
             .filter(|s| !s.contains("3.14") && !s.contains("decimal places"))
             .collect::<Vec<_>>()
             .join(". ")
+    }
+
+    /// `text-only` has no image, so its text alone must hold what the solution
+    /// uses: every given the steps read, every shape's kind, each connector's two
+    /// angles and their relation; and it names no colour, which only an image shows.
+    #[test]
+    fn text_only_states_every_fact_the_solution_uses_and_no_colour() {
+        use crate::generate::problem::ElementRef;
+        let (mut givens_read, mut connectors) = (0, 0);
+        for info in [Info::Image, Info::Text] {
+            let opts = GenerateOptions {
+                info,
+                depth: 1..=3,
+                ..GenerateOptions::default()
+            };
+            for i in 0..120 {
+                let p = generate_one(&opts, i).unwrap();
+                let t = with_modality(&p, Modality::TextOnly).unwrap();
+                assert_eq!((t.answer, t.steps.len()), (p.answer, p.steps.len()));
+                assert!(!t.params.modality.has_image());
+                let q = t.question.get(Annotation::Coordinate);
+                let d = &t.diagram;
+                for g in givens(&t) {
+                    assert!(q.contains(&g), "{}: {g} not stated in {q}", p.id);
+                }
+                for step in &t.steps {
+                    for b in step.inputs.iter().chain([&step.output]) {
+                        let (status, expr) = match b.element {
+                            ElementRef::Side(k) => (d.sides[k].status, &d.sides[k].expr),
+                            ElementRef::Angle(k) => (d.angles[k].status, &d.angles[k].expr),
+                            ElementRef::Measure(k) => (d.measures[k].status, &d.measures[k].expr),
+                        };
+                        if status == Status::Given || expr.is_some() {
+                            let v = expr.clone().unwrap_or_else(|| fmt_num(b.value));
+                            assert!(q.contains(&v), "{}: step reads {v}: {q}", p.id);
+                            givens_read += 1;
+                        }
+                    }
+                    if let Some(c) = step.kind.def().connector() {
+                        connectors += 1;
+                        assert!(q.contains(&format!("are {}", c.word)), "{}: {q}", p.id);
+                        for b in &step.inputs {
+                            if let ElementRef::Angle(k) = b.element {
+                                let name = &d.angles[k].name.coordinate;
+                                assert!(q.contains(name.as_str()), "{}: {name}: {q}", p.id);
+                            }
+                        }
+                    }
+                }
+                for shape in &d.shapes {
+                    let kind = format!(
+                        "the {} shape is {}",
+                        shape.name.coordinate,
+                        shape.kind.description()
+                    );
+                    assert!(q.contains(&kind), "{}: {kind} not in {q}", p.id);
+                }
+                let words: Vec<&str> = q.split(|c: char| !c.is_alphanumeric()).collect();
+                for shape in &p.diagram.shapes {
+                    for colour in shape.colour.split(|c: char| !c.is_alphanumeric()) {
+                        assert!(
+                            colour.is_empty() || !words.contains(&colour),
+                            "{}: names the colour {colour}: {q}",
+                            p.id
+                        );
+                    }
+                }
+            }
+        }
+        eprintln!("{givens_read} givens read by steps, {connectors} connectors");
+        assert!(givens_read >= 240 && connectors >= 10);
     }
 
     /// Checked against the Problem's own diagram, not the writer's bookkeeping.

@@ -118,7 +118,7 @@ pub(crate) fn check(p: &Problem) -> Result<(), TextError> {
 /// Recomputes every name, label and text of a problem from its diagram, steps and info.
 pub(super) fn refresh(p: &mut Problem) -> Result<(), TextError> {
     check(p)?;
-    naming::refresh_names(&mut p.diagram);
+    naming::refresh_names(&mut p.diagram, p.params.modality);
     naming::refresh_labels(&mut p.diagram, p.params.info, p.params.modality);
     let mut q = Texts::default();
     let mut c = Texts::default();

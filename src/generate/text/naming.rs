@@ -32,13 +32,35 @@ pub(crate) fn point_name(i: usize) -> String {
     }
 }
 
+/// "first", "second", … "tenth", then "11th", "12th", ….
+fn ordinal(n: usize) -> String {
+    const WORDS: [&str; 10] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth",
+    ];
+    WORDS
+        .get(n.wrapping_sub(1))
+        .map_or_else(|| format!("{n}th"), |w| w.to_string())
+}
+
 /// Names of shapes, sides and angles in both styles, from the point names.
-pub(super) fn refresh_names(d: &mut Diagram) {
+pub(super) fn refresh_names(d: &mut Diagram, modality: Modality) {
     let pname = |i: usize| d.points.get(i).map_or(String::new(), |p| p.name.clone());
+    // Without an image a colour names nothing: a text-only problem calls the shapes
+    // named by colour elsewhere "the first circle", "the second semicircle", ….
+    let mut by_colour = 0;
     let shape_names: Vec<Texts> = d
         .shapes
         .iter()
         .map(|s| {
+            if s.kind.named_by_colour() && !modality.has_image() {
+                by_colour += 1;
+                let n = ordinal(by_colour);
+                return Texts {
+                    coordinate: n.clone(),
+                    individual: n,
+                };
+            }
             // Some kinds spell their name in another order (a sector, from its centre).
             let spelt = s.kind.def().name_order;
             let order: Vec<usize> = if !spelt.is_empty() && s.vertices.len() == spelt.len() {

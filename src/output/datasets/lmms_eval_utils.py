@@ -42,7 +42,9 @@ ZERO_TOLERANCE = 0.005
 
 
 def doc_to_visual(doc):
-    return [doc["image"].convert("RGB")]
+    """The row's image; none for a text-only row (modality=text-only), whose image is null."""
+    image = doc["image"]
+    return [] if image is None else [image.convert("RGB")]
 
 
 def options_text(choices):

@@ -388,7 +388,7 @@ trait Writer: Send {
 }
 
 fn check_raster(path: &Path, line: u64, row: &ManifestRow) -> Result<(), DatasetError> {
-    if row.image.image.ends_with(".svg") {
+    if row.image.path().is_some_and(|p| p.ends_with(".svg")) {
         return Err(DatasetError::NoRaster {
             path: path.to_path_buf(),
             line,
@@ -403,8 +403,8 @@ pub(crate) struct WrittenRow {
     pub row: ManifestRow,
     /// The row's JSON as the manifest holds it (`row.to_json()`, no newline).
     pub line: String,
-    /// The image file's bytes.
-    pub image: Vec<u8>,
+    /// The image file's bytes; `None` on a text-only row.
+    pub image: Option<Vec<u8>>,
 }
 
 /// The datasets of one output directory, written row by row in manifest order:
@@ -502,10 +502,14 @@ impl DatasetWriter {
         }))
     }
 
-    /// Adds the next manifest row, with its image file's bytes. A row of the other
-    /// layout than the first row's is refused (when a sink needs one layout) before
-    /// anything of it is written.
-    pub(crate) fn push(&mut self, row: &ManifestRow, image: Vec<u8>) -> Result<(), DatasetError> {
+    /// Adds the next manifest row, with its image file's bytes (`None` on a
+    /// text-only row). A row of the other layout than the first row's is refused
+    /// (when a sink needs one layout) before anything of it is written.
+    pub(crate) fn push(
+        &mut self,
+        row: &ManifestRow,
+        image: Option<Vec<u8>>,
+    ) -> Result<(), DatasetError> {
         let data = DatasetRow::new(self.rows, row, image);
         let layout = self.layout.check(
             &self.sinks,
@@ -514,7 +518,7 @@ impl DatasetWriter {
             &data.id,
             data.layout,
         )?;
-        if self.cut.starts_new(data.image.len() as u64) {
+        if self.cut.starts_new(data.image_bytes()) {
             self.writers.iter_mut().try_for_each(|w| w.cut())?;
         }
         self.rows += 1;
@@ -547,7 +551,7 @@ impl DatasetWriter {
                     break;
                 }
             };
-            let cut = self.cut.starts_new(data.image.len() as u64);
+            let cut = self.cut.starts_new(data.image_bytes());
             self.rows += 1;
             planned.push((data, layout, cut));
         }
@@ -593,23 +597,27 @@ impl DatasetWriter {
 
 /// The raster image a manifest row names, read from `dir`: a regular file inside
 /// it (through real directories, never a link, a device or a FIFO), of at most
-/// `MAX_FILE_BYTES`, whose SHA-256 is the one the row recorded.
+/// `MAX_FILE_BYTES`, whose SHA-256 is the one the row recorded; `None` for a
+/// text-only row, which names none.
 pub(crate) fn read_image(
     dir: &Dir,
     manifest: &Path,
     line: u64,
     row: &ManifestRow,
-) -> Result<Vec<u8>, DatasetError> {
+) -> Result<Option<Vec<u8>>, DatasetError> {
     check_raster(manifest, line, row)?;
-    crate::output::manifest::read_checked(dir, &row.image.image, &row.image.sha256).map_err(|why| {
-        DatasetError::Image {
+    let Some(file) = &row.image.file else {
+        return Ok(None);
+    };
+    crate::output::manifest::read_checked(dir, &file.image, &file.sha256)
+        .map(Some)
+        .map_err(|why| DatasetError::Image {
             path: manifest.to_path_buf(),
             line,
             id: row.image.id.clone(),
-            image: row.image.image.clone(),
+            image: file.image.clone(),
             why: Box::new(why),
-        }
-    })
+        })
 }
 
 /// A row's variant as a run writes it: every key an axis of the table, every value

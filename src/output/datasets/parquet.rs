@@ -22,7 +22,8 @@ use super::{DatasetError, DatasetRow, Layout, ParquetCompression, Writer, io};
 use crate::output::atomic::AtomicFile;
 use crate::output::dir::Dir;
 use arrow_array::builder::{
-    BinaryBuilder, Float64Builder, GenericByteBuilder, Int64Builder, ListBuilder, StringBuilder,
+    BinaryBuilder, Float64Builder, GenericByteBuilder, Int64Builder, ListBuilder,
+    NullBufferBuilder, StringBuilder,
 };
 use arrow_array::types::ByteArrayType;
 use arrow_array::{ArrayRef, RecordBatch, StructArray};
@@ -135,6 +136,8 @@ struct Batch {
     choices: ListBuilder<StringBuilder>,
     bytes: BinaryBuilder,
     paths: StringBuilder,
+    /// Which rows have an image.
+    shown: Vec<bool>,
     rows: usize,
 }
 
@@ -152,7 +155,8 @@ impl Batch {
         s("annotation", r.annotation.as_deref());
         s("cot", r.cot.as_deref());
         s("question_type", r.question_type.as_deref());
-        s("sha256", Some(&r.sha256));
+        let image = r.image.as_ref();
+        s("sha256", image.map(|i| i.sha256.as_str()));
         match layout {
             Layout::Open => self.answer.append_option(r.number()),
             Layout::Choice => {
@@ -172,22 +176,28 @@ impl Batch {
             self.ints.entry(name).or_default().append_option(v)
         };
         i("depth", r.depth);
-        i("width", Some(i64::from(r.width)));
-        i("height", Some(i64::from(r.height)));
+        i("width", image.map(|i| i64::from(i.width)));
+        i("height", image.map(|i| i64::from(i.height)));
         i("index", Some(r.index as i64));
-        self.bytes.append_value(&r.image);
-        self.paths.append_value(&r.file_name);
+        // A text-only row's image is null (the struct and both its fields), which
+        // `datasets` decodes to `None`.
+        self.bytes.append_option(image.map(|i| &i.bytes));
+        self.paths.append_option(image.map(|i| &i.file_name));
+        self.shown.push(image.is_some());
         self.rows += 1;
     }
 
     fn take(&mut self, schema: &Arc<Schema>, layout: Layout) -> Result<RecordBatch, DatasetError> {
+        // No null buffer at all when every row has an image (`finish` gives `None`).
+        let mut shown = NullBufferBuilder::new(self.shown.len());
+        self.shown.drain(..).for_each(|s| shown.append(s));
         let image = StructArray::new(
             image_fields(),
             vec![
                 Arc::new(renew(&mut self.bytes).finish()) as ArrayRef,
                 Arc::new(renew(&mut self.paths).finish()) as ArrayRef,
             ],
-            None,
+            shown.finish(),
         );
         let columns: Vec<ArrayRef> = columns(layout)
             .iter()

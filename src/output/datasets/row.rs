@@ -54,9 +54,8 @@ pub(crate) struct DatasetRow {
     pub value: String,
     /// The variant as JSON text (`{}` for the base image).
     pub variant: String,
-    /// The image file's name (`s0-000001.png`) and bytes, as written.
-    pub file_name: String,
-    pub image: Vec<u8>,
+    /// The image file, as written; `None` on a text-only row.
+    pub image: Option<RowImage>,
     pub question: Option<String>,
     /// GeomVerse's number, or a relation item's letter.
     pub answer: Option<Answer>,
@@ -68,11 +67,26 @@ pub(crate) struct DatasetRow {
     pub cot: Option<String>,
     pub depth: Option<i64>,
     pub question_type: Option<String>,
+    /// The manifest row itself (one JSON object), for sinks that keep it whole.
+    pub manifest_json: String,
+}
+
+/// A dataset row's image file.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RowImage {
+    /// Its name (`s0-000001.png`).
+    pub file_name: String,
+    pub bytes: Vec<u8>,
     pub width: u32,
     pub height: u32,
     pub sha256: String,
-    /// The manifest row itself (one JSON object), for sinks that keep it whole.
-    pub manifest_json: String,
+}
+
+impl RowImage {
+    /// The extension (`png` or `jpg`).
+    pub(crate) fn extension(&self) -> &str {
+        self.file_name.rsplit('.').next().unwrap_or("png")
+    }
 }
 
 /// A variant value as text: numbers as [`crate::decimal::fmt_shortest_f64`] spells
@@ -112,7 +126,8 @@ pub(crate) fn axis_and_value(row: &ManifestRow) -> (String, String) {
 }
 
 impl DatasetRow {
-    pub(crate) fn new(index: u64, row: &ManifestRow, image: Vec<u8>) -> DatasetRow {
+    /// `image`: the bytes of the file the row names (`None` on a text-only row).
+    pub(crate) fn new(index: u64, row: &ManifestRow, image: Option<Vec<u8>>) -> DatasetRow {
         DatasetRow::with_line(index, row, row.to_json(), image)
     }
 
@@ -123,17 +138,22 @@ impl DatasetRow {
         index: u64,
         row: &ManifestRow,
         line: String,
-        image: Vec<u8>,
+        image: Option<Vec<u8>>,
     ) -> DatasetRow {
         let (axis, value) = axis_and_value(row);
         let p = row.problem.as_ref();
-        let file_name = row
+        let image = row
             .image
-            .image
-            .rsplit('/')
-            .next()
-            .unwrap_or(&row.image.image)
-            .to_string();
+            .file
+            .as_ref()
+            .zip(image)
+            .map(|(f, bytes)| RowImage {
+                file_name: f.image.rsplit('/').next().unwrap_or(&f.image).to_string(),
+                bytes,
+                width: f.width,
+                height: f.height,
+                sha256: f.sha256.clone(),
+            });
         DatasetRow {
             index,
             id: row.image.id.clone(),
@@ -147,7 +167,6 @@ impl DatasetRow {
                 || "{}".to_string(),
                 |s| Value::Object(spelled(&s.variant)).to_string(),
             ),
-            file_name,
             image,
             question: p.map(|p| p.question.clone()),
             answer: p.map(|p| p.answer),
@@ -157,9 +176,6 @@ impl DatasetRow {
             cot: p.map(|p| p.cot.clone()),
             depth: p.map(|p| i64::from(p.params.depth)),
             question_type: p.map(|p| spelling(p.params.question_type)),
-            width: row.image.width,
-            height: row.image.height,
-            sha256: row.image.sha256.clone(),
             manifest_json: line,
         }
     }
@@ -178,9 +194,9 @@ impl DatasetRow {
         }
     }
 
-    /// The image's extension (`png` or `jpg`).
-    pub(crate) fn extension(&self) -> &str {
-        self.file_name.rsplit('.').next().unwrap_or("png")
+    /// The image's bytes on disk (0 without one): what a shard's size counts.
+    pub(crate) fn image_bytes(&self) -> u64 {
+        self.image.as_ref().map_or(0, |i| i.bytes.len() as u64)
     }
 }
 

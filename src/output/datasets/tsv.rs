@@ -191,7 +191,7 @@ impl Tsv {
         let text = |t| Field::Text(t);
         self.write(&[
             text(&index),
-            Field::Base64(&r.image),
+            Field::Base64(r.image.as_ref().map_or(&[][..], |i| &i.bytes)),
             text(stem(question, choices)),
             text(a),
             text(b),
@@ -224,7 +224,7 @@ impl Writer for Tsv {
         let text = |t| Field::Text(t);
         self.write(&[
             text(&index),
-            Field::Base64(&r.image),
+            Field::Base64(r.image.as_ref().map_or(&[][..], |i| &i.bytes)),
             text(r.question.as_deref().unwrap_or_default()),
             text(&answer),
             text(&r.axis),
@@ -246,6 +246,7 @@ impl Writer for Tsv {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::datasets::row::RowImage;
 
     #[test]
     fn fields_with_tabs_newlines_or_quotes_are_quoted_as_csv_does() {
@@ -259,8 +260,13 @@ mod tests {
             axis: "base".into(),
             value: "base".into(),
             variant: "{}".into(),
-            file_name: "p1.png".into(),
-            image: vec![1, 2, 3],
+            image: Some(RowImage {
+                file_name: "p1.png".into(),
+                bytes: vec![1, 2, 3],
+                width: 1,
+                height: 1,
+                sha256: String::new(),
+            }),
             question: Some("say \"x\"\tthen\nmore".into()),
             answer: Some(Answer::Number(2.5)),
             relation: None,
@@ -269,9 +275,6 @@ mod tests {
             cot: None,
             depth: None,
             question_type: None,
-            width: 1,
-            height: 1,
-            sha256: String::new(),
             manifest_json: "{}".into(),
         };
         tsv.push(&row, Layout::Open).unwrap();
@@ -347,8 +350,13 @@ mod tests {
             axis: "base".into(),
             value: "base".into(),
             variant: "{}".into(),
-            file_name: "r1.png".into(),
-            image: vec![1, 2, 3],
+            image: Some(RowImage {
+                file_name: "r1.png".into(),
+                bytes: vec![1, 2, 3],
+                width: 1,
+                height: 1,
+                sha256: String::new(),
+            }),
             question: Some(format!(
                 "AB ∥ CD. How are AB and CD related? Answer choices: {}",
                 listed.join(" ")
@@ -368,9 +376,6 @@ mod tests {
             cot: None,
             depth: None,
             question_type: None,
-            width: 1,
-            height: 1,
-            sha256: String::new(),
             manifest_json: "{}".into(),
         }
     }

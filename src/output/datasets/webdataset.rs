@@ -80,7 +80,10 @@ impl Shards {
 impl Writer for Shards {
     fn push(&mut self, row: &DatasetRow, _: Layout) -> Result<(), DatasetError> {
         let k = key(&row.id);
-        self.append(&format!("{k}.{}", row.extension()), &row.image)?;
+        // A text-only row is a sample of its JSON alone.
+        if let Some(image) = &row.image {
+            self.append(&format!("{k}.{}", image.extension()), &image.bytes)?;
+        }
         self.append(&format!("{k}.json"), row.manifest_json.as_bytes())
     }
 

@@ -8,7 +8,7 @@
 //! text from the Problem's own diagram and steps.
 
 use super::{AxisDef, Change, OnScene, Values, chosen, words};
-use crate::generate::{Modality, ModalityError, with_modality};
+use crate::generate::{Annotation, Modality, ModalityError, with_modality};
 use crate::variants::VariantError;
 
 /// A value of the axis: a rung of the ladder, or the blank control.
@@ -20,30 +20,32 @@ enum Level {
 }
 
 /// In MathVerse's order, from the most text to the most image.
-const CHOICES: [(&str, Level); 6] = [
+const CHOICES: [(&str, Level); 7] = [
     ("text-dominant", Level::Rung(Modality::TextDominant)),
     ("text-lite", Level::Rung(Modality::TextLite)),
+    ("text-only", Level::Rung(Modality::TextOnly)),
     ("vision-intensive", Level::Rung(Modality::VisionIntensive)),
     ("vision-dominant", Level::Rung(Modality::VisionDominant)),
     ("vision-only", Level::Rung(Modality::VisionOnly)),
     ("blank", Level::Blank),
 ];
-static WORDS: [&str; 6] = words(&CHOICES);
+static WORDS: [&str; 7] = words(&CHOICES);
 
 pub(super) static DEF: AxisDef = AxisDef {
     name: "modality",
-    changes: "how the question's information is split between text and image (MathVerse's ladder): text-dominant states the descriptive information (points, shapes, shared sides), every implicit property (shape kinds, angle relations) and every given value, with the base's image; text-lite drops the descriptive sentences; vision-intensive also drops the properties the image shows (a right triangle by its right-angle mark, two angles vertical, supplementary or complementary by their lines); vision-dominant states no given and none of those properties, and draws every given on the image — a side or angle by its value (or its a·x + b), a shape's area, perimeter, arc length or height inside the shape (\"Area = 50\"); vision-only draws vision-dominant's image and its whole question in a caption band below the diagram (the canvas grows down by it; the diagram above is drawn as without it), and its text is only MathVerse's instruction \"According to the question shown in the image, please directly answer the question.\"; blank is a white canvas of the same size with the base's texts, the control for whether a score needs the diagram at all. Every value is made for every GeomVerse problem, even where it draws and says what the base does (a base with no fact for the rung to move), so the rungs are compared on the same bases",
-    from: "MathVerse (ECCV 2024) §2.2: text-dominant, text-lite, vision-intensive, vision-dominant, vision-only; blank: ours",
+    changes: "how the question's information is split between text and image (MathVerse's ladder): text-dominant states the descriptive information (points, shapes, shared sides), every implicit property (shape kinds, angle relations) and every given value, with the base's image; text-lite drops the descriptive sentences; text-only has text-dominant's text (in coordinate style: no mark on an image names an element) and no image at all — its row's image is null, and every sink takes it (a null Parquet image, a WebDataset sample of its JSON alone, an empty VLMEvalKit image cell, no lmms-eval visual); vision-intensive also drops the properties the image shows (a right triangle by its right-angle mark, two angles vertical, supplementary or complementary by their lines); vision-dominant states no given and none of those properties, and draws every given on the image — a side or angle by its value (or its a·x + b), a shape's area, perimeter, arc length or height inside the shape (\"Area = 50\"); vision-only draws vision-dominant's image and its whole question in a caption band below the diagram (the canvas grows down by it; the diagram above is drawn as without it), and its text is only MathVerse's instruction \"According to the question shown in the image, please directly answer the question.\"; blank is a white canvas of the same size with the base's texts, the control for whether a score needs the diagram at all. Every value is made for every GeomVerse problem, even where it draws and says what the base does (a base with no fact for the rung to move), so the rungs are compared on the same bases",
+    from: "MathVerse (ECCV 2024) §2.2: text-dominant, text-lite, text-only, vision-intensive, vision-dominant, vision-only; blank: ours",
     base: "GeomVerse's own split",
     base_number: None,
     sweep: &WORDS,
     values: Values::Choice(&WORDS),
     numeric: false,
     plot_title: "modality (MathVerse's ladder, most text first)",
-    look: Some(|s, look| {
-        if chosen(&CHOICES, s) == Some(Level::Blank) {
-            look.style.diagram = false;
-        }
+    look: Some(|s, look| match chosen(&CHOICES, s) {
+        Some(Level::Blank) => look.style.diagram = false,
+        // Individual style names a side by the mark on an image this row lacks.
+        Some(Level::Rung(Modality::TextOnly)) => look.annotation = Annotation::Coordinate,
+        _ => {}
     }),
     rewrite: Some(|s, p, _| match chosen(&CHOICES, s) {
         Some(Level::Rung(m)) => with_modality(&p, m).map_err(|e| match e {
@@ -66,6 +68,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         Change::Leaders,
         Change::PathsRemoved,
         Change::Caption,
+        Change::NoImage,
     ],
     made_when_same: true,
     relations: false,
