@@ -56,10 +56,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("  sweep:    {}", a.sweep.join(", "));
         println!("  accepts:  {}", a.accepts());
         println!("  scenes:   {}", a.on_scenes());
-        println!(
-            "  relation items: {}",
-            if a.relations { "yes" } else { "not made" }
-        );
+        let relations = match (a.relations, a.relations_sweep) {
+            (false, _) => "not made".to_string(),
+            (true, None) => "yes".to_string(),
+            (true, Some(values)) => format!("{} (the others not made)", values.join(", ")),
+        };
+        println!("  relation items: {relations}");
         let may: Vec<&str> = a.may_change.iter().map(|c| c.name()).collect();
         println!("  may change (audit): {}", may.join(", "));
         println!();

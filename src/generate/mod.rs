@@ -369,6 +369,13 @@ pub(crate) fn with_info(p: &Problem, info: Info) -> Result<Problem, TextError> {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ModalityError {
+    /// A relation item states conditions, which GeomRel does not split into
+    /// descriptive information, properties and values: of the ladder it has the
+    /// `text-only` rung (and the axis's blank control).
+    #[error(
+        "a relation item has no {rung} version: of the modality ladder it has text-only (and the blank control)"
+    )]
+    NotForRelations { rung: String },
     /// `vision-dominant` and `vision-only` draw every given on the image; this one
     /// has no label there (none is drawn where the givens are not on the image).
     #[error(
@@ -385,6 +392,19 @@ pub enum ModalityError {
 /// with a given that has no label there has no such version; `vision-only` then
 /// moves its question into the caption (`Problem::caption`).
 pub(crate) fn with_modality(p: &Problem, m: Modality) -> Result<Problem, ModalityError> {
+    // A relation item has its own text-only version, and no other rung.
+    match (m, relations::rewrite::text_only_relation(p)) {
+        (Modality::TextOnly, Some(q)) => return Ok(q),
+        (_, Some(_)) => {
+            return Err(ModalityError::NotForRelations {
+                rung: serde_json::to_value(m)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+            });
+        }
+        (_, None) => {}
+    }
     let mut q = p.clone();
     q.params.modality = m;
     if m.draws_every_given() {

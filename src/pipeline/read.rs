@@ -21,9 +21,10 @@ use std::sync::mpsc::SyncSender;
 
 /// Where prepared work goes.
 pub(super) enum Next<'a> {
-    /// Prepared scenes, one by one, to the GPU thread.
+    /// Prepared scenes, one by one, to the GPU thread; a row without an image
+    /// (`None`) passes through it in its place, so the rows keep their order.
     #[cfg(feature = "gpu")]
-    Gpu(&'a SyncSender<(PreparedScene, Meta)>),
+    Gpu(&'a SyncSender<(Option<PreparedScene>, Meta)>),
     /// Finished jobs, a chunk at a time, straight to the sink (CPU or SVG only).
     Sink(&'a SyncSender<Vec<Done>>),
 }
@@ -35,6 +36,8 @@ enum Work {
     #[cfg(feature = "gpu")]
     Gpu(PreparedScene, Meta),
     Done(Done),
+    /// A row without an image (text-only): nothing to draw.
+    Imageless(Meta),
     /// Finished by the run being resumed: its row is already in the manifest. With
     /// the hash of its input line.
     Kept(String, String),
@@ -58,6 +61,7 @@ impl Work {
             #[cfg(feature = "gpu")]
             Work::Gpu(_, m) => &m.id,
             Work::Done(d) => &d.meta.id,
+            Work::Imageless(m) => &m.id,
             Work::Kept(id, _) => id,
         }
     }
@@ -200,10 +204,17 @@ impl Reader<'_> {
                 (Work::Kept(..), _) => {}
                 #[cfg(feature = "gpu")]
                 (Work::Gpu(p, meta), Next::Gpu(tx)) => {
-                    if tx.send((p, meta)).is_err() {
+                    if tx.send((Some(p), meta)).is_err() {
                         return Ok(false);
                     }
                 }
+                #[cfg(feature = "gpu")]
+                (Work::Imageless(meta), Next::Gpu(tx)) => {
+                    if tx.send((None, meta)).is_err() {
+                        return Ok(false);
+                    }
+                }
+                (Work::Imageless(meta), _) => ready.push(Done { meta, image: None }),
                 (Work::Done(d), _) => ready.push(d),
                 #[cfg(feature = "gpu")]
                 (Work::Gpu(..), Next::Sink(_)) => {
@@ -304,7 +315,7 @@ impl Reader<'_> {
             svg,
         };
         let Some(encoding) = job.encoding else {
-            return Ok(Work::Done(Done { meta, image: None }));
+            return Ok(Work::Imageless(meta));
         };
         #[cfg(feature = "gpu")]
         if gpu {

@@ -1,8 +1,9 @@
 //! GeomRel relation items (`generate --task relations`): the construction table
 //! covers every relation, choices are distinct with the correct letter spread
 //! evenly, texts name only drawn points, labels keep their guarantees, Problems
-//! and rows match their schemas, only the style axes and GeomRel's relabel and
-//! unrelated apply, the visual mode's marks are true, and the bytes do not depend
+//! and rows match their schemas, only the style axes, GeomRel's relabel and
+//! unrelated, and modality's text-only (every condition stated, no image) and blank
+//! apply, the visual mode's marks are true, and the bytes do not depend
 //! on threads or shards. (Each item's answer is re-decided independently in
 //! `relations_verify`.)
 
@@ -617,4 +618,110 @@ fn the_readme_counts_indeterminate_versions_and_pictures_that_decide() {
         thousands(decided),
         thousands(determinate)
     ));
+}
+
+/// The point names and numbers of a condition, from its own JSON: every string but
+/// its kind (a line's or an angle's points as one group), every number.
+fn condition_facts(c: &geomrender::generate::relations::Condition) -> (Vec<Vec<String>>, Vec<f64>) {
+    fn walk(v: &serde_json::Value, names: &mut Vec<Vec<String>>, numbers: &mut Vec<f64>) {
+        match v {
+            serde_json::Value::String(s) => names.push(vec![s.clone()]),
+            serde_json::Value::Number(n) => numbers.extend(n.as_f64()),
+            // A line's or an angle's points, written together ("KW", "∠ABC").
+            serde_json::Value::Array(a) if a.iter().all(|x| x.is_string()) => names.push(
+                a.iter()
+                    .filter_map(|x| x.as_str().map(String::from))
+                    .collect(),
+            ),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, names, numbers)),
+            serde_json::Value::Object(o) => (o.iter())
+                .filter(|(k, _)| *k != "kind")
+                .for_each(|(_, x)| walk(x, names, numbers)),
+            _ => {}
+        }
+    }
+    let (mut names, mut numbers) = (Vec::new(), Vec::new());
+    walk(&serde_json::to_value(c).unwrap(), &mut names, &mut numbers);
+    (names, numbers)
+}
+
+/// A relation item's `modality=text-only` version (issue 47): no image; every
+/// condition stated — a visual item's drawn ones too, each condition's points and
+/// numbers found in the text, checked from the condition's own JSON — with no word
+/// of a figure; the same answer and options. It has text-only and the blank
+/// control of the ladder, and the other rungs are "not made".
+#[test]
+fn a_relation_items_text_only_version_states_every_condition_and_has_no_image() {
+    use geomrender::generate::relations::Mode;
+    let plan = Plan::parse(
+        "modality=text-only,blank,text-dominant,vision-dominant",
+        false,
+    )
+    .unwrap();
+    let (mut conditions, mut indeterminate) = (0, 0);
+    for mode in Mode::ALL {
+        let opts = RelationOptions {
+            seed: 3,
+            mode,
+            indeterminate: 0.3,
+            ..Default::default()
+        };
+        for p in items(&opts, 30) {
+            let item = p.relation.as_deref().unwrap();
+            let line = serde_json::to_string(&p).unwrap();
+            let out = geomrender::pipeline::Job::expand(&line, &plan).unwrap();
+            let made: Vec<&str> = out.jobs.iter().map(|j| j.scene.id.as_str()).collect();
+            assert_eq!(
+                made,
+                [
+                    p.id.clone(),
+                    format!("{}__modality-text-only", p.id),
+                    format!("{}__modality-blank", p.id)
+                ]
+            );
+            assert_eq!(out.skipped.len(), 2);
+            assert!(out.skipped.iter().all(|s| s.not_made().is_some()));
+            let (t, blank) = (&out.jobs[1], &out.jobs[2]);
+            assert_eq!((t.encoding, blank.encoding.is_some()), (None, true));
+            let f = t.problem.as_ref().unwrap();
+            let q = f.question.as_str();
+            let r = f.relation.as_ref().unwrap();
+            assert_eq!((f.answer, &r.choices), (p.answer, &item.choices));
+            assert_eq!(r.mode, Mode::Text, "{}", p.id);
+            let words: Vec<&str> = q.split(|c: char| !c.is_alphanumeric()).collect();
+            for c in &item.conditions {
+                let (names, numbers) = condition_facts(c);
+                // A group reads as one word, either way round ("KW", "WK"), or
+                // as words of its own ("Points P and Q").
+                for group in names {
+                    let (joined, reversed) = (
+                        group.concat(),
+                        group.iter().rev().cloned().collect::<String>(),
+                    );
+                    let found = words.contains(&joined.as_str())
+                        || words.contains(&reversed.as_str())
+                        || group.iter().all(|n| words.contains(&n.as_str()));
+                    assert!(found, "{}: {group:?} not in {q}", p.id);
+                }
+                for v in numbers {
+                    assert!(q.contains(&format!("{v}")), "{}: {v} not in {q}", p.id);
+                }
+                conditions += 1;
+            }
+            if mode == Mode::Text {
+                assert_eq!(q, p.question.coordinate, "{}", p.id);
+            }
+            for text in [q, f.cot.as_str()] {
+                let lower = text.to_lowercase();
+                assert!(
+                    !lower.contains("the figure") && !lower.contains("mark"),
+                    "{}: {text}",
+                    p.id
+                );
+            }
+            indeterminate += usize::from(r.answer_text == CANNOT_BE_INFERRED);
+        }
+    }
+    eprintln!("{conditions} conditions stated, {indeterminate} indeterminate items");
+    assert!(conditions >= 60 * 3 && indeterminate >= 6);
 }

@@ -73,7 +73,9 @@ impl VariantError {
             VariantError::NoModality(_) => Some((
                 Axis::MODALITY,
                 "modality=vision-dominant or vision-only where a given has no label on the image (none \
-                 should: every given is drawn there)",
+                 should: every given is drawn there), and every rung but text-only on relation \
+                 items (GeomRel states conditions, not descriptive information, properties and \
+                 values apart)",
             )),
             VariantError::TooManyGrays { .. } => Some((
                 Axis::PALETTE,
@@ -82,7 +84,8 @@ impl VariantError {
             )),
             VariantError::NotForRelations(axis) => Some((
                 *axis,
-                "on relation items (the style axes, relabel and unrelated apply to them)",
+                "on relation items (the style axes, relabel, unrelated, and modality's text-only and \
+                 blank apply to them)",
             )),
             _ => None,
         }

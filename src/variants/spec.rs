@@ -38,6 +38,14 @@ impl AllAxes {
             AllAxes::Relations => axis.relations,
         }
     }
+
+    /// The values [`ALL`] sweeps `axis` at.
+    fn sweep(self, axis: Axis) -> &'static [&'static str] {
+        match (self, axis.relations_sweep) {
+            (AllAxes::Relations, Some(values)) => values,
+            _ => axis.sweep,
+        }
+    }
 }
 
 /// A parsed SPEC.
@@ -153,7 +161,7 @@ impl Plan {
             }
             let texts: Vec<&str> = match values {
                 Some(v) => v.split(',').map(str::trim).collect(),
-                None => axis.sweep.to_vec(),
+                None => all.sweep(axis).to_vec(),
             };
             if texts.iter().any(|t| t.is_empty()) {
                 return Err(VariantError::EmptyValue(axis.name()));
@@ -172,7 +180,7 @@ impl Plan {
                 .filter(|a| all.includes(*a) && !axes.iter().any(|(b, _)| b == a))
                 .map(|a| {
                     let values: Result<Vec<AxisValue>, _> =
-                        a.sweep.iter().map(|v| a.parse(v)).collect();
+                        all.sweep(a).iter().map(|v| a.parse(v)).collect();
                     values.map(|v| (a, v))
                 })
                 .collect::<Result<_, _>>()?;

@@ -343,3 +343,71 @@ fn every_level_holds_what_it_says_in_every_file() {
         "{said}"
     );
 }
+
+/// On the GPU backend a row without an image passes the GPU stage in its place:
+/// the manifest is the CPU run's row for row, with text-only rows first (a
+/// text-only Problem line), between images and after the last one.
+#[test]
+fn text_only_rows_keep_their_place_on_the_gpu() {
+    let tmp = tempfile::tempdir().unwrap();
+    let first = tmp.path().join("first");
+    run_ok(
+        bin()
+            .args([
+                "sweep",
+                "-q",
+                "--backend",
+                "cpu",
+                "--count",
+                "4",
+                "--seed",
+                "5",
+            ])
+            .args([
+                "--variants",
+                "modality=text-only",
+                "--emit-problems",
+                "--out",
+            ])
+            .arg(&first),
+    );
+    // A text-only Problem (as `--emit-problems` wrote it) leads the input.
+    let rows = manifest(&first);
+    let text_only = rows.iter().find(|r| r["image"].is_null()).unwrap();
+    let mut lead = text_only["problem"].clone();
+    lead["id"] = "lead".into();
+    let mut input = serde_json::to_string(&lead).unwrap() + "\n";
+    input += &std::fs::read_to_string(first.join("problems.jsonl")).unwrap();
+    let path = tmp.path().join("input.jsonl");
+    std::fs::write(&path, input).unwrap();
+    let runs: Vec<Vec<(String, bool, Option<String>)>> = ["gpu", "cpu"]
+        .iter()
+        .map(|backend| {
+            let out = tmp.path().join(backend);
+            run_ok(
+                bin()
+                    .arg("render")
+                    .arg(&path)
+                    .args(["-q", "--backend", backend, "--chunk-lines", "2"])
+                    .args(["--variants", "modality=text-lite,text-only", "--out"])
+                    .arg(&out),
+            );
+            (manifest(&out).iter())
+                .map(|r| {
+                    let id = r["id"].as_str().unwrap().to_string();
+                    (
+                        id,
+                        r["image"].is_null(),
+                        r["question"].as_str().map(String::from),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(runs[0], runs[1]);
+    let nulls: Vec<bool> = runs[0].iter().map(|r| r.1).collect();
+    // The text-only line's own base row, then 4 problems of 3 rows each.
+    assert_eq!(nulls.len(), 3 + 4 * 3);
+    assert!(nulls[0] && *nulls.last().unwrap(), "{nulls:?}");
+    assert_eq!(nulls.iter().filter(|n| **n).count(), 1 + 1 + 4, "{nulls:?}");
+}

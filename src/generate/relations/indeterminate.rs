@@ -217,14 +217,36 @@ fn reason(c: &Condition, mode: Mode) -> String {
         }
         _ => clause.to_string(),
     };
-    match mode {
-        Mode::Text => format!(
-            "The relation would follow if {clause}, but that is not given and nothing else fixes it: figures that keep every stated condition differ in it."
-        ),
-        Mode::Visual => format!(
-            "The figure is not drawn to scale, and no mark says that {clause}: without it the relation may hold or not, however it looks."
-        ),
-    }
+    let [head, tail] = match mode {
+        Mode::Text => TEXT_REASON,
+        Mode::Visual => VISUAL_REASON,
+    };
+    format!("{head}{clause}{tail}")
+}
+
+/// The sentence [`reason`] writes about the key not given, around its clause.
+const TEXT_REASON: [&str; 2] = [
+    "The relation would follow if ",
+    ", but that is not given and nothing else fixes it: figures that keep every stated condition differ in it.",
+];
+const VISUAL_REASON: [&str; 2] = [
+    "The figure is not drawn to scale, and no mark says that ",
+    ": without it the relation may hold or not, however it looks.",
+];
+
+/// A visual item's solution as the text mode words it, for its text-only version
+/// (no figure): its sentence on the key no mark gives restated for conditions in
+/// words; the other reasons name no figure and stay.
+pub(super) fn reworded_for_text(cot: &str) -> String {
+    let [head, tail] = VISUAL_REASON;
+    let Some((before, rest)) = cot.split_once(head) else {
+        return cot.to_string();
+    };
+    let Some((clause, after)) = rest.split_once(tail) else {
+        return cot.to_string();
+    };
+    let [head, tail] = TEXT_REASON;
+    format!("{before}{head}{clause}{tail}{after}")
 }
 
 /// The incidences the figure shows (a point on a drawn segment or circle) that no

@@ -3,10 +3,10 @@
 //! information (a new point on a drawn segment, stated, that no relation needs).
 //! The answer, its letter and the choices stay.
 
-use super::item::{Asked, Condition, FigureRef};
+use super::item::{Asked, Condition, FigureRef, Mode};
 use super::text;
-use crate::generate::Problem;
 use crate::generate::rng::Rng;
+use crate::generate::{Info, Modality, Problem};
 
 /// Keys the relabelling and unrelated streams apart from the generator's.
 const TAG_RELABEL: u64 = 0x7265_6c72_656c_6162; // "relrelab"
@@ -183,6 +183,27 @@ fn refresh_question(q: &mut Problem) {
     let question = text::question_for(item);
     q.question.coordinate = question.clone();
     q.question.individual = question;
+}
+
+/// `p`'s text-only version (`modality=text-only`): every condition stated as the
+/// text mode states them (a visual item's drawn ones too), its solution's sentence
+/// about a key no mark gives restated for words, and no image; the answer, its
+/// letter and the choices unchanged. `None` when `p` is not a relation item.
+pub(crate) fn text_only_relation(p: &Problem) -> Option<Problem> {
+    let mut q = p.clone();
+    let item = q.relation.as_deref_mut()?;
+    if item.mode == Mode::Visual {
+        item.mode = Mode::Text;
+        for cot in [&mut q.cot.coordinate, &mut q.cot.individual] {
+            *cot = super::indeterminate::reworded_for_text(cot);
+        }
+    }
+    // No picture decides anything: there is none.
+    item.picture_decides = false;
+    q.params.info = Info::Text;
+    q.params.modality = Modality::TextOnly;
+    refresh_question(&mut q);
+    Some(q)
 }
 
 /// `p`'s options rotated cyclically by `k` places (`choices=k`): the option of

@@ -39,5 +39,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     ],
     made_when_same: false,
     relations: false,
+    relations_sweep: None,
     order: 5,
 };

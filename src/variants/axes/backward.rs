@@ -36,6 +36,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     ],
     made_when_same: false,
     relations: false,
+    relations_sweep: None,
     // First: the rewrites after it keep the question it asks.
     order: 1,
 };

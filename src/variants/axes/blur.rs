@@ -32,6 +32,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::Pixels],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     order: 5,
 };
 

@@ -29,5 +29,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::Question, Change::Cot, Change::Answer],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     order: 5,
 };

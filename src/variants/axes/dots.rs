@@ -28,5 +28,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::PathsRemoved],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     order: 5,
 };

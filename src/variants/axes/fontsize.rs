@@ -38,5 +38,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::LabelSize, Change::LabelsMoved, Change::Leaders],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     order: 5,
 };

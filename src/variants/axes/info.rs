@@ -34,5 +34,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     ],
     made_when_same: false,
     relations: false,
+    relations_sweep: None,
     order: 5,
 };

@@ -41,5 +41,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::Encoding],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     order: 5,
 };

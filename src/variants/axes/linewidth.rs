@@ -33,5 +33,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::Strokes],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     order: 5,
 };

@@ -131,6 +131,10 @@ pub struct AxisDef {
     /// or solution (info, phrasing, backward, aux), and the individual annotation
     /// (whose image names no point the item's texts name), do not.
     pub relations: bool,
+    /// The values `all` sweeps on relation items, when not the whole
+    /// [`sweep`](Self::sweep): those a relation item has (`modality`: text-only and
+    /// the blank control).
+    pub relations_sweep: Option<&'static [&'static str]>,
     /// Whether a value that draws and says exactly what its base does is still
     /// made: a rung of a ladder is a condition of its own on every base, so a study
     /// compares the rungs on the same bases (`modality`: a base with no fact for a

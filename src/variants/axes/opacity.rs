@@ -35,5 +35,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::Fills],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     order: 5,
 };

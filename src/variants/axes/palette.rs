@@ -46,6 +46,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::Fills, Change::Question, Change::Cot],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     // After the rewrites that regenerate the texts (info, relabel), which would
     // otherwise bring the colour names back.
     order: 6,

@@ -31,6 +31,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::Question],
     made_when_same: false,
     relations: false,
+    relations_sweep: None,
     // Before the rewrites that regenerate the texts, which then keep the wording.
     order: 4,
 };

@@ -30,5 +30,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::LabelText, Change::Question, Change::Cot],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     order: 5,
 };

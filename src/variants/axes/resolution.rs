@@ -49,5 +49,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     ],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     order: 10,
 };

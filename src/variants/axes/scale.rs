@@ -24,5 +24,6 @@ pub(super) static DEF: AxisDef = AxisDef {
     may_change: &[Change::PathsMoved, Change::LabelsMoved, Change::Leaders],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     order: 5,
 };

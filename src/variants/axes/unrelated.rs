@@ -41,6 +41,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     ],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     // After the backward question, before the auxiliary lines (which may use the
     // shapes it adds) and the wording.
     order: 2,

@@ -48,6 +48,7 @@ pub(super) static DEF: AxisDef = AxisDef {
     ],
     made_when_same: false,
     relations: true,
+    relations_sweep: None,
     // First: it draws the problem again from its seed, before any rewrite.
     order: 0,
 };
