@@ -51,6 +51,45 @@ pub(super) fn kind_is_marked(d: &Diagram, s: usize) -> bool {
     }
 }
 
+/// What only a drawing shows of a composite shape, stated where there is none
+/// (`text-only`): where its part sits and how big it is. The rectangle composites
+/// (`shapes::composites`) put theirs on the side D→A, opposite their side d
+/// (B→C), a semi-circle on it as diameter or an equilateral triangle on it as a
+/// side; the square's removed circle is inscribed, its diameter the side.
+pub(super) fn unseen_part(d: &Diagram, a: Annotation, s: usize) -> Option<String> {
+    let shape = d.shapes.get(s)?;
+    let point = |i: usize| Some(d.points.get(*shape.vertices.get(i)?)?.name.clone());
+    let side = |i: usize, j: usize| -> Option<String> {
+        Some(match a {
+            Annotation::Coordinate => format!("its {}{} side", point(i)?, point(j)?),
+            // Individual style names no point: the side by what it is.
+            Annotation::Individual => "one of its sides".to_string(),
+        })
+    };
+    let (part, role) = match shape.kind {
+        ShapeKind::SquareMinusCircle => {
+            return Some("the removed circle's diameter equals the square's side".into());
+        }
+        ShapeKind::RectangleMinusSemicircle | ShapeKind::RectanglePlusSemicircle => {
+            ("semi-circle", "diameter")
+        }
+        ShapeKind::RectangleMinusEquilateral | ShapeKind::RectanglePlusEquilateral => {
+            ("equilateral triangle", "side")
+        }
+        _ => return None,
+    };
+    Some(match a {
+        Annotation::Coordinate => format!(
+            "the {part}'s {role} is {}, opposite {}",
+            side(3, 0)?,
+            side(1, 2)?
+        ),
+        Annotation::Individual => {
+            format!("the {part}'s {role} is as long as the rectangle's side it stands on")
+        }
+    })
+}
+
 /// The descriptive sentences: the diagram's points (coordinate style, where
 /// points are named on the image), its shapes, and each side two shapes share, in
 /// the order the shapes were built.
@@ -135,7 +174,7 @@ mod tests {
     #[test]
     fn text_only_states_every_fact_the_solution_uses_and_no_colour() {
         use crate::generate::problem::ElementRef;
-        let (mut givens_read, mut connectors) = (0, 0);
+        let (mut givens_read, mut connectors, mut composites) = (0, 0, 0);
         for info in [Info::Image, Info::Text] {
             let opts = GenerateOptions {
                 info,
@@ -184,6 +223,33 @@ mod tests {
                     );
                     assert!(q.contains(&kind), "{}: {kind} not in {q}", p.id);
                 }
+                // A composite's part: on the side opposite its side d, as long as it
+                // (checked from the points' coordinates), said where no drawing is.
+                for shape in &d.shapes {
+                    use crate::generate::shapes::Family;
+                    if !matches!(shape.kind.def().family, Family::Composite) {
+                        continue;
+                    }
+                    composites += 1;
+                    let pt = |i: usize| &d.points[shape.vertices[i]];
+                    let len = |i: usize, j: usize| (pt(i).x - pt(j).x).hypot(pt(i).y - pt(j).y);
+                    if shape.kind == crate::generate::shapes::ShapeKind::SquareMinusCircle {
+                        assert!(
+                            q.contains("circle's diameter equals the square's side"),
+                            "{q}"
+                        );
+                        continue;
+                    }
+                    assert!((len(3, 0) - len(1, 2)).abs() < 1e-6, "{}", p.id);
+                    let said = format!(
+                        "is its {}{} side, opposite its {}{} side",
+                        pt(3).name,
+                        pt(0).name,
+                        pt(1).name,
+                        pt(2).name
+                    );
+                    assert!(q.contains(&said), "{}: {said} not in {q}", p.id);
+                }
                 let words: Vec<&str> = q.split(|c: char| !c.is_alphanumeric()).collect();
                 for shape in &p.diagram.shapes {
                     for colour in shape.colour.split(|c: char| !c.is_alphanumeric()) {
@@ -196,8 +262,10 @@ mod tests {
                 }
             }
         }
-        eprintln!("{givens_read} givens read by steps, {connectors} connectors");
-        assert!(givens_read >= 240 && connectors >= 10);
+        eprintln!(
+            "{givens_read} givens read by steps, {connectors} connectors, {composites} composites"
+        );
+        assert!(givens_read >= 240 && connectors >= 10 && composites >= 10);
     }
 
     /// Checked against the Problem's own diagram, not the writer's bookkeeping.

@@ -249,6 +249,7 @@ pub(super) fn write(p: &Problem, a: Annotation) -> Result<(String, String), Text
     let every = modality != Modality::Base;
     let mut facts = Facts {
         every,
+        text_only: !modality.has_image(),
         ..Facts::default()
     };
     facts.of_steps(p, a);
@@ -296,6 +297,8 @@ struct Facts {
     /// Gather every fact of every kind (a rung of the modality ladder), not only
     /// those GeomVerse's own split states.
     every: bool,
+    /// No image (`text-only`): what only a drawing shows is stated too.
+    text_only: bool,
     /// Elements whose given value is stated.
     stated: Vec<ElementRef>,
     /// Shapes whose kind is stated.
@@ -307,6 +310,11 @@ struct Facts {
 impl Facts {
     /// The fact that shape `s` is of its kind.
     fn kind_of(&mut self, d: &Diagram, a: Annotation, s: usize, description: &str) {
+        // Without a drawing, where a composite's part sits is said too.
+        let part = (self.text_only)
+            .then(|| ladder::unseen_part(d, a, s))
+            .flatten()
+            .map_or_else(String::new, |p| format!(" ({p})"));
         let name = match a {
             Annotation::Coordinate => &d.shapes[s].name.coordinate,
             Annotation::Individual => &d.shapes[s].name.individual,
@@ -314,7 +322,7 @@ impl Facts {
         let marked = ladder::kind_is_marked(d, s);
         self.facts.push((
             Kind::Property { marked },
-            format!("the {name} shape is {description}"),
+            format!("the {name} shape is {description}{part}"),
         ));
     }
 
