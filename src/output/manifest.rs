@@ -43,8 +43,8 @@ pub struct ManifestRow {
 
 /// The fields every row starts with: its id, then its image file, or `"image":
 /// null` on a row without one (`modality=text-only`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "RawImageRecord", into = "RawImageRecord")]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(try_from = "RawImageRecord")]
 pub struct ImageRecord {
     pub id: String,
     /// The image file; `None` on a text-only row, which has no image at all.
@@ -72,21 +72,21 @@ impl ImageRecord {
     }
 }
 
-/// [`ImageRecord`] as JSON writes it: `image` always (`null` without a file), the
-/// file's facts only with one.
-#[derive(Serialize, Deserialize)]
+/// [`ImageRecord`] as JSON holds it: `image` always (`null` without a file), the
+/// file's facts only with one; what a row read back is checked against.
+#[derive(Deserialize)]
 struct RawImageRecord {
     id: String,
     /// Required, and `null` without a file (a missing `image` is not a text-only row).
     #[serde(deserialize_with = "required_nullable")]
     image: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     width: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     height: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     sha256: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     backend: Option<String>,
 }
 
@@ -94,17 +94,24 @@ fn required_nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<St
     Option::<String>::deserialize(d)
 }
 
-impl From<ImageRecord> for RawImageRecord {
-    fn from(r: ImageRecord) -> Self {
-        let f = r.file;
-        RawImageRecord {
-            id: r.id,
-            image: f.as_ref().map(|f| f.image.clone()),
-            width: f.as_ref().map(|f| f.width),
-            height: f.as_ref().map(|f| f.height),
-            sha256: f.as_ref().map(|f| f.sha256.clone()),
-            backend: f.map(|f| f.backend),
+/// Written field by field from borrowed parts (every manifest row passes here):
+/// `id`, `image` (`null` without a file), then the file's facts only with one.
+impl Serialize for ImageRecord {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = s.serialize_struct("ImageRecord", 6)?;
+        out.serialize_field("id", &self.id)?;
+        match &self.file {
+            None => out.serialize_field("image", &None::<&str>)?,
+            Some(f) => {
+                out.serialize_field("image", &f.image)?;
+                out.serialize_field("width", &f.width)?;
+                out.serialize_field("height", &f.height)?;
+                out.serialize_field("sha256", &f.sha256)?;
+                out.serialize_field("backend", &f.backend)?;
+            }
         }
+        out.end()
     }
 }
 
