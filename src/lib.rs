@@ -26,7 +26,9 @@
 //! scene     Scene v1: the renderer's input contract (parse, validate, JSON Schema, SVG writer)
 //! generate  GeomVerse problems: Algorithm 1, diagrams to scale, question/solution texts
 //! variants  one Problem → controlled variants (opacity, line width, font size, annotation, …)
-//! compose   Problem + Style + Annotation → Scene (label layout, marks, palette)
+//! compose   Problem + Style + Annotation → Scene (label layout, marks, palette), and
+//!           what the image draws in its pixels (its grounding)
+//! probe     perception probes on one image: exact, decidable by eye, balanced
 //! render    Scene batches → RGBA pixels: wgpu (lyon + glyphon) on a GPU, the direct CPU
 //!           rasteriser (`cpu`, the default without a hardware GPU), or resvg (the reference)
 //! output    PNG/JPEG encoding, atomic files, output-directory lock, manifest rows, contact sheets
@@ -212,6 +214,8 @@ pub mod generate;
 pub mod variants;
 
 pub mod compose;
+
+pub mod probe;
 
 pub mod render;
 

@@ -232,6 +232,7 @@ pub fn variant_from_pickle(state: &str, label: String) -> PyResult<PyVariant> {
             variant: s.variant,
         }),
         problem: s.problem,
+        drawn: None,
     };
     Ok(PyVariant {
         job: Arc::new(job),

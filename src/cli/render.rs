@@ -112,6 +112,25 @@ pub(crate) struct EngineArgs {
     /// Rows of Problem lines only; about 5 KB a row.
     #[arg(long)]
     emit_problems: bool,
+    /// Add perception probes about every image of a Problem, in `probes.jsonl` (schema:
+    /// `geomrender schema probe`): questions the image decides by eye, with exact
+    /// answers from its geometry: does a point lie on a segment or an arc, is an
+    /// angle acute, right or obtuse, which segment is longer, are two segments
+    /// parallel, perpendicular or equal, how many points, triangles or
+    /// quadrilaterals. Each names only labelled points (coordinate annotation) and
+    /// shares its image's file and sha256; `score` joins them with the reasoning
+    /// verdicts on the same image.
+    #[arg(long)]
+    probes: bool,
+    /// With --probes: most probes per image (about this many where the image allows).
+    #[arg(long, default_value_t = 6, value_name = "N", requires = "probes",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    probes_per_image: u32,
+    /// With --probes: most probes of one kind per image; yes/no kinds are asked in
+    /// pairs (one "Yes", one "No"), so they need 2 or more.
+    #[arg(long, default_value_t = 2, value_name = "N", requires = "probes",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    probes_per_kind: u32,
     /// GPU: largest side of the square target scenes are tiled into per submission
     /// (clamped to the device limit). Default: 512 on software adapters such as
     /// lavapipe (one 512×512 diagram, or many smaller scenes), 4096 on hardware GPUs.
@@ -208,6 +227,9 @@ impl EngineArgs {
             },
             svg_embed_font: self.embed_font,
             emit_problems: self.emit_problems,
+            probes: self
+                .probes
+                .then_some(probe_options(self.probes_per_image, self.probes_per_kind)),
             tessellate: TessellateOptions {
                 tolerance: self.tolerance,
             },
@@ -219,6 +241,14 @@ impl EngineArgs {
             lines: None,
             datasets: Default::default(),
         })
+    }
+}
+
+/// The probe counts the flags give.
+fn probe_options(per_image: u32, per_kind: u32) -> crate::probe::ProbeOptions {
+    crate::probe::ProbeOptions {
+        per_image: per_image as usize,
+        per_kind: per_kind as usize,
     }
 }
 

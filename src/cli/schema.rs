@@ -1,4 +1,4 @@
-//! `geomrender schema scene|problem|manifest|skipped|report|score-items|audit|variants|run`: print a
+//! `geomrender schema scene|problem|manifest|probe|skipped|report|score-items|audit|variants|run`: print a
 //! published JSON Schema.
 
 use std::process::ExitCode;
@@ -18,6 +18,8 @@ enum Which {
     Problem,
     /// A row of DIR/manifest.jsonl, written by `render` and `sweep`.
     Manifest,
+    /// A row of DIR/probes.jsonl (a perception probe), written by `render --probes`.
+    Probe,
     /// A row of DIR/skipped.jsonl (a variant not drawn), written by `render` and `sweep`.
     Skipped,
     /// REPORT_DIR/report.json, written by `score`.
@@ -38,6 +40,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Which::Scene => crate::scene::SCHEMA,
         Which::Problem => crate::generate::SCHEMA,
         Which::Manifest => crate::output::manifest::SCHEMA,
+        Which::Probe => crate::output::probes::SCHEMA,
         Which::Skipped => crate::pipeline::SKIPPED_SCHEMA,
         Which::Report => crate::score::REPORT_SCHEMA,
         Which::ScoreItems => crate::score::ITEMS_SCHEMA,

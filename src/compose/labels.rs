@@ -220,7 +220,7 @@ pub(crate) struct Layout {
 /// longer holds to its element; only those are placed again, with the new labels.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Keep {
-    placed: Vec<Placed>,
+    pub(super) placed: Vec<Placed>,
     segs: Vec<(Px, Px)>,
 }
 

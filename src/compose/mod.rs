@@ -32,6 +32,7 @@ mod caption;
 mod dots;
 mod draw;
 mod frame;
+mod grounding;
 mod labels;
 mod marks;
 
@@ -41,6 +42,8 @@ use crate::style::{Palette, Style};
 use crate::generate::Problem;
 use crate::scene::{Color, Scene, SceneError};
 pub use frame::DiagramError;
+pub use grounding::Drawn;
+pub(crate) use grounding::{GLine, Grounding, LineKind};
 use serde::{Deserialize, Serialize};
 
 /// Stroke width (px) that label clearances are measured from, whatever the style's.
@@ -88,6 +91,24 @@ pub struct Composed {
     pub layout: LayoutStats,
     /// Its labels and strokes, for a variant composed against it ([`compose_variant`]).
     keep: labels::Keep,
+    /// The diagram's fit to the canvas.
+    fit: frame::Fit,
+    /// The diagram is drawn (every style but the `blank` control).
+    diagram: bool,
+}
+
+impl Composed {
+    /// What its grounding needs (`Grounding::of`), moved out: the labels a
+    /// variant composed against it would keep are gone after this.
+    pub(crate) fn take_drawn(&mut self) -> Drawn {
+        Drawn {
+            fit: self.fit,
+            placed: std::mem::take(&mut self.keep.placed),
+            diagram: self.diagram,
+            width: self.scene.width,
+            height: self.scene.height,
+        }
+    }
 }
 
 /// Why a problem could not be composed.
@@ -234,5 +255,7 @@ fn compose_keeping(
         scene,
         layout: layout.stats,
         keep: layout.keep,
+        fit: layout.fit,
+        diagram: style.diagram,
     })
 }

@@ -358,7 +358,8 @@ impl ManifestWriter {
         })
     }
 
-    pub(crate) fn write_row(&mut self, row: &ManifestRow) -> std::io::Result<()> {
+    /// Appends one row (a manifest row, or another file's: `probes.jsonl`).
+    pub(crate) fn write_row(&mut self, row: &impl Serialize) -> std::io::Result<()> {
         serde_json::to_writer(&mut self.out, row)?;
         self.out.write_all(b"\n")?;
         self.rows += 1;

@@ -8,6 +8,7 @@
 //! png       PNG encoding (our own filter pass and deflate stream)
 //! jpeg      JPEG encoding (the `jpeg` axis)
 //! manifest  the typed manifest row, its schema, the writer
+//! probes    `probes.jsonl`: the perception probes' rows and their schema
 //! rows      the manifest read back line by line (every reader of it)
 //! availability  which bases each variant value was made for (the run's summary, done.json)
 //! contact   captioned contact sheets, one per axis
@@ -26,6 +27,7 @@ pub(crate) mod lock;
 pub mod manifest;
 pub mod merge;
 mod png;
+pub mod probes;
 pub mod record;
 pub(crate) mod rows;
 

@@ -66,6 +66,9 @@ pub struct RunRecipe {
     pub emit_problems: bool,
     /// The variant plan (`--variants`, `--grid`).
     pub variants: Variants,
+    /// `--probes`, with how many per image (absent without).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probes: Option<crate::probe::ProbeOptions>,
 }
 
 /// A file format of the images (`--format`).
@@ -487,6 +490,7 @@ mod tests {
             svg_embed_font: false,
             tolerance: 0.05,
             emit_problems: false,
+            probes: None,
             variants: Variants::of(&Plan::parse("opacity=0.25;fontsize=8", false).unwrap()),
         }
     }

@@ -281,8 +281,9 @@ fn problem_job(
     variant: &Variant,
     vid: String,
     drawing: Drawing,
-    composed: Composed,
+    mut composed: Composed,
 ) -> Result<Job, JobError> {
+    let drawn = composed.take_drawn();
     let mut scene = composed.scene;
     scene.id = vid.clone();
     check_id(&scene.id).map_err(|e| JobError::of(&vid, e))?;
@@ -316,6 +317,7 @@ fn problem_job(
             layout: composed.layout,
             problem: Some(Box::new(drawing.problem)),
         }),
+        drawn: Some(drawn),
     })
 }
 
@@ -342,6 +344,7 @@ fn scene_jobs(value: &Value, plan: &Plan) -> Result<Expanded, JobError> {
                 variant: variant.json(),
             }),
             problem: None,
+            drawn: None,
         })
     };
     let mut expanded = each_variant(plan, &base.id, job)?;

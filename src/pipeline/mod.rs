@@ -56,6 +56,9 @@ pub use previous::{OccupiedError, Previous};
 pub(crate) use previous::{clear, holds_run, occupied};
 pub use skipped::SkipCount;
 pub(crate) use skipped::{SKIPPED, SKIPPED_SCHEMA};
+
+/// Where a run's probes go.
+const PROBES: &str = crate::output::probes::FILE;
 pub use stats::StageTimes;
 pub(crate) use stats::Timer;
 
@@ -95,6 +98,9 @@ pub struct Job {
     pub source: Option<Lineage>,
     /// The texts and drawing facts of a Problem line.
     pub problem: Option<ProblemFields>,
+    /// What compose placed for a Problem's image, for its probes and COCO
+    /// annotations (`None` for a Scene line).
+    pub drawn: Option<crate::compose::Drawn>,
 }
 
 impl Job {
@@ -106,6 +112,7 @@ impl Job {
             encoding: Some(Encoding::Png),
             source: None,
             problem: None,
+            drawn: None,
         }
     }
 }
@@ -204,10 +211,22 @@ pub struct RunOptions {
     /// Each Problem row carries the Problem it draws (`problem`, as its variant
     /// rewrote it). Off by default: rows stay small.
     pub emit_problems: bool,
+    /// Perception probes on every image of a Problem (`probes.jsonl`), this many
+    /// per image; none by default.
+    pub probes: Option<crate::probe::ProbeOptions>,
 }
 
 impl RunOptions {
     pub(crate) const DEFAULT_CHUNK_LINES: usize = 64;
+
+    /// Whether each image's grounding is made: for its probes, or for COCO.
+    pub(crate) fn grounds(&self) -> bool {
+        self.probes.is_some()
+            || self
+                .datasets
+                .sinks
+                .contains(&crate::output::datasets::Sink::Coco)
+    }
 
     /// Rendering to PNG with default settings: on the GPU (with the `gpu` feature),
     /// else with the CPU rasteriser.
@@ -230,6 +249,7 @@ impl RunOptions {
             lines: None,
             datasets: DatasetOptions::default(),
             emit_problems: false,
+            probes: None,
         }
     }
 }
@@ -268,6 +288,8 @@ pub struct RunSummary {
     /// output bytes and whose fingerprint `--resume` compares, and its provenance.
     pub record: RunRecord,
     pub manifest: PathBuf,
+    /// `probes.jsonl`, when the run asked for probes.
+    pub probes: Option<PathBuf>,
     /// The datasets written besides the manifest (`RunOptions::datasets`).
     pub datasets: Exported,
     /// Datasets of an earlier run in the directory that this run does not write,
@@ -309,6 +331,14 @@ pub enum RunError {
     /// The dataset thread stopped taking rows; its own error is reported instead.
     #[error("the dataset writer stopped")]
     DatasetsStopped,
+    /// `--resume` with probes or COCO annotations, which are made from each image's
+    /// drawing as it is drawn: a kept image is not drawn again.
+    #[error(
+        "--resume cannot keep the probes or COCO annotations of the images it keeps (they \
+         are made while an image is drawn): run again without --resume (with --force over \
+         the same directory)"
+    )]
+    NotResumable,
     #[error(transparent)]
     Resume(#[from] ResumeError),
     #[error(transparent)]
@@ -335,6 +365,14 @@ pub(crate) struct Meta {
     /// `None`: the row has no image (and no SVG).
     encoding: Option<Encoding>,
     svg: Option<String>,
+    /// The image's grounding and probes (`--probes`, `--sink coco`).
+    grounded: Option<Box<Grounded>>,
+}
+
+/// What an image draws, in its pixels, and the probes asked about it.
+pub(crate) struct Grounded {
+    grounding: Arc<crate::compose::Grounding>,
+    probes: Vec<crate::probe::Probe>,
 }
 
 impl Meta {
@@ -401,6 +439,9 @@ pub(crate) fn run_locked(
     if !options.datasets.sinks.is_empty() && !options.outputs.raster() {
         return Err(DatasetError::SvgOnly.into());
     }
+    if options.previous == Previous::Resume && options.grounds() {
+        return Err(RunError::NotResumable);
+    }
     let out = lock.dir();
     let images = out.sub("images").map_err(io(&out.join("images")))?;
     // Temp files of a run that was killed (we hold the lock: nobody else writes here).
@@ -444,8 +485,21 @@ pub(crate) fn run_locked(
         progress,
         stats: &stats,
     };
-    let (mut manifest, datasets, read_result, gpu_failed) =
-        run_stages(input, reader, sink, renderer, (manifest, datasets))?;
+    let probes = match options.probes {
+        Some(_) => Some(ManifestWriter::create(out, PROBES).map_err(io(&out.join(PROBES)))?),
+        None => None,
+    };
+    let outputs = sink::Outputs {
+        manifest,
+        datasets,
+        probes,
+    };
+    let (outputs, read_result, gpu_failed) = run_stages(input, reader, sink, renderer, outputs)?;
+    let sink::Outputs {
+        mut manifest,
+        datasets,
+        probes,
+    } = outputs;
     if let Err(RunError::Resume(_)) = &read_result {
         manifest
             .rewind(kept_mark, kept.ids.len() as u64)
@@ -454,6 +508,14 @@ pub(crate) fn run_locked(
     read_result?;
     let images = manifest.rows();
     let manifest = manifest.finish().map_err(io(&partial))?;
+    // The probes of this run, or none: an earlier run's would not match its images.
+    let probes = match probes {
+        Some(p) => Some(p.finish().map_err(io(&out.join(PROBES)))?),
+        None => {
+            out.remove_file(PROBES).map_err(io(&out.join(PROBES)))?;
+            None
+        }
+    };
     // Published after the manifest: a dataset never has rows the manifest lacks,
     // and none of an earlier run stays beside the new manifest.
     let removed_datasets =
@@ -480,6 +542,7 @@ pub(crate) fn run_locked(
         backend,
         record,
         manifest,
+        probes,
         datasets,
         removed_datasets,
         elapsed: start.elapsed(),
@@ -556,6 +619,7 @@ fn record(options: &RunOptions, renderer: &Renderer) -> Result<RunRecord, RunErr
         tolerance: options.tessellate.tolerance,
         emit_problems: options.emit_problems,
         variants: options.variants.clone(),
+        probes: options.probes,
     };
     let input = match &options.input_path {
         Some(path) => InputFile::read(path).map_err(io(path))?,
@@ -614,12 +678,7 @@ impl Renderer {
 
 /// What the stages leave: the sink's manifest and datasets (not yet finished), how
 /// the reader ended, and the jobs the GPU stage could not render.
-type Staged = (
-    ManifestWriter,
-    Option<DatasetWriter>,
-    Result<(), RunError>,
-    Vec<LineError>,
-);
+type Staged = (sink::Outputs, Result<(), RunError>, Vec<LineError>);
 
 /// Runs the reader on this thread and the GPU and sink stages on their own, joined
 /// by bounded channels. Returns the sink's manifest (not yet finished), how the
@@ -667,8 +726,8 @@ fn run_stages(
         Some(r) => r.unwrap_or_else(|p| std::panic::resume_unwind(p))?,
         None => Vec::new(),
     };
-    let (manifest, datasets) = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-    Ok((manifest, datasets, read_result, gpu_failed))
+    let outputs = sink_result.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    Ok((outputs, read_result, gpu_failed))
 }
 
 /// Renders a single scene outside a run (contact sheets, smoke tests) with `backend`.

@@ -62,6 +62,8 @@ pub(crate) const RUN_FILES: &[&str] = &[
     "errors.jsonl",
     "skipped.jsonl",
     "problems.jsonl",
+    "probes.jsonl",
+    ".probes.jsonl.partial",
     // `geomrender audit` (a later stage: named here, compared in tests/it/previous.rs).
     "audit.jsonl",
     "audit.md",

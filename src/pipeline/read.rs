@@ -289,13 +289,19 @@ impl Reader<'_> {
         }
         let prepare_timer = Timer::new(&self.stats.prepare);
         // A row without an image (text-only) has no SVG either: nothing is drawn.
-        let drawn = job.encoding.is_some();
-        let svg = (drawn && self.options.outputs.svg()).then(|| {
+        let drawn_image = job.encoding.is_some();
+        let svg = (drawn_image && self.options.outputs.svg()).then(|| {
             crate::scene::svg::to_svg_with(
                 &job.scene,
                 crate::scene::svg::SvgOptions::default().embed_font(self.options.svg_embed_font),
             )
         });
+        let grounded = match (&job.drawn, &job.problem) {
+            (Some(drawn), Some(fields)) if drawn_image && self.options.grounds() => {
+                ground(fields.problem.as_deref(), drawn, self.options.probes)
+            }
+            _ => None,
+        };
         let mut problem = job.problem;
         if !self.options.emit_problems {
             if let Some(fields) = &mut problem {
@@ -313,6 +319,7 @@ impl Reader<'_> {
             pixels: job.pixels,
             encoding: job.encoding,
             svg,
+            grounded,
         };
         let Some(encoding) = job.encoding else {
             return Ok(Work::Imageless(meta));
@@ -336,4 +343,22 @@ impl Reader<'_> {
         };
         Ok(Work::Done(Done { meta, image }))
     }
+}
+
+/// The grounding of the drawn `problem` and its probes (`probes`: how many), `None`
+/// for an image that draws no diagram.
+fn ground(
+    problem: Option<&crate::generate::Problem>,
+    drawn: &crate::compose::Drawn,
+    probes: Option<crate::probe::ProbeOptions>,
+) -> Option<Box<super::Grounded>> {
+    let problem = problem?;
+    let grounding = crate::compose::Grounding::of(problem, drawn)?;
+    let probes = probes.map_or_else(Vec::new, |o| {
+        crate::probe::probes(&grounding, problem.seed, &o)
+    });
+    Some(Box::new(super::Grounded {
+        grounding: std::sync::Arc::new(grounding),
+        probes,
+    }))
 }

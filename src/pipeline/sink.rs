@@ -14,11 +14,19 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TRIM_EVERY: usize = 512;
 
+/// A row written: its manifest row, its raster file's bytes, its grounding.
+type Written = (ManifestRow, Option<Vec<u8>>, Option<Box<super::Grounded>>);
+
 /// A batch's rows with their raster files' bytes, on their way to the datasets.
 type ToDatasets = Vec<WrittenRow>;
 
-/// What the sink appends to: the manifest, and the datasets if any.
-pub(super) type Outputs = (ManifestWriter, Option<DatasetWriter>);
+/// What the sink appends to: the manifest, the datasets if any, and the probes'
+/// rows with `--probes`.
+pub(super) struct Outputs {
+    pub manifest: ManifestWriter,
+    pub datasets: Option<DatasetWriter>,
+    pub probes: Option<ManifestWriter>,
+}
 
 pub(super) struct Sink<'a> {
     pub out_dir: &'a Dir,
@@ -36,10 +44,21 @@ impl Sink<'_> {
     pub(super) fn run(
         self,
         input: Receiver<Vec<Done>>,
-        (manifest, datasets): Outputs,
+        outputs: Outputs,
     ) -> Result<Outputs, RunError> {
+        let Outputs {
+            manifest,
+            datasets,
+            probes,
+        } = outputs;
+        let files = (manifest, probes);
         let Some(datasets) = datasets else {
-            return Ok((self.write_all(input, manifest, None)?, None));
+            let (manifest, probes) = self.write_all(input, files, None)?;
+            return Ok(Outputs {
+                manifest,
+                datasets: None,
+                probes,
+            });
         };
         // The datasets are written on a thread of their own, a batch behind the
         // files, so that neither the raster threads nor the files wait on them.
@@ -54,13 +73,18 @@ impl Sink<'_> {
                 }
                 Ok(datasets)
             });
-            let files = self.write_all(input, manifest, Some(&to_datasets));
+            let files = self.write_all(input, files, Some(&to_datasets));
             drop(to_datasets);
             let datasets = writer.join().expect("the dataset thread does not panic");
             // A dataset error closes the channel, which stops the files with a send
             // error: the dataset's error is the one that explains it.
             let datasets = datasets?;
-            Ok((files?, Some(datasets)))
+            let (manifest, probes) = files?;
+            Ok(Outputs {
+                manifest,
+                datasets: Some(datasets),
+                probes,
+            })
         })
     }
 
@@ -69,11 +93,15 @@ impl Sink<'_> {
     fn write_all(
         &self,
         input: Receiver<Vec<Done>>,
-        mut manifest: ManifestWriter,
+        (mut manifest, mut probes): (ManifestWriter, Option<ManifestWriter>),
         datasets: Option<&SyncSender<ToDatasets>>,
-    ) -> Result<ManifestWriter, RunError> {
+    ) -> Result<(ManifestWriter, Option<ManifestWriter>), RunError> {
         let manifest_err = |source| RunError::Io {
             path: ManifestWriter::partial_path(self.out_dir, "manifest.jsonl"),
+            source,
+        };
+        let probes_err = |source| RunError::Io {
+            path: ManifestWriter::partial_path(self.out_dir, crate::output::probes::FILE),
             source,
         };
         #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -89,7 +117,12 @@ impl Sink<'_> {
             {
                 let _t = Timer::new(&self.stats.write);
                 for row in rows {
-                    let (row, raster) = row?;
+                    let (row, raster, grounded) = row?;
+                    if let (Some(out), Some(g)) = (&mut probes, &grounded) {
+                        for p in crate::output::probes::rows(&row, &g.grounding, &g.probes) {
+                            out.write_row(&p).map_err(probes_err)?;
+                        }
+                    }
                     // Runs without raster images get no datasets (refused at the
                     // start), so a row without one here is a text-only row.
                     match datasets.map(|_| raster) {
@@ -98,7 +131,12 @@ impl Sink<'_> {
                             let line = row.to_json();
                             manifest.write_raw(&line).map_err(manifest_err)?;
                             self.progress.image_written(&row.image.id);
-                            written.push(WrittenRow { row, line, image });
+                            written.push(WrittenRow {
+                                row,
+                                line,
+                                image,
+                                grounding: grounded.map(|g| g.grounding),
+                            });
                         }
                         None => {
                             manifest.write_row(&row).map_err(manifest_err)?;
@@ -108,6 +146,9 @@ impl Sink<'_> {
                 }
                 // Each batch's rows reach the file at once, so a killed run keeps them.
                 manifest.flush().map_err(manifest_err)?;
+                if let Some(out) = &mut probes {
+                    out.flush().map_err(probes_err)?;
+                }
             }
             // Hand freed pages back to the system: glibc keeps them in per-thread
             // arenas otherwise, and a long run's resident memory creeps up with them
@@ -127,14 +168,16 @@ impl Sink<'_> {
                 }
             }
         }
-        Ok(manifest)
+        Ok((manifest, probes))
     }
 
-    /// Writes one job's files; returns its manifest row and the raster file's bytes.
+    /// Writes one job's files; returns its manifest row, the raster file's bytes and
+    /// the image's grounding.
     // Without the GPU stage every image arrives encoded (`Raster` has one variant).
     #[cfg_attr(not(feature = "gpu"), allow(clippy::infallible_destructuring_match))]
-    fn write(&self, done: Done) -> Result<(ManifestRow, Option<Vec<u8>>), RunError> {
-        let meta = done.meta;
+    fn write(&self, done: Done) -> Result<Written, RunError> {
+        let mut meta = done.meta;
+        let grounded = meta.grounded.take();
         let raster = match (done.image, meta.encoding) {
             (Some(image), Some(encoding)) => {
                 let encoded = match image {
@@ -189,7 +232,7 @@ impl Sink<'_> {
             problem: meta.problem,
             input_sha256: Some(meta.input_sha256),
         };
-        Ok((row, raster))
+        Ok((row, raster, grounded))
     }
 
     /// Writes `bytes` to `out_dir/rel` (`rel` = `images/NAME`) atomically; returns

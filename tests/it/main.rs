@@ -97,6 +97,7 @@ mod manifest_row;
 mod modality;
 mod pixel_stage;
 mod previous;
+mod probes;
 mod problem_limits;
 mod public_api;
 mod record;

@@ -56,7 +56,7 @@ pub use pool::{Domain, Family, RELATIONS, Relation};
 pub(crate) use stats::Stats;
 #[cfg(test)]
 pub(crate) use text::NOT_TO_SCALE;
-pub(crate) use text::question_stem;
+pub(crate) use text::{choice_list, question_stem};
 
 /// Every construction as (relation, name, subset, chain, whether it has an
 /// indeterminate version in the text mode, and in the visual mode): what the

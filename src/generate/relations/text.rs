@@ -166,7 +166,7 @@ pub(super) fn question(conditions: &[Condition], asked: &Asked, choices: &[Strin
 }
 
 /// The option list that ends a question: "Answer choices: A. … B. …".
-fn choice_list(choices: &[String]) -> String {
+pub(crate) fn choice_list(choices: &[String]) -> String {
     let options: Vec<String> = (choices.iter().enumerate())
         .map(|(i, c)| format!("{}. {c}", letter(i)))
         .collect();

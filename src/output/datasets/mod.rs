@@ -28,10 +28,12 @@
 //! webdataset     WebDataset tar shards (`wds/*.tar`: png/json per sample)
 //! tsv            VLMEvalKit's TSV (base64 images; open questions, or option columns A–E)
 //! lmms_eval      an lmms-eval task folder (YAML per condition + utils.py)
+//! coco           COCO grounding annotations of every drawn element (`coco/annotations.json`)
 //! ```
 
 #[cfg(feature = "parquet")]
 mod card;
+mod coco;
 #[cfg(feature = "parquet")]
 mod features;
 mod lmms_eval;
@@ -70,6 +72,9 @@ pub enum Sink {
     /// the Parquet shards (so it writes them too).
     #[serde(rename = "lmms-eval")]
     LmmsEval,
+    /// `coco/annotations.json`: COCO boxes and polygons of every point, segment,
+    /// shape and label each image draws (written by a run, not by `export`).
+    Coco,
 }
 
 impl Sink {
@@ -80,15 +85,17 @@ impl Sink {
             Sink::WebDataset => "webdataset",
             Sink::VlmEvalKit => "vlmevalkit",
             Sink::LmmsEval => "lmms-eval",
+            Sink::Coco => "coco",
         }
     }
 
     /// Every sink, in the order they are written.
-    pub(crate) const ALL: [Sink; 4] = [
+    pub(crate) const ALL: [Sink; 5] = [
         Sink::Parquet,
         Sink::WebDataset,
         Sink::VlmEvalKit,
         Sink::LmmsEval,
+        Sink::Coco,
     ];
 
     /// The files the sink writes: its folder in the output directory, and whether
@@ -100,6 +107,7 @@ impl Sink {
             Sink::WebDataset => ("wds", webdataset::is_shard),
             Sink::VlmEvalKit => ("vlmevalkit", tsv::is_table),
             Sink::LmmsEval => ("lmms_eval", lmms_eval::is_task_file),
+            Sink::Coco => (coco::FOLDER, coco::is_file),
         }
     }
 
@@ -110,9 +118,16 @@ impl Sink {
     }
 
     /// Whether the sink's dataset holds rows of one [`Layout`] only (all but
-    /// WebDataset, whose samples are the manifest rows as they are).
+    /// WebDataset, whose samples are the manifest rows as they are, and COCO, which
+    /// holds no questions).
     fn one_layout(self) -> bool {
-        self != Sink::WebDataset
+        !matches!(self, Sink::WebDataset | Sink::Coco)
+    }
+
+    /// Whether `export` can write the sink from a finished directory: COCO needs
+    /// each image's grounding, which only the run that draws it has.
+    pub(crate) fn exportable(self) -> bool {
+        self != Sink::Coco
     }
 }
 
@@ -323,6 +338,13 @@ pub enum DatasetError {
          --features parquet` (or `cargo run --release --features parquet -- …`) adds it"
     )]
     NotBuilt(&'static str),
+    /// A sink only a run writes (the sink's name).
+    #[error(
+        "the {0} dataset is made from each image's drawing geometry, which only the run that \
+         draws it has (the manifest does not keep it): render again with --sink {0} (into a \
+         new --out, or with --force)"
+    )]
+    NotExportable(&'static str),
     /// The lmms-eval task folder cannot be written as asked (the message says why).
     #[error("lmms-eval: {0}")]
     LmmsEval(String),
@@ -405,6 +427,8 @@ pub(crate) struct WrittenRow {
     pub line: String,
     /// The image file's bytes; `None` on a text-only row.
     pub image: Option<Vec<u8>>,
+    /// What the image draws, in its pixels (for COCO), when the run made it.
+    pub grounding: Option<std::sync::Arc<crate::compose::Grounding>>,
 }
 
 /// The datasets of one output directory, written row by row in manifest order:
@@ -490,6 +514,7 @@ impl DatasetWriter {
                 Sink::WebDataset => Box::new(webdataset::Shards::new(dir)?),
                 Sink::VlmEvalKit => Box::new(tsv::Tsv::new(dir)?),
                 Sink::LmmsEval => Box::new(lmms_eval::Tasks::new(dir)?),
+                Sink::Coco => Box::new(coco::Coco::new(dir)?),
             });
         }
         Ok(Some(DatasetWriter {
@@ -536,8 +561,15 @@ impl DatasetWriter {
         use rayon::prelude::*;
         let mut planned = Vec::with_capacity(rows.len());
         let mut refused = None;
-        for WrittenRow { row, line, image } in rows {
-            let data = DatasetRow::with_line(self.rows, &row, line, image);
+        for WrittenRow {
+            row,
+            line,
+            image,
+            grounding,
+        } in rows
+        {
+            let mut data = DatasetRow::with_line(self.rows, &row, line, image);
+            data.grounding = grounding;
             let layout = match self.layout.check(
                 &self.sinks,
                 &self.dir.join("manifest.jsonl"),
@@ -689,6 +721,9 @@ pub(crate) fn export(dir: &Dir, opts: &DatasetOptions) -> Result<Exported, Datas
         return Ok(Exported::default());
     }
     opts.check_built()?;
+    if let Some(sink) = opts.sinks.iter().find(|s| !s.exportable()) {
+        return Err(DatasetError::NotExportable(sink.name()));
+    }
     let sinks = opts.written();
     let mut layouts = LayoutCheck::default();
     for_each_row(dir, |path, line, row| {

@@ -69,6 +69,10 @@ pub(crate) struct DatasetRow {
     pub question_type: Option<String>,
     /// The manifest row itself (one JSON object), for sinks that keep it whole.
     pub manifest_json: String,
+    /// The image's path relative to the output directory (`images/a.png`).
+    pub image_path: Option<String>,
+    /// What the image draws, in its pixels, when the run made it (COCO).
+    pub grounding: Option<std::sync::Arc<crate::compose::Grounding>>,
 }
 
 /// A dataset row's image file.
@@ -177,6 +181,8 @@ impl DatasetRow {
             depth: p.map(|p| i64::from(p.params.depth)),
             question_type: p.map(|p| spelling(p.params.question_type)),
             manifest_json: line,
+            image_path: row.image.path().map(str::to_string),
+            grounding: None,
         }
     }
 

@@ -276,6 +276,8 @@ mod tests {
             depth: None,
             question_type: None,
             manifest_json: "{}".into(),
+            image_path: None,
+            grounding: None,
         };
         tsv.push(&row, Layout::Open).unwrap();
         Box::new(tsv).finish(Layout::Open).unwrap();

@@ -1,0 +1,205 @@
+//! Probes on pairs of drawn lines: parallel, perpendicular, which is longer, equal.
+//!
+//! Margins (the picture decides): parallel and perpendicular are "Yes" within 1° of
+//! the relation and "No" at 10° or more from it; one of two lines is "longer" only
+//! when it is 10 % longer or more; two lines are "equal" within 0.5 % and "not
+//! equal" 10 % apart or more. Every line asked about is at least [`MIN_LEN`] px long.
+
+use super::{Answers, Candidate, KindDef, ProbeKind, fmt1, yes_no};
+use crate::compose::{GLine, Grounding};
+
+/// The shortest line (px) a probe asks about.
+pub(crate) const MIN_LEN: f64 = 20.0;
+/// Within this many degrees of a relation, it holds to the eye.
+pub(crate) const HOLDS_DEG: f64 = 1.0;
+/// At least this many degrees away from a relation, it visibly fails.
+pub(crate) const FAILS_DEG: f64 = 10.0;
+/// Lengths this close (relative) are equal to the eye...
+pub(crate) const SAME_LEN: f64 = 0.005;
+/// ...and lengths at least this ratio apart visibly differ.
+pub(crate) const DIFFERENT_LEN: f64 = 1.1;
+
+pub(super) const PARALLEL: KindDef = KindDef {
+    kind: ProbeKind::Parallel,
+    name: "parallel",
+    asks: "whether two drawn line segments are parallel (yes/no)",
+    answers: Answers::YesNo,
+    candidates: parallel,
+};
+
+pub(super) const PERPENDICULAR: KindDef = KindDef {
+    kind: ProbeKind::Perpendicular,
+    name: "perpendicular",
+    asks: "whether two drawn line segments are perpendicular (yes/no)",
+    answers: Answers::YesNo,
+    candidates: perpendicular,
+};
+
+pub(super) const COMPARISON: KindDef = KindDef {
+    kind: ProbeKind::LineComparison,
+    name: "line_comparison",
+    asks: "which of two drawn line segments is longer (two options)",
+    answers: Answers::Options,
+    candidates: comparison,
+};
+
+pub(super) const EQUAL: KindDef = KindDef {
+    kind: ProbeKind::Equal,
+    name: "equal",
+    asks: "whether two drawn line segments are equal in length (yes/no)",
+    answers: Answers::YesNo,
+    candidates: equal,
+};
+
+/// A drawn line between two labelled points, with its name, ends and length in px.
+pub(crate) struct Seen {
+    pub name: String,
+    pub ends: [usize; 2],
+    pub a: [f64; 2],
+    pub b: [f64; 2],
+    pub length: f64,
+}
+
+/// The drawn lines whose both ends are labelled, at least [`MIN_LEN`] long.
+pub(crate) fn seen_lines(g: &Grounding) -> Vec<Seen> {
+    (g.lines.iter())
+        .filter(|l: &&GLine| l.ends.iter().all(|&i| g.points[i].labelled))
+        .map(|l| {
+            let (a, b) = (g.points[l.ends[0]].at, g.points[l.ends[1]].at);
+            Seen {
+                name: g.line_name(l),
+                ends: l.ends,
+                a,
+                b,
+                length: (b[0] - a[0]).hypot(b[1] - a[1]),
+            }
+        })
+        .filter(|s| s.length >= MIN_LEN)
+        .collect()
+}
+
+/// The angle between two lines' directions, 0–90°.
+pub(crate) fn between(s: &Seen, t: &Seen) -> f64 {
+    let d1 = [s.b[0] - s.a[0], s.b[1] - s.a[1]];
+    let d2 = [t.b[0] - t.a[0], t.b[1] - t.a[1]];
+    let cos = (d1[0] * d2[0] + d1[1] * d2[1]).abs() / (s.length * t.length);
+    cos.clamp(0.0, 1.0).acos().to_degrees()
+}
+
+fn shares_end(s: &Seen, t: &Seen) -> bool {
+    s.ends.iter().any(|e| t.ends.contains(e))
+}
+
+/// Distance (px) from `p` to the infinite line through `s`.
+fn off_line(s: &Seen, p: [f64; 2]) -> f64 {
+    let d = [s.b[0] - s.a[0], s.b[1] - s.a[1]];
+    ((p[0] - s.a[0]) * d[1] - (p[1] - s.a[1]) * d[0]).abs() / s.length
+}
+
+/// Every unordered pair of seen lines, in order.
+fn pairs(lines: &[Seen]) -> impl Iterator<Item = (&Seen, &Seen)> {
+    (0..lines.len()).flat_map(move |i| (i + 1..lines.len()).map(move |j| (&lines[i], &lines[j])))
+}
+
+fn parallel(g: &Grounding) -> Vec<Candidate> {
+    let lines = seen_lines(g);
+    let mut out = Vec::new();
+    for (s, t) in pairs(&lines) {
+        // Lines with a common end meet; two pieces of one line are not a pair.
+        if shares_end(s, t) || (off_line(s, t.a) < 2.0 && off_line(s, t.b) < 2.0) {
+            continue;
+        }
+        let deg = between(s, t);
+        let yes = deg <= HOLDS_DEG;
+        if yes || deg >= FAILS_DEG {
+            out.push(yes_no(
+                vec![s.name.clone(), t.name.clone()],
+                format!(
+                    "Is the line segment {} parallel to the line segment {}?",
+                    s.name, t.name
+                ),
+                yes,
+                format!("{} and {} are {} degrees apart", s.name, t.name, fmt1(deg)),
+            ));
+        }
+    }
+    out
+}
+
+fn perpendicular(g: &Grounding) -> Vec<Candidate> {
+    let lines = seen_lines(g);
+    let mut out = Vec::new();
+    for (s, t) in pairs(&lines) {
+        let off = 90.0 - between(s, t);
+        let yes = off <= HOLDS_DEG;
+        if yes || off >= FAILS_DEG {
+            out.push(yes_no(
+                vec![s.name.clone(), t.name.clone()],
+                format!(
+                    "Is the line segment {} perpendicular to the line segment {}?",
+                    s.name, t.name
+                ),
+                yes,
+                format!(
+                    "{} and {} meet at {} degrees",
+                    s.name,
+                    t.name,
+                    fmt1(90.0 - off)
+                ),
+            ));
+        }
+    }
+    out
+}
+
+fn comparison(g: &Grounding) -> Vec<Candidate> {
+    let lines = seen_lines(g);
+    let mut out = Vec::new();
+    for (s, t) in pairs(&lines) {
+        let (long, short) = if s.length >= t.length { (s, t) } else { (t, s) };
+        if long.length >= DIFFERENT_LEN * short.length {
+            out.push(Candidate {
+                elements: vec![s.name.clone(), t.name.clone()],
+                question: format!("Which line segment is longer, {} or {}?", s.name, t.name),
+                options: vec![long.name.clone(), short.name.clone()],
+                correct: 0,
+                why: format!(
+                    "{} is {} px long and {} is {} px",
+                    long.name,
+                    fmt1(long.length),
+                    short.name,
+                    fmt1(short.length)
+                ),
+                count: None,
+            });
+        }
+    }
+    out
+}
+
+fn equal(g: &Grounding) -> Vec<Candidate> {
+    let lines = seen_lines(g);
+    let mut out = Vec::new();
+    for (s, t) in pairs(&lines) {
+        let (hi, lo) = (s.length.max(t.length), s.length.min(t.length));
+        let yes = hi - lo <= SAME_LEN * hi;
+        if yes || hi >= DIFFERENT_LEN * lo {
+            out.push(yes_no(
+                vec![s.name.clone(), t.name.clone()],
+                format!(
+                    "Are the line segments {} and {} equal in length?",
+                    s.name, t.name
+                ),
+                yes,
+                format!(
+                    "{} is {} px long and {} is {} px",
+                    s.name,
+                    fmt1(s.length),
+                    t.name,
+                    fmt1(t.length)
+                ),
+            ));
+        }
+    }
+    out
+}
