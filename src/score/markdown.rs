@@ -22,6 +22,7 @@ pub(super) fn render(r: &Report) -> String {
     blind(&mut s, r);
     consistency(&mut s, r);
     modality(&mut s, r);
+    perception(&mut s, r);
     not_drawn(&mut s, r);
     relations(&mut s, r);
     for (what, rows) in [
@@ -401,6 +402,59 @@ fn modality(s: &mut String, r: &Report) {
             m.right_only_with_image,
             m.right_only_text_only,
             pvalue(m.vision_mcnemar_p),
+        );
+    }
+    s.push('\n');
+}
+
+/// The probes per type, and the reasoning verdict against them on the same image.
+fn perception(s: &mut String, r: &Report) {
+    if r.perception.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "## Does the model see it? Perception probes\n\nProbes ask about the very image \
+         the question is asked with (`probes.jsonl`, `render --probes`), each decided by the \
+         image's own geometry.\n\n| model | probe type | n | accuracy | 95 % CI |\n\
+         |---|---|---:|---:|---|"
+    );
+    for m in &r.perception {
+        for p in &m.probes {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} |",
+                cell(&m.model),
+                cell(&p.kind),
+                p.n,
+                opt_pct(p.accuracy),
+                ci(p.ci_low, p.ci_high)
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nEach image whose reasoning item and every probe were answered: reasoning right \
+         or wrong, against every probe right (seen) or some probe wrong (misread), with \
+         Fisher's exact test of the two being independent. A model that reasons wrong where \
+         it misreads has a low p and a lower accuracy when misread.\n\n\
+         | model | images | right, seen | right, misread | wrong, seen | wrong, misread \
+         | accuracy when seen | accuracy when misread | Fisher p |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for m in &r.perception {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&m.model),
+            m.images,
+            m.right_seen,
+            m.right_misread,
+            m.wrong_seen,
+            m.wrong_misread,
+            opt_pct(m.accuracy_when_seen),
+            opt_pct(m.accuracy_when_misread),
+            pvalue(m.fisher_p)
         );
     }
     s.push('\n');

@@ -37,6 +37,7 @@
 //!              the "Cannot be inferred" class's precision, recall and F1
 //! consistency  per (model, axis): base problems answered the same way on every variant
 //! modality     per model: the blank control's gap and the vision gain, how much the score needs the diagram
+//! perception   the probes (`probes.jsonl`) per type, joined with the reasoning verdict on the same image
 //! blind        blind baselines: what the question text alone gets, cross-fitted by base
 //! not_drawn    the run's variants not drawn (`skipped.jsonl`), per value and reason
 //! items        per-image verdicts (`items.jsonl`)
@@ -79,6 +80,7 @@ mod modality;
 mod normalize;
 mod not_drawn;
 mod option_text;
+mod perception;
 mod plot;
 mod predictions;
 mod relation_report;
@@ -115,6 +117,7 @@ pub(crate) use manifest::{BASE_AXIS, ManifestItem, parse_manifest};
 pub use modality::ModalityRow;
 pub use not_drawn::NotDrawn;
 pub(crate) use not_drawn::read_not_drawn;
+pub use perception::{Perception, ProbeAccuracy};
 pub(crate) use predictions::{Prediction, parse_predictions};
 pub use relation_report::{CannotInferRow, PairedGroupRow};
 pub use report::{
@@ -349,7 +352,7 @@ pub fn score(
     predictions: &[LoadedFile],
     opts: &ScoreOptions,
 ) -> Result<Report, ScoreError> {
-    Ok(score_with_items(manifest, predictions, opts)?.report)
+    Ok(score_with_items(manifest, None, predictions, opts)?.report)
 }
 
 /// A scoring run's results: the report, every model's verdict on every image
@@ -386,7 +389,12 @@ pub fn score_paths(
     opts: &ScoreOptions,
 ) -> Result<Scoring, ScoreError> {
     let (source, predictions) = read_sources(manifest, predictions)?;
-    let mut scoring = score_with_items(&source, &predictions, opts)?;
+    let probes_path = manifest.with_file_name(crate::output::probes::FILE);
+    let probes = match probes_path.is_file() {
+        true => Some(LoadedFile::read(&probes_path)?),
+        false => None,
+    };
+    let mut scoring = score_with_items(&source, probes.as_ref(), &predictions, opts)?;
     let report = &mut scoring.report;
     let (not_drawn, bad) = read_not_drawn(manifest)
         .map_err(|e| ScoreError::io(manifest.with_file_name("skipped.jsonl").display(), e))?;
@@ -399,15 +407,33 @@ pub fn score_paths(
     Ok(scoring)
 }
 
-/// [`score`], with the per-image verdicts of every model ([`ItemRow`]) and the flips.
+/// [`score`], with the per-image verdicts of every model ([`ItemRow`]) and the flips;
+/// with the run's `probes.jsonl`, the probes' predictions are scored apart and
+/// joined with the reasoning verdicts ([`Perception`]).
 pub(crate) fn score_with_items(
     manifest: &LoadedFile,
+    probes: Option<&LoadedFile>,
     predictions: &[LoadedFile],
     opts: &ScoreOptions,
 ) -> Result<Scoring, ScoreError> {
     opts.validate()?;
-    let loaded = load(manifest, predictions, opts.format)?;
+    let mut loaded = load(manifest, predictions, opts.format)?;
+    let (probe_items, probe_errors) = match probes {
+        Some(f) => perception::parse_probes(&f.bytes, &f.name),
+        None => Default::default(),
+    };
+    loaded.errors.extend(probe_errors);
+    // Predictions on probes are scored apart: the report's rows are the images'.
+    let probe_ids: std::collections::HashSet<&str> =
+        probe_items.iter().map(|p| p.item.id.as_str()).collect();
+    let (on_probes, on_images): (Vec<Prediction>, Vec<Prediction>) = (loaded.predictions)
+        .into_iter()
+        .partition(|p| probe_ids.contains(p.id.as_str()));
+    loaded.predictions = on_images;
     let scored = score_predictions(&loaded.items, &loaded.predictions, &opts.tolerance);
+    let probe_list: Vec<ManifestItem> = probe_items.iter().map(|p| p.item.clone()).collect();
+    let probe_scored = score_predictions(&probe_list, &on_probes, &opts.tolerance);
+    let perception = perception::perception(&loaded.items, &scored, &probe_items, &probe_scored);
     let rows = item_rows(&loaded.items, &scored);
     let flips = flips(&loaded.items, &rows, &loaded.predictions);
     let mut errors = loaded.errors;
@@ -422,6 +448,8 @@ pub(crate) fn score_with_items(
         },
         opts,
     );
+    let mut report = report;
+    report.perception = perception;
     Ok(Scoring {
         report,
         items: rows,

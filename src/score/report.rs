@@ -55,6 +55,10 @@ pub struct Report {
     /// without `modality=blank` images.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub modality: Vec<super::ModalityRow>,
+    /// Per model: accuracy per probe type, and the probes joined with the reasoning
+    /// verdict on the same image (`Perception`). Absent without `probes.jsonl`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub perception: Vec<super::Perception>,
     /// The run's variants that were not drawn, per value and reason (from
     /// `skipped.jsonl` beside the manifest; `super::read_not_drawn`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -233,6 +237,7 @@ pub(super) fn build_report(input: BuildInput<'_>, opts: &ScoreOptions) -> Report
         models,
         axes: axes(&layout.keys),
         modality: super::modality::per_model(&scored.models, &rows, &vision),
+        perception: Vec::new(),
         rows,
         consistency,
         not_drawn: Vec::new(),

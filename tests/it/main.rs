@@ -110,6 +110,7 @@ mod score_bounds;
 mod score_end_to_end;
 mod score_inputs;
 mod score_modality;
+mod score_perception;
 mod score_plots;
 mod score_relations;
 mod sharding;
