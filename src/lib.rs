@@ -127,7 +127,7 @@
 //! formula catalogue, the renderers' frames). `docs/public-api.txt` lists every
 //! `pub` item with its signature and `tests/it/public_api.rs` compares it with the
 //! source, so that each addition is a reviewed diff (`GEOMRENDER_UPDATE_API=1`
-//! writes the list; 400 items). Per stage:
+//! writes the list; 406 items). Per stage:
 //!
 //! ```text
 //! scene     Scene (scaled_to_width), Item, PathItem, TextItem, Color; parse_scene,
@@ -139,7 +139,9 @@
 //! variants  AXES, Axis, AxisDef, AxisValue, Setting, Values, Look, OnScene; Pixels,
 //!           Canvas, PixelHook (the pixel stage); Plan, Variant, GEOMVERSE_SWEEP,
 //!           RELATION_SWEEP; draw_problem, Drawing; VariantError
-//! compose   compose, Composed, LayoutStats, ComposeError
+//! compose   compose, Composed, LayoutStats, ComposeError; Drawn (a Job's handle on
+//!           what its image draws, for probes and COCO)
+//! probe     ProbeOptions (`RunOptions::probes`)
 //! render    CpuRenderer, RenderedImage, recycle, Requested/BackendKind/Decision/
 //!           BackendError, layout_glyphs; gpu::GpuRenderer and its options (feature
 //!           `gpu`), prepare, Tessellator
@@ -149,7 +151,8 @@
 //! pipeline  run, RunOptions, Backend (Backend::open: the one door to a backend),
 //!           SceneRenderer (render_one: one image as a run makes it), Outputs, Job,
 //!           Progress, RunSummary, the errors
-//! score     score, score_paths, ScoreOptions, LoadedFile, Report and its rows,
+//! score     score, score_paths, ScoreOptions, LoadedFile, Report and its rows
+//!           (Perception: the probes joined with the reasoning verdicts),
 //!           write_report, write_items, Tolerance
 //! audit     audit, AuditOptions, Audit and its rows and groups, parse_variant
 //! gallery   build, GalleryOptions, Gallery, GalleryError, GalleryLineError

@@ -7,24 +7,12 @@
 //! It is taken from the Problem's own geometry and the fit that drew it, not from
 //! the Scene's items; tests check it against the Scene's path data.
 
-use super::frame::{ARC_PER_TURN, Fit};
-use super::labels::Placed;
+use super::Drawn;
+use super::frame::ARC_PER_TURN;
 use crate::generate::{Problem, Segment, ShapeKind, SideKind};
 
 /// A point in image px (x right, y down).
 pub(crate) type At = [f64; 2];
-
-/// What compose placed for one image, kept for its grounding (the fit and the
-/// labels); moved out of the composition, so it costs nothing when unused.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Drawn {
-    pub(crate) fit: Fit,
-    pub(crate) placed: Vec<Placed>,
-    /// The diagram is drawn (not the `blank` control).
-    pub(crate) diagram: bool,
-    pub(crate) width: u32,
-    pub(crate) height: u32,
-}
 
 /// A named point of the diagram.
 #[derive(Clone, Debug, PartialEq)]

@@ -26,6 +26,7 @@
 //! marks   right-angle marks and angle arcs
 //! labels  label requests, placement clear of strokes and each other, leader lines
 //! caption words in a band below the diagram (the canvas grows by it)
+//! grounding what an image draws, element by element, in its pixels (probes, COCO)
 //! ```
 
 mod caption;
@@ -42,7 +43,8 @@ use crate::style::{Palette, Style};
 use crate::generate::Problem;
 use crate::scene::{Color, Scene, SceneError};
 pub use frame::DiagramError;
-pub use grounding::Drawn;
+#[cfg(test)]
+pub(crate) use grounding::{GArc, GPoint, GShape};
 pub(crate) use grounding::{GLine, Grounding, LineKind};
 use serde::{Deserialize, Serialize};
 
@@ -95,6 +97,18 @@ pub struct Composed {
     fit: frame::Fit,
     /// The diagram is drawn (every style but the `blank` control).
     diagram: bool,
+}
+
+/// What compose placed for one image, kept for its grounding (the fit and the
+/// labels): moved out of the composition, so it costs nothing when unused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Drawn {
+    pub(crate) fit: frame::Fit,
+    pub(crate) placed: Vec<labels::Placed>,
+    /// The diagram is drawn (not the `blank` control).
+    pub(crate) diagram: bool,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
 }
 
 impl Composed {

@@ -27,7 +27,7 @@ pub(crate) mod lock;
 pub mod manifest;
 pub mod merge;
 mod png;
-pub mod probes;
+pub(crate) mod probes;
 pub mod record;
 pub(crate) mod rows;
 

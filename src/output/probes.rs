@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// The JSON Schema of a probe row (`geomrender schema probe`).
-pub const SCHEMA: &str = include_str!("../../schemas/probe.schema.json");
+pub(crate) const SCHEMA: &str = include_str!("../../schemas/probe.schema.json");
 
 /// The file the rows go to.
 pub(crate) const FILE: &str = "probes.jsonl";

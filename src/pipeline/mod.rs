@@ -42,7 +42,6 @@ mod skipped;
 mod stats;
 
 pub(crate) use crate::output::availability::Availability;
-pub use crate::output::availability::{Bases, VariantOutcome};
 pub use error::{JobError, LineError, LineFault};
 pub(crate) use jobs::draw_variant;
 #[cfg(test)]

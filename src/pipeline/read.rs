@@ -7,11 +7,12 @@ use super::resume::{Cursor, Kept};
 use super::seen::Seen;
 use super::skipped::SkipLog;
 use super::{
-    Availability, Bases, Done, Expand, JobError, LineError, LineFault, Meta, Progress, Raster,
-    RunError, RunOptions, StageTimes, Timer, VariantOutcome,
+    Availability, Done, Expand, JobError, LineError, LineFault, Meta, Progress, Raster, RunError,
+    RunOptions, StageTimes, Timer,
 };
 use crate::digest::sha256_hex;
 use crate::jsonl::Lines;
+use crate::output::availability::{Bases, VariantOutcome};
 use crate::render::CpuRenderer;
 #[cfg(feature = "gpu")]
 use crate::render::{PreparedScene, prepare};

@@ -15,7 +15,7 @@ use crate::generate::ShapeKind;
 pub(super) const COUNTING: KindDef = KindDef {
     kind: ProbeKind::Counting,
     name: "counting",
-    asks: "how many labelled points, triangles or quadrilaterals the figure shows (a number)",
+    asks: "how many labelled points, triangles or quadrilaterals the figure shows",
     answers: Answers::Options,
     candidates: counting,
 };

@@ -22,7 +22,7 @@ pub(crate) const DIFFERENT_LEN: f64 = 1.1;
 pub(super) const PARALLEL: KindDef = KindDef {
     kind: ProbeKind::Parallel,
     name: "parallel",
-    asks: "whether two drawn line segments are parallel (yes/no)",
+    asks: "whether two drawn line segments are parallel",
     answers: Answers::YesNo,
     candidates: parallel,
 };
@@ -30,7 +30,7 @@ pub(super) const PARALLEL: KindDef = KindDef {
 pub(super) const PERPENDICULAR: KindDef = KindDef {
     kind: ProbeKind::Perpendicular,
     name: "perpendicular",
-    asks: "whether two drawn line segments are perpendicular (yes/no)",
+    asks: "whether two drawn line segments are perpendicular",
     answers: Answers::YesNo,
     candidates: perpendicular,
 };
@@ -38,7 +38,7 @@ pub(super) const PERPENDICULAR: KindDef = KindDef {
 pub(super) const COMPARISON: KindDef = KindDef {
     kind: ProbeKind::LineComparison,
     name: "line_comparison",
-    asks: "which of two drawn line segments is longer (two options)",
+    asks: "which of two drawn line segments is longer",
     answers: Answers::Options,
     candidates: comparison,
 };
@@ -46,7 +46,7 @@ pub(super) const COMPARISON: KindDef = KindDef {
 pub(super) const EQUAL: KindDef = KindDef {
     kind: ProbeKind::Equal,
     name: "equal",
-    asks: "whether two drawn line segments are equal in length (yes/no)",
+    asks: "whether two drawn line segments are equal in length",
     answers: Answers::YesNo,
     candidates: equal,
 };
@@ -141,7 +141,7 @@ fn perpendicular(g: &Grounding) -> Vec<Candidate> {
                 ),
                 yes,
                 format!(
-                    "{} and {} meet at {} degrees",
+                    "{} and {} make an angle of {} degrees",
                     s.name,
                     t.name,
                     fmt1(90.0 - off)

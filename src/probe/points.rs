@@ -19,7 +19,7 @@ pub(crate) const OFF_PX: f64 = 10.0;
 pub(super) const ON_LINE: KindDef = KindDef {
     kind: ProbeKind::PointOnLine,
     name: "point_on_line",
-    asks: "whether a labelled point lies on a drawn line segment (yes/no)",
+    asks: "whether a labelled point lies on a drawn line segment",
     answers: Answers::YesNo,
     candidates: on_line,
 };
@@ -27,7 +27,7 @@ pub(super) const ON_LINE: KindDef = KindDef {
 pub(super) const ON_CIRCLE: KindDef = KindDef {
     kind: ProbeKind::PointOnCircle,
     name: "point_on_circle",
-    asks: "whether a labelled point lies on a drawn circle or arc (yes/no)",
+    asks: "whether a labelled point lies on a drawn circle or arc",
     answers: Answers::YesNo,
     candidates: on_circle,
 };

@@ -40,7 +40,7 @@ pub(crate) use cpu::svg_options;
 pub use cpu::{CpuError, CpuRenderer};
 #[cfg(feature = "gpu")]
 pub use prepare::{DrawOp, PreparedScene, prepare};
-pub use raster::{PlacedGlyph, layout_glyphs};
+pub use raster::glyphs::{PlacedGlyph, layout as layout_glyphs};
 pub use tessellate::{DEFAULT_TOLERANCE, Mesh, Paint, TessellateOptions, Tessellator, Vertex};
 pub(crate) use tessellate::{MAX_TOLERANCE, MIN_TOLERANCE};
 #[cfg(feature = "gpu")]

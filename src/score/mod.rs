@@ -95,7 +95,7 @@ mod xlsx;
 
 pub use accuracy::Tolerance;
 pub use base_set::{BaseSet, BaseSetKind};
-pub use blind::{BaselineReport, Baselines, BlindBaseline, Fold, SummaryRow};
+pub use blind::{BaselineReport, Baselines, BlindBaseline, SummaryRow, folds::Fold};
 pub use cascade::Rule;
 #[cfg(test)]
 pub(crate) use cascade::{Extracted, RuleOutcome};
@@ -117,11 +117,11 @@ pub(crate) use manifest::{BASE_AXIS, ManifestItem, parse_manifest};
 pub use modality::ModalityRow;
 pub use not_drawn::NotDrawn;
 pub(crate) use not_drawn::read_not_drawn;
-pub use perception::{Perception, ProbeAccuracy};
 pub(crate) use predictions::{Prediction, parse_predictions};
 pub use relation_report::{CannotInferRow, PairedGroupRow};
 pub use report::{
-    Breakdowns, GroupRow, Inputs, ItemCounts, ModelSummary, Report, ReportAxis, ScoredFile,
+    Breakdowns, GroupRow, Inputs, ItemCounts, ModelSummary, Perception, ProbeAccuracy, Report,
+    ReportAxis, ScoredFile,
 };
 use serde::Serialize;
 pub use stats::Interval;

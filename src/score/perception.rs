@@ -12,8 +12,8 @@
 use super::error::{LineReason, RejectedLine};
 use super::join::{Scored, Verdict};
 use super::manifest::{Label, ManifestItem};
+use super::report::{Perception, ProbeAccuracy};
 use super::stats::{Z_95, wilson};
-use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
@@ -118,43 +118,6 @@ fn parse_probe(text: &str, line: usize) -> Result<ProbeItem, LineReason> {
         of,
         kind,
     })
-}
-
-/// One model's accuracy on one probe type.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ProbeAccuracy {
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// Probes answered (missing predictions left out).
-    pub n: u64,
-    pub correct: u64,
-    pub accuracy: Option<f64>,
-    pub ci_low: Option<f64>,
-    pub ci_high: Option<f64>,
-}
-
-/// One model's perception block.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Perception {
-    pub model: String,
-    /// Accuracy per probe type, over every probe answered.
-    pub probes: Vec<ProbeAccuracy>,
-    /// Images whose reasoning item and every probe were answered: the 2×2's total.
-    pub images: u64,
-    /// Reasoning right, every probe right.
-    pub right_seen: u64,
-    /// Reasoning right, some probe wrong.
-    pub right_misread: u64,
-    /// Reasoning wrong, every probe right.
-    pub wrong_seen: u64,
-    /// Reasoning wrong, some probe wrong.
-    pub wrong_misread: u64,
-    /// Reasoning accuracy on the images whose probes were all right...
-    pub accuracy_when_seen: Option<f64>,
-    /// ...and on those with a probe wrong.
-    pub accuracy_when_misread: Option<f64>,
-    /// Fisher's exact test (two-sided) of reasoning and perception being independent.
-    pub fisher_p: f64,
 }
 
 /// The perception block of every model with a prediction on some probe.

@@ -58,7 +58,7 @@ pub struct Report {
     /// Per model: accuracy per probe type, and the probes joined with the reasoning
     /// verdict on the same image (`Perception`). Absent without `probes.jsonl`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub perception: Vec<super::Perception>,
+    pub perception: Vec<Perception>,
     /// The run's variants that were not drawn, per value and reason (from
     /// `skipped.jsonl` beside the manifest; `super::read_not_drawn`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -72,6 +72,43 @@ pub struct Report {
     pub baselines: Baselines,
     /// Every rejected input line, sorted by file and line.
     pub errors: Vec<RejectedLine>,
+}
+
+/// One model's accuracy on one probe type.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProbeAccuracy {
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Probes answered (missing predictions left out).
+    pub n: u64,
+    pub correct: u64,
+    pub accuracy: Option<f64>,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+}
+
+/// One model's perception block.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Perception {
+    pub model: String,
+    /// Accuracy per probe type, over every probe answered.
+    pub probes: Vec<ProbeAccuracy>,
+    /// Images whose reasoning item and every probe were answered: the 2×2's total.
+    pub images: u64,
+    /// Reasoning right, every probe right.
+    pub right_seen: u64,
+    /// Reasoning right, some probe wrong.
+    pub right_misread: u64,
+    /// Reasoning wrong, every probe right.
+    pub wrong_seen: u64,
+    /// Reasoning wrong, some probe wrong.
+    pub wrong_misread: u64,
+    /// Reasoning accuracy on the images whose probes were all right...
+    pub accuracy_when_seen: Option<f64>,
+    /// ...and on those with a probe wrong.
+    pub accuracy_when_misread: Option<f64>,
+    /// Fisher's exact test (two-sided) of reasoning and perception being independent.
+    pub fisher_p: f64,
 }
 
 /// Where the numbers came from.

@@ -39,6 +39,8 @@
 //! - `pixels`: GPU pixels against values computed independently of the renderer.
 //! - `problem_limits`: a Problem at every limit passes them, one more of anything is
 //!   refused, and it lays out in well under a second.
+//! - `probes`: the probe table (the README's), and probes of figures whose answers
+//!   are known by hand: pairs balanced, options in a drawn order.
 //! - `properties`: property tests (proptest): arbitrary JSON, and mutated Scenes and
 //!   Problems, through expand → render on the CPU backend never panic.
 //! - `raster`: the `cpu` rasteriser against resvg on the oracle corpus.
@@ -88,6 +90,7 @@ mod oracle;
 mod palette;
 mod phrasing;
 mod pixels;
+mod probes;
 mod problem_limits;
 mod properties;
 mod raster;

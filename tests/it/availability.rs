@@ -6,7 +6,8 @@
 use super::support::cli::{bin, run_ok};
 use geomrender::generate::relations::{RelationOptions, generate_relations};
 use geomrender::generate::{GenerateOptions, Problem, generate_range};
-use geomrender::pipeline::{Job, VariantOutcome};
+use geomrender::output::availability::VariantOutcome;
+use geomrender::pipeline::Job;
 use geomrender::variants::Plan;
 use std::collections::BTreeMap;
 

@@ -38,6 +38,9 @@
 //! - `manifest_row`: the typed manifest row keeps the bytes and matches its schema.
 //! - `modality`: issue 47's run of every modality value with three sinks, each
 //!   row's texts and images checked against its own Problem and SVG.
+//! - `probes`: issue 48's run with `--probes --sink coco`: each probe on its own
+//!   image, its points drawn vertices, its answer re-derived from them; the COCO
+//!   file's entries and point boxes.
 //! - `pixel_stage`: the pixel stage through `blur`: mean kept, gradients lowered,
 //!   CPU and GPU alike, the audit recomputing it, SVG-only runs refusing it.
 //! - `public_api`: every public item of the library is in the reviewed list
@@ -68,6 +71,8 @@
 //!   missing ones.
 //! - `score_modality`: the blank control's gap and the vision gain with their
 //!   McNemar tests against planted predictions.
+//! - `score_perception`: the perception block: a planted model blind to parallels
+//!   fails where it misreads, against an independent count and Fisher p.
 //! - `score_relations`: GeomRel relation items: accuracy per relation, domain,
 //!   subset and mode and the "Cannot be inferred" class against a planted plan;
 //!   bad relation rows; GeomVerse reports without relation keys.

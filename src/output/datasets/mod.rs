@@ -45,6 +45,8 @@ mod shards;
 mod tsv;
 mod webdataset;
 
+#[cfg(test)]
+pub(crate) use coco::POINT_BOX as COCO_POINT_BOX;
 pub(crate) use row::DatasetRow;
 pub(crate) use tsv::NAME as VLMEVALKIT_NAME;
 

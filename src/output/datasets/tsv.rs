@@ -379,6 +379,8 @@ mod tests {
             depth: None,
             question_type: None,
             manifest_json: "{}".into(),
+            image_path: None,
+            grounding: None,
         }
     }
 

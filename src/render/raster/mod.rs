@@ -17,11 +17,9 @@
 
 mod blend;
 mod coverage;
-mod glyphs;
+pub(super) mod glyphs;
 mod paths;
 mod reuse;
-
-pub use glyphs::{PlacedGlyph, layout as layout_glyphs};
 
 use crate::render::RenderedImage;
 use crate::render::alpha::straight_image;

@@ -19,7 +19,7 @@
 //! logistic  text classifier: logistic regression on the template's words (multiple choice)
 //! ```
 
-mod folds;
+pub(super) mod folds;
 mod logistic;
 mod majority;
 mod template;
@@ -36,7 +36,7 @@ use super::relation_report::{CannotInferRow, Dimension, PairedGroupRow, Relation
 use super::relations::RELATIONS_TASK;
 use super::stats::{Z_95, wilson};
 use super::tally::{Layout, TallyRow, make_rows, ratio, tally_model};
-pub use folds::Fold;
+use folds::Fold;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 
