@@ -127,7 +127,7 @@
 //! formula catalogue, the renderers' frames). `docs/public-api.txt` lists every
 //! `pub` item with its signature and `tests/it/public_api.rs` compares it with the
 //! source, so that each addition is a reviewed diff (`GEOMRENDER_UPDATE_API=1`
-//! writes the list; 406 items). Per stage:
+//! writes the list; 400 items). Per stage:
 //!
 //! ```text
 //! scene     Scene (scaled_to_width), Item, PathItem, TextItem, Color; parse_scene,

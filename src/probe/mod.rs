@@ -1,6 +1,7 @@
 //! Perception probes: questions about what one image shows, asked about the very
 //! image a reasoning question is asked with, each answered exactly from the image's
-//! own geometry (its [`crate::compose::Grounding`], in px) and decidable by eye.
+//! own geometry (its grounding: `compose`'s record of what it draws, in px) and
+//! decidable by eye.
 //!
 //! The kinds follow Geoperception's tasks (Euclid, 2024: PointLiesOnLine,
 //! PointLiesOnCircle, AngleClassification, LineComparison, Parallel, Perpendicular,

@@ -416,16 +416,21 @@ fn perception(s: &mut String, r: &Report) {
         s,
         "## Does the model see it? Perception probes\n\nProbes ask about the very image \
          the question is asked with (`probes.jsonl`, `render --probes`), each decided by the \
-         image's own geometry.\n\n| model | probe type | n | accuracy | 95 % CI |\n\
-         |---|---|---:|---:|---|"
+         image's own geometry; per probe type over all images, then per variant.\n\n\
+         | model | images | probe type | n | accuracy | 95 % CI |\n\
+         |---|---|---|---:|---:|---|"
     );
     for m in &r.perception {
         for p in &m.probes {
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} |",
                 cell(&m.model),
-                cell(&p.kind),
+                match p.axis.as_str() {
+                    "all" => "all".to_string(),
+                    _ => cell(&axis_value(&p.axis, &p.value)),
+                },
+                cell(&p.group),
                 p.n,
                 opt_pct(p.accuracy),
                 ci(p.ci_low, p.ci_high)

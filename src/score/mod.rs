@@ -120,8 +120,8 @@ pub(crate) use not_drawn::read_not_drawn;
 pub(crate) use predictions::{Prediction, parse_predictions};
 pub use relation_report::{CannotInferRow, PairedGroupRow};
 pub use report::{
-    Breakdowns, GroupRow, Inputs, ItemCounts, ModelSummary, Perception, ProbeAccuracy, Report,
-    ReportAxis, ScoredFile,
+    Breakdowns, GroupRow, Inputs, ItemCounts, ModelSummary, Perception, Report, ReportAxis,
+    ScoredFile,
 };
 use serde::Serialize;
 pub use stats::Interval;

@@ -12,10 +12,10 @@
 use super::error::{LineReason, RejectedLine};
 use super::join::{Scored, Verdict};
 use super::manifest::{Label, ManifestItem};
-use super::report::{Perception, ProbeAccuracy};
+use super::report::{GroupRow, Perception};
 use super::stats::{Z_95, wilson};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A probe row as `score` reads it: the item to score, and what it is about.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +25,38 @@ pub(crate) struct ProbeItem {
     pub of: String,
     /// Its `probe.type`.
     pub kind: String,
+    /// Its image's variant axis and value as the report names them (`base`, `base`;
+    /// `fontsize`, `8`; `fontsize+opacity`, `8+0.25`).
+    pub axis: String,
+    pub value: String,
+}
+
+/// A variant object's axis and value as report rows name them.
+fn axis_value(variant: Option<&Value>) -> (String, String) {
+    let Some(Value::Object(m)) = variant.filter(|v| v.as_object().is_some_and(|m| !m.is_empty()))
+    else {
+        return ("base".into(), "base".into());
+    };
+    let mut keys: Vec<&String> = m.keys().collect();
+    keys.sort();
+    let text = |v: &Value| match v {
+        Value::Number(n) => n
+            .as_f64()
+            .map_or_else(|| n.to_string(), crate::decimal::fmt_shortest_f64),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let axis = keys
+        .iter()
+        .map(|k| k.as_str())
+        .collect::<Vec<_>>()
+        .join("+");
+    let value = keys
+        .iter()
+        .map(|k| text(&m[*k]))
+        .collect::<Vec<_>>()
+        .join("+");
+    (axis, value)
 }
 
 /// Parses `probes.jsonl` (`file` names it in errors): the valid rows and one error
@@ -98,7 +130,10 @@ fn parse_probe(text: &str, line: usize) -> Result<ProbeItem, LineReason> {
             ));
         }
     };
+    let (axis, value) = axis_value(v.get("variant"));
     Ok(ProbeItem {
+        axis,
+        value,
         item: ManifestItem {
             id,
             base_id,
@@ -133,14 +168,22 @@ pub(crate) fn perception(
     let mut out = Vec::new();
     for (m, model) in probe_scored.models.iter().enumerate() {
         let verdicts = &probe_scored.verdicts[m];
-        let mut kinds: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+        // (axis, value, type) → (answered, right, base problems).
+        type Cell<'a> = (u64, u64, BTreeSet<&'a str>);
+        let mut kinds: BTreeMap<(&str, &str, &str), Cell<'_>> = BTreeMap::new();
         // Per image row: every probe right so far, and whether all were answered.
         let mut per_image: BTreeMap<usize, (bool, bool)> = BTreeMap::new();
         for (p, v) in probes.iter().zip(verdicts) {
-            let k = kinds.entry(p.kind.as_str()).or_default();
-            if let Some(v) = v {
-                k.0 += 1;
-                k.1 += u64::from(v.correct);
+            for key in [
+                (p.axis.as_str(), p.value.as_str(), p.kind.as_str()),
+                ("all", "all", p.kind.as_str()),
+            ] {
+                let k = kinds.entry(key).or_default();
+                if let Some(v) = v {
+                    k.0 += 1;
+                    k.1 += u64::from(v.correct);
+                    k.2.insert(p.item.base_id.as_str());
+                }
             }
             if let Some(&i) = index.get(p.of.as_str()) {
                 let e = per_image.entry(i).or_insert((true, true));
@@ -170,11 +213,15 @@ pub(crate) fn perception(
         out.push(Perception {
             model: model.clone(),
             probes: (kinds.into_iter())
-                .map(|(kind, (n, correct))| {
+                .map(|((axis, value, kind), (n, correct, bases))| {
                     let ci = wilson(correct, n, Z_95);
-                    ProbeAccuracy {
-                        kind: kind.to_string(),
+                    GroupRow {
+                        model: model.clone(),
+                        axis: axis.to_string(),
+                        value: value.to_string(),
+                        group: kind.to_string(),
                         n,
+                        bases: bases.len() as u64,
                         correct,
                         accuracy: (n > 0).then(|| correct as f64 / n as f64),
                         ci_low: ci.map(|c| c.low),

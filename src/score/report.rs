@@ -74,25 +74,14 @@ pub struct Report {
     pub errors: Vec<RejectedLine>,
 }
 
-/// One model's accuracy on one probe type.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ProbeAccuracy {
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// Probes answered (missing predictions left out).
-    pub n: u64,
-    pub correct: u64,
-    pub accuracy: Option<f64>,
-    pub ci_low: Option<f64>,
-    pub ci_high: Option<f64>,
-}
-
 /// One model's perception block.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Perception {
     pub model: String,
-    /// Accuracy per probe type, over every probe answered.
-    pub probes: Vec<ProbeAccuracy>,
+    /// Accuracy per probe type (`group`) on the images of each variant (`axis`,
+    /// `value`), and on all of them (`all`, `all`); `bases` counts the base problems
+    /// of the images probed.
+    pub probes: Vec<GroupRow>,
     /// Images whose reasoning item and every probe were answered: the 2×2's total.
     pub images: u64,
     /// Reasoning right, every probe right.

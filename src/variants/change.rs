@@ -61,7 +61,7 @@ pub enum Change {
 
 impl Change {
     /// Every kind, in the order reports show them.
-    pub const ALL: [Change; 21] = [
+    pub(crate) const ALL: [Change; 21] = [
         Change::Canvas,
         Change::Encoding,
         Change::Pixels,

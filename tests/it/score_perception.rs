@@ -173,9 +173,13 @@ fn a_model_blind_to_parallels_fails_where_it_misreads() {
     );
     assert!(p < 0.01, "the dependence shows: p = {p}");
     // Per type: only parallel falls below 100 %.
-    for t in blind["probes"].as_array().unwrap() {
+    let all: Vec<&Value> = (blind["probes"].as_array().unwrap().iter())
+        .filter(|t| t["axis"] == "all")
+        .collect();
+    assert!(all.len() >= 6, "{all:?}");
+    for t in all {
         let acc = t["accuracy"].as_f64().unwrap();
-        assert_eq!(acc < 1.0, t["type"] == "parallel", "{t}");
+        assert_eq!(acc < 1.0, t["group"] == "parallel", "{t}");
     }
     let sharp = block("sharp");
     assert_eq!(sharp["fisher_p"], 1.0);

@@ -114,7 +114,7 @@ impl Coco {
             put(
                 0,
                 &p.name,
-                polygons(&[corners(b)]),
+                polygons(&[&corners(b)]),
                 b,
                 POINT_BOX * POINT_BOX,
                 json!({"labelled": p.labelled}),
@@ -132,7 +132,7 @@ impl Coco {
             put(
                 1,
                 &g.line_name(l),
-                polygons(&[poly.clone()]),
+                polygons(&[&poly]),
                 bounds(&poly),
                 length * SEGMENT_WIDTH,
                 json!({"kind": kind}),
@@ -145,7 +145,7 @@ impl Coco {
                 .iter()
                 .fold(shoelace(&s.outline), |a, h| a - shoelace(h));
             let seg = if s.holes.is_empty() {
-                polygons(&[s.outline.clone()])
+                polygons(&[&s.outline])
             } else {
                 let mut all = vec![s.outline.clone()];
                 all.extend(s.holes.iter().cloned());
@@ -170,7 +170,7 @@ impl Coco {
             put(
                 3,
                 &l.text,
-                polygons(&[corners(b)]),
+                polygons(&[&corners(b)]),
                 b,
                 b[2] * b[3],
                 json!({"letter": l.letter}),
@@ -228,7 +228,7 @@ fn shoelace(poly: &[[f64; 2]]) -> f64 {
 }
 
 /// COCO polygons: each a flat `[x1, y1, x2, y2, …]`.
-fn polygons(polys: &[Vec<[f64; 2]>]) -> Value {
+fn polygons(polys: &[&[[f64; 2]]]) -> Value {
     Value::Array(
         polys
             .iter()
