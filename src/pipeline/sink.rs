@@ -14,8 +14,14 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TRIM_EVERY: usize = 512;
 
-/// A row written: its manifest row, its raster file's bytes, its grounding.
-type Written = (ManifestRow, Option<Vec<u8>>, Option<Box<super::Grounded>>);
+/// A row written: its manifest row, its raster file's bytes, its grounding (for
+/// COCO) and its probes' rows as JSON lines (made here, on the rayon workers).
+type Written = (
+    ManifestRow,
+    Option<Vec<u8>>,
+    Option<std::sync::Arc<crate::compose::Grounding>>,
+    Vec<String>,
+);
 
 /// A batch's rows with their raster files' bytes, on their way to the datasets.
 type ToDatasets = Vec<WrittenRow>;
@@ -117,10 +123,10 @@ impl Sink<'_> {
             {
                 let _t = Timer::new(&self.stats.write);
                 for row in rows {
-                    let (row, raster, grounded) = row?;
-                    if let (Some(out), Some(g)) = (&mut probes, &grounded) {
-                        for p in crate::output::probes::rows(&row, &g.grounding, &g.probes) {
-                            out.write_row(&p).map_err(probes_err)?;
+                    let (row, raster, grounding, probe_lines) = row?;
+                    if let Some(out) = &mut probes {
+                        for line in &probe_lines {
+                            out.write_raw(line).map_err(probes_err)?;
                         }
                     }
                     // Runs without raster images get no datasets (refused at the
@@ -135,7 +141,7 @@ impl Sink<'_> {
                                 row,
                                 line,
                                 image,
-                                grounding: grounded.map(|g| g.grounding),
+                                grounding,
                             });
                         }
                         None => {
@@ -232,7 +238,17 @@ impl Sink<'_> {
             problem: meta.problem,
             input_sha256: Some(meta.input_sha256),
         };
-        Ok((row, raster, grounded))
+        let (grounding, probe_lines) = match grounded {
+            Some(g) => {
+                let lines = crate::output::probes::rows(&row, &g.grounding, &g.probes)
+                    .iter()
+                    .map(|p| serde_json::to_string(p).expect("a probe row serialises"))
+                    .collect();
+                (Some(g.grounding), lines)
+            }
+            None => (None, Vec::new()),
+        };
+        Ok((row, raster, grounding, probe_lines))
     }
 
     /// Writes `bytes` to `out_dir/rel` (`rel` = `images/NAME`) atomically; returns

@@ -6,7 +6,7 @@
 //! from 98° to 170°. An unmarked angle near 90° is not asked: the eye cannot tell.
 
 use super::lines::{Seen, seen_lines};
-use super::{Answers, Candidate, KindDef, ProbeKind, fmt1};
+use super::{Answers, Candidate, KindDef, ProbeKind, Texts, fmt1};
 use crate::compose::Grounding;
 
 /// An unmarked angle is asked only this many degrees or more from 90°.
@@ -22,6 +22,23 @@ pub(super) const CLASSIFICATION: KindDef = KindDef {
     asks: "whether the angle between two drawn lines at a labelled point is acute, right or obtuse",
     answers: Answers::Options,
     candidates: classification,
+    texts: |g, c| {
+        let name: String = c.about.iter().map(|&i| g.points[i].name.as_str()).collect();
+        Texts {
+            question: format!("Is the angle {name} acute, right or obtuse?"),
+            why: format!(
+                "{name} measures {} degrees{}",
+                fmt1(c.measure[0]),
+                if c.measure[1] > 0.0 {
+                    ", marked as a right angle"
+                } else {
+                    ""
+                }
+            ),
+            elements: vec![name],
+            options: CLASSES.iter().map(|s| s.to_string()).collect(),
+        }
+    },
 };
 
 /// The options, in this order before the correct one is placed.
@@ -82,24 +99,10 @@ fn classification(g: &Grounding) -> Vec<Candidate> {
                 } else {
                     continue;
                 };
-                let name = format!(
-                    "{}{}{}",
-                    g.points[a].name, g.points[v].name, g.points[b].name
-                );
                 out.push(Candidate {
-                    elements: vec![name.clone()],
-                    question: format!("Is the angle {name} acute, right or obtuse?"),
-                    options: CLASSES.iter().map(|s| s.to_string()).collect(),
+                    about: [a, v, b],
                     correct: class,
-                    why: format!(
-                        "{name} measures {} degrees{}",
-                        fmt1(deg),
-                        if marked {
-                            ", marked as a right angle"
-                        } else {
-                            ""
-                        }
-                    ),
+                    measure: [deg, f64::from(u8::from(marked))],
                     count: None,
                 });
             }

@@ -8,7 +8,7 @@
 //! (3-cycles) and simple quadrilaterals (4-cycles) of the drawn lines number what the
 //! tree says. The answer is a number (no options).
 
-use super::{Answers, Candidate, KindDef, ProbeKind};
+use super::{Answers, Candidate, KindDef, ProbeKind, Texts};
 use crate::compose::Grounding;
 use crate::generate::ShapeKind;
 
@@ -18,15 +18,40 @@ pub(super) const COUNTING: KindDef = KindDef {
     asks: "how many labelled points, triangles or quadrilaterals the figure shows",
     answers: Answers::Options,
     candidates: counting,
+    texts: |_, c| {
+        let (what, question) = COUNTS[c.about[0]];
+        let n = c.count.unwrap_or_default();
+        Texts {
+            elements: vec![what.to_string()],
+            question: question.to_string(),
+            options: Vec::new(),
+            why: match what {
+                "points" => format!("{n} letters are drawn at points"),
+                _ => format!("the shapes drawn include {n} {what}, and the lines form no other"),
+            },
+        }
+    },
 };
 
-fn count(elements: &str, question: String, n: usize, why: String) -> Candidate {
+/// What a count counts, and how it asks.
+const COUNTS: [(&str, &str); 3] = [
+    (
+        "points",
+        "How many points are labelled with a letter in the figure?",
+    ),
+    ("triangles", "How many triangles are there in the figure?"),
+    (
+        "quadrilaterals",
+        "How many quadrilaterals are there in the figure?",
+    ),
+];
+
+/// A count of `COUNTS[what]`.
+fn count(what: usize, n: usize) -> Candidate {
     Candidate {
-        elements: vec![elements.to_string()],
-        question,
-        options: vec![n.to_string()],
+        about: [what, 0, 0],
         correct: 0,
-        why,
+        measure: [0.0; 2],
         count: Some(n as u32),
     }
 }
@@ -35,12 +60,7 @@ fn counting(g: &Grounding) -> Vec<Candidate> {
     let mut out = Vec::new();
     let letters = g.points.iter().filter(|p| p.labelled).count();
     if letters > 0 {
-        out.push(count(
-            "points",
-            "How many points are labelled with a letter in the figure?".to_string(),
-            letters,
-            format!("{letters} letters are drawn at points"),
-        ));
+        out.push(count(0, letters));
     }
     if !plain(g) {
         return out;
@@ -53,14 +73,7 @@ fn counting(g: &Grounding) -> Vec<Candidate> {
         ShapeKind::EquilateralTriangle,
     ]);
     if triangles > 0 && triangles == three_cycles(g, &adj) {
-        out.push(count(
-            "triangles",
-            "How many triangles are there in the figure?".to_string(),
-            triangles,
-            format!(
-                "the shapes drawn include {triangles} triangle(s), and the lines form no other"
-            ),
-        ));
+        out.push(count(1, triangles));
     }
     let quads = tree(&[
         ShapeKind::Square,
@@ -69,14 +82,7 @@ fn counting(g: &Grounding) -> Vec<Candidate> {
         ShapeKind::Trapezoid,
     ]);
     if quads > 0 && quads == four_cycles(g, &adj) {
-        out.push(count(
-            "quadrilaterals",
-            "How many quadrilaterals are there in the figure?".to_string(),
-            quads,
-            format!(
-                "the shapes drawn include {quads} quadrilateral(s), and the lines form no other"
-            ),
-        ));
+        out.push(count(2, quads));
     }
     out
 }

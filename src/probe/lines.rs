@@ -5,7 +5,7 @@
 //! when it is 10 % longer or more; two lines are "equal" within 0.5 % and "not
 //! equal" 10 % apart or more. Every line asked about is at least [`MIN_LEN`] px long.
 
-use super::{Answers, Candidate, KindDef, ProbeKind, fmt1, yes_no};
+use super::{Answers, Candidate, KindDef, ProbeKind, Texts, fmt1, yes_no_options};
 use crate::compose::{GLine, Grounding};
 
 /// The shortest line (px) a probe asks about.
@@ -25,6 +25,15 @@ pub(super) const PARALLEL: KindDef = KindDef {
     asks: "whether two drawn line segments are parallel",
     answers: Answers::YesNo,
     candidates: parallel,
+    texts: |g, c| {
+        let (s, t) = names(g, c);
+        Texts {
+            question: format!("Is the line segment {s} parallel to the line segment {t}?"),
+            why: format!("{s} and {t} are {} degrees apart", fmt1(c.measure[0])),
+            elements: vec![s, t],
+            options: yes_no_options(),
+        }
+    },
 };
 
 pub(super) const PERPENDICULAR: KindDef = KindDef {
@@ -33,6 +42,18 @@ pub(super) const PERPENDICULAR: KindDef = KindDef {
     asks: "whether two drawn line segments are perpendicular",
     answers: Answers::YesNo,
     candidates: perpendicular,
+    texts: |g, c| {
+        let (s, t) = names(g, c);
+        Texts {
+            question: format!("Is the line segment {s} perpendicular to the line segment {t}?"),
+            why: format!(
+                "{s} and {t} make an angle of {} degrees",
+                fmt1(c.measure[0])
+            ),
+            elements: vec![s, t],
+            options: yes_no_options(),
+        }
+    },
 };
 
 pub(super) const COMPARISON: KindDef = KindDef {
@@ -41,6 +62,19 @@ pub(super) const COMPARISON: KindDef = KindDef {
     asks: "which of two drawn line segments is longer",
     answers: Answers::Options,
     candidates: comparison,
+    texts: |g, c| {
+        let (s, t) = names(g, c);
+        Texts {
+            question: format!("Which line segment is longer, {s} or {t}?"),
+            why: format!(
+                "{s} is {} px long and {t} is {} px",
+                fmt1(c.measure[0]),
+                fmt1(c.measure[1])
+            ),
+            options: vec![s.clone(), t.clone()],
+            elements: vec![s, t],
+        }
+    },
 };
 
 pub(super) const EQUAL: KindDef = KindDef {
@@ -49,11 +83,33 @@ pub(super) const EQUAL: KindDef = KindDef {
     asks: "whether two drawn line segments are equal in length",
     answers: Answers::YesNo,
     candidates: equal,
+    texts: |g, c| {
+        let (s, t) = names(g, c);
+        Texts {
+            question: format!("Are the line segments {s} and {t} equal in length?"),
+            why: format!(
+                "{s} is {} px long and {t} is {} px",
+                fmt1(c.measure[0]),
+                fmt1(c.measure[1])
+            ),
+            elements: vec![s, t],
+            options: yes_no_options(),
+        }
+    },
 };
 
-/// A drawn line between two labelled points, with its name, ends and length in px.
+/// The names of the two lines a pair candidate is about.
+fn names(g: &Grounding, c: &Candidate) -> (String, String) {
+    (
+        g.line_name(&g.lines[c.about[0]]),
+        g.line_name(&g.lines[c.about[1]]),
+    )
+}
+
+/// A drawn line between two labelled points: its index in the grounding's lines,
+/// its ends and its length in px.
 pub(crate) struct Seen {
-    pub name: String,
+    pub line: usize,
     pub ends: [usize; 2],
     pub a: [f64; 2],
     pub b: [f64; 2],
@@ -62,12 +118,12 @@ pub(crate) struct Seen {
 
 /// The drawn lines whose both ends are labelled, at least [`MIN_LEN`] long.
 pub(crate) fn seen_lines(g: &Grounding) -> Vec<Seen> {
-    (g.lines.iter())
-        .filter(|l: &&GLine| l.ends.iter().all(|&i| g.points[i].labelled))
-        .map(|l| {
+    (g.lines.iter().enumerate())
+        .filter(|(_, l): &(usize, &GLine)| l.ends.iter().all(|&i| g.points[i].labelled))
+        .map(|(line, l)| {
             let (a, b) = (g.points[l.ends[0]].at, g.points[l.ends[1]].at);
             Seen {
-                name: g.line_name(l),
+                line,
                 ends: l.ends,
                 a,
                 b,
@@ -112,15 +168,7 @@ fn parallel(g: &Grounding) -> Vec<Candidate> {
         let deg = between(s, t);
         let yes = deg <= HOLDS_DEG;
         if yes || deg >= FAILS_DEG {
-            out.push(yes_no(
-                vec![s.name.clone(), t.name.clone()],
-                format!(
-                    "Is the line segment {} parallel to the line segment {}?",
-                    s.name, t.name
-                ),
-                yes,
-                format!("{} and {} are {} degrees apart", s.name, t.name, fmt1(deg)),
-            ));
+            out.push(Candidate::yes_no([s.line, t.line, 0], yes, [deg, 0.0]));
         }
     }
     out
@@ -130,23 +178,10 @@ fn perpendicular(g: &Grounding) -> Vec<Candidate> {
     let lines = seen_lines(g);
     let mut out = Vec::new();
     for (s, t) in pairs(&lines) {
-        let off = 90.0 - between(s, t);
-        let yes = off <= HOLDS_DEG;
-        if yes || off >= FAILS_DEG {
-            out.push(yes_no(
-                vec![s.name.clone(), t.name.clone()],
-                format!(
-                    "Is the line segment {} perpendicular to the line segment {}?",
-                    s.name, t.name
-                ),
-                yes,
-                format!(
-                    "{} and {} make an angle of {} degrees",
-                    s.name,
-                    t.name,
-                    fmt1(90.0 - off)
-                ),
-            ));
+        let deg = between(s, t);
+        let yes = 90.0 - deg <= HOLDS_DEG;
+        if yes || 90.0 - deg >= FAILS_DEG {
+            out.push(Candidate::yes_no([s.line, t.line, 0], yes, [deg, 0.0]));
         }
     }
     out
@@ -156,20 +191,12 @@ fn comparison(g: &Grounding) -> Vec<Candidate> {
     let lines = seen_lines(g);
     let mut out = Vec::new();
     for (s, t) in pairs(&lines) {
-        let (long, short) = if s.length >= t.length { (s, t) } else { (t, s) };
-        if long.length >= DIFFERENT_LEN * short.length {
+        let (hi, lo) = (s.length.max(t.length), s.length.min(t.length));
+        if hi >= DIFFERENT_LEN * lo {
             out.push(Candidate {
-                elements: vec![s.name.clone(), t.name.clone()],
-                question: format!("Which line segment is longer, {} or {}?", s.name, t.name),
-                options: vec![long.name.clone(), short.name.clone()],
-                correct: 0,
-                why: format!(
-                    "{} is {} px long and {} is {} px",
-                    long.name,
-                    fmt1(long.length),
-                    short.name,
-                    fmt1(short.length)
-                ),
+                about: [s.line, t.line, 0],
+                correct: usize::from(t.length > s.length),
+                measure: [s.length, t.length],
                 count: None,
             });
         }
@@ -184,20 +211,10 @@ fn equal(g: &Grounding) -> Vec<Candidate> {
         let (hi, lo) = (s.length.max(t.length), s.length.min(t.length));
         let yes = hi - lo <= SAME_LEN * hi;
         if yes || hi >= DIFFERENT_LEN * lo {
-            out.push(yes_no(
-                vec![s.name.clone(), t.name.clone()],
-                format!(
-                    "Are the line segments {} and {} equal in length?",
-                    s.name, t.name
-                ),
+            out.push(Candidate::yes_no(
+                [s.line, t.line, 0],
                 yes,
-                format!(
-                    "{} is {} px long and {} is {} px",
-                    s.name,
-                    fmt1(s.length),
-                    t.name,
-                    fmt1(t.length)
-                ),
+                [s.length, t.length],
             ));
         }
     }

@@ -63,8 +63,11 @@ pub(crate) struct KindDef {
     /// What it asks, for `--help` and the README.
     pub asks: &'static str,
     pub answers: Answers,
-    /// Every probe of this kind the image decides, in a fixed order.
+    /// Every probe of this kind the image decides, in a fixed order: cheap records,
+    /// worded by `texts` only when chosen.
     pub candidates: fn(&Grounding) -> Vec<Candidate>,
+    /// A chosen candidate's words.
+    pub texts: fn(&Grounding, &Candidate) -> Texts,
 }
 
 /// The probe kinds, in [`ProbeKind`] order: the one table every list reads.
@@ -91,21 +94,42 @@ impl ProbeKind {
     }
 }
 
-/// A question the image decides, before its options are ordered.
-#[derive(Clone, Debug, PartialEq)]
+/// A question the image decides, as its kind records it (no text yet: an image
+/// has many candidates and asks a few).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Candidate {
+    /// What it is about, in its kind's terms (indices of lines, points, shapes).
+    pub about: [usize; 3],
+    /// Index of the correct option in its texts' `options` (yes/no: 0 is "Yes").
+    pub correct: usize,
+    /// The measurements that decide it (px, degrees), for `why`.
+    pub measure: [f64; 2],
+    /// A count, answered as a number.
+    pub count: Option<u32>,
+}
+
+impl Candidate {
+    /// A yes/no candidate about `about`, measured `measure`.
+    pub(crate) fn yes_no(about: [usize; 3], yes: bool, measure: [f64; 2]) -> Candidate {
+        Candidate {
+            about,
+            correct: usize::from(!yes),
+            measure,
+            count: None,
+        }
+    }
+}
+
+/// A candidate's words.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Texts {
     /// The point names it asks about: `["AB", "CD"]`, `["ABC"]` for an angle.
     pub elements: Vec<String>,
     pub question: String,
-    /// The options, the correct one first (a yes/no probe: `Yes`/`No`, in that order,
-    /// and `correct` says which).
+    /// The options in their natural order (`Yes`, `No`); none for a count.
     pub options: Vec<String>,
-    /// Index of the correct option in `options`.
-    pub correct: usize,
     /// How the answer follows from the image: the measurements, in px or degrees.
     pub why: String,
-    /// A count, answered as a number (`options` then holds the count alone).
-    pub count: Option<u32>,
 }
 
 /// A probe of one image.
@@ -154,16 +178,9 @@ impl Default for ProbeOptions {
 /// "Yes" and "No", in this order.
 pub(crate) const YES_NO: [&str; 2] = ["Yes", "No"];
 
-/// A yes/no candidate.
-pub(crate) fn yes_no(elements: Vec<String>, question: String, yes: bool, why: String) -> Candidate {
-    Candidate {
-        elements,
-        question,
-        options: YES_NO.iter().map(|s| s.to_string()).collect(),
-        correct: usize::from(!yes),
-        why,
-        count: None,
-    }
+/// "Yes" and "No" as options.
+pub(crate) fn yes_no_options() -> Vec<String> {
+    YES_NO.iter().map(|s| s.to_string()).collect()
 }
 
 /// A number of px or degrees as the explanations write it (one decimal).

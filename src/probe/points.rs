@@ -6,7 +6,7 @@
 //! the arc's radius), away.
 
 use super::lines::seen_lines;
-use super::{Answers, Candidate, KindDef, ProbeKind, fmt1, yes_no};
+use super::{Answers, Candidate, KindDef, ProbeKind, Texts, fmt1, yes_no_options};
 use crate::compose::Grounding;
 use crate::generate::ShapeKind;
 use std::f64::consts::TAU;
@@ -22,6 +22,18 @@ pub(super) const ON_LINE: KindDef = KindDef {
     asks: "whether a labelled point lies on a drawn line segment",
     answers: Answers::YesNo,
     candidates: on_line,
+    texts: |g, c| {
+        let (p, l) = (
+            &g.points[c.about[0]].name,
+            g.line_name(&g.lines[c.about[1]]),
+        );
+        Texts {
+            question: format!("Does the point {p} lie on the line segment {l}?"),
+            why: format!("{p} is {} px from {l}", fmt1(c.measure[0])),
+            elements: vec![p.clone(), l],
+            options: yes_no_options(),
+        }
+    },
 };
 
 pub(super) const ON_CIRCLE: KindDef = KindDef {
@@ -30,6 +42,22 @@ pub(super) const ON_CIRCLE: KindDef = KindDef {
     asks: "whether a labelled point lies on a drawn circle or arc",
     answers: Answers::YesNo,
     candidates: on_circle,
+    texts: |g, c| {
+        let (p, shape) = (&g.points[c.about[0]].name, &g.shapes[c.about[1]]);
+        Texts {
+            question: format!(
+                "Does the point {p} lie on {}?",
+                arc_owner(shape.kind, &shape.name)
+            ),
+            why: format!(
+                "{p} is {} px from the centre of a circle of radius {} px",
+                fmt1(c.measure[0]),
+                fmt1(c.measure[1])
+            ),
+            elements: vec![p.clone(), shape.name.clone()],
+            options: yes_no_options(),
+        }
+    },
 };
 
 fn on_line(g: &Grounding) -> Vec<Candidate> {
@@ -51,15 +79,7 @@ fn on_line(g: &Grounding) -> Vec<Candidate> {
             let yes = off <= ON_PX && inside;
             let no = off >= OFF_PX.max(0.1 * s.length);
             if yes || no {
-                out.push(yes_no(
-                    vec![p.name.clone(), s.name.clone()],
-                    format!(
-                        "Does the point {} lie on the line segment {}?",
-                        p.name, s.name
-                    ),
-                    yes,
-                    format!("{} is {} px from {}", p.name, fmt1(off), s.name),
-                ));
+                out.push(Candidate::yes_no([i, s.line, 0], yes, [off, 0.0]));
             }
         }
     }
@@ -94,7 +114,7 @@ fn within(phi: f64, a0: f64, span: f64, tol: f64) -> bool {
 
 fn on_circle(g: &Grounding) -> Vec<Candidate> {
     let mut out = Vec::new();
-    for (si, shape) in g.shapes.iter().enumerate() {
+    for si in 0..g.shapes.len() {
         let arcs: Vec<_> = g.arcs.iter().filter(|a| a.shape == si).collect();
         let Some(first) = arcs.first() else { continue };
         // A shape's arcs share one circle (a circle is drawn as two).
@@ -104,8 +124,7 @@ fn on_circle(g: &Grounding) -> Vec<Candidate> {
         }) {
             continue;
         }
-        let owner = arc_owner(shape.kind, &shape.name);
-        for p in g.points.iter().filter(|p| p.labelled) {
+        for (pi, p) in g.points.iter().enumerate().filter(|(_, p)| p.labelled) {
             let dist = (p.at[0] - c[0]).hypot(p.at[1] - c[1]);
             let off = (dist - r).abs();
             let phi = (p.at[1] - c[1]).atan2(p.at[0] - c[0]);
@@ -127,17 +146,7 @@ fn on_circle(g: &Grounding) -> Vec<Candidate> {
             let yes = off <= ON_PX && on_arc;
             let no = off >= OFF_PX.max(r / 6.0);
             if yes || no {
-                out.push(yes_no(
-                    vec![p.name.clone(), shape.name.clone()],
-                    format!("Does the point {} lie on {owner}?", p.name),
-                    yes,
-                    format!(
-                        "{} is {} px from the centre of a circle of radius {} px",
-                        p.name,
-                        fmt1(dist),
-                        fmt1(r)
-                    ),
-                ));
+                out.push(Candidate::yes_no([pi, si, 0], yes, [dist, r]));
             }
         }
     }

@@ -6,7 +6,7 @@
 //! variant keeps gets the same probes (renamed with its letters): a probe's answer
 //! can be compared across the variants of one image.
 
-use super::{Answers, Candidate, KINDS, Probe, ProbeAnswer, ProbeOptions};
+use super::{Answers, Candidate, KINDS, Probe, ProbeAnswer, ProbeOptions, Texts};
 use crate::compose::Grounding;
 use crate::generate::rng::Rng;
 
@@ -27,7 +27,7 @@ pub(crate) fn probes(g: &Grounding, seed: u64, options: &ProbeOptions) -> Vec<Pr
         }
         let def = &KINDS[k];
         let candidates = (def.candidates)(g);
-        let ask = |c: Candidate, rng: &mut Rng| place(c, def.kind, rng);
+        let ask = |c: Candidate, rng: &mut Rng| place(&c, (def.texts)(g, &c), def.kind, rng);
         match def.answers {
             Answers::YesNo => {
                 let (mut yes, mut no): (Vec<Candidate>, Vec<Candidate>) =
@@ -56,27 +56,27 @@ pub(crate) fn probes(g: &Grounding, seed: u64, options: &ProbeOptions) -> Vec<Pr
 /// The probe with its options in the order asked: yes/no as they are (the pairs
 /// balance them), other options in a uniformly drawn order (the whole order, so that
 /// no option's place among the others tells it), a count as a number.
-fn place(c: Candidate, kind: super::ProbeKind, rng: &mut Rng) -> Probe {
+fn place(c: &Candidate, t: Texts, kind: super::ProbeKind, rng: &mut Rng) -> Probe {
     let answer = match c.count {
         Some(n) => ProbeAnswer::Count(n),
-        None if c.options.len() == 2 && c.options[0] == super::YES_NO[0] => ProbeAnswer::Choice {
-            choices: c.options,
+        None if t.options.len() == 2 && t.options[0] == super::YES_NO[0] => ProbeAnswer::Choice {
+            choices: t.options,
             correct: c.correct,
         },
         None => {
-            let mut order: Vec<usize> = (0..c.options.len()).collect();
+            let mut order: Vec<usize> = (0..t.options.len()).collect();
             rng.shuffle(&mut order);
             ProbeAnswer::Choice {
                 correct: order.iter().position(|&i| i == c.correct).unwrap_or(0),
-                choices: order.iter().map(|&i| c.options[i].clone()).collect(),
+                choices: order.iter().map(|&i| t.options[i].clone()).collect(),
             }
         }
     };
     Probe {
         kind,
-        elements: c.elements,
-        question: c.question,
+        elements: t.elements,
+        question: t.question,
         answer,
-        why: c.why,
+        why: t.why,
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::compose::{GArc, GLine, GPoint, GShape, Grounding, LineKind};
 use crate::generate::ShapeKind;
-use crate::probe::{Candidate, KINDS, ProbeAnswer, ProbeKind, ProbeOptions, probes};
+use crate::probe::{Candidate, KINDS, ProbeAnswer, ProbeKind, ProbeOptions, Texts, probes};
 
 fn point(name: &str, x: f64, y: f64) -> GPoint {
     GPoint {
@@ -72,18 +72,22 @@ fn square_and_triangle() -> Grounding {
     }
 }
 
-fn of(kind: ProbeKind, g: &Grounding) -> Vec<Candidate> {
-    (kind.def().candidates)(g)
+/// Every candidate of `kind`, worded.
+fn of(kind: ProbeKind, g: &Grounding) -> Vec<(Candidate, Texts)> {
+    let def = kind.def();
+    (def.candidates)(g)
+        .into_iter()
+        .map(|c| (c, (def.texts)(g, &c)))
+        .collect()
 }
 
 /// The answer text of a candidate.
-fn says(c: &Candidate) -> String {
-    c.count
-        .map_or_else(|| c.options[c.correct].clone(), |n| n.to_string())
+fn says(c: &(Candidate, Texts)) -> String {
+    (c.0.count).map_or_else(|| c.1.options[c.0.correct].clone(), |n| n.to_string())
 }
 
-fn find<'a>(cs: &'a [Candidate], elements: &[&str]) -> Option<&'a Candidate> {
-    cs.iter().find(|c| c.elements == elements)
+fn find<'a>(cs: &'a [(Candidate, Texts)], elements: &[&str]) -> Option<&'a (Candidate, Texts)> {
+    cs.iter().find(|c| c.1.elements == elements)
 }
 
 #[test]
@@ -135,7 +139,7 @@ fn a_square_beside_a_triangle_gets_the_answers_a_geometer_gives() {
     assert!(
         angles
             .iter()
-            .all(|c| c.elements[0].chars().nth(1) != Some('D'))
+            .all(|c| c.1.elements[0].chars().nth(1) != Some('D'))
     );
     assert_eq!(says(find(&angles, &["BEC"]).unwrap()), "obtuse");
     assert_eq!(says(find(&angles, &["CBE"]).unwrap()), "acute");
@@ -202,6 +206,7 @@ fn points_on_and_off_an_arc() {
     assert!(
         find(&on, &["C", "blue"])
             .unwrap()
+            .1
             .question
             .contains("the blue semicircle")
     );
