@@ -25,8 +25,12 @@ pub(super) const COUNTING: KindDef = KindDef {
             elements: vec![what.to_string()],
             question: question.to_string(),
             options: Vec::new(),
-            why: match what {
-                "points" => format!("{n} letters are drawn at points"),
+            why: match (what, n) {
+                ("points", _) => format!("{n} letters are drawn at points"),
+                (_, 1) => format!(
+                    "the shapes drawn include 1 {}, and the lines form no other",
+                    what.trim_end_matches('s')
+                ),
                 _ => format!("the shapes drawn include {n} {what}, and the lines form no other"),
             },
         }

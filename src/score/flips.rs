@@ -53,6 +53,11 @@ pub struct Flip {
     /// The same on the base image.
     pub base_output: Option<String>,
     pub base_extracted: Option<Scalar>,
+    /// The model's perception probes on this image (`probes.jsonl`), one line each:
+    /// `✓` or `✗` (or `–` unanswered), the probe type, the question and the gold
+    /// answer. Empty without probes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<String>,
 }
 
 /// The flips in `rows` (manifest order, models sorted within an image), with the
@@ -110,6 +115,7 @@ pub(crate) fn flips(
             extracted: r.extracted.clone(),
             base_output: text(&r.model, &r.base_id),
             base_extracted: base.extracted.clone(),
+            probes: Vec::new(),
         });
     }
     out

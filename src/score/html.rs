@@ -350,7 +350,7 @@ fn flips_section(h: &mut String, flips: &[Flip], images: &str) {
     h.push_str("</form>\n<p id=\"shown\" aria-live=\"polite\"></p>\n");
     h.push_str("<table id=\"flip-table\"><thead><tr><th>image</th><th>id</th><th>model</th><th>variant</th><th>verdict</th>\
                 <th>question</th><th>gold</th><th>output on the variant</th><th>extracted</th>\
-                <th>output on the base</th><th>extracted</th></tr></thead><tbody>\n");
+                <th>output on the base</th><th>extracted</th><th>probes on this image</th></tr></thead><tbody>\n");
     // At most FLIPS_SHOWN rows per model and axis value, so the page stays bounded.
     let mut shown: std::collections::HashMap<(&str, &str), usize> = Default::default();
     let mut left_out = 0usize;
@@ -394,7 +394,7 @@ fn flips_section(h: &mut String, flips: &[Flip], images: &str) {
         let _ = writeln!(
             h,
             "</td><td><bdi>{}</bdi></td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"question\">{}</td>\
-             <td>{}</td><td class=\"output\">{}</td><td>{}</td><td class=\"output\">{}</td><td>{}</td></tr>",
+             <td>{}</td><td class=\"output\">{}</td><td>{}</td><td class=\"output\">{}</td><td>{}</td><td class=\"probes\">{}</td></tr>",
             escape(&f.id),
             escape(&f.model),
             escape(&f.variant),
@@ -405,7 +405,8 @@ fn flips_section(h: &mut String, flips: &[Flip], images: &str) {
             opt(&f.output),
             ext(&f.extracted),
             opt(&f.base_output),
-            ext(&f.base_extracted)
+            ext(&f.base_extracted),
+            probe_list(&f.probes)
         );
     }
     h.push_str("</tbody></table>\n");
@@ -416,6 +417,18 @@ fn flips_section(h: &mut String, flips: &[Flip], images: &str) {
              (every one is in <code>items.jsonl</code>).</p>"
         );
     }
+}
+
+/// A flip's probes as a list (`—` without).
+fn probe_list(probes: &[String]) -> String {
+    if probes.is_empty() {
+        return "—".to_string();
+    }
+    let items: String = probes
+        .iter()
+        .map(|p| format!("<li>{}</li>", escape(p)))
+        .collect();
+    format!("<ul>{items}</ul>")
 }
 
 /// Flips shown per model and variant in `report.html`.

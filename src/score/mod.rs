@@ -450,6 +450,8 @@ pub(crate) fn score_with_items(
     );
     let mut report = report;
     report.perception = perception;
+    let mut flips = flips;
+    perception::annotate_flips(&mut flips, &probe_items, &probe_scored);
     Ok(Scoring {
         report,
         items: rows,

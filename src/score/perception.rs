@@ -242,6 +242,42 @@ pub(crate) fn perception(
     out
 }
 
+/// Adds to each flip the model's probes on the flipped image.
+pub(crate) fn annotate_flips(flips: &mut [super::Flip], probes: &[ProbeItem], scored: &Scored) {
+    if probes.is_empty() {
+        return;
+    }
+    let mut on: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (k, p) in probes.iter().enumerate() {
+        on.entry(p.of.as_str()).or_default().push(k);
+    }
+    for f in flips.iter_mut() {
+        let (Some(ks), Some(m)) = (
+            on.get(f.id.as_str()),
+            scored.models.iter().position(|x| *x == f.model),
+        ) else {
+            continue;
+        };
+        f.probes = ks
+            .iter()
+            .map(|&k| {
+                let p = &probes[k];
+                let mark = match scored.verdicts[m][k] {
+                    Some(v) if v.correct => "✓",
+                    Some(_) => "✗",
+                    None => "–",
+                };
+                let gold = match &p.item.label {
+                    Label::Choice { index, choices } => choices[*index].clone(),
+                    Label::Number(n) => crate::decimal::fmt_shortest_f64(*n),
+                };
+                let question = p.item.question.as_deref().unwrap_or_default();
+                format!("{mark} {}: {question} (gold: {gold})", p.kind)
+            })
+            .collect();
+    }
+}
+
 /// ln(k!) for k in 0..=n.
 fn ln_factorials(n: u64) -> Vec<f64> {
     let mut f = Vec::with_capacity(n as usize + 1);

@@ -362,3 +362,66 @@ fn geomrender_sha(bytes: &[u8]) -> String {
     use sha2::Digest;
     format!("{:x}", sha2::Sha256::digest(bytes))
 }
+
+/// Probes name only letters the image draws: an `individual` image (no vertex
+/// letters) gets at most a count of its shapes. `--resume` and `export --to coco`, which cannot make them
+/// again, are refused with what to do instead, and nothing is left half made.
+#[test]
+fn probes_need_letters_and_cannot_be_resumed_or_exported() {
+    use crate::support::cli::run;
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("problems.jsonl");
+    run_ok(
+        bin()
+            .args(["generate", "--count", "6", "--seed", "3", "--out"])
+            .arg(&input),
+    );
+    let out = tmp.path().join("out");
+    let render = |extra: &[&str]| {
+        let mut c = bin();
+        c.arg("render").arg(&input).arg("--out").arg(&out);
+        c.args([
+            "--backend",
+            "cpu",
+            "-q",
+            "--probes",
+            "--variants",
+            "annotation",
+        ]);
+        c.args(extra);
+        c
+    };
+    run_ok(&mut render(&["--sink", "coco"]));
+    let probes = std::fs::read_to_string(out.join("probes.jsonl")).unwrap();
+    let rows: Vec<Value> = probes
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ofs: BTreeSet<&str> = rows.iter().map(|r| r["of"].as_str().unwrap()).collect();
+    assert!(ofs.len() >= 6, "every coordinate image is probed: {ofs:?}");
+    // On an image without letters only a count of shapes may be asked: it names nothing.
+    for r in rows
+        .iter()
+        .filter(|r| r["of"].as_str().unwrap().contains("annotation-individual"))
+    {
+        assert_eq!(r["probe"]["type"], "counting", "{r}");
+        assert_ne!(r["probe"]["elements"][0], "points", "{r}");
+        assert_eq!(r["probe"]["points"], serde_json::json!({}), "{r}");
+    }
+
+    let resumed = run(&mut render(&["--resume"]));
+    assert_eq!(resumed.status.code(), Some(2), "{resumed:?}");
+    let err = String::from_utf8_lossy(&resumed.stderr);
+    assert!(err.contains("--resume cannot keep the probes"), "{err}");
+    // The finished run is untouched.
+    assert_eq!(
+        std::fs::read_to_string(out.join("probes.jsonl")).unwrap(),
+        probes
+    );
+
+    let exported = run(bin().arg("export").arg(&out).args(["--to", "coco"]));
+    assert_ne!(exported.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&exported.stderr);
+    assert!(err.contains("render again with --sink coco"), "{err}");
+    assert!(out.join("coco/annotations.json").is_file());
+}

@@ -74,6 +74,8 @@ fn a_model_blind_to_parallels_fails_where_it_misreads() {
                 "16",
                 "--probes-per-kind",
                 "2",
+                "--variants",
+                "fontsize=10",
             ]),
     );
     let rows = manifest(&out);
@@ -87,9 +89,17 @@ fn a_model_blind_to_parallels_fails_where_it_misreads() {
         .map(|r| (r["id"].as_str().unwrap(), on_parallels(r)))
         .collect();
     let mut lines = String::new();
+    // "sharp" sees everything, and fails the small-font images of five problems:
+    // their flips show its (right) probes on them.
+    let small: Vec<&str> = (rows.iter())
+        .filter(|r| r["variant"]["fontsize"] == 10)
+        .take(5)
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
     for r in &rows {
         let answer = r["answer"].as_f64().unwrap();
-        for (model, right) in [("blind", !par[r["id"].as_str().unwrap()]), ("sharp", true)] {
+        let id = r["id"].as_str().unwrap();
+        for (model, right) in [("blind", !par[id]), ("sharp", !small.contains(&id))] {
             let said = if right { answer } else { answer * 3.0 + 7.0 };
             let p = json!({"id": r["id"], "model": model, "prediction": format!("The answer is {said}.")});
             lines += &format!("{p}\n");
@@ -128,6 +138,7 @@ fn a_model_blind_to_parallels_fails_where_it_misreads() {
             .arg(out.join("manifest.jsonl"))
             .arg("--predictions")
             .arg(&file)
+            .arg("--html")
             .arg("--out")
             .arg(&report_dir),
     );
@@ -183,7 +194,28 @@ fn a_model_blind_to_parallels_fails_where_it_misreads() {
     }
     let sharp = block("sharp");
     assert_eq!(sharp["fisher_p"], 1.0);
-    assert_eq!(sharp["right_seen"], json!(rs + rm + ws + wm));
+    assert_eq!(sharp["right_seen"], json!(rs + rm + ws + wm - 5));
+    assert_eq!(sharp["wrong_seen"], json!(5));
+    // report.html's flips show the probes of the flipped image, each marked.
+    let html = std::fs::read_to_string(report_dir.join("report.html")).unwrap();
+    assert!(html.contains("<th>probes on this image</th>"));
+    for id in &small {
+        let row = (html.split("<tr ").find(|r| {
+            r.contains(&format!("data-id=\"{id}\"")) && r.contains("data-model=\"sharp\"")
+        }))
+        .unwrap_or_else(|| panic!("no flip row for {id}"));
+        let first = probes.iter().find(|p| p["of"] == *id).unwrap();
+        let (kind, q) = (
+            first["probe"]["type"].as_str().unwrap(),
+            first["question"].as_str().unwrap(),
+        );
+        let q = q
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;");
+        assert!(row.contains(&format!("<li>✓ {kind}: {q}")), "{row}");
+    }
     let md = std::fs::read_to_string(report_dir.join("report.md")).unwrap();
     assert!(
         md.contains("## Does the model see it? Perception probes"),
