@@ -31,10 +31,11 @@ pub(crate) struct ShardSizeArgs {
 #[derive(clap::Args, Clone)]
 pub(crate) struct SinkArgs {
     /// Datasets to write besides images/ and manifest.jsonl, row by row as the images
-    /// come out, comma-separated: parquet, webdataset, vlmevalkit, lmms-eval (files:
-    /// only the default layout). Shards get their final names when the run ends; a
-    /// resumed run rebuilds them from the kept rows. The same bytes as
-    /// `geomrender export DIR --to LIST`.
+    /// come out, comma-separated: parquet, webdataset, vlmevalkit, lmms-eval, coco
+    /// (files: only the default layout). Shards get their final names when the run
+    /// ends; a resumed run rebuilds them from the kept rows. The same bytes as
+    /// `geomrender export DIR --to LIST`, but coco: its boxes come from each image's
+    /// drawing, so only a run writes it (and `--resume` refuses it).
     #[arg(long = "sink", value_delimiter = ',', value_name = "SINKS", value_parser = files_or_sink())]
     sinks: Vec<OrNone<Sink>>,
     #[command(flatten)]

@@ -47,6 +47,8 @@ pub(crate) struct GShape {
     pub kind: ShapeKind,
     /// Its name in coordinate style ("ABCD", "the blue circle").
     pub name: String,
+    /// Its corners (named points), in outline order.
+    pub vertices: Vec<usize>,
     pub outline: Vec<At>,
     pub holes: Vec<Vec<At>>,
 }
@@ -168,6 +170,7 @@ impl Grounding {
             shapes.push(GShape {
                 kind: s.kind,
                 name: s.name.coordinate.clone(),
+                vertices: s.vertices.clone(),
                 outline: contours.next().unwrap_or_default(),
                 holes: contours.collect(),
             });
@@ -204,11 +207,19 @@ impl Grounding {
         })
     }
 
-    /// A line's name as the texts spell a side: its two point names ("AB").
+    /// Whether one shape has every one of `points` among its corners.
+    pub(crate) fn one_shape(&self, points: &[usize]) -> bool {
+        (self.shapes.iter()).any(|s| points.iter().all(|p| s.vertices.contains(p)))
+    }
+
+    /// A line's name: its two point names in alphabetical order ("AB", never "BA":
+    /// the order a shape lists its sides in would tell a reader which shape it is).
     pub(crate) fn line_name(&self, l: &GLine) -> String {
-        format!(
-            "{}{}",
-            self.points[l.ends[0]].name, self.points[l.ends[1]].name
-        )
+        let (a, b) = (&self.points[l.ends[0]].name, &self.points[l.ends[1]].name);
+        if a <= b {
+            format!("{a}{b}")
+        } else {
+            format!("{b}{a}")
+        }
     }
 }

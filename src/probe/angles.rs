@@ -23,7 +23,10 @@ pub(super) const CLASSIFICATION: KindDef = KindDef {
     answers: Answers::Options,
     candidates: classification,
     texts: |g, c| {
-        let name: String = c.about.iter().map(|&i| g.points[i].name.as_str()).collect();
+        // The ends in alphabetical order (ABC, never CBA), the vertex between.
+        let [a, v, b] = c.about.map(|i| g.points[i].name.as_str());
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        let name = format!("{a}{v}{b}");
         Texts {
             question: format!("Is the angle {name} acute, right or obtuse?"),
             why: format!(
@@ -104,6 +107,7 @@ fn classification(g: &Grounding) -> Vec<Candidate> {
                     correct: class,
                     measure: [deg, f64::from(u8::from(marked))],
                     count: None,
+                    sig: 0,
                 });
             }
         }

@@ -57,6 +57,7 @@ fn count(what: usize, n: usize) -> Candidate {
         correct: 0,
         measure: [0.0; 2],
         count: Some(n as u32),
+        sig: 0,
     }
 }
 

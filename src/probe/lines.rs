@@ -63,16 +63,21 @@ pub(super) const COMPARISON: KindDef = KindDef {
     answers: Answers::Options,
     candidates: comparison,
     texts: |g, c| {
-        let (s, t) = names(g, c);
+        // Options in the candidate's order (`correct` indexes them), asked by name.
+        let (s, t) = (
+            g.line_name(&g.lines[c.about[0]]),
+            g.line_name(&g.lines[c.about[1]]),
+        );
+        let (first, second) = names(g, c);
         Texts {
-            question: format!("Which line segment is longer, {s} or {t}?"),
+            question: format!("Which line segment is longer, {first} or {second}?"),
             why: format!(
                 "{s} is {} px long and {t} is {} px",
                 fmt1(c.measure[0]),
                 fmt1(c.measure[1])
             ),
             options: vec![s.clone(), t.clone()],
-            elements: vec![s, t],
+            elements: vec![first, second],
         }
     },
 };
@@ -85,10 +90,14 @@ pub(super) const EQUAL: KindDef = KindDef {
     candidates: equal,
     texts: |g, c| {
         let (s, t) = names(g, c);
+        let (a, b) = (
+            g.line_name(&g.lines[c.about[0]]),
+            g.line_name(&g.lines[c.about[1]]),
+        );
         Texts {
             question: format!("Are the line segments {s} and {t} equal in length?"),
             why: format!(
-                "{s} is {} px long and {t} is {} px",
+                "{a} is {} px long and {b} is {} px",
                 fmt1(c.measure[0]),
                 fmt1(c.measure[1])
             ),
@@ -98,12 +107,13 @@ pub(super) const EQUAL: KindDef = KindDef {
     },
 };
 
-/// The names of the two lines a pair candidate is about.
+/// The names of the two lines a pair candidate is about, in alphabetical order.
 fn names(g: &Grounding, c: &Candidate) -> (String, String) {
-    (
+    let (s, t) = (
         g.line_name(&g.lines[c.about[0]]),
         g.line_name(&g.lines[c.about[1]]),
-    )
+    );
+    if s <= t { (s, t) } else { (t, s) }
 }
 
 /// A drawn line between two labelled points: its index in the grounding's lines,
@@ -168,10 +178,37 @@ fn parallel(g: &Grounding) -> Vec<Candidate> {
         let deg = between(s, t);
         let yes = deg <= HOLDS_DEG;
         if yes || deg >= FAILS_DEG {
-            out.push(Candidate::yes_no([s.line, t.line, 0], yes, [deg, 0.0]));
+            out.push(Candidate::yes_no(
+                [s.line, t.line, 0],
+                yes,
+                [deg, 0.0],
+                sig(g, s, t),
+            ));
         }
     }
     out
+}
+
+/// A pair's signature: whether the two segments share a point, whether they are
+/// sides of one shape, and where the shared point's letter stands in each name
+/// (first or second, the names being alphabetical).
+fn sig(g: &Grounding, s: &Seen, t: &Seen) -> u32 {
+    // In the order the question names them.
+    let (s, t) = match g.line_name(&g.lines[s.line]) <= g.line_name(&g.lines[t.line]) {
+        true => (s, t),
+        false => (t, s),
+    };
+    let all = [s.ends[0], s.ends[1], t.ends[0], t.ends[1]];
+    let shared = s.ends.iter().find(|e| t.ends.contains(e));
+    // Whether `p` is the alphabetically first end of `l`.
+    let first = |l: &Seen, p: usize| {
+        let other = if l.ends[0] == p { l.ends[1] } else { l.ends[0] };
+        g.points[p].name <= g.points[other].name
+    };
+    let order = shared.map_or(0, |&p| {
+        1 + u32::from(first(s, p)) + 2 * u32::from(first(t, p))
+    });
+    u32::from(g.one_shape(&all)) | (order << 1)
 }
 
 fn perpendicular(g: &Grounding) -> Vec<Candidate> {
@@ -181,7 +218,12 @@ fn perpendicular(g: &Grounding) -> Vec<Candidate> {
         let deg = between(s, t);
         let yes = 90.0 - deg <= HOLDS_DEG;
         if yes || 90.0 - deg >= FAILS_DEG {
-            out.push(Candidate::yes_no([s.line, t.line, 0], yes, [deg, 0.0]));
+            out.push(Candidate::yes_no(
+                [s.line, t.line, 0],
+                yes,
+                [deg, 0.0],
+                sig(g, s, t),
+            ));
         }
     }
     out
@@ -198,6 +240,7 @@ fn comparison(g: &Grounding) -> Vec<Candidate> {
                 correct: usize::from(t.length > s.length),
                 measure: [s.length, t.length],
                 count: None,
+                sig: 0,
             });
         }
     }
@@ -211,10 +254,12 @@ fn equal(g: &Grounding) -> Vec<Candidate> {
         let (hi, lo) = (s.length.max(t.length), s.length.min(t.length));
         let yes = hi - lo <= SAME_LEN * hi;
         if yes || hi >= DIFFERENT_LEN * lo {
+            let sig = sig(g, s, t);
             out.push(Candidate::yes_no(
                 [s.line, t.line, 0],
                 yes,
                 [s.length, t.length],
+                sig,
             ));
         }
     }

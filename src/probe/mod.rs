@@ -8,9 +8,11 @@
 //! Equals) and the counting of "VLMs are blind" and MathGlance. A probe names only
 //! points whose letters the image draws, and is asked only where the picture
 //! decides it with a margin (each kind's file states its margins). Yes/no kinds are
-//! asked in pairs, one "Yes" and one "No" from the same image, so that every run's
-//! answers are exactly half "Yes"; a multiple-choice probe's options are in a
-//! uniformly drawn order; a count is answered with a number.
+//! asked in pairs, one "Yes" and one "No" from the same image with the same
+//! signature (what the question's letters alone tell: shared points, one shape), so
+//! that every run's answers are exactly half "Yes" and the names give nothing away;
+//! a multiple-choice probe's options are in a uniformly drawn order; a count is
+//! answered with a number.
 //!
 //! ```text
 //! lines     parallel, perpendicular, line_comparison, equal: pairs of drawn lines
@@ -106,16 +108,21 @@ pub(crate) struct Candidate {
     pub measure: [f64; 2],
     /// A count, answered as a number.
     pub count: Option<u32>,
+    /// What a reader of the question alone could tell about it (whether the two
+    /// segments share a point, whether they are sides of one shape, …): a "Yes" is
+    /// paired only with a "No" of the same signature, so none of it tells the answer.
+    pub sig: u32,
 }
 
 impl Candidate {
-    /// A yes/no candidate about `about`, measured `measure`.
-    pub(crate) fn yes_no(about: [usize; 3], yes: bool, measure: [f64; 2]) -> Candidate {
+    /// A yes/no candidate about `about`, measured `measure`, of signature `sig`.
+    pub(crate) fn yes_no(about: [usize; 3], yes: bool, measure: [f64; 2], sig: u32) -> Candidate {
         Candidate {
             about,
             correct: usize::from(!yes),
             measure,
             count: None,
+            sig,
         }
     }
 }

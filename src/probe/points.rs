@@ -79,7 +79,8 @@ fn on_line(g: &Grounding) -> Vec<Candidate> {
             let yes = off <= ON_PX && inside;
             let no = off >= OFF_PX.max(0.1 * s.length);
             if yes || no {
-                out.push(Candidate::yes_no([i, s.line, 0], yes, [off, 0.0]));
+                let sig = u32::from(g.one_shape(&[i, s.ends[0], s.ends[1]]));
+                out.push(Candidate::yes_no([i, s.line, 0], yes, [off, 0.0], sig));
             }
         }
     }
@@ -146,7 +147,12 @@ fn on_circle(g: &Grounding) -> Vec<Candidate> {
             let yes = off <= ON_PX && on_arc;
             let no = off >= OFF_PX.max(r / 6.0);
             if yes || no {
-                out.push(Candidate::yes_no([pi, si, 0], yes, [dist, r]));
+                // The shape, and where the point's letter is in its name (a sector
+                // BAC's centre is its middle letter; 255 when it is not there).
+                let name = &g.shapes[si].name;
+                let at = (name.find(p.name.as_str())).map_or(255, |k| k.min(254) as u32);
+                let sig = ((si as u32) << 8) | at;
+                out.push(Candidate::yes_no([pi, si, 0], yes, [dist, r], sig));
             }
         }
     }

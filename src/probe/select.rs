@@ -1,6 +1,7 @@
 //! Which probes an image gets: the kinds in a seeded order, each with at most
 //! `per_kind` probes, until `per_image`; a yes/no kind only in pairs of one "Yes"
-//! and one "No"; a multiple-choice probe's options in a drawn order.
+//! and one "No" of the same signature; a multiple-choice probe's options in a drawn
+//! order.
 //!
 //! The seed is the problem's, so every variant of a problem whose geometry the
 //! variant keeps gets the same probes (renamed with its letters): a probe's answer
@@ -34,11 +35,20 @@ pub(crate) fn probes(g: &Grounding, seed: u64, options: &ProbeOptions) -> Vec<Pr
                     candidates.into_iter().partition(|c| c.correct == 0);
                 rng.shuffle(&mut yes);
                 rng.shuffle(&mut no);
-                let pairs = (room / 2).min(yes.len()).min(no.len());
-                for (y, n) in yes.into_iter().zip(no).take(pairs) {
+                // Each "Yes" with an unused "No" of its signature, in drawn order.
+                let mut pairs = 0;
+                for y in yes {
+                    if pairs == room / 2 {
+                        break;
+                    }
+                    let Some(k) = no.iter().position(|n| n.sig == y.sig) else {
+                        continue;
+                    };
+                    let n = no.remove(k);
                     let (first, second) = if rng.chance(0.5) { (y, n) } else { (n, y) };
                     out.push(ask(first, &mut rng));
                     out.push(ask(second, &mut rng));
+                    pairs += 1;
                 }
             }
             Answers::Options => {

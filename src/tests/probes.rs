@@ -54,12 +54,14 @@ fn square_and_triangle() -> Grounding {
             GShape {
                 kind: ShapeKind::Square,
                 name: "ABCD".into(),
+                vertices: vec![0, 1, 2, 3],
                 outline: square,
                 holes: Vec::new(),
             },
             GShape {
                 kind: ShapeKind::Triangle,
                 name: "BEC".into(),
+                vertices: vec![1, 4, 2],
                 outline: triangle,
                 holes: Vec::new(),
             },
@@ -119,7 +121,7 @@ fn a_square_beside_a_triangle_gets_the_answers_a_geometer_gives() {
     let g = square_and_triangle();
     let par = of(ProbeKind::Parallel, &g);
     assert_eq!(says(find(&par, &["AB", "CD"]).unwrap()), "Yes");
-    assert_eq!(says(find(&par, &["AB", "EC"]).unwrap()), "No");
+    assert_eq!(says(find(&par, &["AB", "CE"]).unwrap()), "No");
     // Sides meeting at a corner are never asked as parallel.
     assert!(find(&par, &["AB", "BC"]).is_none());
     let perp = of(ProbeKind::Perpendicular, &g);
@@ -132,7 +134,7 @@ fn a_square_beside_a_triangle_gets_the_answers_a_geometer_gives() {
     let longer = of(ProbeKind::LineComparison, &g);
     assert_eq!(says(find(&longer, &["AB", "BE"]).unwrap()), "AB");
     // AB is 100 px, BE 58 px: asked; BE and EC are equal: not asked.
-    assert!(find(&longer, &["BE", "EC"]).is_none());
+    assert!(find(&longer, &["BE", "CE"]).is_none());
     let angles = of(ProbeKind::AngleClassification, &g);
     assert_eq!(says(find(&angles, &["ABC"]).unwrap()), "right", "marked");
     // D's corner is 90° but unmarked: not asked.
@@ -142,7 +144,11 @@ fn a_square_beside_a_triangle_gets_the_answers_a_geometer_gives() {
             .all(|c| c.1.elements[0].chars().nth(1) != Some('D'))
     );
     assert_eq!(says(find(&angles, &["BEC"]).unwrap()), "obtuse");
-    assert_eq!(says(find(&angles, &["CBE"]).unwrap()), "acute");
+    assert_eq!(
+        says(find(&angles, &["CBE"]).unwrap()),
+        "acute",
+        "named ends first"
+    );
     assert_eq!(says(find(&angles, &["ABE"]).unwrap()), "obtuse");
     let counts = of(ProbeKind::Counting, &g);
     assert_eq!(says(find(&counts, &["points"]).unwrap()), "5");
@@ -179,6 +185,7 @@ fn points_on_and_off_an_arc() {
         shapes: vec![GShape {
             kind: ShapeKind::Semicircle,
             name: "blue".into(),
+            vertices: vec![0, 1],
             outline: Vec::new(),
             holes: Vec::new(),
         }],

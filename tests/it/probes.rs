@@ -260,7 +260,8 @@ fn probes_ask_about_their_own_image_and_their_answers_rederive_from_its_points()
             if choices.len() == 2 && choices[0] == "Yes" {
                 yes_no += 1;
                 yes_count += usize::from(yes(p));
-            } else {
+            } else if p["variant"] == serde_json::json!({}) {
+                // Each base image's probes repeat on its variants: counted once.
                 *positions
                     .entry((choices.len(), p["answer"].as_str().unwrap().to_string()))
                     .or_default() += 1;
@@ -424,4 +425,108 @@ fn probes_need_letters_and_cannot_be_resumed_or_exported() {
     let err = String::from_utf8_lossy(&exported.stderr);
     assert!(err.contains("render again with --sink coco"), "{err}");
     assert!(out.join("coco/annotations.json").is_file());
+}
+
+/// What a reader of a probe's question alone sees of its two named elements: the
+/// letters they share, the nearest letters of each, whether each is a named
+/// shape's letter. A yes/no probe's "Yes" is paired with a "No" of the same
+/// signature, and names are written alphabetically, so none of this tells it.
+fn blind_features(p: &Value) -> Vec<String> {
+    let t = p["probe"]["type"].as_str().unwrap();
+    let el: Vec<&str> = (p["probe"]["elements"].as_array().unwrap().iter())
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    let letters = |s: &str| {
+        s.chars()
+            .filter(char::is_ascii_uppercase)
+            .collect::<Vec<char>>()
+    };
+    let (a, b) = (letters(el[0]), letters(el.get(1).copied().unwrap_or("")));
+    let shared = a.iter().filter(|c| b.contains(c)).count();
+    let gap = (a.iter())
+        .flat_map(|x| b.iter().map(move |y| (*x as i32 - *y as i32).abs()))
+        .min()
+        .unwrap_or(-1);
+    let at = |c: &char| b.iter().position(|y| y == c).map_or(-1, |k| k as i32);
+    vec![
+        format!("{t}"),
+        format!("{t}:shared={shared}"),
+        format!("{t}:gap={gap}"),
+        format!("{t}:at={}", a.first().map_or(-1, at)),
+        format!("{t}:lens={}/{}", a.len(), b.len()),
+    ]
+}
+
+/// A naive Bayes reader of those features, trained on half the bases and tested on
+/// the other half, gets yes/no probes right about half the time.
+#[test]
+fn a_blind_reader_of_the_question_cannot_tell_the_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("problems.jsonl");
+    run_ok(
+        bin()
+            .args(["generate", "--count", "1500", "--seed", "7", "--out"])
+            .arg(&input),
+    );
+    let out = tmp.path().join("out");
+    run_ok(
+        bin()
+            .arg("render")
+            .arg(&input)
+            .arg("--out")
+            .arg(&out)
+            .args(["--backend", "cpu", "-q", "--probes"]),
+    );
+    let probes: Vec<Value> = std::fs::read_to_string(out.join("probes.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|p: &Value| p["choices"] == serde_json::json!(["Yes", "No"]))
+        .collect();
+    // Bases split by the parity of their number.
+    let fold = |p: &Value| {
+        p["base_id"]
+            .as_str()
+            .unwrap()
+            .ends_with(['0', '2', '4', '6', '8'])
+    };
+    let mut by_kind: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut counts: HashMap<(String, bool), f64> = HashMap::new();
+    let mut totals: HashMap<bool, f64> = HashMap::new();
+    for p in probes.iter().filter(|p| fold(p)) {
+        let y = p["answer"] == "A";
+        *totals.entry(y).or_default() += 1.0;
+        for f in blind_features(p) {
+            *counts.entry((f, y)).or_default() += 1.0;
+        }
+    }
+    for p in probes.iter().filter(|p| !fold(p)) {
+        let score = |y: bool| {
+            let n = totals.get(&y).copied().unwrap_or(0.0);
+            (blind_features(p).iter())
+                .map(|f| {
+                    ((counts.get(&(f.clone(), y)).copied().unwrap_or(0.0) + 1.0) / (n + 2.0)).ln()
+                })
+                .sum::<f64>()
+                + n.ln()
+        };
+        let guess = score(true) > score(false);
+        let e = by_kind
+            .entry(p["probe"]["type"].as_str().unwrap())
+            .or_default();
+        e.0 += usize::from(guess == (p["answer"] == "A"));
+        e.1 += 1;
+    }
+    let mut fails = Vec::new();
+    for (kind, (right, n)) in &by_kind {
+        let acc = *right as f64 / *n as f64;
+        // Chance is 0.5, and a matched pair with equal features is exactly half right.
+        if *n < 30 || acc > 0.58 {
+            fails.push(format!("{kind}: {right} of {n} ({acc:.3})"));
+        }
+    }
+    assert!(
+        fails.is_empty(),
+        "a blind reader: {fails:?} (all: {by_kind:?})"
+    );
 }
