@@ -31,32 +31,13 @@ pub(crate) struct ProbeItem {
     pub value: String,
 }
 
-/// A variant object's axis and value as report rows name them.
+/// A variant object's axis and value as report rows name them (the datasets' own
+/// naming, `output::datasets::row`).
 fn axis_value(variant: Option<&Value>) -> (String, String) {
-    let Some(Value::Object(m)) = variant.filter(|v| v.as_object().is_some_and(|m| !m.is_empty()))
-    else {
-        return ("base".into(), "base".into());
-    };
-    let mut keys: Vec<&String> = m.keys().collect();
-    keys.sort();
-    let text = |v: &Value| match v {
-        Value::Number(n) => n
-            .as_f64()
-            .map_or_else(|| n.to_string(), crate::decimal::fmt_shortest_f64),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    let axis = keys
-        .iter()
-        .map(|k| k.as_str())
-        .collect::<Vec<_>>()
-        .join("+");
-    let value = keys
-        .iter()
-        .map(|k| text(&m[*k]))
-        .collect::<Vec<_>>()
-        .join("+");
-    (axis, value)
+    match variant {
+        Some(Value::Object(m)) => crate::output::datasets::variant_axis_value(m),
+        _ => ("base".into(), "base".into()),
+    }
 }
 
 /// Parses `probes.jsonl` (`file` names it in errors): the valid rows and one error

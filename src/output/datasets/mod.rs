@@ -47,7 +47,7 @@ mod webdataset;
 
 #[cfg(test)]
 pub(crate) use coco::POINT_BOX as COCO_POINT_BOX;
-pub(crate) use row::DatasetRow;
+pub(crate) use row::{DatasetRow, variant_axis_value};
 pub(crate) use tsv::NAME as VLMEVALKIT_NAME;
 
 use crate::output::dir::{Dir, Kind};

@@ -110,23 +110,29 @@ fn value_text(v: &Value) -> String {
 /// base images, `("fontsize", "24")`, `("fontsize+opacity", "24+0.25")` for grids.
 pub(crate) fn axis_and_value(row: &ManifestRow) -> (String, String) {
     match &row.source {
-        Some(s) if !s.variant.is_empty() => {
-            let mut keys: Vec<&String> = s.variant.keys().collect();
-            keys.sort();
-            let axis = keys
-                .iter()
-                .map(|k| k.as_str())
-                .collect::<Vec<_>>()
-                .join("+");
-            let value = keys
-                .iter()
-                .map(|k| value_text(&s.variant[*k]))
-                .collect::<Vec<_>>()
-                .join("+");
-            (axis, value)
-        }
-        _ => ("base".to_string(), "base".to_string()),
+        Some(s) => variant_axis_value(&s.variant),
+        None => ("base".to_string(), "base".to_string()),
     }
+}
+
+/// A variant's `(axis, value)` as [`axis_and_value`] names them (`("base", "base")`
+/// for the empty variant of a base image).
+pub(crate) fn variant_axis_value(variant: &serde_json::Map<String, Value>) -> (String, String) {
+    if variant.is_empty() {
+        return ("base".to_string(), "base".to_string());
+    }
+    let mut keys: Vec<&String> = variant.keys().collect();
+    keys.sort();
+    let axis = keys
+        .iter()
+        .map(|k| k.as_str())
+        .collect::<Vec<_>>()
+        .join("+");
+    let value = (keys.iter())
+        .map(|k| value_text(&variant[*k]))
+        .collect::<Vec<_>>()
+        .join("+");
+    (axis, value)
 }
 
 impl DatasetRow {
