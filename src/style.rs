@@ -35,6 +35,15 @@ pub struct Style {
     /// canvas of the same size: the `modality=blank` control, which keeps the texts.
     #[serde(skip_serializing_if = "is_true")]
     pub diagram: bool,
+    /// Drawn as if by hand, level 1..=3 (default 0: ruled; written only when not
+    /// 0): every path and label moved within the level's bound, seeded by the
+    /// problem's id (`variant.sketch`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sketch: u8,
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 fn is_one(v: &f32) -> bool {
@@ -57,6 +66,7 @@ impl Default for Style {
             scale: 1.0,
             point_dots: true,
             diagram: true,
+            sketch: 0,
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::audit::items::Drawn;
 use crate::output::dir::Dir;
 use crate::output::manifest::ManifestRow;
 use crate::pipeline::draw_variant;
-use crate::variants::{Change, Pixels, Variant};
+use crate::variants::{Change, Pixels, Setting, Variant};
 
 /// Largest SVG file the audit reads (one with the font embedded is about 1 MB).
 const MAX_SVG_BYTES: u64 = 64 << 20;
@@ -127,6 +127,16 @@ pub(super) fn compare(
     // A variant of pixel axes alone is its base through the pixel stage, exactly.
     if axes.iter().all(|a| a.pixels.is_some()) {
         super::pixels::check(root, b, row, &Pixels::of(&variant))?;
+    }
+    // A sketch keeps within its level's bound of its base, from the drawings.
+    let sketch = (variant.settings.iter()).find(|v| v.axis().name() == "sketch");
+    if let (Some(level), Some((bd, _)), Some((vd, _))) = (sketch, &base_drawn, &var_drawn)
+        && axes
+            .iter()
+            .all(|a| a.name() == "sketch" || a.pixels.is_some())
+        && let Setting::Integer(level) = level.setting()
+    {
+        super::sketch::check(bd, vd, u8::try_from(level).unwrap_or(u8::MAX))?;
     }
     let scale = |r: &ManifestRow| r.problem.as_ref().map(|p| p.layout.scale);
     let scale_ratio = match (scale(b), scale(row)) {

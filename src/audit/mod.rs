@@ -23,6 +23,7 @@
 //! diff     a variant's drawing and texts against its base's: counts per Change
 //! compare  one variant row against its base row: files, drawings, texts
 //! pixels   a pixel-stage variant is its base's PNG through the same stage
+//! sketch   a sketch variant's paths and labels within its level's bound of its base's
 //! index    where a line of an id is, to read it again
 //! problems the run's Problems, indexed, each read when a base needs it
 //! summary  counts per variant value, the first flagged rows and errors
@@ -35,6 +36,7 @@ mod index;
 mod items;
 mod pixels;
 mod problems;
+mod sketch;
 mod summary;
 mod write;
 

@@ -44,7 +44,7 @@ pub(super) fn check(
         ));
     }
     let (w, h) = expected.dimensions();
-    pixels.apply_rgba(w, h, &mut expected);
+    pixels.apply_rgba(&row.image.id, w, h, &mut expected);
     let worst = (expected.pixels().zip(found.pixels()).enumerate())
         .flat_map(|(i, (a, b))| (0..4).map(move |c| (i, a[c].abs_diff(b[c]))))
         .max_by_key(|&(_, d)| d);

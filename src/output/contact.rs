@@ -182,7 +182,9 @@ pub(crate) enum ContactError {
 
 /// Writes `out/contact/<axis>.png` for every axis of `plan`: `problem`'s base image,
 /// then its image at each value of the axis the run drew (in value order, the base
-/// where its value falls on numeric axes), read from `out/images/`. `render` draws the sheet's
+/// where its value falls on numeric axes), read from `out/images/`. An axis whose
+/// values fall on several sheets has one per sheet (`corrupt`:
+/// `contact/corrupt-noise.png`, `-blur`, `-weather`, `-digital`). `render` draws the sheet's
 /// frame (a Scene) with the run's backend.
 pub(crate) fn write_axis_sheets<E>(
     out: &Dir,
@@ -202,7 +204,24 @@ where
         source,
     })?;
     let mut written = Vec::new();
+    let mut sheets: Vec<(
+        String,
+        crate::variants::Axis,
+        Vec<crate::variants::AxisValue>,
+    )> = Vec::new();
     for (axis, values) in &plan.axes {
+        for v in values {
+            let name = match v.sheet() {
+                Some(sheet) => format!("{}-{sheet}", axis.name()),
+                None => axis.name().to_string(),
+            };
+            match sheets.iter_mut().find(|(n, _, _)| *n == name) {
+                Some((_, _, vs)) => vs.push(*v),
+                None => sheets.push((name, *axis, vec![*v])),
+            }
+        }
+    }
+    for (name, axis, values) in &sheets {
         let mut cells: Vec<(Option<f64>, String, Variant)> = vec![(
             axis.base_number,
             format!("{} = {} (base)", axis.name(), axis.base),
@@ -256,17 +275,10 @@ where
             .collect();
         let title = format!(
             "{} — problem {} (depth {})",
-            axis.name(),
-            problem.id,
-            problem.params.depth
+            name, problem.id, problem.params.depth
         );
-        let sheet = layout(
-            &format!("contact-{}", axis.name()),
-            &title,
-            axis.changes,
-            &specs,
-        );
-        written.push(write_sheet(&dir, axis.name(), &sheet, &images, render)?);
+        let sheet = layout(&format!("contact-{name}"), &title, axis.changes, &specs);
+        written.push(write_sheet(&dir, name, &sheet, &images, render)?);
     }
     Ok(written)
 }

@@ -193,7 +193,7 @@ impl Job {
             && a.height == b.height
             && a.background == b.background
             && a.items == b.items
-            && self.pixels == base.pixels
+            && (self.pixels == base.pixels || (base.pixels.is_empty() && self.pixels.keep(a)))
             && self.encoding == base.encoding
             && texts(self) == texts(base)
     }

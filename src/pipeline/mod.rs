@@ -385,7 +385,8 @@ impl Meta {
     ) -> Result<Vec<u8>, image::ImageError> {
         if !self.pixels.is_empty() {
             let _t = Timer::new(&stats.pixels);
-            self.pixels.apply_rgba(img.width, img.height, &mut img.rgba);
+            self.pixels
+                .apply_rgba(&self.id, img.width, img.height, &mut img.rgba);
         }
         let _t = Timer::new(&stats.encode);
         let encoded = crate::output::encode(encoding, &img);
@@ -766,7 +767,7 @@ impl SceneRenderer {
         pixels: &Pixels,
     ) -> Result<RenderedImage, RunError> {
         let mut image = self.render(scene)?;
-        pixels.apply_rgba(image.width, image.height, &mut image.rgba);
+        pixels.apply_rgba(&scene.id, image.width, image.height, &mut image.rgba);
         Ok(image)
     }
 

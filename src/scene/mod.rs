@@ -13,6 +13,7 @@
 //! parse      JSON line → validated Scene
 //! svg        a Scene's exact SVG equivalent
 //! transform  whole-Scene transforms (scale, quarter turns) for variants of bare Scenes
+//! sketch     items redrawn as if by hand (the `sketch` axis), and how far they may move
 //! synthetic  diagram-like scenes from an index, for benchmarks and tests
 //! ```
 
@@ -21,6 +22,7 @@ mod error;
 mod parse;
 pub(crate) mod path_data;
 
+pub(crate) mod sketch;
 pub mod svg;
 pub mod synthetic;
 pub(crate) mod transform;

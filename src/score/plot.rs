@@ -9,6 +9,9 @@
 //!   Holm-adjusted McNemar p < 0.05 (adjusted across the axis's values, as report.md
 //!   says). All panels share one scale.
 //!
+//! `corrupt` is drawn as one panel per corruption, its severity on the x axis
+//! (the base images at 0), as ImageNet-C's plots show a corruption.
+//!
 //! Axes the axis table marks `numeric` put their values at their numbers on a linear
 //! x axis, joined by a line through the base images' accuracy at the axis's
 //! `base_number` (`unrelated`: 0, `opacity`: 0.5); the others (annotation, palette,
@@ -77,6 +80,7 @@ fn register_font() -> Result<(), ScoreError> {
 /// Renders `accuracy` and `flips`, each as PNG and SVG.
 pub(super) fn render_all(report: &Report) -> Result<Vec<PlotFile>, ScoreError> {
     register_font()?;
+    let report = &by_severity(report);
     let data = PlotData::new(report);
     let mut out = Vec::new();
     for (name, kind) in [("accuracy", Kind::Accuracy), ("flips", Kind::Flips)] {
@@ -205,6 +209,52 @@ impl<'a> PlotData<'a> {
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// A length in SVG units at `scale`, in whole pixels.
+/// The panel axis of one corruption's severities (`corrupt@fog`).
+const SEVERITY_OF: &str = "corrupt@";
+
+/// `report` with the `corrupt` axis (values `NAME-SEVERITY`) split into one panel
+/// per corruption whose x axis is the severity (1–5, the base images at 0): a
+/// corruption's accuracy against its severity, as ImageNet-C's plots have it.
+fn by_severity(report: &Report) -> Report {
+    let mut r = report.clone();
+    let split = |value: &str| -> Option<(String, String)> {
+        let (name, severity) = value.rsplit_once('-')?;
+        severity.parse::<u8>().ok()?;
+        Some((format!("{SEVERITY_OF}{name}"), severity.to_string()))
+    };
+    let mut axes = Vec::with_capacity(r.axes.len());
+    for a in r.axes.drain(..) {
+        if a.axis != "corrupt" {
+            axes.push(a);
+            continue;
+        }
+        for v in &a.values {
+            let Some((axis, severity)) = split(v) else {
+                continue;
+            };
+            match axes
+                .iter_mut()
+                .find(|x: &&mut super::report::ReportAxis| x.axis == axis)
+            {
+                Some(x) => x.values.push(severity),
+                None => axes.push(super::report::ReportAxis {
+                    axis,
+                    values: vec![severity],
+                    numeric: true,
+                }),
+            }
+        }
+    }
+    r.axes = axes;
+    for row in r.rows.iter_mut().filter(|row| row.axis == "corrupt") {
+        if let Some((axis, severity)) = split(&row.value) {
+            row.axis = axis;
+            row.value = severity;
+        }
+    }
+    r
+}
+
 fn px(v: u32, scale: f64) -> u32 {
     (f64::from(v) * scale).round() as u32
 }
@@ -213,6 +263,9 @@ fn px(v: u32, scale: f64) -> u32 {
 /// table's `plot_title`; a name the table does not know, from another version's
 /// manifest, as it is).
 fn axis_title(axis: &str) -> String {
+    if let Some(name) = axis.strip_prefix(SEVERITY_OF) {
+        return format!("{name}: ImageNet-C severity (0 = base)");
+    }
     let one = |a: &str| match crate::variants::Axis::from_name(a) {
         Ok(axis) => axis.plot_title.to_string(),
         Err(_) => a.to_string(),
@@ -237,12 +290,17 @@ struct XAxis {
 impl XAxis {
     fn of(axis: &str, values: &[String]) -> XAxis {
         let table = crate::variants::Axis::from_name(axis).ok();
-        let numbers: Option<Vec<f64>> = table
-            .filter(|a| a.numeric)
-            .and_then(|_| values.iter().map(|v| v.parse::<f64>().ok()).collect());
+        // A corruption's severities (`by_severity`): numbers, the base at 0.
+        let severity = axis.starts_with(SEVERITY_OF);
+        let numbers: Option<Vec<f64>> = (table.is_some_and(|a| a.numeric) || severity)
+            .then(|| values.iter().map(|v| v.parse::<f64>().ok()).collect())
+            .flatten();
         match numbers {
             Some(at) if !at.is_empty() && at.iter().all(|x| x.is_finite()) => {
-                let base_at = table.and_then(|a| a.base_number).filter(|b| b.is_finite());
+                let base_at = match severity {
+                    true => Some(0.0),
+                    false => table.and_then(|a| a.base_number).filter(|b| b.is_finite()),
+                };
                 let (lo, hi) = at
                     .iter()
                     .chain(&base_at)

@@ -3,7 +3,9 @@
 //! back first). An axis joins it with a [`super::AxisDef::pixels`] hook.
 //!
 //! The stage runs on the RGBA image in memory; the drawing (the Scene, and so the
-//! SVG file) is the base's. `geomrender audit` sees such a variant as "the drawing
+//! SVG file) is the base's. Its random steps (noise, `photo`'s tilt) draw from the
+//! image's own seed, [`pixel_seed`] of its id, so an image has the same bytes
+//! whatever the thread, batch or shard, and `audit` can redo the stage from the files. `geomrender audit` sees such a variant as "the drawing
 //! is equal, the pixels differ" ([`super::Change::Pixels`]).
 
 use super::{AxisValue, Setting, Variant};
@@ -14,12 +16,18 @@ pub struct Canvas<'a> {
     width: u32,
     height: u32,
     rgba: &'a mut [u8],
+    seed: u64,
 }
 
 impl<'a> Canvas<'a> {
-    /// The view of `rgba` as a `width` × `height` image, or `None` when it is not
-    /// `width * height * 4` bytes.
-    pub(crate) fn new(width: u32, height: u32, rgba: &'a mut [u8]) -> Option<Canvas<'a>> {
+    /// The view of `rgba` as a `width` × `height` image whose random steps draw
+    /// from `seed`, or `None` when it is not `width * height * 4` bytes.
+    pub(crate) fn new(
+        width: u32,
+        height: u32,
+        rgba: &'a mut [u8],
+        seed: u64,
+    ) -> Option<Canvas<'a>> {
         let len = (width as usize)
             .checked_mul(height as usize)?
             .checked_mul(4)?;
@@ -27,6 +35,7 @@ impl<'a> Canvas<'a> {
             width,
             height,
             rgba,
+            seed,
         })
     }
 
@@ -42,6 +51,19 @@ impl<'a> Canvas<'a> {
     pub(crate) fn rgba(&mut self) -> &mut [u8] {
         self.rgba
     }
+
+    /// The image's seed ([`pixel_seed`] of its id); a step mixes in its own.
+    pub(crate) fn seed(&self) -> u64 {
+        self.seed
+    }
+}
+
+/// The seed of an image's random pixel steps: FNV-1a (64 bit) of its id's UTF-8
+/// bytes, so that it follows from the manifest row alone.
+pub(crate) fn pixel_seed(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// A pixel-stage hook: changes the pixels of `canvas` as the axis's value says.
@@ -68,13 +90,19 @@ impl Pixels {
         self.0.is_empty()
     }
 
-    /// Runs every step on a `width` × `height` RGBA buffer, in order; a buffer of
-    /// another length (no renderer makes one) is left as it is.
-    pub(crate) fn apply_rgba(&self, width: u32, height: u32, rgba: &mut [u8]) {
+    /// Whether the steps leave every image of `scene` as the raster drew it
+    /// (none, or only steps that keep this drawing's pixels).
+    pub(crate) fn keep(&self, scene: &crate::scene::Scene) -> bool {
+        self.0.iter().all(|v| v.keeps_pixels_of(scene))
+    }
+
+    /// Runs every step on the `width` × `height` RGBA buffer of image `id`, in
+    /// order; a buffer of another length (no renderer makes one) is left as it is.
+    pub(crate) fn apply_rgba(&self, id: &str, width: u32, height: u32, rgba: &mut [u8]) {
         if self.is_empty() {
             return;
         }
-        if let Some(mut canvas) = Canvas::new(width, height, rgba) {
+        if let Some(mut canvas) = Canvas::new(width, height, rgba, pixel_seed(id)) {
             self.apply(&mut canvas);
         }
     }

@@ -163,7 +163,7 @@ mod tests {
 
     fn blurred(w: u32, h: u32, rgba: &[u8], sigma: f32) -> Vec<u8> {
         let mut out = rgba.to_vec();
-        gaussian(&mut Canvas::new(w, h, &mut out).unwrap(), sigma);
+        gaussian(&mut Canvas::new(w, h, &mut out, 0).unwrap(), sigma);
         out
     }
 

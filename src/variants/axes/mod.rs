@@ -20,9 +20,10 @@
 //! rotation    diagram turned                   aux         auxiliary lines drawn
 //! scale       diagram's drawn size             unrelated   unrelated shapes added
 //! jpeg        stored as JPEG                   dots        point dots drawn or not
-//! blur        pixels blurred (pixel stage)        values      the givens drawn again
-//!                                                  choices     the options rotated
-//!                                                  modality    MathVerse's ladder, blank
+//! blur        pixels blurred (pixel stage)     values      the givens drawn again
+//! corrupt     ImageNet-C corruptions (pixels)  choices     the options rotated
+//! sketch      drawn as if by hand (paths)      modality    MathVerse's ladder, blank
+//! photo       a phone photo of a print (pixels)
 //! ```
 
 mod annotation;
@@ -30,6 +31,7 @@ mod aux;
 mod backward;
 mod blur;
 mod choices;
+mod corrupt;
 mod dots;
 mod fontsize;
 mod info;
@@ -38,11 +40,13 @@ mod linewidth;
 mod modality;
 mod opacity;
 mod palette;
+mod photo;
 mod phrasing;
 mod relabel;
 mod resolution;
 mod rotation;
 mod scale;
+mod sketch;
 mod unrelated;
 mod values;
 
@@ -75,6 +79,9 @@ pub const AXES: &[Axis] = &[
     Axis(&scale::DEF),
     Axis(&dots::DEF),
     Axis(&blur::DEF),
+    Axis(&corrupt::DEF),
+    Axis(&sketch::DEF),
+    Axis(&photo::DEF),
     Axis(&values::DEF),
     Axis(&choices::DEF),
     Axis(&modality::DEF),
@@ -89,6 +96,7 @@ impl Axis {
     pub(crate) const VALUES: Axis = Axis(&values::DEF);
     pub(crate) const CHOICES: Axis = Axis(&choices::DEF);
     pub(crate) const MODALITY: Axis = Axis(&modality::DEF);
+    pub(crate) const CORRUPT: Axis = Axis(&corrupt::DEF);
 }
 
 /// The definition of one axis.
@@ -429,6 +437,21 @@ impl AxisValue {
 
     pub(crate) fn setting(&self) -> Setting {
         self.setting
+    }
+
+    /// Whether the value's pixel step leaves every image of `scene` as it is
+    /// (`corrupt=saturate-1..3` on a drawing of greys).
+    pub(crate) fn keeps_pixels_of(&self, scene: &Scene) -> bool {
+        self.axis == Axis::CORRUPT && corrupt::keeps(self.setting, scene)
+    }
+
+    /// The contact sheet this value goes on when its axis has several: `corrupt`
+    /// has one per ImageNet-C family (noise, blur, weather, digital).
+    pub(crate) fn sheet(&self) -> Option<&'static str> {
+        if self.axis != Axis::CORRUPT {
+            return None;
+        }
+        corrupt::of(self.setting).map(|(c, _)| c.family.name())
     }
 
     /// The value as it appears in ids: `0.25`, `24`, `individual`, `high-contrast`.
