@@ -187,6 +187,7 @@ impl EngineArgs {
     /// encoding) in a run that writes no raster file: their variants would be the
     /// base's SVG under another name.
     pub(crate) fn check_plan(&self, plan: &Plan) -> anyhow::Result<()> {
+        self.check_grounded(plan, false)?;
         if self.format.contains(&Format::Png) {
             return Ok(());
         }
@@ -194,6 +195,25 @@ impl EngineArgs {
             anyhow::bail!(
                 "--variants {axis}: {axis} changes only the raster image ({}), and --format svg \
                  writes none; add --format png",
+                axis.changes
+            );
+        }
+        Ok(())
+    }
+
+    /// Refuses `--probes` (and `--sink coco`, `coco`) with an axis whose images
+    /// show the drawing's points elsewhere than its composition put them.
+    pub(crate) fn check_grounded(&self, plan: &Plan, coco: bool) -> anyhow::Result<()> {
+        let flag = match (self.probes, coco) {
+            (true, _) => "--probes",
+            (false, true) => "--sink coco",
+            (false, false) => return Ok(()),
+        };
+        if let Some(axis) = plan.ungrounded_axes().first() {
+            anyhow::bail!(
+                "--variants {axis} with {flag}: {axis} draws the diagram's points elsewhere than \
+                 its composition put them ({}), and {flag} gives each image's points where the \
+                 composition put them; draw {axis} in a run without {flag}",
                 axis.changes
             );
         }
@@ -281,10 +301,17 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         args.input.display().to_string()
     };
+    let datasets = args.sink.options()?;
+    args.engine.check_grounded(
+        &plan,
+        datasets
+            .sinks
+            .contains(&crate::output::datasets::Sink::Coco),
+    )?;
     let mut options = RunOptions {
         input_path: (!stdin).then(|| args.input.clone()),
         variants: Variants::of(&plan),
-        datasets: args.sink.options()?,
+        datasets,
         ..args.engine.options(&dir, args.resume.previous())?
     };
     let (reader, total): (Box<dyn BufRead>, Option<u64>) = if stdin {

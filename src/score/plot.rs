@@ -691,5 +691,16 @@ mod tests {
             assert_eq!((x.numeric, x.base_at), (false, None), "{axis}");
             assert_eq!(x.at, (0..v.len()).map(|i| i as f64).collect::<Vec<_>>());
         }
+        // A corruption's panel (`by_severity`): severities on a number line, the
+        // base images at 0.
+        let x = XAxis::of("corrupt@fog", &values(&["1", "3", "5"]));
+        assert_eq!(
+            (x.numeric, x.at.clone(), x.base_at),
+            (true, vec![1.0, 3.0, 5.0], Some(0.0))
+        );
+        assert_eq!(
+            axis_title("corrupt@fog"),
+            "fog: ImageNet-C severity (0 = base)"
+        );
     }
 }

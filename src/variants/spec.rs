@@ -269,6 +269,15 @@ impl Plan {
 
     /// Axes whose values change only the raster file, not the drawing: the pixel
     /// stage's and the encoding's (an SVG-only run cannot show them).
+    /// Axes whose images do not show the drawing's points where its composition
+    /// put them (`sketch` moves them by hand, `photo` through a perspective), so
+    /// a grounding of those points (probes, COCO) would not sit on the image.
+    pub(crate) fn ungrounded_axes(&self) -> Vec<Axis> {
+        (self.axes.iter().map(|(a, _)| *a))
+            .filter(|a| *a == Axis::SKETCH || *a == Axis::PHOTO)
+            .collect()
+    }
+
     pub(crate) fn raster_only_axes(&self) -> Vec<Axis> {
         self.axes
             .iter()

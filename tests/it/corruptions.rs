@@ -4,6 +4,8 @@
 //! their base through the same stage, sketch values within their bound); sketch
 //! and photo change the image visibly and keep every text. The match with the
 //! `imagecorruptions` package itself is `tests/python/test_corruptions.py`.
+//! Contact sheets come one per corruption family, plots one per corruption with
+//! its severity on the x axis.
 
 use crate::support::cli::{bin, manifest, manifest_text, run_ok};
 use crate::support::images::load_png;
@@ -98,4 +100,110 @@ fn corruptions_sketch_and_photo_are_reproducible_audited_and_keep_the_texts() {
         seen += 1;
     }
     assert_eq!(seen, 10 * 15);
+}
+
+/// `sweep`'s contact sheets put `corrupt` on one sheet per ImageNet-C family, and
+/// `score` plots each corruption against its severity (the base images at 0).
+#[test]
+fn contact_sheets_are_per_family_and_plots_per_severity() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    run_ok(
+        bin()
+            .args([
+                "sweep",
+                "--count",
+                "4",
+                "--seed",
+                "3",
+                "--backend",
+                "cpu",
+                "-q",
+            ])
+            .args([
+                "--variants",
+                "corrupt=gaussian_noise-3,fog-1,fog-3,contrast-3",
+            ])
+            .arg("--out")
+            .arg(&out),
+    );
+    let mut sheets: Vec<String> = std::fs::read_dir(out.join("contact"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    sheets.sort();
+    assert_eq!(
+        sheets,
+        [
+            "corrupt-digital.png",
+            "corrupt-noise.png",
+            "corrupt-weather.png"
+        ]
+    );
+    // Predictions: right on the base images, wrong under fog at 3.
+    let preds: String = manifest(&out)
+        .iter()
+        .map(|r| {
+            let wrong = r["variant"]["corrupt"] == "fog-3";
+            let said = if wrong {
+                "0".to_string()
+            } else {
+                r["answer"].to_string()
+            };
+            format!(
+                "{}\n",
+                serde_json::json!({"id": r["id"], "prediction": said})
+            )
+        })
+        .collect();
+    std::fs::write(tmp.path().join("m.jsonl"), preds).unwrap();
+    let report = tmp.path().join("report");
+    let s = crate::support::cli::run_score(
+        &out.join("manifest.jsonl"),
+        &[tmp.path().join("m.jsonl")],
+        &report,
+    );
+    assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
+    let svg = std::fs::read_to_string(report.join("accuracy.svg")).unwrap();
+    for title in [
+        "fog: ImageNet-C severity (0 = base)",
+        "gaussian_noise: ImageNet-C severity",
+    ] {
+        assert!(svg.contains(title), "no panel titled {title:?}");
+    }
+}
+
+/// `--probes` and `--sink coco` give each image's points where its composition
+/// put them; `sketch` and `photo` draw them elsewhere, so the pair is refused
+/// before any work, naming both.
+#[test]
+fn probes_and_coco_refuse_sketch_and_photo() {
+    let tmp = tempfile::tempdir().unwrap();
+    let problems = tmp.path().join("p.jsonl");
+    run_ok(
+        bin()
+            .args(["generate", "--count", "2", "--seed", "4", "--out"])
+            .arg(&problems),
+    );
+    for (flags, axis) in [
+        (vec!["--probes"], "sketch=1"),
+        (vec!["--sink", "coco"], "photo=2"),
+    ] {
+        let out = crate::support::cli::run(
+            bin()
+                .arg("render")
+                .arg(&problems)
+                .args(&flags)
+                .args(["--backend", "cpu", "-q", "--variants", axis, "--out"])
+                .arg(tmp.path().join("out")),
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{flags:?} {axis}");
+        let name = axis.split('=').next().unwrap();
+        assert!(
+            err.contains(&format!("--variants {name} with {}", flags.join(" "))),
+            "{err}"
+        );
+        assert!(!tmp.path().join("out").join("manifest.jsonl").exists());
+    }
 }

@@ -42,7 +42,8 @@
 //!   image, its points drawn vertices, its answer re-derived from them; the COCO
 //!   file's entries and point boxes.
 //! - `corruptions`: issue 49's run of 11 corruptions, sketch and photo: the same
-//!   manifest at 1 and 2 threads, audited, texts kept, images visibly changed.
+//!   manifest at 1 and 2 threads, audited, texts kept, images visibly changed;
+//!   contact sheets per corruption family, plots per severity.
 //! - `pixel_stage`: the pixel stage through `blur`: mean kept, gradients lowered,
 //!   CPU and GPU alike, the audit recomputing it, SVG-only runs refusing it.
 //! - `public_api`: every public item of the library is in the reviewed list

@@ -97,6 +97,8 @@ impl Axis {
     pub(crate) const CHOICES: Axis = Axis(&choices::DEF);
     pub(crate) const MODALITY: Axis = Axis(&modality::DEF);
     pub(crate) const CORRUPT: Axis = Axis(&corrupt::DEF);
+    pub(crate) const SKETCH: Axis = Axis(&sketch::DEF);
+    pub(crate) const PHOTO: Axis = Axis(&photo::DEF);
 }
 
 /// The definition of one axis.

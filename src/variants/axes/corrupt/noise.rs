@@ -14,14 +14,27 @@ pub(super) fn gaussian_noise(img: &mut Rgb, severity: usize, draws: &mut Draws) 
     }
 }
 
-/// `Poisson(x·c) / c`, drawn by the inverse of each level's exact CDF.
+/// `Poisson(x·c) / c`, drawn by the inverse of each level's exact CDF (as 32-bit
+/// thresholds, two draws per 64 random bits).
 pub(super) fn shot_noise(img: &mut Rgb, severity: usize, draws: &mut Draws) {
     let c = [60.0, 25.0, 12.0, 5.0, 3.0][severity - 1];
-    let mut tables: Vec<Option<Vec<f64>>> = vec![None; 256];
+    let mut tables: Vec<Option<Vec<u32>>> = vec![None; 256];
+    let mut spare: Option<u32> = None;
     for v in &mut img.px {
         let level = (v.clamp(0.0, 1.0) * 255.0).round() as usize;
-        let cdf = tables[level].get_or_insert_with(|| poisson_cdf(level as f64 / 255.0 * c));
-        let u = draws.unit();
+        let cdf = tables[level].get_or_insert_with(|| {
+            (poisson_cdf(level as f64 / 255.0 * c).iter())
+                .map(|p| (p * 4_294_967_296.0).min(u32::MAX as f64) as u32)
+                .collect()
+        });
+        let u = match spare.take() {
+            Some(u) => u,
+            None => {
+                let w = draws.next_u64();
+                spare = Some((w >> 32) as u32);
+                w as u32
+            }
+        };
         let k = cdf.partition_point(|&p| p <= u);
         *v = (k as f64 / c) as f32;
     }
