@@ -13,6 +13,14 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex
 }
 
+/// FNV-1a (64 bit) of `text`'s UTF-8 bytes: a small, portable seed that follows
+/// from a name (an image's id seeds its pixel steps and its sketch).
+pub(crate) fn fnv1a64(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// The first 128 bits of the SHA-256 of `text`: a key that stands for it in a
 /// table (two texts share one with probability about n²/2¹²⁹).
 pub(crate) fn fingerprint(text: &str) -> u128 {

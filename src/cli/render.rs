@@ -187,7 +187,7 @@ impl EngineArgs {
     /// encoding) in a run that writes no raster file: their variants would be the
     /// base's SVG under another name.
     pub(crate) fn check_plan(&self, plan: &Plan) -> anyhow::Result<()> {
-        self.check_grounded(plan, false)?;
+        self.check_grounded(plan, &[])?;
         if self.format.contains(&Format::Png) {
             return Ok(());
         }
@@ -201,9 +201,14 @@ impl EngineArgs {
         Ok(())
     }
 
-    /// Refuses `--probes` (and `--sink coco`, `coco`) with an axis whose images
-    /// show the drawing's points elsewhere than its composition put them.
-    pub(crate) fn check_grounded(&self, plan: &Plan, coco: bool) -> anyhow::Result<()> {
+    /// Refuses `--probes` (and `--sink coco` among `sinks`) with an axis whose
+    /// images show the drawing's points elsewhere than its composition put them.
+    pub(crate) fn check_grounded(
+        &self,
+        plan: &Plan,
+        sinks: &[crate::output::datasets::Sink],
+    ) -> anyhow::Result<()> {
+        let coco = sinks.contains(&crate::output::datasets::Sink::Coco);
         let flag = match (self.probes, coco) {
             (true, _) => "--probes",
             (false, true) => "--sink coco",
@@ -302,12 +307,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.input.display().to_string()
     };
     let datasets = args.sink.options()?;
-    args.engine.check_grounded(
-        &plan,
-        datasets
-            .sinks
-            .contains(&crate::output::datasets::Sink::Coco),
-    )?;
+    args.engine.check_grounded(&plan, &datasets.sinks)?;
     let mut options = RunOptions {
         input_path: (!stdin).then(|| args.input.clone()),
         variants: Variants::of(&plan),

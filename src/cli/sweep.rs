@@ -77,12 +77,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = plan_for(args.task, &variants)?;
     args.engine.check_plan(&plan)?;
     let datasets = args.sink.options()?;
-    args.engine.check_grounded(
-        &plan,
-        datasets
-            .sinks
-            .contains(&crate::output::datasets::Sink::Coco),
-    )?;
+    args.engine.check_grounded(&plan, &datasets.sinks)?;
     let shard = args.shard.resolve()?;
     anyhow::ensure!(
         !(args.gallery && shard.is_some()),

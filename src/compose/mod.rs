@@ -242,7 +242,7 @@ fn compose_keeping(
     items.extend(draw::leaders(&layout.placed, style));
     items.extend(draw::labels(&layout.placed, style));
     if style.sketch > 0 {
-        let seed = crate::scene::sketch::seed_of(&problem.id);
+        let seed = crate::digest::fnv1a64(&problem.id);
         crate::scene::sketch::hand_drawn(&mut items, style.sketch, seed, style.canvas as f32)
             .map_err(|reason| SceneError::new("items", reason))?;
     }

@@ -85,13 +85,6 @@ pub(crate) fn bounds(level: u8, side: f32) -> Option<Bounds> {
     })
 }
 
-/// The seed of an image's sketch: FNV-1a (64 bit) of its problem's id.
-pub(crate) fn seed_of(id: &str) -> u64 {
-    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 /// A small portable stream (SplitMix64) for the sketch's few draws.
 struct Draws(u64);
 

@@ -58,12 +58,10 @@ impl<'a> Canvas<'a> {
     }
 }
 
-/// The seed of an image's random pixel steps: FNV-1a (64 bit) of its id's UTF-8
-/// bytes, so that it follows from the manifest row alone.
+/// The seed of an image's random pixel steps: FNV-1a (64 bit) of its id, so that
+/// it follows from the manifest row alone.
 pub(crate) fn pixel_seed(id: &str) -> u64 {
-    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    crate::digest::fnv1a64(id)
 }
 
 /// A pixel-stage hook: changes the pixels of `canvas` as the axis's value says.

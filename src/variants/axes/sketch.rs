@@ -38,7 +38,7 @@ pub(super) static DEF: AxisDef = AxisDef {
         doc: "every path and label redrawn by hand, seeded by the Scene's id",
         apply: |s, scene, _| {
             if let Some(l) = level(s) {
-                let seed = crate::scene::sketch::seed_of(&scene.id);
+                let seed = crate::digest::fnv1a64(&scene.id);
                 let side = scene.width.max(scene.height) as f32;
                 crate::scene::sketch::hand_drawn(&mut scene.items, l, seed, side).map_err(|r| {
                     super::super::VariantError::Scene(crate::scene::SceneError::new("items", r))

@@ -139,6 +139,14 @@ pub(crate) fn of(s: Setting) -> Option<(&'static Corruption, usize)> {
     }
 }
 
+/// The index in [`CORRUPTIONS`] of a value's corruption (its stream's tag).
+fn index(s: Setting) -> u64 {
+    match s {
+        Setting::Choice(i) => (i / 5) as u64,
+        _ => 0,
+    }
+}
+
 /// Whether the value leaves every image of `scene` exactly as it is: `saturate`
 /// at 1–3 scales the saturation and adds none, so a drawing whose colours are
 /// all greys (a grayscale palette) keeps every pixel. Such a variant is not
@@ -163,11 +171,7 @@ fn corrupt(s: Setting, canvas: &mut Canvas<'_>) {
         return;
     }
     let mut img = Rgb::of(canvas);
-    let index = CORRUPTIONS
-        .iter()
-        .position(|k| k.name == c.name)
-        .unwrap_or(0) as u64;
-    let mut draws = Draws::new(canvas.seed(), TAG + index);
+    let mut draws = Draws::new(canvas.seed(), TAG + index(s));
     (c.apply)(&mut img, severity, &mut draws);
     img.truncate_into(canvas);
 }
